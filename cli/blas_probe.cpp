@@ -1,0 +1,48 @@
+#include "blas_probe.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/runner/isolation.hpp"
+
+namespace ridgeline::cli {
+
+BlasProbe probe_blas(const BlasLibrarySpec& spec) {
+  BlasProbe probe;
+  probe.spec = spec;
+  ChildOutcome out = run_isolated(
+      [&] {
+        nlohmann::json j;
+        try {
+          auto lib = load_blas_library(spec);
+          j = {{"ok", true}, {"version", lib->version()}, {"thread_setter", lib->thread_setter()}};
+        } catch (const std::exception& e) {
+          j = {{"ok", false}, {"error", e.what()}};
+        }
+        return j.dump();
+      },
+      60);
+  if (out.status != ChildOutcome::Status::completed) {
+    probe.error = "BLAS library " + spec.path.string() + ": loading it " + out.detail;
+    return probe;
+  }
+  auto j = nlohmann::json::parse(out.payload);
+  probe.loadable = j.value("ok", false);
+  probe.version = j.value("version", "");
+  probe.thread_setter = j.value("thread_setter", "");
+  probe.error = j.value("error", "");
+  return probe;
+}
+
+std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& user_paths) {
+  std::vector<BlasLibrarySpec> libs = discover_blas_libraries();
+  for (const auto& path : user_paths) {
+    BlasLibrarySpec spec = user_blas_library(path, libs);
+    BlasProbe probe = probe_blas(spec);
+    if (!probe.loadable) throw InputError("--blas-lib: " + probe.error);
+    libs.push_back(spec);
+  }
+  return libs;
+}
+
+}  // namespace ridgeline::cli

@@ -1,0 +1,25 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ridgeline/kernels/blas_provider.hpp"
+
+namespace ridgeline::cli {
+
+struct BlasProbe {
+  BlasLibrarySpec spec;
+  bool loadable = false;
+  std::string version;
+  std::string thread_setter;
+  std::string error;  // the dlopen error or the missing symbol, naming the path
+};
+
+// Loads the library in a child process (so no BLAS thread pool starts in this one) and
+// reports what it found.
+BlasProbe probe_blas(const BlasLibrarySpec& spec);
+
+// The discovered libraries plus each --blas-lib path; a user path that does not load is
+// an InputError naming the path and the problem.
+std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& user_paths);
+
+}  // namespace ridgeline::cli

@@ -1,0 +1,97 @@
+// ridgeline list: kernels, BLAS libraries found on this machine, suites.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "blas_probe.hpp"
+#include "commands.hpp"
+#include "ridgeline/core/problem.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/runner/suites.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+struct ListOptions {
+  bool json = false;
+  std::vector<std::string> blas_libs;
+};
+
+int run_list(const ListOptions& opt) {
+  std::vector<BlasLibrarySpec> specs = discover_blas_libraries();
+  for (const auto& path : opt.blas_libs) specs.push_back(user_blas_library(path, specs));
+  std::vector<BlasProbe> probes;
+  for (const auto& spec : specs) probes.push_back(probe_blas(spec));
+  KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
+  const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const Problem probe_problem{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : catalog.kernels()) {
+    Support s = catalog.create(k.backend)->supports(probe_problem, 1);
+    nlohmann::json dtypes = nlohmann::json::array();
+    for (DType d : k.dtypes) dtypes.push_back(std::string(to_string(d)));
+    kernels.push_back({{"id", k.id()},
+                       {"backend", k.backend},
+                       {"op", k.op},
+                       {"device", k.device},
+                       {"dtypes", dtypes},
+                       {"threaded", k.threaded},
+                       {"available", s.ok},
+                       {"reason", s.reason},
+                       {"description", k.description}});
+  }
+  nlohmann::json blas = nlohmann::json::array();
+  for (const auto& p : probes)
+    blas.push_back({{"name", p.spec.name},
+                    {"path", p.spec.path.string()},
+                    {"user_given", p.spec.user_given},
+                    {"loadable", p.loadable},
+                    {"version", p.version},
+                    {"thread_setter", p.thread_setter},
+                    {"error", p.error}});
+  nlohmann::json suite_list = nlohmann::json::array();
+  for (const auto& s : suites())
+    suite_list.push_back({{"name", s.name},
+                          {"description", s.description},
+                          {"cases", s.expand(catalog, cpus).size()}});
+
+  if (opt.json) {
+    fmt::print("{}\n", nlohmann::json{{"kernels", kernels}, {"blas", blas}, {"suites", suite_list}}.dump(2));
+    return 0;
+  }
+  fmt::print("Kernels\n");
+  for (const auto& k : kernels) {
+    std::string dt;
+    for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
+    fmt::print("  {:<26} {:<8} {:<9} {}\n", k["id"].get<std::string>(), dt,
+               k["threaded"].get<bool>() ? "threads" : "1 thread",
+               k["available"].get<bool>() ? k["description"].get<std::string>()
+                                          : "unavailable: " + k["reason"].get<std::string>());
+  }
+  fmt::print("\nBLAS libraries (loaded at run time; add any CBLAS .so with --blas-lib PATH)\n");
+  if (probes.empty()) fmt::print("  none found\n");
+  for (const auto& p : probes)
+    fmt::print("  {:<10} {}\n  {:<10} {}\n", p.spec.name, p.spec.path.string(), "",
+               p.loadable ? fmt::format("{}; threads via {}", p.version.empty() ? "version unknown" : p.version,
+                                        p.thread_setter.empty() ? "none" : p.thread_setter)
+                          : "not loadable: " + p.error);
+  fmt::print("\nSuites\n");
+  for (const auto& s : suite_list)
+    fmt::print("  {:<8} {:>4} cases  {}\n", s["name"].get<std::string>(), s["cases"].get<int>(),
+               s["description"].get<std::string>());
+  return 0;
+}
+
+}  // namespace
+
+Command add_list_command(CLI::App& app) {
+  auto opt = std::make_shared<ListOptions>();
+  CLI::App* sub = app.add_subcommand("list", "List kernels, BLAS libraries found, and suites");
+  sub->add_flag("--json", opt->json, "Machine-readable output");
+  sub->add_option("--blas-lib", opt->blas_libs, "Also list this CBLAS shared library")->allow_extra_args(false);
+  return {sub, [opt] { return run_list(*opt); }};
+}
+
+}  // namespace ridgeline::cli

@@ -1,0 +1,43 @@
+// ridgeline: the command. Subcommands live in cmd_*.cpp; this file parses and maps
+// errors to exit codes (2 for bad usage or input, 1 for a failed check, 0 otherwise).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Ridgeline: matmul ladder, vendor BLAS and roofline profiling", "ridgeline"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("ridgeline ") + RIDGELINE_VERSION);
+  const std::vector<ridgeline::cli::Command> commands{ridgeline::cli::add_list_command(app),
+                                                      ridgeline::cli::add_run_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "ridgeline: {}\n", e.what());
+    return 2;
+  }
+  try {
+    if (!ridgeline::cpu_features().has_avx2_fma()) {
+      fmt::print(stderr, "ridgeline: this CPU lacks AVX2/FMA; Ridgeline needs an x86-64-v3 CPU\n");
+      return 2;
+    }
+    for (const auto& command : commands)
+      if (command.app->parsed()) return command.run();
+  } catch (const ridgeline::InputError& e) {
+    fmt::print(stderr, "ridgeline: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ridgeline: internal error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,16 @@
+#pragma once
+#include <filesystem>
+#include <string_view>
+
+namespace ridgeline {
+
+// Replaces `file` with `content` so that readers see the old or the new file, never a
+// part: write a temporary beside it, flush it to disk, rename over the target.
+void write_file_atomically(const std::filesystem::path& file, std::string_view content);
+
+// Appends one line and flushes it to disk, so a crash keeps every line already appended.
+void append_line_durably(const std::filesystem::path& file, std::string_view line);
+
+std::string read_text_file(const std::filesystem::path& file);
+
+}  // namespace ridgeline

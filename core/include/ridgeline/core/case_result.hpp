@@ -1,0 +1,64 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ridgeline/core/metric.hpp"
+#include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/work_model.hpp"
+
+namespace ridgeline {
+
+// What became of a case. Not a bool: "did not run" has several honest reasons.
+enum class Disposition { passed, incorrect, not_supported, not_verified, crashed, timed_out };
+
+std::string_view to_string(Disposition disposition);
+std::optional<Disposition> parse_disposition(std::string_view text);
+
+struct Validation {
+  Disposition disposition = Disposition::not_verified;
+  double max_rel_err = 0;  // largest error seen, relative to sum |a||b| of that entry
+  double tolerance = 0;    // bound it was held to
+  std::string method;      // "direct" or "freivalds+sampled"
+  std::string message;     // why it failed or did not run
+  bool operator==(const Validation&) const = default;
+};
+
+// Ridgeline's block attached to one Google Benchmark result entry.
+struct CaseDetails {
+  std::string backend;  // e.g. "cpu.packed_avx512"
+  Problem problem;
+  int threads = 1;
+  WorkModel work;
+  std::vector<Metric> metrics;
+  Validation validation;
+  std::map<std::string, std::string> kernel_notes;  // e.g. micro-kernel name, BLAS path
+  bool operator==(const CaseDetails&) const = default;
+};
+
+// One entry of the Run's "benchmarks" array, in Google Benchmark's own JSON shape.
+struct CaseResult {
+  std::string name;
+  std::string run_name;
+  std::string run_type = "iteration";  // or "aggregate"
+  std::string aggregate_name;          // "mean", "median", "stddev", "cv" for aggregates
+  std::int64_t family_index = 0;
+  std::int64_t per_family_instance_index = 0;
+  std::int64_t repetitions = 1;
+  std::int64_t repetition_index = 0;
+  std::int64_t threads = 1;
+  std::int64_t iterations = 0;
+  double real_time = 0;
+  double cpu_time = 0;
+  std::string time_unit = "ms";
+  bool error_occurred = false;
+  std::string error_message;
+  std::map<std::string, double> counters;  // user counters, e.g. "flops" (per second)
+  std::optional<CaseDetails> ridgeline;    // absent in foreign Google Benchmark output
+  bool operator==(const CaseResult&) const = default;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,55 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/case_result.hpp"
+
+namespace ridgeline {
+
+inline constexpr int kRunSchemaVersion = 1;
+
+struct CacheDescription {
+  std::string type;
+  int level = 0;
+  std::int64_t size = 0;
+  int num_sharing = 0;
+  bool operator==(const CacheDescription&) const = default;
+};
+
+struct CollectorStatus {
+  std::string name;
+  bool available = false;
+  std::string reason;
+  bool operator==(const CollectorStatus&) const = default;
+};
+
+// Google Benchmark's "context" plus Ridgeline's own block.
+struct RunContext {
+  std::string date;
+  std::string host_name;
+  std::string executable;
+  int num_cpus = 0;
+  double mhz_per_cpu = 0;
+  bool cpu_scaling_enabled = false;
+  std::vector<CacheDescription> caches;
+  std::vector<double> load_avg;
+  std::string library_build_type = "release";
+  // Ridgeline's block; absent in foreign Google Benchmark output.
+  bool has_ridgeline = false;
+  int schema = kRunSchemaVersion;
+  std::string version;
+  std::string cpu_model;
+  std::vector<std::string> isa;
+  std::vector<CollectorStatus> collectors;
+  bool interrupted = false;  // the run was stopped before its plan finished
+  bool operator==(const RunContext&) const = default;
+};
+
+struct Run {
+  RunContext context;
+  std::vector<CaseResult> benchmarks;
+  bool operator==(const Run&) const = default;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,83 @@
+#include "ridgeline/core/atomic_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "ridgeline/core/error.hpp"
+
+namespace ridgeline {
+
+namespace {
+void write_all(int fd, std::string_view content, const std::filesystem::path& file) {
+  while (!content.empty()) {
+    ssize_t n = ::write(fd, content.data(), content.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(fmt::format("{}: cannot write: {}", file.string(), std::strerror(errno)));
+    }
+    content.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
+  std::filesystem::path dir = file.parent_path().empty() ? "." : file.parent_path();
+  std::string hidden = ".";  // built by appends: GCC 12 warns falsely on "." + string
+  hidden.append(file.filename().string()).append(".XXXXXX");
+  std::string tmpl = (dir / hidden).string();
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0)
+    throw InputError(fmt::format("{}: cannot create a temporary file in {}: {}", file.string(),
+                                 dir.string(), std::strerror(errno)));
+  try {
+    write_all(fd, content, file);
+    if (::fsync(fd) != 0)
+      throw InputError(fmt::format("{}: fsync failed: {}", file.string(), std::strerror(errno)));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    throw;
+  }
+  ::fchmod(fd, 0644);
+  ::close(fd);
+  if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmpl.c_str());
+    throw InputError(fmt::format("{}: cannot rename temporary file into place: {}",
+                                 file.string(), std::strerror(err)));
+  }
+}
+
+void append_line_durably(const std::filesystem::path& file, std::string_view line) {
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw InputError(fmt::format("{}: cannot open for appending: {}", file.string(),
+                                 std::strerror(errno)));
+  std::string buffer(line);
+  buffer.push_back('\n');
+  try {
+    write_all(fd, buffer, file);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::fdatasync(fd);
+  ::close(fd);
+}
+
+std::string read_text_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,270 @@
+#include "ridgeline/core/run_json.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "json_fields.hpp"
+#include "ridgeline/core/atomic_file.hpp"
+#include "ridgeline/core/error.hpp"
+
+namespace ridgeline {
+
+using nlohmann::json;
+using detail::JsonFields;
+
+namespace {
+
+json details_to_json(const CaseDetails& d) {
+  json metrics = json::array();
+  for (const auto& m : d.metrics)
+    metrics.push_back({{"name", m.name},
+                       {"value", m.value},
+                       {"unit", m.unit},
+                       {"source", std::string(to_string(m.source))}});
+  const auto& s = d.problem.shape;
+  json j = {{"op", d.problem.op},
+            {"backend", d.backend},
+            {"dtype", std::string(to_string(d.problem.dtype))},
+            {"shape", {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}}},
+            {"layout", std::string(to_string(d.problem.layout))},
+            {"pattern", d.problem.pattern},
+            {"threads", d.threads},
+            {"work", {{"flops", d.work.flops}, {"bytes", d.work.bytes}}},
+            {"metrics", metrics},
+            {"validation",
+             {{"disposition", std::string(to_string(d.validation.disposition))},
+              {"max_rel_err", d.validation.max_rel_err},
+              {"tolerance", d.validation.tolerance},
+              {"method", d.validation.method},
+              {"message", d.validation.message}}},
+            {"kernel", d.kernel_notes},
+            {"power", nullptr}};
+  return j;
+}
+
+template <typename Enum>
+Enum parse_enum(const JsonFields& f, const char* key,
+                std::optional<Enum> (*parse)(std::string_view)) {
+  std::string text = f.string(key);
+  auto value = parse(text);
+  if (!value) f.fail(key, fmt::format("unknown value '{}'", text));
+  return *value;
+}
+
+std::int64_t positive(const JsonFields& f, const char* key) {
+  std::int64_t v = f.integer(key);
+  if (v <= 0) f.fail(key, fmt::format("must be positive, got {}", v));
+  return v;
+}
+
+CaseDetails details_from_json(const JsonFields& f) {
+  CaseDetails d;
+  d.problem.op = f.string("op");
+  d.backend = f.string("backend");
+  d.problem.dtype = parse_enum<DType>(f, "dtype", parse_dtype);
+  JsonFields shape = f.object("shape");
+  d.problem.shape = {positive(shape, "m"), positive(shape, "n"), positive(shape, "k"),
+                     shape.has("batch") ? positive(shape, "batch") : 1};
+  d.problem.layout = parse_enum<Layout>(f, "layout", parse_layout);
+  d.problem.pattern = f.string("pattern");
+  d.threads = static_cast<int>(positive(f, "threads"));
+  JsonFields work = f.object("work");
+  d.work.flops = work.number("flops");
+  JsonFields bytes = work.object("bytes");
+  for (const auto& [level, value] : bytes.raw().items()) {
+    if (!value.is_number()) bytes.fail(level, "expected a number");
+    d.work.bytes[level] = value.get<double>();
+  }
+  const json& metrics = f.array("metrics");
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    JsonFields m(metrics[i], f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
+    d.metrics.push_back({m.string("name"), m.number("value"), m.string("unit"),
+                         parse_enum<MetricSource>(m, "source", parse_metric_source)});
+  }
+  JsonFields v = f.object("validation");
+  d.validation.disposition = parse_enum<Disposition>(v, "disposition", parse_disposition);
+  d.validation.max_rel_err = v.number_or("max_rel_err", 0);
+  d.validation.tolerance = v.number_or("tolerance", 0);
+  d.validation.method = v.string_or("method", "");
+  d.validation.message = v.string_or("message", "");
+  if (f.has("kernel")) {
+    JsonFields notes = f.object("kernel");
+    for (const auto& [key, value] : notes.raw().items()) {
+      if (!value.is_string()) notes.fail(key, "expected a string");
+      d.kernel_notes[key] = value.get<std::string>();
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+json to_json(const CaseResult& r) {
+  json j = {{"name", r.name},
+            {"family_index", r.family_index},
+            {"per_family_instance_index", r.per_family_instance_index},
+            {"run_name", r.run_name},
+            {"run_type", r.run_type},
+            {"repetitions", r.repetitions},
+            {"repetition_index", r.repetition_index},
+            {"threads", r.threads},
+            {"iterations", r.iterations},
+            {"real_time", r.real_time},
+            {"cpu_time", r.cpu_time},
+            {"time_unit", r.time_unit}};
+  if (r.run_type == "aggregate") {
+    j["aggregate_name"] = r.aggregate_name;
+    j["aggregate_unit"] = r.aggregate_name == "cv" ? "percentage" : "time";
+  }
+  if (r.error_occurred) {
+    j["error_occurred"] = true;
+    j["error_message"] = r.error_message;
+  }
+  for (const auto& [name, value] : r.counters) j[name] = value;
+  if (r.ridgeline) j["ridgeline"] = details_to_json(*r.ridgeline);
+  return j;
+}
+
+json to_json(const Run& run) {
+  const RunContext& c = run.context;
+  json caches = json::array();
+  for (const auto& cache : c.caches)
+    caches.push_back({{"type", cache.type},
+                      {"level", cache.level},
+                      {"size", cache.size},
+                      {"num_sharing", cache.num_sharing}});
+  json context = {{"date", c.date},
+                  {"host_name", c.host_name},
+                  {"executable", c.executable},
+                  {"num_cpus", c.num_cpus},
+                  {"mhz_per_cpu", c.mhz_per_cpu},
+                  {"cpu_scaling_enabled", c.cpu_scaling_enabled},
+                  {"caches", caches},
+                  {"load_avg", c.load_avg},
+                  {"library_build_type", c.library_build_type},
+                  {"json_schema_version", 1}};
+  if (c.has_ridgeline) {
+    json collectors = json::array();
+    for (const auto& s : c.collectors)
+      collectors.push_back({{"name", s.name}, {"available", s.available}, {"reason", s.reason}});
+    context["ridgeline"] = {{"schema", c.schema},
+                            {"version", c.version},
+                            {"interrupted", c.interrupted},
+                            {"machine", {{"cpu_model", c.cpu_model}, {"isa", c.isa}}},
+                            {"collectors", collectors}};
+  }
+  json benchmarks = json::array();
+  for (const auto& r : run.benchmarks) benchmarks.push_back(to_json(r));
+  return {{"context", context}, {"benchmarks", benchmarks}};
+}
+
+CaseResult case_result_from_json(const json& j, const std::string& origin,
+                                 const std::string& path) {
+  JsonFields f(j, origin, path);
+  CaseResult r;
+  r.name = f.string("name");
+  r.run_name = f.string_or("run_name", r.name);
+  r.run_type = f.string_or("run_type", "iteration");
+  if (r.run_type != "iteration" && r.run_type != "aggregate")
+    f.fail("run_type", fmt::format("expected 'iteration' or 'aggregate', got '{}'", r.run_type));
+  r.aggregate_name = f.string_or("aggregate_name", "");
+  r.family_index = f.integer_or("family_index", 0);
+  r.per_family_instance_index = f.integer_or("per_family_instance_index", 0);
+  r.repetitions = f.integer_or("repetitions", 1);
+  r.repetition_index = f.integer_or("repetition_index", 0);
+  r.threads = f.integer_or("threads", 1);
+  r.iterations = f.integer_or("iterations", 0);
+  r.error_occurred = f.boolean_or("error_occurred", false);
+  r.error_message = f.string_or("error_message", "");
+  // Google Benchmark omits times only for errored runs.
+  r.real_time = r.error_occurred ? f.number_or("real_time", 0) : f.number("real_time");
+  r.cpu_time = r.error_occurred ? f.number_or("cpu_time", 0) : f.number("cpu_time");
+  r.time_unit = f.string_or("time_unit", "ns");
+  if (r.time_unit != "ns" && r.time_unit != "us" && r.time_unit != "ms" && r.time_unit != "s")
+    f.fail("time_unit", fmt::format("expected ns, us, ms or s, got '{}'", r.time_unit));
+  static const std::vector<std::string> known = {
+      "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+      "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
+      "aggregate_name", "aggregate_unit", "error_occurred", "error_message", "ridgeline", "label"};
+  // Every other numeric key is a user counter, as Google Benchmark writes them.
+  for (const auto& [key, value] : j.items())
+    if (value.is_number() && std::find(known.begin(), known.end(), key) == known.end())
+      r.counters[key] = value.get<double>();
+  if (f.has("ridgeline")) r.ridgeline = details_from_json(f.object("ridgeline"));
+  return r;
+}
+
+Run run_from_json(const json& j, const std::string& origin) {
+  JsonFields top(j, origin, "");
+  Run run;
+  JsonFields c = top.object("context");
+  RunContext& ctx = run.context;
+  ctx.date = c.string_or("date", "");
+  ctx.host_name = c.string_or("host_name", "");
+  ctx.executable = c.string_or("executable", "");
+  ctx.num_cpus = static_cast<int>(c.integer_or("num_cpus", 0));
+  ctx.mhz_per_cpu = c.number_or("mhz_per_cpu", 0);
+  ctx.cpu_scaling_enabled = c.boolean_or("cpu_scaling_enabled", false);
+  ctx.library_build_type = c.string_or("library_build_type", "");
+  if (c.has("caches")) {
+    const json& caches = c.array("caches");
+    for (std::size_t i = 0; i < caches.size(); ++i) {
+      JsonFields cf(caches[i], origin, fmt::format("context.caches[{}]", i));
+      ctx.caches.push_back({cf.string("type"), static_cast<int>(cf.integer("level")),
+                            cf.integer("size"), static_cast<int>(cf.integer("num_sharing"))});
+    }
+  }
+  if (c.has("load_avg")) {
+    for (const auto& v : c.array("load_avg"))
+      if (v.is_number()) ctx.load_avg.push_back(v.get<double>());
+  }
+  if (c.has("ridgeline")) {
+    JsonFields r = c.object("ridgeline");
+    ctx.has_ridgeline = true;
+    ctx.schema = static_cast<int>(r.integer("schema"));
+    if (ctx.schema != kRunSchemaVersion)
+      r.fail("schema", fmt::format("schema version {} is not supported (this build reads {})",
+                                   ctx.schema, kRunSchemaVersion));
+    ctx.version = r.string_or("version", "");
+    ctx.interrupted = r.boolean_or("interrupted", false);
+    if (r.has("machine")) {
+      JsonFields m = r.object("machine");
+      ctx.cpu_model = m.string_or("cpu_model", "");
+      if (m.has("isa"))
+        for (const auto& v : m.array("isa"))
+          if (v.is_string()) ctx.isa.push_back(v.get<std::string>());
+    }
+    if (r.has("collectors")) {
+      const json& cols = r.array("collectors");
+      for (std::size_t i = 0; i < cols.size(); ++i) {
+        JsonFields cf(cols[i], origin, fmt::format("context.ridgeline.collectors[{}]", i));
+        ctx.collectors.push_back(
+            {cf.string("name"), cf.boolean("available"), cf.string_or("reason", "")});
+      }
+    }
+  }
+  const json& benchmarks = top.array("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i)
+    run.benchmarks.push_back(
+        case_result_from_json(benchmarks[i], origin, fmt::format("benchmarks[{}]", i)));
+  return run;
+}
+
+Run read_run_file(const std::filesystem::path& file) {
+  std::string text = read_text_file(file);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string why = e.byte >= text.size() ? "unexpected end of file (truncated?)"
+                                            : "not valid JSON";
+    throw InputError(fmt::format("{}: {} at byte {}", file.string(), why, e.byte));
+  }
+  return run_from_json(j, file.string());
+}
+
+void write_run_file(const std::filesystem::path& file, const Run& run) {
+  write_file_atomically(file, to_json(run).dump(2) + "\n");
+}
+
+}  // namespace ridgeline

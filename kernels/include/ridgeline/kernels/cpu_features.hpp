@@ -1,0 +1,26 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ridgeline {
+
+// Instruction sets the kernels dispatch on, read with CPUID (through the compiler's
+// __builtin_cpu_supports, which also checks that the OS saves the wide registers).
+struct CpuFeatures {
+  std::string model;
+  bool avx2 = false;
+  bool fma = false;
+  bool avx512f = false;
+  bool avx512dq = false;
+  bool avx512bw = false;
+  bool avx512vl = false;
+  bool avx512_bf16 = false;
+  bool avx512_vnni = false;
+  std::vector<std::string> isa_list() const;
+  bool has_avx512() const { return avx512f && avx512dq && avx512bw && avx512vl; }
+  bool has_avx2_fma() const { return avx2 && fma; }
+};
+
+const CpuFeatures& cpu_features();
+
+}  // namespace ridgeline

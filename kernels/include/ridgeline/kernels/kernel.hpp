@@ -1,0 +1,50 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/dtype.hpp"
+#include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/work_model.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
+
+namespace ridgeline {
+
+struct KernelInfo {
+  std::string op;       // "gemm"
+  std::string backend;  // "cpu.packed_avx512", "blas.openblas"
+  std::string device = "cpu";
+  std::vector<DType> dtypes;
+  bool threaded = false;  // honours a thread count above 1
+  std::string description;
+  std::string id() const { return op + "." + backend; }
+};
+
+// Either supported, or the reason it is not.
+struct Support {
+  bool ok = true;
+  std::string reason;
+  static Support yes() { return {}; }
+  static Support no(std::string why) { return {false, std::move(why)}; }
+  explicit operator bool() const { return ok; }
+};
+
+// The kernel contract (docs/kernel-contract.md). The runner calls supports(), then
+// prepare() once with the operands and the thread count, then run() many times; only
+// run() is timed. run() computes C = op(A) * op(B), overwriting C.
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual const KernelInfo& info() const = 0;
+  virtual Support supports(const Problem& problem, int threads) const = 0;
+  virtual WorkModel work(const Problem& problem) const { return gemm_work(problem); }
+  virtual void prepare(const Problem& problem, GemmOperands& operands, int threads) = 0;
+  virtual void run() = 0;
+  // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
+  virtual std::map<std::string, std::string> notes() const { return {}; }
+};
+
+// Checks shared by the CPU kernels: dtype listed in info(), batch 1, threads allowed.
+Support check_common_support(const KernelInfo& info, const Problem& problem, int threads);
+
+}  // namespace ridgeline

@@ -1,0 +1,62 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+
+#include "ridgeline/core/dtype.hpp"
+
+namespace ridgeline {
+
+// A 64-byte aligned array of one dtype. Typed access checks the dtype, so no kernel
+// reads doubles out of a float buffer.
+class OperandBuffer {
+ public:
+  OperandBuffer() = default;
+  OperandBuffer(DType dtype, std::size_t elements);
+
+  DType dtype() const { return dtype_; }
+  std::size_t size() const { return elements_; }
+  std::size_t bytes() const { return elements_ * size_of(dtype_); }
+
+  template <typename T>
+  std::span<T> as() {
+    check<T>();
+    return {static_cast<T*>(storage_.get()), elements_};
+  }
+  template <typename T>
+  std::span<const T> as() const {
+    check<T>();
+    return {static_cast<const T*>(storage_.get()), elements_};
+  }
+  // Element i widened to double, for validation.
+  double at(std::size_t i) const;
+
+ private:
+  template <typename T>
+  void check() const {
+    if (sizeof(T) != size_of(dtype_)) throw std::logic_error("OperandBuffer: wrong element type");
+  }
+  struct Free {
+    void operator()(void* p) const;
+  };
+  DType dtype_ = DType::f32;
+  std::size_t elements_ = 0;
+  std::unique_ptr<void, Free> storage_;
+};
+
+// The three operands of C = op(A) * op(B), row-major, with the leading dimensions that
+// the layout implies (A is m x k, or k x m when transposed; likewise B).
+struct GemmOperands {
+  OperandBuffer a;
+  OperandBuffer b;
+  OperandBuffer c;
+};
+
+struct Problem;
+GemmOperands allocate_gemm_operands(const Problem& problem);
+std::int64_t lda_of(const Problem& problem);
+std::int64_t ldb_of(const Problem& problem);
+
+}  // namespace ridgeline

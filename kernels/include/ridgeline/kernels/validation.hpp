@@ -1,0 +1,23 @@
+#pragma once
+#include <cstdint>
+
+#include "ridgeline/core/case_result.hpp"
+#include "ridgeline/core/problem.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
+
+namespace ridgeline {
+
+// Checks C against op(A) * op(B) computed in extended precision (long double).
+// Small problems are checked entry by entry; large ones with two Freivalds projections
+// plus every entry of the last row and column and a random sample of entries. Each
+// entry's error is relative to sum_p |a_ip||b_pj|; the tolerance is
+// 16 * sqrt(k) * u(dtype) (u = unit roundoff), a statistical bound for any summation order.
+Validation validate_gemm(const Problem& problem, const GemmOperands& operands,
+                         std::uint64_t seed);
+
+double gemm_tolerance(const Problem& problem);
+
+// Problems with m*n*k up to this are checked entry by entry.
+inline constexpr double kDirectCheckLimit = 1 << 25;
+
+}  // namespace ridgeline

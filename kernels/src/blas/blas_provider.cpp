@@ -1,0 +1,127 @@
+#include "ridgeline/kernels/blas_provider.hpp"
+
+#include <algorithm>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include "ridgeline/core/error.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct KnownLibrary {
+  const char* name;
+  std::vector<const char*> paths;  // the first that exists is used
+};
+
+// Where Debian/Ubuntu and Fedora put the CBLAS libraries we know. Each entry is one
+// implementation; the threading variant is picked by path order.
+const std::vector<KnownLibrary>& known_libraries() {
+  static const std::vector<KnownLibrary> known = {
+      {"openblas",
+       {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+        "/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0",
+        "/usr/lib/x86_64-linux-gnu/libopenblas.so.0", "/usr/lib64/libopenblas.so.0"}},
+      {"blis",
+       {"/usr/lib/x86_64-linux-gnu/blis-pthread/libblis.so.4",
+        "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4",
+        "/usr/lib/x86_64-linux-gnu/libblis.so.4", "/usr/lib64/libblis.so.4"}},
+      {"refblas", {"/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", "/usr/lib64/libcblas.so.3"}},
+      {"mkl", {"/usr/lib/x86_64-linux-gnu/libmkl_rt.so", "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
+  };
+  return known;
+}
+
+std::string name_from_file(const std::filesystem::path& path) {
+  std::string stem = path.filename().string();
+  if (auto so = stem.find(".so"); so != std::string::npos) stem = stem.substr(0, so);
+  if (stem.rfind("lib", 0) == 0) stem = stem.substr(3);
+  return stem.empty() ? "blas" : stem;
+}
+
+}  // namespace
+
+std::vector<BlasLibrarySpec> discover_blas_libraries() {
+  std::vector<BlasLibrarySpec> found;
+  for (const auto& lib : known_libraries())
+    for (const char* path : lib.paths) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec)) {
+        found.push_back({lib.name, path, false});
+        break;
+      }
+    }
+  return found;
+}
+
+BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
+                                  const std::vector<BlasLibrarySpec>& taken) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw InputError(fmt::format("--blas-lib {}: no such file", path.string()));
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("--blas-lib {}: is a directory, not a shared library", path.string()));
+  std::string base = name_from_file(path);
+  std::string name = base;
+  auto used = [&](const std::string& n) {
+    return std::any_of(taken.begin(), taken.end(), [&](const auto& s) { return s.name == n; });
+  };
+  // A user library named like a discovered one gets a suffix, never replaces it silently.
+  for (int i = 2; used(name); ++i) name = fmt::format("{}_{}", base, i);
+  return {name, path, true};
+}
+
+BlasLibrary::~BlasLibrary() {
+  // Not dlclose()d: several BLAS libraries keep thread pools whose exit handlers expect
+  // the library to stay mapped until the process ends.
+}
+
+bool BlasLibrary::set_threads(int threads) const {
+  if (set_int_threads_) {
+    set_int_threads_(threads);
+    return true;
+  }
+  if (set_dim_threads_) {
+    set_dim_threads_(threads);
+    return true;
+  }
+  return false;
+}
+
+std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
+  void* handle = ::dlopen(spec.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* err = ::dlerror();
+    throw InputError(fmt::format("BLAS library {}: cannot load: {}", spec.path.string(),
+                                 err ? err : "unknown dlopen error"));
+  }
+  std::unique_ptr<BlasLibrary> lib(new BlasLibrary());
+  lib->spec_ = spec;
+  lib->handle_ = handle;
+  auto symbol = [&](const char* name) { return ::dlsym(handle, name); };
+  for (const char* required : {"cblas_sgemm", "cblas_dgemm"})
+    if (!symbol(required))
+      throw InputError(fmt::format("BLAS library {}: missing symbol {} (not a CBLAS library?)",
+                                   spec.path.string(), required));
+  lib->sgemm_ = reinterpret_cast<CblasSgemm>(symbol("cblas_sgemm"));
+  lib->dgemm_ = reinterpret_cast<CblasDgemm>(symbol("cblas_dgemm"));
+  for (const char* setter : {"openblas_set_num_threads", "MKL_Set_Num_Threads", "flexiblas_set_num_threads"})
+    if (void* f = symbol(setter)) {
+      lib->set_int_threads_ = reinterpret_cast<void (*)(int)>(f);
+      lib->thread_setter_name_ = setter;
+      break;
+    }
+  if (!lib->set_int_threads_)
+    if (void* f = symbol("bli_thread_set_num_threads")) {
+      lib->set_dim_threads_ = reinterpret_cast<void (*)(std::int64_t)>(f);
+      lib->thread_setter_name_ = "bli_thread_set_num_threads";
+    }
+  if (void* f = symbol("openblas_get_config"))
+    lib->version_ = reinterpret_cast<const char* (*)()>(f)();
+  else if (void* g = symbol("bli_info_get_version_str"))
+    lib->version_ = std::string("BLIS ") + reinterpret_cast<const char* (*)()>(g)();
+  return lib;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,68 @@
+// Vendor BLAS rungs: the same problem through any CBLAS library loaded at run time.
+#include <fmt/format.h>
+
+#include "ridgeline/kernels/gemm_kernels.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+class BlasGemmKernel : public Kernel {
+ public:
+  explicit BlasGemmKernel(BlasLibrarySpec spec) : spec_(std::move(spec)) {
+    info_ = {"gemm", "blas." + spec_.name, "cpu", {DType::f32, DType::f64},
+             spec_.name != "refblas", fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string())};
+  }
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    if (threads > 1 && spec_.name == "refblas")
+      return Support::no("reference BLAS has no threading");
+    KernelInfo threaded = info_;
+    threaded.threaded = true;  // threading is checked in prepare(), once the library is loaded
+    return check_common_support(threaded, problem, threads);
+  }
+  void prepare(const Problem& problem, GemmOperands& ops, int threads) override {
+    if (!lib_) lib_ = load_blas_library(spec_);
+    if (!lib_->set_threads(threads) && threads > 1)
+      throw std::runtime_error(fmt::format("{} has no thread-count setter; cannot run {} threads",
+                                           spec_.path.string(), threads));
+    problem_ = problem;
+    ops_ = &ops;
+  }
+  void run() override {
+    const auto& s = problem_.shape;
+    const int ta = transposes_a(problem_.layout) ? kCblasTrans : kCblasNoTrans;
+    const int tb = transposes_b(problem_.layout) ? kCblasTrans : kCblasNoTrans;
+    const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+    const int lda = static_cast<int>(lda_of(problem_)), ldb = static_cast<int>(ldb_of(problem_));
+    if (problem_.dtype == DType::f32)
+      lib_->sgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0f, ops_->a.as<float>().data(), lda,
+                    ops_->b.as<float>().data(), ldb, 0.0f, ops_->c.as<float>().data(), n);
+    else
+      lib_->dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0, ops_->a.as<double>().data(), lda,
+                    ops_->b.as<double>().data(), ldb, 0.0, ops_->c.as<double>().data(), n);
+  }
+  std::map<std::string, std::string> notes() const override {
+    std::map<std::string, std::string> n{{"library", spec_.path.string()}};
+    if (lib_) {
+      if (!lib_->version().empty()) n["version"] = lib_->version();
+      n["thread_setter"] = lib_->thread_setter().empty() ? "none" : lib_->thread_setter();
+    }
+    return n;
+  }
+
+ private:
+  BlasLibrarySpec spec_;
+  KernelInfo info_;
+  std::unique_ptr<BlasLibrary> lib_;
+  Problem problem_;
+  GemmOperands* ops_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_blas_gemm(const BlasLibrarySpec& spec) {
+  return std::make_unique<BlasGemmKernel>(spec);
+}
+
+}  // namespace ridgeline

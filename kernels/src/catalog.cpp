@@ -1,0 +1,45 @@
+#include "ridgeline/kernels/catalog.hpp"
+
+#include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
+
+namespace ridgeline {
+
+void KernelCatalog::add(KernelFactory factory) {
+  infos_.push_back(factory()->info());
+  factories_.push_back(std::move(factory));
+}
+
+const KernelInfo* KernelCatalog::find(const std::string& backend) const {
+  for (const auto& info : infos_)
+    if (info.backend == backend) return &info;
+  return nullptr;
+}
+
+std::unique_ptr<Kernel> KernelCatalog::create(const std::string& backend) const {
+  for (std::size_t i = 0; i < infos_.size(); ++i)
+    if (infos_[i].backend == backend) return factories_[i]();
+  return nullptr;
+}
+
+KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibrarySpec>& blas) {
+  KernelCatalog c;
+  c.add(&make_naive_gemm);
+  c.add(&make_reordered_gemm);
+  c.add(&make_tiled_gemm);
+  for (PackedIsa isa : {PackedIsa::avx512, PackedIsa::avx2})
+    for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
+  c.add(&make_eigen_gemm);
+  for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
+  return c;
+}
+
+std::optional<std::string> best_packed_backend(bool threaded) {
+  const CpuFeatures& cpu = cpu_features();
+  std::string suffix = threaded ? "_omp" : "";
+  if (cpu.has_avx512()) return "cpu.packed_avx512" + suffix;
+  if (cpu.has_avx2_fma()) return "cpu.packed_avx2" + suffix;
+  return std::nullopt;
+}
+
+}  // namespace ridgeline

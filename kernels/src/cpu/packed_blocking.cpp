@@ -1,0 +1,37 @@
+#include "packed_blocking.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace ridgeline::packed {
+
+namespace {
+// RIDGELINE_PACKED_{MC,KC,NC} override a derived size, for tuning experiments.
+std::int64_t override_or(const char* name, std::int64_t derived) {
+  const char* v = std::getenv(name);
+  if (!v) return derived;
+  long long x = std::atoll(v);
+  return x > 0 ? x : derived;
+}
+std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
+  return std::max(multiple, x / multiple * multiple);
+}
+}  // namespace
+
+std::string Blocking::describe() const { return fmt::format("mc={},kc={},nc={}", mc, kc, nc); }
+
+Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size) {
+  const auto s = static_cast<std::int64_t>(element_size);
+  Blocking b;
+  b.kc = std::clamp<std::int64_t>(round_down(caches.l1d / 2 / (nr * s), 8), 64, 1024);
+  b.mc = round_down(caches.l2 / 2 / (b.kc * s), mr);
+  const std::int64_t l3_share = caches.l3 / std::max(1, caches.l3_sharing);
+  b.nc = std::clamp<std::int64_t>(round_down(l3_share / 2 / (b.kc * s), nr), nr, 16384 / nr * nr);
+  b.kc = override_or("RIDGELINE_PACKED_KC", b.kc);
+  b.mc = round_down(override_or("RIDGELINE_PACKED_MC", b.mc), mr);
+  b.nc = round_down(override_or("RIDGELINE_PACKED_NC", b.nc), nr);
+  return b;
+}
+
+}  // namespace ridgeline::packed

@@ -1,0 +1,71 @@
+#pragma once
+// Shared plumbing of the single-buffer CPU rungs (naive, reordered, tiled): they keep the
+// operands and call one typed routine per dtype.
+#include "ridgeline/kernels/kernel.hpp"
+
+namespace ridgeline::cpu {
+
+template <typename T>
+struct GemmArgs {
+  std::int64_t m, n, k, lda, ldb;
+  bool ta, tb;
+  const T* a;
+  const T* b;
+  T* c;
+  T at_a(std::int64_t i, std::int64_t p) const { return ta ? a[p * lda + i] : a[i * lda + p]; }
+  T at_b(std::int64_t p, std::int64_t j) const { return tb ? b[j * ldb + p] : b[p * ldb + j]; }
+};
+
+template <typename T>
+GemmArgs<T> gemm_args(const Problem& p, GemmOperands& ops) {
+  return {p.shape.m,          p.shape.n,          p.shape.k,          lda_of(p),
+          ldb_of(p),          transposes_a(p.layout), transposes_b(p.layout), ops.a.as<T>().data(),
+          ops.b.as<T>().data(), ops.c.as<T>().data()};
+}
+
+// A kernel defined by two routines, one per dtype.
+class SimpleGemmKernel : public Kernel {
+ public:
+  using F32 = void (*)(const GemmArgs<float>&);
+  using F64 = void (*)(const GemmArgs<double>&);
+  SimpleGemmKernel(KernelInfo info, F32 f32, F64 f64, bool needs_plain_b, std::string isa_note)
+      : info_(std::move(info)), f32_(f32), f64_(f64), needs_plain_b_(needs_plain_b),
+        isa_note_(std::move(isa_note)) {}
+
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    Support s = check_common_support(info_, problem, threads);
+    if (s && needs_plain_b_ && transposes_b(problem.layout))
+      return Support::no(info_.id() + " streams rows of B and handles only NN and TN layouts");
+    return s;
+  }
+  void prepare(const Problem& problem, GemmOperands& ops, int) override {
+    if (problem.dtype == DType::f32)
+      a32_ = gemm_args<float>(problem, ops);
+    else
+      a64_ = gemm_args<double>(problem, ops);
+    dtype_ = problem.dtype;
+  }
+  void run() override {
+    if (dtype_ == DType::f32)
+      f32_(a32_);
+    else
+      f64_(a64_);
+  }
+  std::map<std::string, std::string> notes() const override { return {{"isa", isa_note_}}; }
+
+ private:
+  KernelInfo info_;
+  F32 f32_;
+  F64 f64_;
+  bool needs_plain_b_;
+  std::string isa_note_;
+  DType dtype_ = DType::f32;
+  GemmArgs<float> a32_{};
+  GemmArgs<double> a64_{};
+};
+
+// Which target_clones variant the loader picked for this CPU.
+std::string autovectorised_isa_note();
+
+}  // namespace ridgeline::cpu

@@ -1,0 +1,50 @@
+#include "ridgeline/kernels/cpu_features.hpp"
+
+#include <fstream>
+#include <string>
+
+namespace ridgeline {
+
+namespace {
+std::string read_cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "unknown";
+}
+}  // namespace
+
+std::vector<std::string> CpuFeatures::isa_list() const {
+  std::vector<std::string> list;
+  const std::pair<bool, const char*> flags[] = {
+      {avx2, "avx2"},         {fma, "fma"},           {avx512f, "avx512f"},
+      {avx512dq, "avx512dq"}, {avx512bw, "avx512bw"}, {avx512vl, "avx512vl"},
+      {avx512_bf16, "avx512_bf16"}, {avx512_vnni, "avx512_vnni"}};
+  for (auto [on, name] : flags)
+    if (on) list.emplace_back(name);
+  return list;
+}
+
+const CpuFeatures& cpu_features() {
+  static const CpuFeatures features = [] {
+    CpuFeatures f;
+    __builtin_cpu_init();
+    f.model = read_cpu_model();
+    f.avx2 = __builtin_cpu_supports("avx2");
+    f.fma = __builtin_cpu_supports("fma");
+    f.avx512f = __builtin_cpu_supports("avx512f");
+    f.avx512dq = __builtin_cpu_supports("avx512dq");
+    f.avx512bw = __builtin_cpu_supports("avx512bw");
+    f.avx512vl = __builtin_cpu_supports("avx512vl");
+    f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
+    f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
+    return f;
+  }();
+  return features;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,163 @@
+#include "ridgeline/kernels/validation.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <random>
+#include <vector>
+
+namespace ridgeline {
+
+double gemm_tolerance(const Problem& problem) {
+  return 16.0 * std::sqrt(static_cast<double>(problem.shape.k)) * unit_roundoff(problem.dtype);
+}
+
+namespace {
+
+template <typename T>
+class GemmChecker {
+ public:
+  GemmChecker(const Problem& p, const GemmOperands& ops)
+      : m_(p.shape.m), n_(p.shape.n), k_(p.shape.k), lda_(lda_of(p)), ldb_(ldb_of(p)),
+        ta_(transposes_a(p.layout)), tb_(transposes_b(p.layout)), a_(ops.a.as<T>().data()),
+        b_(ops.b.as<T>().data()), c_(ops.c.as<T>().data()) {}
+
+  long double a(std::int64_t i, std::int64_t p) const { return ta_ ? a_[p * lda_ + i] : a_[i * lda_ + p]; }
+  long double b(std::int64_t p, std::int64_t j) const { return tb_ ? b_[j * ldb_ + p] : b_[p * ldb_ + j]; }
+  T c(std::int64_t i, std::int64_t j) const { return c_[i * n_ + j]; }
+
+  // Records the entry's error relative to sum |a||b|; false if C holds a non-number there.
+  bool check_entry(std::int64_t i, std::int64_t j) {
+    long double ref = 0, mag = 0;
+    for (std::int64_t p = 0; p < k_; ++p) {
+      long double x = a(i, p) * b(p, j);
+      ref += x;
+      mag += std::fabs(x);
+    }
+    return record(c(i, j), ref, mag, fmt::format("C[{},{}]", i, j));
+  }
+
+  // One Freivalds projection: compares C x with A (B x) for a random x.
+  bool check_projection(std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<long double> x(n_), bx(k_, 0), bx_mag(k_, 0);
+    for (auto& v : x) v = dist(rng);
+    for (std::int64_t p = 0; p < k_; ++p)
+      for (std::int64_t j = 0; j < n_; ++j) {
+        long double t = b(p, j) * x[j];
+        bx[p] += t;
+        bx_mag[p] += std::fabs(t);
+      }
+    for (std::int64_t i = 0; i < m_; ++i) {
+      long double ref = 0, mag = 0, cx = 0;
+      for (std::int64_t p = 0; p < k_; ++p) {
+        long double ai = a(i, p);
+        ref += ai * bx[p];
+        mag += std::fabs(ai) * bx_mag[p];
+      }
+      for (std::int64_t j = 0; j < n_; ++j) cx += static_cast<long double>(c(i, j)) * x[j];
+      if (!record_value(cx, ref, mag, fmt::format("row {} of C x (Freivalds)", i))) return false;
+    }
+    return true;
+  }
+
+  bool all_finite() {
+    for (std::int64_t i = 0; i < m_; ++i)
+      for (std::int64_t j = 0; j < n_; ++j)
+        if (!std::isfinite(c(i, j))) {
+          failure_ = fmt::format("C[{},{}] is {} (never written, or overflow)", i, j,
+                                 static_cast<double>(c(i, j)));
+          return false;
+        }
+    return true;
+  }
+
+  std::int64_t m() const { return m_; }
+  std::int64_t n() const { return n_; }
+  double max_err() const { return max_err_; }
+  const std::string& worst() const { return worst_; }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  bool record(T value, long double ref, long double mag, const std::string& where) {
+    if (!std::isfinite(value)) {
+      failure_ = fmt::format("{} is {} (never written, or overflow)", where,
+                             static_cast<double>(value));
+      return false;
+    }
+    return record_value(value, ref, mag, where);
+  }
+  bool record_value(long double value, long double ref, long double mag, const std::string& where) {
+    long double err = std::fabs(value - ref) / (mag > 0 ? mag : 1.0L);
+    if (!std::isfinite(static_cast<double>(err))) {
+      failure_ = fmt::format("{} is not a number", where);
+      return false;
+    }
+    if (err > max_err_) {
+      max_err_ = static_cast<double>(err);
+      worst_ = where;
+    }
+    return true;
+  }
+
+  std::int64_t m_, n_, k_, lda_, ldb_;
+  bool ta_, tb_;
+  const T* a_;
+  const T* b_;
+  const T* c_;
+  double max_err_ = 0;
+  std::string worst_;
+  std::string failure_;
+};
+
+template <typename T>
+Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64_t seed) {
+  Validation v;
+  v.tolerance = gemm_tolerance(p);
+  GemmChecker<T> check(p, ops);
+  const double work = static_cast<double>(p.shape.m) * p.shape.n * p.shape.k;
+  bool ok = true;
+  if (work <= kDirectCheckLimit) {
+    v.method = "direct";
+    for (std::int64_t i = 0; ok && i < check.m(); ++i)
+      for (std::int64_t j = 0; ok && j < check.n(); ++j) ok = check.check_entry(i, j);
+  } else {
+    v.method = "freivalds+sampled";
+    std::mt19937_64 rng(seed ^ 0x5eed5eedULL);
+    ok = check.all_finite();
+    for (int probe = 0; ok && probe < 2; ++probe) ok = check.check_projection(rng);
+    // Edge tiles are where blocked kernels go wrong: check the outer rows and columns whole.
+    for (std::int64_t j = 0; ok && j < check.n(); ++j)
+      ok = check.check_entry(0, j) && check.check_entry(check.m() - 1, j);
+    for (std::int64_t i = 0; ok && i < check.m(); ++i)
+      ok = check.check_entry(i, 0) && check.check_entry(i, check.n() - 1);
+    std::uniform_int_distribution<std::int64_t> row(0, check.m() - 1), col(0, check.n() - 1);
+    for (int s = 0; ok && s < 1024; ++s) ok = check.check_entry(row(rng), col(rng));
+  }
+  v.max_rel_err = check.max_err();
+  if (!ok) {
+    v.disposition = Disposition::incorrect;
+    v.message = check.failure();
+  } else if (check.max_err() > v.tolerance) {
+    v.disposition = Disposition::incorrect;
+    v.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}",
+                            check.max_err(), check.worst(), v.tolerance);
+  } else {
+    v.disposition = Disposition::passed;
+  }
+  return v;
+}
+
+}  // namespace
+
+Validation validate_gemm(const Problem& problem, const GemmOperands& operands, std::uint64_t seed) {
+  if (problem.shape.batch != 1) {
+    Validation v;
+    v.disposition = Disposition::not_verified;
+    v.message = "batched problems are not validated yet";
+    return v;
+  }
+  return problem.dtype == DType::f32 ? validate_typed<float>(problem, operands, seed)
+                                     : validate_typed<double>(problem, operands, seed);
+}
+
+}  // namespace ridgeline

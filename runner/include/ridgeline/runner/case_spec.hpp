@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+
+#include "ridgeline/core/problem.hpp"
+
+namespace ridgeline {
+
+// One case of a plan: a kernel on a problem with a thread count.
+struct CaseSpec {
+  std::string backend;
+  Problem problem;
+  int threads = 1;
+  // "gemm/cpu.packed_avx512/f32/m=1024,n=1024,k=1024/layout=NN/pattern=normal/threads=1"
+  std::string name() const;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,49 @@
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "ridgeline/core/run.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/runner/case_spec.hpp"
+
+namespace ridgeline {
+
+struct RunSettings {
+  int repetitions = 3;
+  double min_time_s = 0.2;     // per repetition, as Google Benchmark's --benchmark_min_time
+  double warmup_s = 0.05;      // untimed run-up before the first repetition
+  double case_timeout_s = 600; // a case still running after this is killed: timed_out
+  std::uint64_t seed = 20261121;
+  bool isolate = true;         // run each case in a child process
+};
+
+// Validates and times one case in this process: not_supported, incorrect (untimed), or
+// one result per repetition plus Google Benchmark's aggregates.
+std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
+                                     const RunSettings& settings);
+
+// A result standing for a case that produced no timing (crash, timeout, not supported...).
+CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why);
+
+struct RunObserver {
+  std::function<void(std::size_t index, std::size_t total, const CaseSpec&)> case_started;
+  std::function<void(std::size_t index, std::size_t total, const CaseSpec&,
+                     const std::vector<CaseResult>&)>
+      case_finished;
+};
+
+// Runs a plan case by case. Each finished case is appended to `journal` (JSON lines)
+// before the next starts; the returned Run holds every case that finished. Stops early,
+// marking the run interrupted, when `interrupted` becomes true.
+Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
+             const RunSettings& settings, const std::optional<std::filesystem::path>& journal,
+             const RunObserver& observer, const std::atomic<bool>* interrupted = nullptr);
+
+// Google Benchmark's context for this machine plus Ridgeline's block.
+RunContext current_context();
+
+}  // namespace ridgeline

@@ -1,0 +1,172 @@
+// One case in this process: validate against the reference, then time with Google
+// Benchmark, with the collectors started and stopped around each repetition's timed loop.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+#include "ridgeline/runner/runner.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
+  CaseDetails d;
+  d.backend = spec.backend;
+  d.problem = spec.problem;
+  d.threads = spec.threads;
+  d.work = work;
+  d.metrics.push_back({"flops", work.flops, "FLOP", MetricSource::analytic});
+  for (const auto& [level, bytes] : work.bytes)
+    d.metrics.push_back({"bytes." + level, bytes, "B", MetricSource::analytic});
+  return d;
+}
+
+const char* unit_name(benchmark::TimeUnit unit) {
+  switch (unit) {
+    case benchmark::kNanosecond:
+      return "ns";
+    case benchmark::kMicrosecond:
+      return "us";
+    case benchmark::kMillisecond:
+      return "ms";
+    default:
+      return "s";
+  }
+}
+
+// Collects Google Benchmark's runs instead of printing them.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) runs_.push_back(r);
+  }
+  const std::vector<Run>& runs() const { return runs_; }
+
+ private:
+  std::vector<Run> runs_;
+};
+
+}  // namespace
+
+CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why) {
+  CaseResult r;
+  r.name = spec.name();
+  r.run_name = r.name;
+  r.error_occurred = true;
+  r.error_message = fmt::format("{}: {}", to_string(disposition), why);
+  r.ridgeline = details_for(spec, gemm_work(spec.problem));
+  r.ridgeline->validation.disposition = disposition;
+  r.ridgeline->validation.message = why;
+  return r;
+}
+
+std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
+                                     const RunSettings& settings) {
+  auto kernel = catalog.create(spec.backend);
+  if (!kernel)
+    return {untimed_result(spec, Disposition::not_supported, "no kernel named " + spec.backend)};
+  Support support = kernel->supports(spec.problem, spec.threads);
+  if (!support) return {untimed_result(spec, Disposition::not_supported, support.reason)};
+
+  const Problem& problem = spec.problem;
+  GemmOperands ops = allocate_gemm_operands(problem);
+  // Validation always runs on fresh random data, whatever pattern is timed, so a kernel
+  // cannot pass by being right only on zeros.
+  fill_pattern(ops.a, "normal", settings.seed);
+  fill_pattern(ops.b, "normal", settings.seed + 1);
+  poison(ops.c);
+  Validation validation;
+  try {
+    kernel->prepare(problem, ops, spec.threads);
+    kernel->run();
+    validation = validate_gemm(problem, ops, settings.seed + 2);
+  } catch (const std::exception& e) {
+    return {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))};
+  }
+  WorkModel work = kernel->work(problem);
+  if (validation.disposition != Disposition::passed) {
+    CaseResult r = untimed_result(spec, validation.disposition, validation.message);
+    r.ridgeline->validation = validation;
+    r.ridgeline->kernel_notes = kernel->notes();
+    return {r};
+  }
+  if (problem.pattern != "normal") {
+    fill_pattern(ops.a, problem.pattern, settings.seed + 3);
+    fill_pattern(ops.b, problem.pattern, settings.seed + 4);
+    kernel->prepare(problem, ops, spec.threads);
+  }
+
+  std::vector<std::unique_ptr<Collector>> collectors;
+  for (const auto& d : collector_registry()) {
+    auto c = d.factory();
+    if (c->probe().available) collectors.push_back(std::move(c));
+  }
+  std::vector<std::vector<Metric>> collected;  // one entry per timed repetition
+  const std::string name = spec.name();
+  benchmark::ClearRegisteredBenchmarks();
+  auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
+    for (auto& c : collectors) c->start();
+    for (auto _ : state) kernel->run();
+    for (auto& c : collectors) c->stop();
+    std::vector<Metric> metrics;
+    for (auto& c : collectors)
+      for (auto& m : c->read()) metrics.push_back(std::move(m));
+    collected.push_back(std::move(metrics));
+    state.counters["flops"] = benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
+  });
+  bench->Repetitions(settings.repetitions)
+      ->MinTime(settings.min_time_s)
+      ->MinWarmUpTime(settings.warmup_s)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  CollectingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+
+  // Google Benchmark runs the function once more than the repetitions to size the
+  // iteration count; the last `repetitions` collector readings belong to the reports.
+  const std::size_t skip = collected.size() > static_cast<std::size_t>(settings.repetitions)
+                               ? collected.size() - static_cast<std::size_t>(settings.repetitions)
+                               : 0;
+  std::vector<CaseResult> results;
+  std::size_t rep = 0;
+  const auto notes = kernel->notes();
+  for (const auto& run : reporter.runs()) {
+    CaseResult r;
+    const bool aggregate = run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate;
+    r.run_name = name;
+    r.name = aggregate ? name + "_" + run.aggregate_name : name;
+    r.run_type = aggregate ? "aggregate" : "iteration";
+    r.aggregate_name = aggregate ? run.aggregate_name : "";
+    r.repetitions = run.repetitions;
+    r.repetition_index = aggregate ? 0 : run.repetition_index;
+    r.threads = run.threads;
+    r.iterations = run.iterations;
+    r.real_time = run.GetAdjustedRealTime();
+    r.cpu_time = run.GetAdjustedCPUTime();
+    r.time_unit = unit_name(run.time_unit);
+    r.error_occurred = run.error_occurred;
+    r.error_message = run.error_message;
+    for (const auto& [cname, counter] : run.counters) r.counters[cname] = counter.value;
+    r.ridgeline = details_for(spec, work);
+    r.ridgeline->validation = validation;
+    r.ridgeline->kernel_notes = notes;
+    if (!aggregate) {
+      const double seconds = run.real_accumulated_time / static_cast<double>(run.iterations);
+      r.ridgeline->metrics.push_back({"time_per_iteration", seconds, "s", MetricSource::timed});
+      r.ridgeline->metrics.push_back({"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
+      if (skip + rep < collected.size())
+        for (const auto& m : collected[skip + rep]) r.ridgeline->metrics.push_back(m);
+      ++rep;
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,185 @@
+#include "ridgeline/runner/plan.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/runner/suites.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::int64_t parse_dimension(const std::string& text, const std::string& whole) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    throw InputError(fmt::format("--shape {}: '{}' is not a whole number", whole, text));
+  if (v <= 0) throw InputError(fmt::format("--shape {}: sizes must be positive, got {}", whole, v));
+  if (v > (std::int64_t{1} << 31) - 1)
+    throw InputError(fmt::format("--shape {}: {} exceeds the 32-bit size BLAS interfaces take", whole, v));
+  return v;
+}
+
+template <typename T>
+std::vector<T> keep_if_listed(std::vector<T> items, const std::vector<std::string>& wanted,
+                              std::string (*key)(const T&)) {
+  if (wanted.empty()) return items;
+  std::erase_if(items, [&](const T& item) {
+    return std::find(wanted.begin(), wanted.end(), key(item)) == wanted.end();
+  });
+  return items;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+void check_names(const std::vector<std::string>& given, const std::vector<std::string>& known,
+                 const char* what) {
+  for (const auto& g : given)
+    if (std::find(known.begin(), known.end(), g) == known.end())
+      throw InputError(fmt::format("unknown {} '{}' (known: {})", what, g, join(known)));
+}
+
+}  // namespace
+
+Shape parse_shape(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string current;
+  for (char c : text) {
+    if (c == 'x' || c == 'X' || c == ',') {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(c);
+    }
+  }
+  parts.push_back(current);
+  if (parts.size() == 1) {
+    std::int64_t n = parse_dimension(parts[0], text);
+    return {n, n, n, 1};
+  }
+  if (parts.size() != 3)
+    throw InputError(fmt::format("--shape {}: expected N or MxNxK", text));
+  return {parse_dimension(parts[0], text), parse_dimension(parts[1], text),
+          parse_dimension(parts[2], text), 1};
+}
+
+std::uint64_t available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest& req) {
+  const SuiteDefinition* suite = find_suite(req.suite);
+  if (!suite) {
+    std::vector<std::string> names;
+    for (const auto& s : suites()) names.push_back(s.name);
+    throw InputError(fmt::format("unknown suite '{}' (known: {})", req.suite, join(names)));
+  }
+  std::vector<std::string> backends;
+  for (const auto& k : catalog.kernels()) backends.push_back(k.backend);
+  std::vector<std::string> wanted_backends;
+  for (const auto& b : req.backends) {
+    // "cpu.packed" and "cpu.packed_omp" name the packed rung this CPU runs best.
+    if (b == "cpu.packed" || b == "cpu.packed_omp") {
+      auto best = best_packed_backend(b == "cpu.packed_omp");
+      if (!best) throw InputError(fmt::format("--backend {}: this CPU has neither AVX-512 nor AVX2+FMA", b));
+      wanted_backends.push_back(*best);
+    } else {
+      wanted_backends.push_back(b);
+    }
+  }
+  check_names(wanted_backends, backends, "backend");
+  std::vector<std::string> dtypes;
+  for (DType d : all_dtypes()) dtypes.emplace_back(to_string(d));
+  check_names(req.dtypes, dtypes, "dtype");
+  check_names(req.patterns, known_patterns(), "pattern");
+  check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
+  for (int t : req.threads)
+    if (t <= 0) throw InputError(fmt::format("--threads {}: thread counts must be positive", t));
+  std::optional<std::regex> filter;
+  if (req.filter) {
+    try {
+      filter.emplace(*req.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw InputError(fmt::format("--filter '{}': invalid regular expression: {}", *req.filter, e.what()));
+    }
+  }
+
+  const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<CaseSpec> base = suite->expand(catalog, cpus);
+
+  // Overrides replace a dimension of the suite; the rest of the suite stays.
+  std::vector<CaseSpec> cases;
+  std::set<std::string> seen;
+  auto emit = [&](CaseSpec c) {
+    if (seen.insert(c.name()).second) cases.push_back(std::move(c));
+  };
+  for (const CaseSpec& c : base) {
+    std::vector<CaseSpec> variants{c};
+    auto expand = [&](auto&& values, auto&& apply) {
+      if (values.empty()) return;
+      std::vector<CaseSpec> next;
+      for (const auto& v : variants)
+        for (const auto& value : values) {
+          CaseSpec x = v;
+          apply(x, value);
+          next.push_back(x);
+        }
+      variants = std::move(next);
+    };
+    expand(req.shapes, [](CaseSpec& x, const Shape& s) { x.problem.shape = s; });
+    expand(req.dtypes, [](CaseSpec& x, const std::string& d) { x.problem.dtype = *parse_dtype(d); });
+    expand(req.layouts, [](CaseSpec& x, const std::string& l) { x.problem.layout = *parse_layout(l); });
+    expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
+    expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
+    for (auto& v : variants) emit(std::move(v));
+  }
+  // A backend named explicitly but absent from the suite's rungs still runs on its shapes.
+  for (const auto& b : wanted_backends) {
+    bool present = std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.backend == b; });
+    if (present) continue;
+    const bool threaded = catalog.find(b)->threaded;
+    std::vector<CaseSpec> extra;
+    for (const CaseSpec& c : cases) {
+      if (c.threads > 1 && !threaded) continue;
+      CaseSpec x = c;
+      x.backend = b;
+      extra.push_back(x);
+    }
+    for (auto& x : extra) emit(std::move(x));
+  }
+  if (!wanted_backends.empty())
+    std::erase_if(cases, [&](const CaseSpec& c) {
+      return std::find(wanted_backends.begin(), wanted_backends.end(), c.backend) == wanted_backends.end();
+    });
+  if (filter)
+    std::erase_if(cases, [&](const CaseSpec& c) { return !std::regex_search(c.name(), *filter); });
+
+  const std::uint64_t available = available_memory_bytes();
+  for (const CaseSpec& c : cases) {
+    // Operands plus the packing buffers and the validator's vectors: at most 10% more.
+    const double needed = static_cast<double>(operand_bytes(c.problem)) * 1.1;
+    if (available > 0 && needed > static_cast<double>(available))
+      throw InputError(fmt::format("{}: needs {:.1f} GiB for its operands, only {:.1f} GiB available",
+                                   c.name(), needed / (1 << 30), static_cast<double>(available) / (1 << 30)));
+  }
+  return cases;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,95 @@
+#include "ridgeline/runner/suites.hpp"
+
+#include <algorithm>
+
+namespace ridgeline {
+
+namespace {
+
+// A rung and the largest n it is worth running at (the naive loop at 4096^3 takes minutes).
+struct Rung {
+  std::string backend;
+  std::int64_t max_n;
+};
+
+std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64_t huge) {
+  std::vector<Rung> rungs;
+  if (!threaded) {
+    rungs.push_back({"cpu.naive", 1024});
+    rungs.push_back({"cpu.reordered", 2048});
+    rungs.push_back({"cpu.tiled", huge});
+  }
+  if (auto packed = best_packed_backend(threaded)) rungs.push_back({*packed, huge});
+  rungs.push_back({"cpu.eigen", huge});
+  for (const auto& k : catalog.kernels())
+    if (k.backend.rfind("blas.", 0) == 0)
+      rungs.push_back({k.backend, k.backend == "blas.refblas" ? 1024 : huge});
+  return rungs;
+}
+
+std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog, const std::vector<std::int64_t>& sizes,
+                                 const std::vector<int>& thread_counts) {
+  std::vector<CaseSpec> cases;
+  for (int threads : thread_counts)
+    for (const auto& rung : ladder(catalog, threads > 1, 1 << 20))
+      for (DType dtype : all_dtypes())
+        for (std::int64_t n : sizes) {
+          if (n > rung.max_n) continue;
+          if (threads > 1 && rung.backend == "blas.refblas") continue;
+          cases.push_back({rung.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, threads});
+        }
+  return cases;
+}
+
+std::vector<int> one_and_all(int cpus) {
+  return cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1};
+}
+
+std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
+  std::vector<CaseSpec> cases;
+  const std::vector<Shape> shapes{{64, 64, 64, 1}, {37, 53, 29, 1}};
+  for (int threads : one_and_all(cpus))
+    for (const auto& rung : ladder(catalog, threads > 1, 1 << 20))
+      for (DType dtype : all_dtypes())
+        for (const Shape& s : shapes) {
+          if (threads > 1 && rung.backend == "blas.refblas") continue;
+          cases.push_back({rung.backend, {"gemm", s, Layout::NN, dtype, "normal"}, threads});
+        }
+  return cases;
+}
+
+std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
+  return cube_cases(catalog, {512, 1024}, one_and_all(cpus));
+}
+
+std::vector<CaseSpec> ladder_suite(const KernelCatalog& catalog, int cpus) {
+  return cube_cases(catalog, {256, 512, 1024, 2048, 4096}, one_and_all(cpus));
+}
+
+std::vector<CaseSpec> blas_suite(const KernelCatalog& catalog, int cpus) {
+  std::vector<CaseSpec> all = cube_cases(catalog, {256, 512, 1024, 2048, 4096}, one_and_all(cpus));
+  std::erase_if(all, [](const CaseSpec& c) {
+    return c.backend.rfind("blas.", 0) != 0 && c.backend.rfind("cpu.packed", 0) != 0;
+  });
+  return all;
+}
+
+}  // namespace
+
+const std::vector<SuiteDefinition>& suites() {
+  static const std::vector<SuiteDefinition> all{
+      {"smoke", "every rung and BLAS at 64^3 and 37x53x29, f32 and f64: a check that all run", &smoke, 1, 0.01},
+      {"default", "the matmul ladder and every BLAS at n = 512 and 1024, 1 and all threads", &default_suite, 3, 0.1},
+      {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)", &ladder_suite, 3, 0.2},
+      {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
+  };
+  return all;
+}
+
+const SuiteDefinition* find_suite(const std::string& name) {
+  for (const auto& s : suites())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+}  // namespace ridgeline

@@ -24,10 +24,13 @@ std::string Blocking::describe() const { return fmt::format("mc={},kc={},nc={}",
 Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size) {
   const auto s = static_cast<std::int64_t>(element_size);
   Blocking b;
-  b.kc = std::clamp<std::int64_t>(round_down(caches.l1d / 2 / (nr * s), 8), 64, 1024);
-  b.mc = round_down(caches.l2 / 2 / (b.kc * s), mr);
+  // kc is long on purpose: each micro-kernel call loads and stores its MR x NR tile of C
+  // once per kc steps, and on current cores L2 feeds the B micro-panel fast enough, so a
+  // kc x NR panel taking an eighth of L2 beat one that fits L1 (docs/ladder-performance.md).
+  b.kc = std::clamp<std::int64_t>(round_down(caches.l2 / 8 / (nr * s), 8), 128, 1024);
+  b.mc = round_down(caches.l2 / (b.kc * s), mr);
   const std::int64_t l3_share = caches.l3 / std::max(1, caches.l3_sharing);
-  b.nc = std::clamp<std::int64_t>(round_down(l3_share / 2 / (b.kc * s), nr), nr, 16384 / nr * nr);
+  b.nc = std::clamp<std::int64_t>(round_down(l3_share / (b.kc * s), nr), nr, 16384 / nr * nr);
   b.kc = override_or("RIDGELINE_PACKED_KC", b.kc);
   b.mc = round_down(override_or("RIDGELINE_PACKED_MC", b.mc), mr);
   b.nc = round_down(override_or("RIDGELINE_PACKED_NC", b.nc), nr);

@@ -35,11 +35,18 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
 }
 
 std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& user_paths) {
-  std::vector<BlasLibrarySpec> libs = discover_blas_libraries();
+  std::vector<BlasLibrarySpec> libs;
+  for (auto& spec : discover_blas_libraries()) {
+    BlasProbe probe = probe_blas(spec);
+    if (!probe.loadable) continue;  // `ridgeline list` shows why
+    spec.has_thread_setter = !probe.thread_setter.empty();
+    libs.push_back(spec);
+  }
   for (const auto& path : user_paths) {
     BlasLibrarySpec spec = user_blas_library(path, libs);
     BlasProbe probe = probe_blas(spec);
     if (!probe.loadable) throw InputError("--blas-lib: " + probe.error);
+    spec.has_thread_setter = !probe.thread_setter.empty();
     libs.push_back(spec);
   }
   return libs;

@@ -22,7 +22,10 @@ int run_list(const ListOptions& opt) {
   std::vector<BlasLibrarySpec> specs = discover_blas_libraries();
   for (const auto& path : opt.blas_libs) specs.push_back(user_blas_library(path, specs));
   std::vector<BlasProbe> probes;
-  for (const auto& spec : specs) probes.push_back(probe_blas(spec));
+  for (auto& spec : specs) {
+    probes.push_back(probe_blas(spec));
+    if (probes.back().loadable) spec.has_thread_setter = !probes.back().thread_setter.empty();
+  }
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
   const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const Problem probe_problem{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};

@@ -16,9 +16,9 @@ std::string local_time_iso8601() {
   localtime_r(&now, &tm);
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
-  std::string s = buf;
-  if (s.size() > 2) s.insert(s.size() - 2, ":");  // +0000 -> +00:00, as Google Benchmark writes
-  return s;
+  // +0000 -> +00:00, as Google Benchmark writes it.
+  std::string_view s = buf;
+  return fmt::format("{}:{}", s.substr(0, s.size() - 2), s.substr(s.size() - 2));
 }
 
 std::string executable_path() {

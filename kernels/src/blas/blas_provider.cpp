@@ -48,7 +48,7 @@ std::vector<BlasLibrarySpec> discover_blas_libraries() {
     for (const char* path : lib.paths) {
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
-        found.push_back({lib.name, path, false});
+        found.push_back({lib.name, path, false, std::nullopt});
         break;
       }
     }
@@ -69,7 +69,7 @@ BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
   };
   // A user library named like a discovered one gets a suffix, never replaces it silently.
   for (int i = 2; used(name); ++i) name = fmt::format("{}_{}", base, i);
-  return {name, path, true};
+  return {name, path, true, std::nullopt};
 }
 
 BlasLibrary::~BlasLibrary() {

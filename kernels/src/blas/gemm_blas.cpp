@@ -11,15 +11,13 @@ class BlasGemmKernel : public Kernel {
  public:
   explicit BlasGemmKernel(BlasLibrarySpec spec) : spec_(std::move(spec)) {
     info_ = {"gemm", "blas." + spec_.name, "cpu", {DType::f32, DType::f64},
-             spec_.name != "refblas", fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string())};
+             spec_.has_thread_setter.value_or(spec_.name != "refblas"), fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string())};
   }
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (threads > 1 && spec_.name == "refblas")
-      return Support::no("reference BLAS has no threading");
-    KernelInfo threaded = info_;
-    threaded.threaded = true;  // threading is checked in prepare(), once the library is loaded
-    return check_common_support(threaded, problem, threads);
+    if (threads > 1 && !info_.threaded)
+      return Support::no(spec_.path.string() + " has no thread-count setter Ridgeline knows");
+    return check_common_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, GemmOperands& ops, int threads) override {
     if (!lib_) lib_ = load_blas_library(spec_);

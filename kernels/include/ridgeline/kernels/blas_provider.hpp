@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ struct BlasLibrarySpec {
   std::string name;  // "openblas", "blis", "refblas", or derived from the file name
   std::filesystem::path path;
   bool user_given = false;
+  // Whether the library has a thread-count setter, once a probe has loaded it; unknown
+  // before. Without a setter the library is run on one thread only.
+  std::optional<bool> has_thread_setter;
 };
 
 // Libraries in the usual Debian/Ubuntu/Fedora locations that exist on this machine.

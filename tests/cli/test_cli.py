@@ -1,0 +1,184 @@
+"""End-to-end tests of the `ridgeline` command as a user runs it.
+
+RIDGELINE names the binary (CTest sets it). Each test runs the real command on this
+machine's kernels and BLAS libraries.
+"""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
+LIBM = "/lib/x86_64-linux-gnu/libm.so.6"
+REFBLAS = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+
+
+def ridgeline(*args, timeout=300):
+    return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "NO_COLOR": "1"})
+
+
+def check_google_benchmark_shape(test, doc):
+    """The fields Google Benchmark's JSON readers (tools/compare.py, gbench.util) use."""
+    test.assertIsInstance(doc["context"], dict)
+    for key in ("date", "host_name", "num_cpus", "mhz_per_cpu", "caches", "library_build_type"):
+        test.assertIn(key, doc["context"])
+    test.assertEqual(doc["context"]["json_schema_version"], 1)
+    test.assertIsInstance(doc["benchmarks"], list)
+    for b in doc["benchmarks"]:
+        test.assertIsInstance(b["name"], str)
+        test.assertIn(b["run_type"], ("iteration", "aggregate"))
+        test.assertIn(b["time_unit"], ("ns", "us", "ms", "s"))
+        for key in ("real_time", "cpu_time"):
+            test.assertIsInstance(b[key], (int, float))
+        for key in ("family_index", "per_family_instance_index", "repetitions", "threads", "iterations"):
+            test.assertIsInstance(b[key], int)
+        if b["run_type"] == "aggregate":
+            test.assertEqual(b["name"], b["run_name"] + "_" + b["aggregate_name"])
+            test.assertIn(b["aggregate_unit"], ("time", "percentage"))
+        else:
+            test.assertIsInstance(b["repetition_index"], int)
+
+
+class BadInput(unittest.TestCase):
+    def assert_bad(self, args, *needles):
+        r = ridgeline(*args)
+        self.assertEqual(r.returncode, 2, f"{args}: rc={r.returncode} stderr={r.stderr}")
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, f"one line expected: {r.stderr!r}")
+        for n in needles:
+            self.assertIn(n, lines[0])
+        self.assertEqual(r.stdout, "")
+
+    def test_unknown_names(self):
+        self.assert_bad(["run", "--suite", "nightly"], "unknown suite 'nightly'")
+        self.assert_bad(["run", "--backend", "cpu.magic"], "unknown backend 'cpu.magic'")
+        self.assert_bad(["run", "--dtype", "f16"], "unknown dtype 'f16'")
+        self.assert_bad(["run", "--pattern", "ones"], "unknown pattern 'ones'")
+
+    def test_bad_sizes(self):
+        self.assert_bad(["run", "--shape", "0"], "--shape 0", "positive")
+        self.assert_bad(["run", "--shape", "-3"], "--shape -3", "positive")
+        self.assert_bad(["run", "--shape", "big"], "'big' is not a whole number")
+        self.assert_bad(["run", "--shape", "1048576", "--backend", "cpu.naive"], "GiB for its operands")
+        self.assert_bad(["run", "--repetitions", "0"], "--repetitions 0")
+        self.assert_bad(["run", "--repetitions", "many"], "--repetitions")
+
+    def test_bad_regex(self):
+        self.assert_bad(["run", "--filter", "gemm/(f32"], "invalid regular expression")
+
+    def test_filter_matching_nothing(self):
+        self.assert_bad(["run", "--filter", "^nothing$"], "no case matches")
+
+    def test_blas_lib_errors_name_path_and_symbol(self):
+        self.assert_bad(["run", "--blas-lib", "/nonexistent/libfoo.so"], "/nonexistent/libfoo.so: no such file")
+        if os.path.exists(LIBM):
+            self.assert_bad(["run", "--blas-lib", LIBM], LIBM, "missing symbol cblas_sgemm")
+
+    def test_unknown_option_and_no_subcommand(self):
+        self.assert_bad(["run", "--frobnicate"], "frobnicate")
+        r = ridgeline()
+        self.assertEqual(r.returncode, 2)
+
+    def test_help_exits_zero(self):
+        for sub in ([], ["run"], ["list"]):
+            r = ridgeline(*sub, "--help")
+            self.assertEqual(r.returncode, 0)
+            self.assertIn("Usage", r.stdout)
+
+
+class ListCommand(unittest.TestCase):
+    def test_json_lists_kernels_blas_and_suites(self):
+        r = ridgeline("list", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = json.loads(r.stdout)
+        backends = {k["backend"] for k in doc["kernels"]}
+        for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
+            self.assertIn(b, backends)
+        self.assertEqual({s["name"] for s in doc["suites"]}, {"smoke", "default", "ladder", "blas"})
+        for lib in doc["blas"]:
+            self.assertTrue(lib["loadable"], lib)
+            self.assertIn("blas." + lib["name"], backends)
+
+    def test_text_output(self):
+        r = ridgeline("list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for heading in ("Kernels", "BLAS libraries", "Suites"):
+            self.assertIn(heading, r.stdout)
+
+
+class RunCommand(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.out = os.path.join(self.dir.name, "run.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_smoke_suite_writes_a_google_benchmark_compatible_run(self):
+        r = ridgeline("run", "--suite", "smoke", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out) as f:
+            doc = json.load(f)
+        check_google_benchmark_shape(self, doc)
+        self.assertEqual(doc["context"]["ridgeline"]["schema"], 1)
+        cases = {b["run_name"]: b for b in doc["benchmarks"]}
+        self.assertGreaterEqual(len(cases), 20)
+        for name, b in cases.items():
+            rl = b["ridgeline"]
+            self.assertEqual(rl["validation"]["disposition"], "passed", name)
+            self.assertEqual(name.split("/")[1], rl["backend"])
+            self.assertEqual(rl["work"]["flops"], 2 * rl["shape"]["m"] * rl["shape"]["n"] * rl["shape"]["k"])
+            self.assertTrue(all(m["source"] in ("counted", "timed", "analytic", "derived", "sampled")
+                                for m in rl["metrics"]))
+            self.assertGreater(b["flops"], 0)
+        self.assertTrue(any(n.startswith("gemm/blas.openblas/") for n in cases))
+        # The live journal beside it holds the same results, one per line.
+        with open(os.path.join(self.dir.name, "run.jsonl")) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual(len(lines), len(doc["benchmarks"]))
+        self.assertIn("wrote " + self.out, r.stderr)
+
+    def test_filter_repetitions_and_user_blas_lib(self):
+        if not os.path.exists(REFBLAS):
+            self.skipTest(REFBLAS + " not installed")
+        r = ridgeline("run", "--blas-lib", REFBLAS, "--backend", "blas.blas,cpu.packed",
+                      "--filter", "gemm/.*/f32/.*n=96.*", "--shape", "96", "--repetitions", "3",
+                      "--min-time", "0.01", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out) as f:
+            doc = json.load(f)
+        names = {b["run_name"] for b in doc["benchmarks"]}
+        self.assertEqual(len(names), 2, names)
+        self.assertTrue(any("/blas.blas/f32/" in n for n in names))
+        reps = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+        self.assertEqual(len(reps), 2 * 3)
+        aggs = {b["aggregate_name"] for b in doc["benchmarks"] if b["run_type"] == "aggregate"}
+        self.assertEqual(aggs, {"mean", "median", "stddev", "cv"})
+        user = [b for b in doc["benchmarks"] if "/blas.blas/" in b["name"]][0]
+        self.assertEqual(user["ridgeline"]["kernel"]["library"], REFBLAS)
+
+    def test_ctrl_c_keeps_what_finished(self):
+        p = subprocess.Popen([RIDGELINE, "run", "--suite", "default", "--backend", "cpu.naive",
+                              "--dtype", "f64", "-o", self.out],
+                             stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+        deadline = time.time() + 120
+        journal = os.path.join(self.dir.name, "run.jsonl")
+        while time.time() < deadline and not (os.path.exists(journal) and os.path.getsize(journal) > 0):
+            time.sleep(0.1)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err)
+        with open(self.out) as f:
+            doc = json.load(f)
+        self.assertTrue(doc["context"]["ridgeline"]["interrupted"])
+        self.assertGreaterEqual(len(doc["benchmarks"]), 1)
+        self.assertTrue(all(b["ridgeline"]["validation"]["disposition"] == "passed" for b in doc["benchmarks"]))
+        self.assertIn("interrupted", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,181 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/run_json.hpp"
+
+namespace ridgeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Run sample_run() {
+  Run run;
+  run.context.date = "2026-11-21T10:00:00+00:00";
+  run.context.host_name = "host";
+  run.context.executable = "/usr/bin/ridgeline";
+  run.context.num_cpus = 2;
+  run.context.mhz_per_cpu = 3630;
+  run.context.caches = {{"Data", 1, 32768, 1}, {"Unified", 2, 1048576, 1}};
+  run.context.load_avg = {0.5, 0.25, 0.125};
+  run.context.has_ridgeline = true;
+  run.context.version = "0.1.0";
+  run.context.cpu_model = "AMD EPYC";
+  run.context.isa = {"avx2", "avx512f"};
+  run.context.collectors = {{"timer", true, ""}, {"papi", false, "no PMU"}};
+  CaseResult r;
+  r.name = "gemm/cpu.naive/f32/m=4,n=5,k=6/layout=NT/pattern=uniform/threads=1";
+  r.run_name = r.name;
+  r.repetitions = 3;
+  r.repetition_index = 1;
+  r.iterations = 12;
+  r.real_time = 1.5;
+  r.cpu_time = 1.25;
+  r.counters = {{"flops", 1e9}, {"bytes_per_second", 2e8}};
+  CaseDetails d;
+  d.backend = "cpu.naive";
+  d.problem = {"gemm", {4, 5, 6, 1}, Layout::NT, DType::f32, "uniform"};
+  d.threads = 1;
+  d.work = gemm_work(d.problem);
+  d.metrics = {{"flops", 240, "FLOP", MetricSource::analytic}, {"time_per_iteration", 1e-3, "s", MetricSource::timed}};
+  d.validation = {Disposition::passed, 1e-7, 1e-6, "direct", ""};
+  d.kernel_notes = {{"isa", "scalar"}};
+  r.ridgeline = d;
+  CaseResult agg = r;
+  agg.name += "_median";
+  agg.run_type = "aggregate";
+  agg.aggregate_name = "median";
+  agg.repetition_index = 0;
+  CaseResult crashed = r;
+  crashed.error_occurred = true;
+  crashed.error_message = "crashed: killed by SIGSEGV";
+  crashed.real_time = crashed.cpu_time = 0;
+  crashed.iterations = 0;
+  crashed.counters.clear();
+  crashed.ridgeline->validation = {Disposition::crashed, 0, 0, "", "killed by SIGSEGV"};
+  run.benchmarks = {r, agg, crashed};
+  return run;
+}
+
+class RunFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ridgeline_json_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  // The error message of reading `text` as a Run file.
+  std::string error_of(const std::string& text) {
+    fs::path p = write("bad.json", text);
+    try {
+      read_run_file(p);
+    } catch (const InputError& e) {
+      std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(p.string() + ": ", 0), 0u) << "message must start with the file: " << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+      return msg;
+    }
+    ADD_FAILURE() << "no error for: " << text;
+    return "";
+  }
+  fs::path dir_;
+};
+
+nlohmann::json sample_json() { return to_json(sample_run()); }
+
+}  // namespace
+
+TEST_F(RunFiles, RoundTripPreservesEverything) {
+  ridgeline::Run run = sample_run();
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+}
+
+TEST_F(RunFiles, WritesGoogleBenchmarkShape) {
+  nlohmann::json j = sample_json();
+  EXPECT_EQ(j["context"]["json_schema_version"], 1);
+  const auto& b = j["benchmarks"][0];
+  for (const char* key : {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
+                          "iterations", "real_time", "cpu_time", "time_unit", "family_index",
+                          "per_family_instance_index"})
+    EXPECT_TRUE(b.contains(key)) << key;
+  EXPECT_EQ(b["flops"], 1e9) << "counters are top-level keys, as Google Benchmark writes them";
+  EXPECT_EQ(j["benchmarks"][1]["aggregate_name"], "median");
+  EXPECT_EQ(j["benchmarks"][2]["error_occurred"], true);
+  EXPECT_EQ(b["ridgeline"]["metrics"][1]["source"], "timed");
+}
+
+TEST_F(RunFiles, ReadsForeignGoogleBenchmarkOutput) {
+  fs::path p = write("gbench.json", R"({
+    "context": {"date": "x", "host_name": "h", "num_cpus": 8, "mhz_per_cpu": 3000,
+                "caches": [], "library_build_type": "release"},
+    "benchmarks": [{"name": "BM_x/8", "run_name": "BM_x/8", "run_type": "iteration",
+                    "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 100,
+                    "real_time": 12.5, "cpu_time": 12.4, "time_unit": "ns", "items_per_second": 5.0}]})");
+  ridgeline::Run run = read_run_file(p);
+  EXPECT_FALSE(run.context.has_ridgeline);
+  ASSERT_EQ(run.benchmarks.size(), 1u);
+  EXPECT_FALSE(run.benchmarks[0].ridgeline);
+  EXPECT_EQ(run.benchmarks[0].counters.at("items_per_second"), 5.0);
+}
+
+TEST_F(RunFiles, TruncatedFileSaysSo) {
+  std::string text = sample_json().dump(2);
+  EXPECT_NE(error_of(text.substr(0, text.size() / 2)).find("truncated"), std::string::npos);
+}
+
+TEST_F(RunFiles, NotJsonSaysSo) { EXPECT_NE(error_of("benchmarks: []").find("not valid JSON"), std::string::npos); }
+
+TEST_F(RunFiles, OtherSchemaVersionNamesTheField) {
+  nlohmann::json j = sample_json();
+  j["context"]["ridgeline"]["schema"] = 99;
+  std::string msg = error_of(j.dump());
+  EXPECT_NE(msg.find("context.ridgeline.schema"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("99"), std::string::npos) << msg;
+}
+
+TEST_F(RunFiles, WrongShapeNamesTheField) {
+  nlohmann::json j = sample_json();
+  j["benchmarks"][1]["ridgeline"]["dtype"] = "f16";
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[1].ridgeline.dtype: unknown value 'f16'"), std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["real_time"] = "fast";
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].real_time: expected a number, got string"), std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["ridgeline"]["shape"].erase("k");
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.k: missing"), std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["ridgeline"]["shape"]["m"] = -3;
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"), std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["ridgeline"]["metrics"][0]["source"] = "guessed";
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.metrics[0].source: unknown value 'guessed'"),
+            std::string::npos);
+
+  EXPECT_NE(error_of("[1, 2]").find("(top level): expected an object"), std::string::npos);
+  EXPECT_NE(error_of(R"({"context": {}})").find("benchmarks: missing"), std::string::npos);
+}
+
+TEST_F(RunFiles, MissingFileNamesIt) {
+  try {
+    read_run_file(dir_ / "nope.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope.json: cannot open"), std::string::npos);
+  }
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,111 @@
+// Every kernel of the catalog (the CPU ladder and the BLAS libraries installed here) on
+// awkward shapes and every layout it claims, checked by the same validator the runner uses.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct KernelCase {
+  std::string backend;
+  DType dtype;
+  Layout layout;
+  Shape shape;
+  int threads;
+  friend void PrintTo(const KernelCase& c, std::ostream* os) {
+    *os << c.backend << " " << to_string(c.dtype) << " " << to_string(c.layout) << " " << shape_label(c.shape)
+        << " threads=" << c.threads;
+  }
+};
+
+const KernelCatalog& catalog() {
+  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
+  return c;
+}
+
+std::vector<KernelCase> all_cases() {
+  // 1x1x1 and thin shapes hit every edge path; 300x200x1100 crosses the packed rung's
+  // mc and kc blocks (so its accumulate path runs); 20x4200x20 crosses nc.
+  const std::vector<Shape> shapes{{1, 1, 1, 1},      {37, 53, 29, 1},  {1, 4096, 1, 1},
+                                  {4096, 1, 1, 1},   {1, 1, 4096, 1},  {130, 67, 300, 1},
+                                  {300, 200, 1100, 1}, {20, 4200, 20, 1}};
+  std::vector<KernelCase> cases;
+  for (const auto& k : catalog().kernels())
+    for (DType d : k.dtypes)
+      for (Layout l : {Layout::NN, Layout::NT, Layout::TN, Layout::TT})
+        for (const Shape& s : shapes)
+          for (int threads : {1, 2}) {
+            if (threads > 1 && !k.threaded) continue;
+            if (k.backend == "cpu.naive" && s.m * s.n * s.k > 20'000'000) continue;  // minutes in a debug build
+            cases.push_back({k.backend, d, l, s, threads});
+          }
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+  const auto& c = info.param;
+  std::string name = fmt::format("{}_{}_{}_{}x{}x{}_t{}", c.backend, to_string(c.dtype), to_string(c.layout),
+                                 c.shape.m, c.shape.n, c.shape.k, c.threads);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+}  // namespace
+
+class EveryKernel : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(EveryKernel, PassesValidationOrSaysWhyNot) {
+  const KernelCase& c = GetParam();
+  auto kernel = catalog().create(c.backend);
+  ASSERT_TRUE(kernel);
+  Problem p{"gemm", c.shape, c.layout, c.dtype, "normal"};
+  Support s = kernel->supports(p, c.threads);
+  if (!s) {
+    EXPECT_FALSE(s.reason.empty());
+    GTEST_SKIP() << s.reason;
+  }
+  GemmOperands ops = allocate_gemm_operands(p);
+  fill_pattern(ops.a, "normal", 1);
+  fill_pattern(ops.b, "normal", 2);
+  poison(ops.c);
+  kernel->prepare(p, ops, c.threads);
+  kernel->run();
+  Validation v = validate_gemm(p, ops, 3);
+  EXPECT_EQ(v.disposition, Disposition::passed) << v.message << " (max rel err " << v.max_rel_err << ")";
+  // A second run must overwrite C, not accumulate into it.
+  kernel->run();
+  Validation again = validate_gemm(p, ops, 4);
+  EXPECT_EQ(again.disposition, Disposition::passed) << "second run: " << again.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryKernel, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(Catalog, HoldsTheLadderAndPicksThePackedIsaByCpuid) {
+  for (const char* b : {"cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx512", "cpu.packed_avx2",
+                        "cpu.packed_avx512_omp", "cpu.packed_avx2_omp", "cpu.eigen"})
+    EXPECT_TRUE(catalog().find(b)) << b;
+  auto best = best_packed_backend(false);
+  ASSERT_TRUE(best);
+  auto kernel = catalog().create(*best);
+  Problem p{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+  EXPECT_TRUE(kernel->supports(p, 1)) << "the chosen packed ISA must run on this CPU";
+}
+
+TEST(Catalog, SingleThreadedKernelsRefuseThreads) {
+  auto kernel = catalog().create("cpu.naive");
+  Problem p{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+  Support s = kernel->supports(p, 2);
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.reason.find("single-threaded"), std::string::npos);
+  p.shape.batch = 3;
+  EXPECT_FALSE(kernel->supports(p, 1));
+}
+
+}  // namespace ridgeline

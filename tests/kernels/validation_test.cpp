@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// Exact product in long double, rounded to the dtype: what a correct kernel writes.
+template <typename T>
+void reference_into(const Problem& p, GemmOperands& ops) {
+  const auto& s = p.shape;
+  auto a = ops.a.as<T>();
+  auto b = ops.b.as<T>();
+  auto c = ops.c.as<T>();
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      long double acc = 0;
+      for (std::int64_t q = 0; q < s.k; ++q) {
+        long double x = transposes_a(p.layout) ? a[q * s.m + i] : a[i * s.k + q];
+        long double y = transposes_b(p.layout) ? b[j * s.k + q] : b[q * s.n + j];
+        acc += x * y;
+      }
+      c[i * s.n + j] = static_cast<T>(acc);
+    }
+}
+
+GemmOperands correct_operands(const Problem& p) {
+  GemmOperands ops = allocate_gemm_operands(p);
+  fill_pattern(ops.a, "normal", 11);
+  fill_pattern(ops.b, "normal", 12);
+  if (p.dtype == DType::f32)
+    reference_into<float>(p, ops);
+  else
+    reference_into<double>(p, ops);
+  return ops;
+}
+
+}  // namespace
+
+class ValidatorSizes : public ::testing::TestWithParam<std::tuple<Shape, DType, Layout>> {};
+
+TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
+  auto [shape, dtype, layout] = GetParam();
+  Problem p{"gemm", shape, layout, dtype, "normal"};
+  GemmOperands ops = correct_operands(p);
+  Validation ok = validate_gemm(p, ops, 1);
+  EXPECT_EQ(ok.disposition, Disposition::passed) << ok.message;
+  const bool direct = static_cast<double>(shape.m) * shape.n * shape.k <= kDirectCheckLimit;
+  EXPECT_EQ(ok.method, direct ? "direct" : "freivalds+sampled");
+
+  // An entry never written (still the NaN poison).
+  const std::size_t mid = static_cast<std::size_t>((shape.m / 2) * shape.n + shape.n / 2);
+  GemmOperands unwritten = correct_operands(p);
+  if (dtype == DType::f32)
+    unwritten.c.as<float>()[mid] = std::nanf("");
+  else
+    unwritten.c.as<double>()[mid] = std::nan("");
+  Validation v1 = validate_gemm(p, unwritten, 1);
+  EXPECT_EQ(v1.disposition, Disposition::incorrect);
+  EXPECT_NE(v1.message.find("never written"), std::string::npos) << v1.message;
+
+  // A kernel that drops the last term of the sum in the last column (an edge-tile bug).
+  GemmOperands dropped = correct_operands(p);
+  const auto& s = shape;
+  for (std::int64_t i = 0; i < s.m; ++i) {
+    const std::int64_t j = s.n - 1;
+    double a = transposes_a(layout) ? dropped.a.at((s.k - 1) * s.m + i) : dropped.a.at(i * s.k + s.k - 1);
+    double b = transposes_b(layout) ? dropped.b.at(j * s.k + s.k - 1) : dropped.b.at((s.k - 1) * s.n + j);
+    if (dtype == DType::f32)
+      dropped.c.as<float>()[i * s.n + j] -= static_cast<float>(a * b);
+    else
+      dropped.c.as<double>()[i * s.n + j] -= a * b;
+  }
+  Validation v2 = validate_gemm(p, dropped, 1);
+  EXPECT_EQ(v2.disposition, Disposition::incorrect) << "max rel err " << v2.max_rel_err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ValidatorSizes,
+    ::testing::Combine(::testing::Values(Shape{1, 1, 1, 1}, Shape{37, 53, 29, 1}, Shape{400, 300, 350, 1}),
+                       ::testing::Values(DType::f32, DType::f64),
+                       ::testing::Values(Layout::NN, Layout::TT)));
+
+TEST(Validator, ToleranceGrowsWithSqrtKAndDependsOnDtype) {
+  Problem p{"gemm", {8, 8, 100, 1}, Layout::NN, DType::f32, "normal"};
+  double t100 = gemm_tolerance(p);
+  p.shape.k = 400;
+  EXPECT_DOUBLE_EQ(gemm_tolerance(p), 2 * t100);
+  p.dtype = DType::f64;
+  EXPECT_LT(gemm_tolerance(p), 1e-12);
+}
+
+TEST(Patterns, FillAsNamedAndPoisonIsNan) {
+  OperandBuffer b(DType::f64, 1000);
+  fill_pattern(b, "zeros", 1);
+  EXPECT_EQ(b.at(17), 0.0);
+  fill_pattern(b, "constant", 1);
+  EXPECT_EQ(b.at(17), 0.5);
+  fill_pattern(b, "uniform", 1);
+  double lo = 1, hi = -1;
+  for (std::size_t i = 0; i < b.size(); ++i) lo = std::min(lo, b.at(i)), hi = std::max(hi, b.at(i));
+  EXPECT_GE(lo, -1.0);
+  EXPECT_LE(hi, 1.0);
+  EXPECT_LT(lo, -0.9);
+  poison(b);
+  EXPECT_TRUE(std::isnan(b.at(999)));
+  EXPECT_TRUE(is_known_pattern("normal"));
+  EXPECT_FALSE(is_known_pattern("ones"));
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/runner/plan.hpp"
+#include "ridgeline/runner/suites.hpp"
+#include "test_kernels.hpp"
+
+namespace ridgeline {
+
+namespace {
+std::string plan_error(const PlanRequest& req) {
+  try {
+    make_plan(testing::catalog_with_test_kernels(), req);
+  } catch (const InputError& e) {
+    std::string msg = e.what();
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+    return msg;
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+std::string shape_error(const std::string& text) {
+  try {
+    parse_shape(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for " << text;
+  return "";
+}
+}  // namespace
+
+TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
+  PlanRequest r;
+  r.suite = "nightly";
+  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas)"), std::string::npos);
+  r = {};
+  r.backends = {"cpu.magic"};
+  EXPECT_NE(plan_error(r).find("unknown backend 'cpu.magic'"), std::string::npos);
+  r = {};
+  r.dtypes = {"f16"};
+  EXPECT_NE(plan_error(r).find("unknown dtype 'f16' (known: f32, f64)"), std::string::npos);
+  r = {};
+  r.patterns = {"ones"};
+  EXPECT_NE(plan_error(r).find("unknown pattern 'ones'"), std::string::npos);
+  r = {};
+  r.layouts = {"NX"};
+  EXPECT_NE(plan_error(r).find("unknown layout 'NX'"), std::string::npos);
+  r = {};
+  r.threads = {0};
+  EXPECT_NE(plan_error(r).find("--threads 0"), std::string::npos);
+}
+
+TEST(Plan, InvalidRegexIsAnError) {
+  PlanRequest r;
+  r.filter = "gemm/(f32";
+  EXPECT_NE(plan_error(r).find("--filter 'gemm/(f32': invalid regular expression"), std::string::npos);
+}
+
+TEST(Plan, BadSizesAreErrorsNamingTheInput) {
+  EXPECT_NE(shape_error("0").find("--shape 0: sizes must be positive"), std::string::npos);
+  EXPECT_NE(shape_error("-5").find("--shape -5: sizes must be positive, got -5"), std::string::npos);
+  EXPECT_NE(shape_error("abc").find("'abc' is not a whole number"), std::string::npos);
+  EXPECT_NE(shape_error("64x64").find("expected N or MxNxK"), std::string::npos);
+  EXPECT_NE(shape_error("1x2xk").find("'k' is not a whole number"), std::string::npos);
+  EXPECT_NE(shape_error("99999999999").find("32-bit"), std::string::npos);
+  EXPECT_EQ(parse_shape("37x53x29"), (Shape{37, 53, 29, 1}));
+  EXPECT_EQ(parse_shape("256"), (Shape{256, 256, 256, 1}));
+}
+
+TEST(Plan, ProblemLargerThanMemoryIsRefusedBeforeAllocating) {
+  PlanRequest r;
+  r.backends = {"cpu.naive"};
+  r.shapes = {{1 << 20, 1 << 20, 1 << 20, 1}};
+  std::string msg = plan_error(r);
+  EXPECT_NE(msg.find("GiB for its operands"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("m=1048576"), std::string::npos) << msg;
+}
+
+TEST(Plan, FilterAndOverridesShapeThePlan) {
+  PlanRequest r;
+  r.suite = "smoke";
+  r.filter = "gemm/cpu\\.tiled/f32/.*";
+  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  ASSERT_FALSE(plan.empty());
+  for (const auto& c : plan) {
+    EXPECT_EQ(c.backend, "cpu.tiled");
+    EXPECT_EQ(c.problem.dtype, DType::f32);
+  }
+  r.shapes = {{100, 100, 100, 1}};
+  r.layouts = {"NN", "TN"};
+  r.patterns = {"uniform"};
+  plan = make_plan(testing::catalog_with_test_kernels(), r);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[1].name(), "gemm/cpu.tiled/f32/m=100,n=100,k=100/layout=TN/pattern=uniform/threads=1");
+}
+
+TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {
+  PlanRequest r;
+  r.suite = "smoke";
+  r.backends = {"cpu.packed"};
+  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  ASSERT_FALSE(plan.empty());
+  EXPECT_EQ(plan[0].backend, *best_packed_backend(false));
+}
+
+TEST(Suites, EveryCaseOfEverySuiteNamesAKnownBackend) {
+  auto catalog = testing::catalog_with_test_kernels();
+  for (const auto& s : suites())
+    for (const auto& c : s.expand(catalog, 2)) EXPECT_TRUE(catalog.find(c.backend)) << s.name << ": " << c.backend;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/runner/runner.hpp"
+#include "test_kernels.hpp"
+
+namespace ridgeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+CaseSpec spec(const std::string& backend, std::int64_t n) {
+  return {backend, {"gemm", {n, n, n, 1}, Layout::NN, DType::f64, "normal"}, 1};
+}
+
+RunSettings quick() {
+  RunSettings s;
+  s.repetitions = 2;
+  s.min_time_s = 0.001;
+  s.warmup_s = 0;
+  s.case_timeout_s = 3;
+  return s;
+}
+
+// The first result recorded for each case, in plan order.
+std::vector<const CaseResult*> first_per_case(const Run& run) {
+  std::vector<const CaseResult*> out;
+  std::string last;
+  for (const auto& r : run.benchmarks)
+    if (r.run_name != last) {
+      out.push_back(&r);
+      last = r.run_name;
+    }
+  return out;
+}
+
+Disposition disposition(const CaseResult* r) { return r->ridgeline->validation.disposition; }
+
+}  // namespace
+
+TEST(RunPlan, RecordsEachFailureAndKeepsTheCasesAround_it) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  const std::vector<CaseSpec> plan{spec("cpu.naive", 8),     spec("test.segfault", 8), spec("cpu.naive", 9),
+                                   spec("test.abort", 8),    spec("test.hang", 8),     spec("test.wrong", 8),
+                                   spec("test.unwritten", 8), spec("cpu.naive", 10)};
+  fs::path journal = fs::temp_directory_path() / ("ridgeline_journal_" + std::to_string(::getpid()) + ".jsonl");
+  fs::remove(journal);
+  ridgeline::Run run = run_plan(catalog, plan, quick(), journal, {});
+
+  auto cases = first_per_case(run);
+  ASSERT_EQ(cases.size(), plan.size());
+  EXPECT_EQ(disposition(cases[0]), Disposition::passed);
+  EXPECT_EQ(disposition(cases[1]), Disposition::crashed);
+  EXPECT_NE(cases[1]->error_message.find("SIGSEGV"), std::string::npos) << cases[1]->error_message;
+  EXPECT_EQ(disposition(cases[2]), Disposition::passed);
+  EXPECT_EQ(disposition(cases[3]), Disposition::crashed);
+  EXPECT_NE(cases[3]->error_message.find("SIGABRT"), std::string::npos) << cases[3]->error_message;
+  EXPECT_EQ(disposition(cases[4]), Disposition::timed_out);
+  EXPECT_EQ(disposition(cases[5]), Disposition::incorrect);
+  EXPECT_NE(cases[5]->ridgeline->validation.message.find("C[0,0]"), std::string::npos);
+  EXPECT_EQ(cases[5]->iterations, 0) << "an incorrect kernel is not timed";
+  EXPECT_EQ(disposition(cases[6]), Disposition::incorrect);
+  EXPECT_EQ(disposition(cases[7]), Disposition::passed);
+  EXPECT_TRUE(cases[7]->error_occurred == false && cases[7]->iterations > 0);
+  EXPECT_FALSE(run.context.interrupted);
+
+  // Passed cases carry one result per repetition plus Google Benchmark's aggregates.
+  int naive10 = 0;
+  for (const auto& r : run.benchmarks)
+    if (r.run_name == plan[7].name()) ++naive10;
+  EXPECT_EQ(naive10, 2 + 4);
+
+  // The journal holds every result, one JSON document per line, in order.
+  std::ifstream in(journal);
+  std::string line;
+  std::size_t lines = 0;
+  while (std::getline(in, line)) {
+    CaseResult r = case_result_from_json(nlohmann::json::parse(line), journal.string(), "line");
+    ASSERT_LT(lines, run.benchmarks.size());
+    EXPECT_EQ(r, run.benchmarks[lines]);
+    ++lines;
+  }
+  EXPECT_EQ(lines, run.benchmarks.size());
+  fs::remove(journal);
+}
+
+TEST(RunPlan, InterruptKeepsWhatFinished) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.hang", 8), spec("cpu.naive", 9)};
+  RunSettings settings = quick();
+  settings.case_timeout_s = 60;
+  std::atomic<bool> interrupted{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    interrupted = true;
+  });
+  auto start = std::chrono::steady_clock::now();
+  ridgeline::Run run = run_plan(catalog, plan, settings, std::nullopt, {}, &interrupted);
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_TRUE(run.context.interrupted);
+  auto cases = first_per_case(run);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0]->run_name, plan[0].name());
+}
+
+TEST(RunPlan, UnsupportedCaseIsRecordedNotRun) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  CaseSpec c = spec("cpu.naive", 8);
+  c.threads = 2;
+  ridgeline::Run run = run_plan(catalog, {c}, quick(), std::nullopt, {});
+  ASSERT_EQ(run.benchmarks.size(), 1u);
+  EXPECT_EQ(disposition(&run.benchmarks[0]), Disposition::not_supported);
+  EXPECT_TRUE(run.benchmarks[0].error_occurred);
+}
+
+TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  ridgeline::Run run = run_plan(catalog, {spec("cpu.tiled", 16)}, quick(), std::nullopt, {});
+  ASSERT_FALSE(run.benchmarks.empty());
+  const CaseResult& r = run.benchmarks[0];
+  ASSERT_TRUE(r.ridgeline);
+  EXPECT_DOUBLE_EQ(r.ridgeline->work.flops, 2.0 * 16 * 16 * 16);
+  std::map<std::string, MetricSource> sources;
+  for (const auto& m : r.ridgeline->metrics) sources[m.name] = m.source;
+  EXPECT_EQ(sources.at("flops"), MetricSource::analytic);
+  EXPECT_EQ(sources.at("time_per_iteration"), MetricSource::timed);
+  EXPECT_EQ(sources.at("flop_rate"), MetricSource::derived);
+  EXPECT_EQ(sources.at("wall_time"), MetricSource::timed);
+  EXPECT_GT(r.counters.at("flops"), 0);
+  EXPECT_TRUE(run.context.has_ridgeline);
+  EXPECT_FALSE(run.context.collectors.empty());
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,71 @@
+#include "test_kernels.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "ridgeline/kernels/gemm_kernels.hpp"
+
+namespace ridgeline::testing {
+
+namespace {
+
+enum class Misbehaviour { wrong, segfault, abort, hang, unwritten };
+
+class MisbehavingKernel : public Kernel {
+ public:
+  MisbehavingKernel(std::string backend, Misbehaviour how)
+      : info_{"gemm", std::move(backend), "cpu", {DType::f32, DType::f64}, false, "test-only"},
+        how_(how), inner_(make_naive_gemm()) {}
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& p, int threads) const override { return check_common_support(info_, p, threads); }
+  void prepare(const Problem& p, GemmOperands& ops, int threads) override {
+    inner_->prepare(p, ops, threads);
+    ops_ = &ops;
+  }
+  void run() override {
+    switch (how_) {
+      case Misbehaviour::segfault:
+        std::raise(SIGSEGV);
+        break;
+      case Misbehaviour::abort:
+        std::abort();
+      case Misbehaviour::hang:
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+      case Misbehaviour::unwritten:
+        return;
+      case Misbehaviour::wrong:
+        inner_->run();
+        if (ops_->c.dtype() == DType::f32)
+          ops_->c.as<float>()[0] += 1.0f;
+        else
+          ops_->c.as<double>()[0] += 1.0;
+        return;
+    }
+  }
+
+ private:
+  KernelInfo info_;
+  Misbehaviour how_;
+  std::unique_ptr<Kernel> inner_;
+  GemmOperands* ops_ = nullptr;
+};
+
+}  // namespace
+
+KernelCatalog catalog_with_test_kernels() {
+  KernelCatalog c = KernelCatalog::with_builtin_kernels({});
+  const std::pair<const char*, Misbehaviour> tests[] = {{"test.wrong", Misbehaviour::wrong},
+                                                        {"test.segfault", Misbehaviour::segfault},
+                                                        {"test.abort", Misbehaviour::abort},
+                                                        {"test.hang", Misbehaviour::hang},
+                                                        {"test.unwritten", Misbehaviour::unwritten}};
+  for (auto [name, how] : tests) {
+    std::string backend = name;
+    c.add([backend, how] { return std::make_unique<MisbehavingKernel>(backend, how); });
+  }
+  return c;
+}
+
+}  // namespace ridgeline::testing

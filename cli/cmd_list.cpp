@@ -1,5 +1,6 @@
 // ridgeline list: kernels, BLAS libraries found on this machine, suites.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -61,7 +62,9 @@ int run_list(const ListOptions& opt) {
                           {"cases", s.expand(catalog, cpus).size()}});
 
   if (opt.json) {
-    fmt::print("{}\n", nlohmann::json{{"kernels", kernels}, {"blas", blas}, {"suites", suite_list}}.dump(2));
+    fmt::print(
+        "{}\n",
+        nlohmann::json{{"kernels", kernels}, {"blas", blas}, {"suites", suite_list}}.dump(2));
     return 0;
   }
   fmt::print("Kernels\n");
@@ -77,7 +80,8 @@ int run_list(const ListOptions& opt) {
   if (probes.empty()) fmt::print("  none found\n");
   for (const auto& p : probes)
     fmt::print("  {:<10} {}\n  {:<10} {}\n", p.spec.name, p.spec.path.string(), "",
-               p.loadable ? fmt::format("{}; threads via {}", p.version.empty() ? "version unknown" : p.version,
+               p.loadable ? fmt::format("{}; threads via {}",
+                                        p.version.empty() ? "version unknown" : p.version,
                                         p.thread_setter.empty() ? "none" : p.thread_setter)
                           : "not loadable: " + p.error);
   fmt::print("\nSuites\n");
@@ -93,7 +97,8 @@ Command add_list_command(CLI::App& app) {
   auto opt = std::make_shared<ListOptions>();
   CLI::App* sub = app.add_subcommand("list", "List kernels, BLAS libraries found, and suites");
   sub->add_flag("--json", opt->json, "Machine-readable output");
-  sub->add_option("--blas-lib", opt->blas_libs, "Also list this CBLAS shared library")->allow_extra_args(false);
+  sub->add_option("--blas-lib", opt->blas_libs, "Also list this CBLAS shared library")
+      ->allow_extra_args(false);
   return {sub, [opt] { return run_list(*opt); }};
 }
 

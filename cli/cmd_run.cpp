@@ -1,7 +1,8 @@
 // ridgeline run: expand a suite into cases, run each isolated, write the Run document.
+#include <fmt/format.h>
+
 #include <atomic>
 #include <csignal>
-#include <fmt/format.h>
 #include <map>
 
 #include "blas_probe.hpp"
@@ -18,7 +19,9 @@ namespace ridgeline::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+extern "C" void on_interrupt(int) {
+  g_interrupted.store(true);
+}
 
 struct RunOptions {
   PlanRequest plan;
@@ -57,7 +60,8 @@ int run_command(RunOptions& opt) {
   if (opt.min_time && *opt.min_time < 0)
     throw InputError(fmt::format("--min-time {}: must not be negative", *opt.min_time));
   if (opt.settings.case_timeout_s <= 0)
-    throw InputError(fmt::format("--case-timeout {}: must be positive", opt.settings.case_timeout_s));
+    throw InputError(
+        fmt::format("--case-timeout {}: must be positive", opt.settings.case_timeout_s));
   std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
   // A user library joins the suite's rungs unless --backend already chose.
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);
@@ -83,14 +87,16 @@ int run_command(RunOptions& opt) {
 
   const bool tty = stderr_is_terminal();
   fmt::print(stderr, "ridgeline run: {} cases, suite {}, {} repetitions; writing {} (live: {})\n",
-             plan.size(), opt.plan.suite, opt.settings.repetitions, output.string(), journal.string());
+             plan.size(), opt.plan.suite, opt.settings.repetitions, output.string(),
+             journal.string());
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t n, const CaseSpec& c) {
     if (tty) fmt::print(stderr, "\r\033[K[{}/{}] {} ...", i + 1, n, c.name());
   };
   observer.case_finished = [&](std::size_t i, std::size_t n, const CaseSpec& c,
                                const std::vector<CaseResult>& results) {
-    fmt::print(stderr, "{}[{}/{}] {}  {}\n", tty ? "\r\033[K" : "", i + 1, n, c.name(), headline(results));
+    fmt::print(stderr, "{}[{}/{}] {}  {}\n", tty ? "\r\033[K" : "", i + 1, n, c.name(),
+               headline(results));
   };
   Run run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
   write_run_file(output, run);
@@ -103,9 +109,10 @@ int run_command(RunOptions& opt) {
       ++cases;
     }
   std::string summary;
-  for (const auto& [k, v] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
-  fmt::print(stderr, "{}wrote {} ({} of {} cases: {})\n", tty ? "\r\033[K" : "", output.string(), cases,
-             plan.size(), summary.empty() ? "none" : summary);
+  for (const auto& [k, v] : counts)
+    summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
+  fmt::print(stderr, "{}wrote {} ({} of {} cases: {})\n", tty ? "\r\033[K" : "", output.string(),
+             cases, plan.size(), summary.empty() ? "none" : summary);
   if (run.context.interrupted) {
     fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n", output.string());
     return 130;
@@ -119,7 +126,8 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
     std::size_t start = 0;
     while (start <= item.size()) {
       std::size_t comma = item.find(',', start);
-      std::string part = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string part =
+          item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!part.empty()) out.push_back(part);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -133,24 +141,35 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
 Command add_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
-  sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas")->capture_default_str();
-  sub->add_option("--filter", opt->plan.filter, "Keep cases whose name matches this regex (ECMAScript)");
-  auto* backends = sub->add_option("--backend", opt->plan.backends,
-                                   "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
+  sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas")
+      ->capture_default_str();
+  sub->add_option("--filter", opt->plan.filter,
+                  "Keep cases whose name matches this regex (ECMAScript)");
+  auto* backends =
+      sub->add_option("--backend", opt->plan.backends,
+                      "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
   auto* dtypes = sub->add_option("--dtype", opt->plan.dtypes, "Element types: f32, f64");
-  auto* patterns = sub->add_option("--pattern", opt->plan.patterns, "Input patterns: normal, uniform, constant, zeros");
+  auto* patterns = sub->add_option("--pattern", opt->plan.patterns,
+                                   "Input patterns: normal, uniform, constant, zeros");
   auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
   sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
-  sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")->delimiter(',');
-  sub->add_option("--repetitions", opt->repetitions, "Timed repetitions per case (default: the suite's)");
-  sub->add_option("--min-time", opt->min_time, "Minimum seconds per repetition (default: the suite's)");
-  sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")->capture_default_str();
+  sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
+      ->delimiter(',');
+  sub->add_option("--repetitions", opt->repetitions,
+                  "Timed repetitions per case (default: the suite's)");
+  sub->add_option("--min-time", opt->min_time,
+                  "Minimum seconds per repetition (default: the suite's)");
+  sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")
+      ->capture_default_str();
   sub->add_option("--case-timeout", opt->settings.case_timeout_s,
-                  "Seconds before a case is killed and recorded as timed_out")->capture_default_str();
+                  "Seconds before a case is killed and recorded as timed_out")
+      ->capture_default_str();
   sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
-  sub->add_option("--blas-lib", opt->blas_libs, "Also profile this CBLAS shared library (any path)");
+  sub->add_option("--blas-lib", opt->blas_libs,
+                  "Also profile this CBLAS shared library (any path)");
   sub->add_option("-o,--output", opt->output, "Run document to write")->capture_default_str();
-  sub->add_flag("--no-isolation", opt->no_isolation, "Run cases in this process (a crash ends the run)");
+  sub->add_flag("--no-isolation", opt->no_isolation,
+                "Run cases in this process (a crash ends the run)");
   for (auto* o : {backends, dtypes, patterns, layouts}) o->delimiter(',');
   return {sub, [opt] {
             opt->plan.backends = split_commas(opt->plan.backends);

@@ -1,7 +1,8 @@
 // ridgeline: the command. Subcommands live in cmd_*.cpp; this file parses and maps
 // errors to exit codes (2 for bad usage or input, 1 for a failed check, 0 otherwise).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"

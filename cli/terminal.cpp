@@ -1,12 +1,15 @@
 #include "terminal.hpp"
 
-#include <cstdlib>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 namespace ridgeline::cli {
 
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
 
 bool colour_enabled() {
   const char* no_colour = std::getenv("NO_COLOR");

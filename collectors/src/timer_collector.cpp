@@ -4,7 +4,8 @@ namespace ridgeline {
 
 namespace {
 double seconds_between(const timespec& a, const timespec& b) {
-  return static_cast<double>(b.tv_sec - a.tv_sec) + 1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
+  return static_cast<double>(b.tv_sec - a.tv_sec) +
+         1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
 }
 }  // namespace
 
@@ -24,6 +25,8 @@ std::vector<Metric> TimerCollector::read() {
           {"process_cpu_time", seconds_between(cpu_start_, cpu_stop_), "s", MetricSource::timed}};
 }
 
-std::unique_ptr<Collector> make_timer_collector() { return std::make_unique<TimerCollector>(); }
+std::unique_ptr<Collector> make_timer_collector() {
+  return std::make_unique<TimerCollector>();
+}
 
 }  // namespace ridgeline

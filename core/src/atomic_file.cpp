@@ -1,13 +1,14 @@
 #include "ridgeline/core/atomic_file.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
 #include <sys/stat.h>
-#include <sstream>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "ridgeline/core/error.hpp"
 
@@ -49,16 +50,16 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view c
   if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
-    throw InputError(fmt::format("{}: cannot rename temporary file into place: {}",
-                                 file.string(), std::strerror(err)));
+    throw InputError(fmt::format("{}: cannot rename temporary file into place: {}", file.string(),
+                                 std::strerror(err)));
   }
 }
 
 void append_line_durably(const std::filesystem::path& file, std::string_view line) {
   int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
-    throw InputError(fmt::format("{}: cannot open for appending: {}", file.string(),
-                                 std::strerror(errno)));
+    throw InputError(
+        fmt::format("{}: cannot open for appending: {}", file.string(), std::strerror(errno)));
   std::string buffer(line);
   buffer.push_back('\n');
   try {

@@ -18,9 +18,13 @@ std::optional<DType> parse_dtype(std::string_view text) {
   return std::nullopt;
 }
 
-std::size_t size_of(DType dtype) { return dtype == DType::f32 ? 4 : 8; }
+std::size_t size_of(DType dtype) {
+  return dtype == DType::f32 ? 4 : 8;
+}
 
-double unit_roundoff(DType dtype) { return dtype == DType::f32 ? 0x1p-24 : 0x1p-53; }
+double unit_roundoff(DType dtype) {
+  return dtype == DType::f32 ? 0x1p-24 : 0x1p-53;
+}
 
 const std::vector<DType>& all_dtypes() {
   static const std::vector<DType> all{DType::f32, DType::f64};

@@ -2,6 +2,7 @@
 // Reads fields of a JSON object and, when one is missing or of the wrong type, throws an
 // InputError naming the file and the full path of the field.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -13,7 +14,8 @@ class JsonFields {
  public:
   JsonFields(const nlohmann::json& json, const std::string& origin, std::string path)
       : json_(json), origin_(origin), path_(std::move(path)) {
-    if (!json_.is_object()) fail_at(path_, fmt::format("expected an object, got {}", json_.type_name()));
+    if (!json_.is_object())
+      fail_at(path_, fmt::format("expected an object, got {}", json_.type_name()));
   }
 
   [[noreturn]] void fail_at(const std::string& path, const std::string& what) const {
@@ -22,17 +24,19 @@ class JsonFields {
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
     fail_at(child(key), what);
   }
-  std::string child(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string child(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
   const std::string& origin() const { return origin_; }
   bool has(const char* key) const { return json_.contains(key) && !json_.at(key).is_null(); }
 
   const nlohmann::json& get(const char* key, nlohmann::json::value_t type) const {
     if (!json_.contains(key)) fail(key, "missing");
     const auto& v = json_.at(key);
-    bool ok = v.type() == type || (type == nlohmann::json::value_t::number_float && v.is_number()) ||
+    bool ok = v.type() == type ||
+              (type == nlohmann::json::value_t::number_float && v.is_number()) ||
               (type == nlohmann::json::value_t::number_integer && v.is_number_integer());
-    if (!ok)
-      fail(key, fmt::format("expected {}, got {}", type_label(type), v.type_name()));
+    if (!ok) fail(key, fmt::format("expected {}, got {}", type_label(type), v.type_name()));
     return v;
   }
 
@@ -57,7 +61,9 @@ class JsonFields {
   std::int64_t integer_or(const char* key, std::int64_t fallback) const {
     return has(key) ? integer(key) : fallback;
   }
-  bool boolean_or(const char* key, bool fallback) const { return has(key) ? boolean(key) : fallback; }
+  bool boolean_or(const char* key, bool fallback) const {
+    return has(key) ? boolean(key) : fallback;
+  }
   JsonFields object(const char* key) const {
     return JsonFields(get(key, nlohmann::json::value_t::object), origin_, child(key));
   }

@@ -37,11 +37,15 @@ std::optional<Enum> value_of(const Table& table, std::string_view text) {
 }
 }  // namespace
 
-std::string_view to_string(MetricSource source) { return name_of(kSources, source); }
+std::string_view to_string(MetricSource source) {
+  return name_of(kSources, source);
+}
 std::optional<MetricSource> parse_metric_source(std::string_view text) {
   return value_of<MetricSource>(kSources, text);
 }
-std::string_view to_string(Disposition d) { return name_of(kDispositions, d); }
+std::string_view to_string(Disposition d) {
+  return name_of(kDispositions, d);
+}
 std::optional<Disposition> parse_disposition(std::string_view text) {
   return value_of<Disposition>(kDispositions, text);
 }

@@ -1,7 +1,8 @@
 #include "ridgeline/core/problem.hpp"
 
-#include <array>
 #include <fmt/format.h>
+
+#include <array>
 
 #include "ridgeline/core/work_model.hpp"
 
@@ -39,8 +40,8 @@ std::uint64_t operand_bytes(const Problem& p) {
 WorkModel gemm_work(const Problem& p) {
   const auto& s = p.shape;
   WorkModel w;
-  w.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) *
-            static_cast<double>(s.k) * static_cast<double>(s.batch);
+  w.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) *
+            static_cast<double>(s.batch);
   w.bytes["dram"] = static_cast<double>(operand_bytes(p));
   return w;
 }

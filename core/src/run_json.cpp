@@ -1,7 +1,8 @@
 #include "ridgeline/core/run_json.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "json_fields.hpp"
 #include "ridgeline/core/atomic_file.hpp"
@@ -9,8 +10,8 @@
 
 namespace ridgeline {
 
-using nlohmann::json;
 using detail::JsonFields;
+using nlohmann::json;
 
 namespace {
 
@@ -182,10 +183,24 @@ CaseResult case_result_from_json(const json& j, const std::string& origin,
   r.time_unit = f.string_or("time_unit", "ns");
   if (r.time_unit != "ns" && r.time_unit != "us" && r.time_unit != "ms" && r.time_unit != "s")
     f.fail("time_unit", fmt::format("expected ns, us, ms or s, got '{}'", r.time_unit));
-  static const std::vector<std::string> known = {
-      "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
-      "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
-      "aggregate_name", "aggregate_unit", "error_occurred", "error_message", "ridgeline", "label"};
+  static const std::vector<std::string> known = {"name",
+                                                 "family_index",
+                                                 "per_family_instance_index",
+                                                 "run_name",
+                                                 "run_type",
+                                                 "repetitions",
+                                                 "repetition_index",
+                                                 "threads",
+                                                 "iterations",
+                                                 "real_time",
+                                                 "cpu_time",
+                                                 "time_unit",
+                                                 "aggregate_name",
+                                                 "aggregate_unit",
+                                                 "error_occurred",
+                                                 "error_message",
+                                                 "ridgeline",
+                                                 "label"};
   // Every other numeric key is a user counter, as Google Benchmark writes them.
   for (const auto& [key, value] : j.items())
     if (value.is_number() && std::find(known.begin(), known.end(), key) == known.end())
@@ -256,8 +271,8 @@ Run read_run_file(const std::filesystem::path& file) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    std::string why = e.byte >= text.size() ? "unexpected end of file (truncated?)"
-                                            : "not valid JSON";
+    std::string why =
+        e.byte >= text.size() ? "unexpected end of file (truncated?)" : "not valid JSON";
     throw InputError(fmt::format("{}: {} at byte {}", file.string(), why, e.byte));
   }
   return run_from_json(j, file.string());

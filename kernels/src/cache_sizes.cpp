@@ -10,7 +10,9 @@ bool cache_of(hwloc_topology_t topo, hwloc_obj_type_t type, std::int64_t& size, 
   hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, 0);
   if (!obj || !obj->attr) return false;
   size = static_cast<std::int64_t>(obj->attr->cache.size);
-  if (sharing) *sharing = static_cast<int>(hwloc_get_nbobjs_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_CORE));
+  if (sharing)
+    *sharing =
+        static_cast<int>(hwloc_get_nbobjs_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_CORE));
   return size > 0;
 }
 }  // namespace

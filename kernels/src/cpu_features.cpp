@@ -20,10 +20,14 @@ std::string read_cpu_model() {
 
 std::vector<std::string> CpuFeatures::isa_list() const {
   std::vector<std::string> list;
-  const std::pair<bool, const char*> flags[] = {
-      {avx2, "avx2"},         {fma, "fma"},           {avx512f, "avx512f"},
-      {avx512dq, "avx512dq"}, {avx512bw, "avx512bw"}, {avx512vl, "avx512vl"},
-      {avx512_bf16, "avx512_bf16"}, {avx512_vnni, "avx512_vnni"}};
+  const std::pair<bool, const char*> flags[] = {{avx2, "avx2"},
+                                                {fma, "fma"},
+                                                {avx512f, "avx512f"},
+                                                {avx512dq, "avx512dq"},
+                                                {avx512bw, "avx512bw"},
+                                                {avx512vl, "avx512vl"},
+                                                {avx512_bf16, "avx512_bf16"},
+                                                {avx512_vnni, "avx512_vnni"}};
   for (auto [on, name] : flags)
     if (on) list.emplace_back(name);
   return list;

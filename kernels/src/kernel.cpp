@@ -1,7 +1,8 @@
 #include "ridgeline/kernels/kernel.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ridgeline {
 

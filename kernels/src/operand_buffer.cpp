@@ -7,14 +7,17 @@
 
 namespace ridgeline {
 
-OperandBuffer::OperandBuffer(DType dtype, std::size_t elements) : dtype_(dtype), elements_(elements) {
+OperandBuffer::OperandBuffer(DType dtype, std::size_t elements)
+    : dtype_(dtype), elements_(elements) {
   std::size_t bytes = (std::max<std::size_t>(elements, 1) * size_of(dtype) + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, bytes);
   if (!p) throw std::bad_alloc();
   storage_.reset(p);
 }
 
-void OperandBuffer::Free::operator()(void* p) const { std::free(p); }
+void OperandBuffer::Free::operator()(void* p) const {
+  std::free(p);
+}
 
 double OperandBuffer::at(std::size_t i) const {
   return dtype_ == DType::f32 ? static_cast<double>(as<float>()[i]) : as<double>()[i];
@@ -29,7 +32,11 @@ GemmOperands allocate_gemm_operands(const Problem& p) {
           OperandBuffer(p.dtype, count(s.m, s.n))};
 }
 
-std::int64_t lda_of(const Problem& p) { return transposes_a(p.layout) ? p.shape.m : p.shape.k; }
-std::int64_t ldb_of(const Problem& p) { return transposes_b(p.layout) ? p.shape.k : p.shape.n; }
+std::int64_t lda_of(const Problem& p) {
+  return transposes_a(p.layout) ? p.shape.m : p.shape.k;
+}
+std::int64_t ldb_of(const Problem& p) {
+  return transposes_b(p.layout) ? p.shape.k : p.shape.n;
+}
 
 }  // namespace ridgeline

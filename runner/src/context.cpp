@@ -1,8 +1,9 @@
 #include <benchmark/benchmark.h>
-#include <chrono>
-#include <ctime>
 #include <fmt/format.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <ctime>
 
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/runner/runner.hpp"

@@ -116,7 +116,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     for (auto& c : collectors)
       for (auto& m : c->read()) metrics.push_back(std::move(m));
     collected.push_back(std::move(metrics));
-    state.counters["flops"] = benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["flops"] =
+        benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
     state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
   });
   bench->Repetitions(settings.repetitions)
@@ -159,7 +160,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     if (!aggregate) {
       const double seconds = run.real_accumulated_time / static_cast<double>(run.iterations);
       r.ridgeline->metrics.push_back({"time_per_iteration", seconds, "s", MetricSource::timed});
-      r.ridgeline->metrics.push_back({"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
+      r.ridgeline->metrics.push_back(
+          {"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
       if (skip + rep < collected.size())
         for (const auto& m : collected[skip + rep]) r.ridgeline->metrics.push_back(m);
       ++rep;

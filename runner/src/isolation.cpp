@@ -1,15 +1,16 @@
 #include "ridgeline/runner/isolation.hpp"
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 
 namespace ridgeline {
 
@@ -35,14 +36,16 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
                           const std::atomic<bool>* interrupted) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
-    return {ChildOutcome::Status::crashed, "", fmt::format("pipe failed: {}", std::strerror(errno))};
+    return {ChildOutcome::Status::crashed, "",
+            fmt::format("pipe failed: {}", std::strerror(errno))};
   std::fflush(stdout);
   std::fflush(stderr);
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return {ChildOutcome::Status::crashed, "", fmt::format("fork failed: {}", std::strerror(errno))};
+    return {ChildOutcome::Status::crashed, "",
+            fmt::format("fork failed: {}", std::strerror(errno))};
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -67,8 +70,8 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
       killed_for_interrupt = true;
       break;
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                      std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       ::kill(pid, SIGKILL);
       killed_for_time = true;

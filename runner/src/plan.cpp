@@ -1,8 +1,9 @@
 #include "ridgeline/runner/plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -23,7 +24,8 @@ std::int64_t parse_dimension(const std::string& text, const std::string& whole) 
     throw InputError(fmt::format("--shape {}: '{}' is not a whole number", whole, text));
   if (v <= 0) throw InputError(fmt::format("--shape {}: sizes must be positive, got {}", whole, v));
   if (v > (std::int64_t{1} << 31) - 1)
-    throw InputError(fmt::format("--shape {}: {} exceeds the 32-bit size BLAS interfaces take", whole, v));
+    throw InputError(
+        fmt::format("--shape {}: {} exceeds the 32-bit size BLAS interfaces take", whole, v));
   return v;
 }
 
@@ -68,8 +70,7 @@ Shape parse_shape(const std::string& text) {
     std::int64_t n = parse_dimension(parts[0], text);
     return {n, n, n, 1};
   }
-  if (parts.size() != 3)
-    throw InputError(fmt::format("--shape {}: expected N or MxNxK", text));
+  if (parts.size() != 3) throw InputError(fmt::format("--shape {}: expected N or MxNxK", text));
   return {parse_dimension(parts[0], text), parse_dimension(parts[1], text),
           parse_dimension(parts[2], text), 1};
 }
@@ -98,7 +99,8 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     // "cpu.packed" and "cpu.packed_omp" name the packed rung this CPU runs best.
     if (b == "cpu.packed" || b == "cpu.packed_omp") {
       auto best = best_packed_backend(b == "cpu.packed_omp");
-      if (!best) throw InputError(fmt::format("--backend {}: this CPU has neither AVX-512 nor AVX2+FMA", b));
+      if (!best)
+        throw InputError(fmt::format("--backend {}: this CPU has neither AVX-512 nor AVX2+FMA", b));
       wanted_backends.push_back(*best);
     } else {
       wanted_backends.push_back(b);
@@ -117,7 +119,8 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     try {
       filter.emplace(*req.filter, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
-      throw InputError(fmt::format("--filter '{}': invalid regular expression: {}", *req.filter, e.what()));
+      throw InputError(
+          fmt::format("--filter '{}': invalid regular expression: {}", *req.filter, e.what()));
     }
   }
 
@@ -144,15 +147,18 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
       variants = std::move(next);
     };
     expand(req.shapes, [](CaseSpec& x, const Shape& s) { x.problem.shape = s; });
-    expand(req.dtypes, [](CaseSpec& x, const std::string& d) { x.problem.dtype = *parse_dtype(d); });
-    expand(req.layouts, [](CaseSpec& x, const std::string& l) { x.problem.layout = *parse_layout(l); });
+    expand(req.dtypes,
+           [](CaseSpec& x, const std::string& d) { x.problem.dtype = *parse_dtype(d); });
+    expand(req.layouts,
+           [](CaseSpec& x, const std::string& l) { x.problem.layout = *parse_layout(l); });
     expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
     expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
     for (auto& v : variants) emit(std::move(v));
   }
   // A backend named explicitly but absent from the suite's rungs still runs on its shapes.
   for (const auto& b : wanted_backends) {
-    bool present = std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.backend == b; });
+    bool present =
+        std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.backend == b; });
     if (present) continue;
     const bool threaded = catalog.find(b)->threaded;
     std::vector<CaseSpec> extra;
@@ -166,7 +172,8 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   }
   if (!wanted_backends.empty())
     std::erase_if(cases, [&](const CaseSpec& c) {
-      return std::find(wanted_backends.begin(), wanted_backends.end(), c.backend) == wanted_backends.end();
+      return std::find(wanted_backends.begin(), wanted_backends.end(), c.backend) ==
+             wanted_backends.end();
     });
   if (filter)
     std::erase_if(cases, [&](const CaseSpec& c) { return !std::regex_search(c.name(), *filter); });
@@ -176,8 +183,9 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     // Operands plus the packing buffers and the validator's vectors: at most 10% more.
     const double needed = static_cast<double>(operand_bytes(c.problem)) * 1.1;
     if (available > 0 && needed > static_cast<double>(available))
-      throw InputError(fmt::format("{}: needs {:.1f} GiB for its operands, only {:.1f} GiB available",
-                                   c.name(), needed / (1 << 30), static_cast<double>(available) / (1 << 30)));
+      throw InputError(
+          fmt::format("{}: needs {:.1f} GiB for its operands, only {:.1f} GiB available", c.name(),
+                      needed / (1 << 30), static_cast<double>(available) / (1 << 30)));
   }
   return cases;
 }

@@ -31,7 +31,8 @@ std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& sp
     try {
       return encode(execute_case(catalog, spec, settings));
     } catch (const std::exception& e) {
-      return encode({untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))});
+      return encode(
+          {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))});
     }
   };
   if (!settings.isolate) return decode(body());
@@ -73,7 +74,8 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     }
     if (observer.case_started) observer.case_started(i, plan.size(), plan[i]);
     bool was_interrupted = false;
-    std::vector<CaseResult> results = run_one(catalog, plan[i], settings, interrupted, was_interrupted);
+    std::vector<CaseResult> results =
+        run_one(catalog, plan[i], settings, interrupted, was_interrupted);
     if (was_interrupted) {
       run.context.interrupted = true;
       break;

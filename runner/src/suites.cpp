@@ -28,7 +28,8 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
   return rungs;
 }
 
-std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog, const std::vector<std::int64_t>& sizes,
+std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
+                                 const std::vector<std::int64_t>& sizes,
                                  const std::vector<int>& thread_counts) {
   std::vector<CaseSpec> cases;
   for (int threads : thread_counts)
@@ -36,7 +37,8 @@ std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog, const std::vector
       for (DType dtype : all_dtypes())
         for (std::int64_t n : sizes) {
           if (n > rung.max_n) continue;
-          cases.push_back({rung.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, threads});
+          cases.push_back(
+              {rung.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, threads});
         }
   return cases;
 }
@@ -77,9 +79,12 @@ std::vector<CaseSpec> blas_suite(const KernelCatalog& catalog, int cpus) {
 
 const std::vector<SuiteDefinition>& suites() {
   static const std::vector<SuiteDefinition> all{
-      {"smoke", "every rung and BLAS at 64^3 and 37x53x29, f32 and f64: a check that all run", &smoke, 1, 0.01},
-      {"default", "the matmul ladder and every BLAS at n = 512 and 1024, 1 and all threads", &default_suite, 3, 0.1},
-      {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)", &ladder_suite, 3, 0.2},
+      {"smoke", "every rung and BLAS at 64^3 and 37x53x29, f32 and f64: a check that all run",
+       &smoke, 1, 0.01},
+      {"default", "the matmul ladder and every BLAS at n = 512 and 1024, 1 and all threads",
+       &default_suite, 3, 0.1},
+      {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
+       &ladder_suite, 3, 0.2},
       {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
   };
   return all;

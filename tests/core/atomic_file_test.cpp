@@ -1,8 +1,9 @@
+#include "ridgeline/core/atomic_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 
 namespace ridgeline {

@@ -1,6 +1,7 @@
+#include "ridgeline/core/problem.hpp"
+
 #include <gtest/gtest.h>
 
-#include "ridgeline/core/problem.hpp"
 #include "ridgeline/core/work_model.hpp"
 
 namespace ridgeline {
@@ -17,7 +18,8 @@ TEST(Problem, GemmWorkIsTwoMnkFlopsAndEachOperandOnce) {
 
 TEST(Problem, NamesRoundTrip) {
   for (DType d : all_dtypes()) EXPECT_EQ(parse_dtype(to_string(d)), d);
-  for (Layout l : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) EXPECT_EQ(parse_layout(to_string(l)), l);
+  for (Layout l : {Layout::NN, Layout::NT, Layout::TN, Layout::TT})
+    EXPECT_EQ(parse_layout(to_string(l)), l);
   EXPECT_FALSE(parse_dtype("f16"));
   EXPECT_FALSE(parse_layout("nn"));
   EXPECT_TRUE(transposes_a(Layout::TN));

@@ -1,10 +1,11 @@
+#include "ridgeline/core/run_json.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "ridgeline/core/error.hpp"
-#include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
 
@@ -40,7 +41,8 @@ Run sample_run() {
   d.problem = {"gemm", {4, 5, 6, 1}, Layout::NT, DType::f32, "uniform"};
   d.threads = 1;
   d.work = gemm_work(d.problem);
-  d.metrics = {{"flops", 240, "FLOP", MetricSource::analytic}, {"time_per_iteration", 1e-3, "s", MetricSource::timed}};
+  d.metrics = {{"flops", 240, "FLOP", MetricSource::analytic},
+               {"time_per_iteration", 1e-3, "s", MetricSource::timed}};
   d.validation = {Disposition::passed, 1e-7, 1e-6, "direct", ""};
   d.kernel_notes = {{"isa", "scalar"}};
   r.ridgeline = d;
@@ -89,7 +91,9 @@ class RunFiles : public ::testing::Test {
   fs::path dir_;
 };
 
-nlohmann::json sample_json() { return to_json(sample_run()); }
+nlohmann::json sample_json() {
+  return to_json(sample_run());
+}
 
 }  // namespace
 
@@ -104,9 +108,9 @@ TEST_F(RunFiles, WritesGoogleBenchmarkShape) {
   nlohmann::json j = sample_json();
   EXPECT_EQ(j["context"]["json_schema_version"], 1);
   const auto& b = j["benchmarks"][0];
-  for (const char* key : {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
-                          "iterations", "real_time", "cpu_time", "time_unit", "family_index",
-                          "per_family_instance_index"})
+  for (const char* key :
+       {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
+        "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index"})
     EXPECT_TRUE(b.contains(key)) << key;
   EXPECT_EQ(b["flops"], 1e9) << "counters are top-level keys, as Google Benchmark writes them";
   EXPECT_EQ(j["benchmarks"][1]["aggregate_name"], "median");
@@ -133,7 +137,9 @@ TEST_F(RunFiles, TruncatedFileSaysSo) {
   EXPECT_NE(error_of(text.substr(0, text.size() / 2)).find("truncated"), std::string::npos);
 }
 
-TEST_F(RunFiles, NotJsonSaysSo) { EXPECT_NE(error_of("benchmarks: []").find("not valid JSON"), std::string::npos); }
+TEST_F(RunFiles, NotJsonSaysSo) {
+  EXPECT_NE(error_of("benchmarks: []").find("not valid JSON"), std::string::npos);
+}
 
 TEST_F(RunFiles, OtherSchemaVersionNamesTheField) {
   nlohmann::json j = sample_json();
@@ -146,11 +152,13 @@ TEST_F(RunFiles, OtherSchemaVersionNamesTheField) {
 TEST_F(RunFiles, WrongShapeNamesTheField) {
   nlohmann::json j = sample_json();
   j["benchmarks"][1]["ridgeline"]["dtype"] = "f16";
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[1].ridgeline.dtype: unknown value 'f16'"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[1].ridgeline.dtype: unknown value 'f16'"),
+            std::string::npos);
 
   j = sample_json();
   j["benchmarks"][0]["real_time"] = "fast";
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].real_time: expected a number, got string"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].real_time: expected a number, got string"),
+            std::string::npos);
 
   j = sample_json();
   j["benchmarks"][0]["ridgeline"]["shape"].erase("k");
@@ -158,12 +166,14 @@ TEST_F(RunFiles, WrongShapeNamesTheField) {
 
   j = sample_json();
   j["benchmarks"][0]["ridgeline"]["shape"]["m"] = -3;
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"),
+            std::string::npos);
 
   j = sample_json();
   j["benchmarks"][0]["ridgeline"]["metrics"][0]["source"] = "guessed";
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.metrics[0].source: unknown value 'guessed'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(j.dump()).find("benchmarks[0].ridgeline.metrics[0].source: unknown value 'guessed'"),
+      std::string::npos);
 
   EXPECT_NE(error_of("[1, 2]").find("(top level): expected an object"), std::string::npos);
   EXPECT_NE(error_of(R"({"context": {}})").find("benchmarks: missing"), std::string::npos);

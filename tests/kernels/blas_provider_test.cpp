@@ -1,10 +1,11 @@
+#include "ridgeline/kernels/blas_provider.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "ridgeline/core/error.hpp"
-#include "ridgeline/kernels/blas_provider.hpp"
 
 namespace ridgeline {
 
@@ -32,7 +33,8 @@ TEST(BlasProvider, MissingFileIsAnErrorNamingThePath) {
     user_blas_library("/nonexistent/libcblas.so", {});
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/libcblas.so: no such file"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/libcblas.so: no such file"),
+              std::string::npos);
   }
 }
 
@@ -56,7 +58,8 @@ TEST(BlasProvider, FileThatIsNoLibraryReportsTheLoaderError) {
 TEST(BlasProvider, UserNamesComeFromTheFileAndStayUnique) {
   auto path = std::filesystem::temp_directory_path() / "libopenblas.so.0";
   std::ofstream(path) << "x";
-  BlasLibrarySpec spec = user_blas_library(path, {spec_of("openblas", "/usr/lib/x/libopenblas.so.0")});
+  BlasLibrarySpec spec =
+      user_blas_library(path, {spec_of("openblas", "/usr/lib/x/libopenblas.so.0")});
   EXPECT_EQ(spec.name, "openblas_2");
   EXPECT_TRUE(spec.user_given);
   std::filesystem::remove(path);
@@ -64,7 +67,8 @@ TEST(BlasProvider, UserNamesComeFromTheFileAndStayUnique) {
 
 TEST(BlasProvider, DiscoveredLibrariesLoadWithTheirThreadSetters) {
   auto found = discover_blas_libraries();
-  if (found.empty()) GTEST_SKIP() << "no CBLAS library installed (scripts/install-deps installs three)";
+  if (found.empty())
+    GTEST_SKIP() << "no CBLAS library installed (scripts/install-deps installs three)";
   for (const auto& spec : found) {
     auto lib = load_blas_library(spec);
     EXPECT_TRUE(lib->sgemm() && lib->dgemm()) << spec.path;

@@ -1,8 +1,7 @@
 // Every kernel of the catalog (the CPU ladder and the BLAS libraries installed here) on
 // awkward shapes and every layout it claims, checked by the same validator the runner uses.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -19,8 +18,8 @@ struct KernelCase {
   Shape shape;
   int threads;
   friend void PrintTo(const KernelCase& c, std::ostream* os) {
-    *os << c.backend << " " << to_string(c.dtype) << " " << to_string(c.layout) << " " << shape_label(c.shape)
-        << " threads=" << c.threads;
+    *os << c.backend << " " << to_string(c.dtype) << " " << to_string(c.layout) << " "
+        << shape_label(c.shape) << " threads=" << c.threads;
   }
 };
 
@@ -32,8 +31,8 @@ const KernelCatalog& catalog() {
 std::vector<KernelCase> all_cases() {
   // 1x1x1 and thin shapes hit every edge path; 300x200x1100 crosses the packed rung's
   // mc and kc blocks (so its accumulate path runs); 20x4200x20 crosses nc.
-  const std::vector<Shape> shapes{{1, 1, 1, 1},      {37, 53, 29, 1},  {1, 4096, 1, 1},
-                                  {4096, 1, 1, 1},   {1, 1, 4096, 1},  {130, 67, 300, 1},
+  const std::vector<Shape> shapes{{1, 1, 1, 1},        {37, 53, 29, 1},  {1, 4096, 1, 1},
+                                  {4096, 1, 1, 1},     {1, 1, 4096, 1},  {130, 67, 300, 1},
                                   {300, 200, 1100, 1}, {20, 4200, 20, 1}};
   std::vector<KernelCase> cases;
   for (const auto& k : catalog().kernels())
@@ -42,7 +41,8 @@ std::vector<KernelCase> all_cases() {
         for (const Shape& s : shapes)
           for (int threads : {1, 2}) {
             if (threads > 1 && !k.threaded) continue;
-            if (k.backend == "cpu.naive" && s.m * s.n * s.k > 20'000'000) continue;  // minutes in a debug build
+            if (k.backend == "cpu.naive" && s.m * s.n * s.k > 20'000'000)
+              continue;  // minutes in a debug build
             cases.push_back({k.backend, d, l, s, threads});
           }
   return cases;
@@ -50,8 +50,8 @@ std::vector<KernelCase> all_cases() {
 
 std::string case_name(const ::testing::TestParamInfo<KernelCase>& info) {
   const auto& c = info.param;
-  std::string name = fmt::format("{}_{}_{}_{}x{}x{}_t{}", c.backend, to_string(c.dtype), to_string(c.layout),
-                                 c.shape.m, c.shape.n, c.shape.k, c.threads);
+  std::string name = fmt::format("{}_{}_{}_{}x{}x{}_t{}", c.backend, to_string(c.dtype),
+                                 to_string(c.layout), c.shape.m, c.shape.n, c.shape.k, c.threads);
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return name;
@@ -78,7 +78,8 @@ TEST_P(EveryKernel, PassesValidationOrSaysWhyNot) {
   kernel->prepare(p, ops, c.threads);
   kernel->run();
   Validation v = validate_gemm(p, ops, 3);
-  EXPECT_EQ(v.disposition, Disposition::passed) << v.message << " (max rel err " << v.max_rel_err << ")";
+  EXPECT_EQ(v.disposition, Disposition::passed)
+      << v.message << " (max rel err " << v.max_rel_err << ")";
   // A second run must overwrite C, not accumulate into it.
   kernel->run();
   Validation again = validate_gemm(p, ops, 4);
@@ -88,8 +89,9 @@ TEST_P(EveryKernel, PassesValidationOrSaysWhyNot) {
 INSTANTIATE_TEST_SUITE_P(Catalog, EveryKernel, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(Catalog, HoldsTheLadderAndPicksThePackedIsaByCpuid) {
-  for (const char* b : {"cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx512", "cpu.packed_avx2",
-                        "cpu.packed_avx512_omp", "cpu.packed_avx2_omp", "cpu.eigen"})
+  for (const char* b :
+       {"cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx512", "cpu.packed_avx2",
+        "cpu.packed_avx512_omp", "cpu.packed_avx2_omp", "cpu.eigen"})
     EXPECT_TRUE(catalog().find(b)) << b;
   auto best = best_packed_backend(false);
   ASSERT_TRUE(best);

@@ -1,9 +1,10 @@
+#include "ridgeline/kernels/validation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "ridgeline/kernels/patterns.hpp"
-#include "ridgeline/kernels/validation.hpp"
 
 namespace ridgeline {
 
@@ -68,8 +69,10 @@ TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   const auto& s = shape;
   for (std::int64_t i = 0; i < s.m; ++i) {
     const std::int64_t j = s.n - 1;
-    double a = transposes_a(layout) ? dropped.a.at((s.k - 1) * s.m + i) : dropped.a.at(i * s.k + s.k - 1);
-    double b = transposes_b(layout) ? dropped.b.at(j * s.k + s.k - 1) : dropped.b.at((s.k - 1) * s.n + j);
+    double a =
+        transposes_a(layout) ? dropped.a.at((s.k - 1) * s.m + i) : dropped.a.at(i * s.k + s.k - 1);
+    double b =
+        transposes_b(layout) ? dropped.b.at(j * s.k + s.k - 1) : dropped.b.at((s.k - 1) * s.n + j);
     if (dtype == DType::f32)
       dropped.c.as<float>()[i * s.n + j] -= static_cast<float>(a * b);
     else
@@ -79,11 +82,12 @@ TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   EXPECT_EQ(v2.disposition, Disposition::incorrect) << "max rel err " << v2.max_rel_err;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, ValidatorSizes,
-    ::testing::Combine(::testing::Values(Shape{1, 1, 1, 1}, Shape{37, 53, 29, 1}, Shape{400, 300, 350, 1}),
-                       ::testing::Values(DType::f32, DType::f64),
-                       ::testing::Values(Layout::NN, Layout::TT)));
+INSTANTIATE_TEST_SUITE_P(Shapes, ValidatorSizes,
+                         ::testing::Combine(::testing::Values(Shape{1, 1, 1, 1},
+                                                              Shape{37, 53, 29, 1},
+                                                              Shape{400, 300, 350, 1}),
+                                            ::testing::Values(DType::f32, DType::f64),
+                                            ::testing::Values(Layout::NN, Layout::TT)));
 
 TEST(Validator, ToleranceGrowsWithSqrtKAndDependsOnDtype) {
   Problem p{"gemm", {8, 8, 100, 1}, Layout::NN, DType::f32, "normal"};

@@ -1,10 +1,10 @@
+#include "ridgeline/runner/isolation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <cstdlib>
 #include <thread>
-
-#include "ridgeline/runner/isolation.hpp"
 
 namespace ridgeline {
 
@@ -16,7 +16,12 @@ TEST(Isolation, ReturnsWhatTheChildWrote) {
 }
 
 TEST(Isolation, NamesTheSignalThatKilledTheChild) {
-  ChildOutcome out = run_isolated([]() -> std::string { std::raise(SIGSEGV); return ""; }, 10);
+  ChildOutcome out = run_isolated(
+      []() -> std::string {
+        std::raise(SIGSEGV);
+        return "";
+      },
+      10);
   EXPECT_EQ(out.status, ChildOutcome::Status::crashed);
   EXPECT_NE(out.detail.find("SIGSEGV"), std::string::npos) << out.detail;
 }
@@ -29,7 +34,11 @@ TEST(Isolation, NonZeroExitIsACrash) {
 
 TEST(Isolation, KillsAChildPastItsTimeLimit) {
   auto start = std::chrono::steady_clock::now();
-  ChildOutcome out = run_isolated([]() -> std::string { for (;;) std::this_thread::sleep_for(std::chrono::seconds(1)); }, 0.5);
+  ChildOutcome out = run_isolated(
+      []() -> std::string {
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+      },
+      0.5);
   EXPECT_EQ(out.status, ChildOutcome::Status::timed_out);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }

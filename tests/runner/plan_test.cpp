@@ -1,7 +1,8 @@
+#include "ridgeline/runner/plan.hpp"
+
 #include <gtest/gtest.h>
 
 #include "ridgeline/core/error.hpp"
-#include "ridgeline/runner/plan.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "test_kernels.hpp"
 
@@ -34,7 +35,8 @@ std::string shape_error(const std::string& text) {
 TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
-  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas)"), std::string::npos);
+  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas)"),
+            std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};
   EXPECT_NE(plan_error(r).find("unknown backend 'cpu.magic'"), std::string::npos);
@@ -55,12 +57,14 @@ TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
 TEST(Plan, InvalidRegexIsAnError) {
   PlanRequest r;
   r.filter = "gemm/(f32";
-  EXPECT_NE(plan_error(r).find("--filter 'gemm/(f32': invalid regular expression"), std::string::npos);
+  EXPECT_NE(plan_error(r).find("--filter 'gemm/(f32': invalid regular expression"),
+            std::string::npos);
 }
 
 TEST(Plan, BadSizesAreErrorsNamingTheInput) {
   EXPECT_NE(shape_error("0").find("--shape 0: sizes must be positive"), std::string::npos);
-  EXPECT_NE(shape_error("-5").find("--shape -5: sizes must be positive, got -5"), std::string::npos);
+  EXPECT_NE(shape_error("-5").find("--shape -5: sizes must be positive, got -5"),
+            std::string::npos);
   EXPECT_NE(shape_error("abc").find("'abc' is not a whole number"), std::string::npos);
   EXPECT_NE(shape_error("64x64").find("expected N or MxNxK"), std::string::npos);
   EXPECT_NE(shape_error("1x2xk").find("'k' is not a whole number"), std::string::npos);
@@ -93,7 +97,8 @@ TEST(Plan, FilterAndOverridesShapeThePlan) {
   r.patterns = {"uniform"};
   plan = make_plan(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 2u);
-  EXPECT_EQ(plan[1].name(), "gemm/cpu.tiled/f32/m=100,n=100,k=100/layout=TN/pattern=uniform/threads=1");
+  EXPECT_EQ(plan[1].name(),
+            "gemm/cpu.tiled/f32/m=100,n=100,k=100/layout=TN/pattern=uniform/threads=1");
 }
 
 TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {
@@ -108,7 +113,8 @@ TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {
 TEST(Suites, EveryCaseOfEverySuiteNamesAKnownBackend) {
   auto catalog = testing::catalog_with_test_kernels();
   for (const auto& s : suites())
-    for (const auto& c : s.expand(catalog, 2)) EXPECT_TRUE(catalog.find(c.backend)) << s.name << ": " << c.backend;
+    for (const auto& c : s.expand(catalog, 2))
+      EXPECT_TRUE(catalog.find(c.backend)) << s.name << ": " << c.backend;
 }
 
 }  // namespace ridgeline

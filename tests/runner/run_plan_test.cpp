@@ -39,16 +39,20 @@ std::vector<const CaseResult*> first_per_case(const Run& run) {
   return out;
 }
 
-Disposition disposition(const CaseResult* r) { return r->ridgeline->validation.disposition; }
+Disposition disposition(const CaseResult* r) {
+  return r->ridgeline->validation.disposition;
+}
 
 }  // namespace
 
 TEST(RunPlan, RecordsEachFailureAndKeepsTheCasesAround_it) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
-  const std::vector<CaseSpec> plan{spec("cpu.naive", 8),     spec("test.segfault", 8), spec("cpu.naive", 9),
-                                   spec("test.abort", 8),    spec("test.hang", 8),     spec("test.wrong", 8),
+  const std::vector<CaseSpec> plan{spec("cpu.naive", 8),      spec("test.segfault", 8),
+                                   spec("cpu.naive", 9),      spec("test.abort", 8),
+                                   spec("test.hang", 8),      spec("test.wrong", 8),
                                    spec("test.unwritten", 8), spec("cpu.naive", 10)};
-  fs::path journal = fs::temp_directory_path() / ("ridgeline_journal_" + std::to_string(::getpid()) + ".jsonl");
+  fs::path journal =
+      fs::temp_directory_path() / ("ridgeline_journal_" + std::to_string(::getpid()) + ".jsonl");
   fs::remove(journal);
   ridgeline::Run run = run_plan(catalog, plan, quick(), journal, {});
 
@@ -91,7 +95,8 @@ TEST(RunPlan, RecordsEachFailureAndKeepsTheCasesAround_it) {
 
 TEST(RunPlan, InterruptKeepsWhatFinished) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
-  const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.hang", 8), spec("cpu.naive", 9)};
+  const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.hang", 8),
+                                   spec("cpu.naive", 9)};
   RunSettings settings = quick();
   settings.case_timeout_s = 60;
   std::atomic<bool> interrupted{false};

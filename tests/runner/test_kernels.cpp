@@ -17,9 +17,12 @@ class MisbehavingKernel : public Kernel {
  public:
   MisbehavingKernel(std::string backend, Misbehaviour how)
       : info_{"gemm", std::move(backend), "cpu", {DType::f32, DType::f64}, false, "test-only"},
-        how_(how), inner_(make_naive_gemm()) {}
+        how_(how),
+        inner_(make_naive_gemm()) {}
   const KernelInfo& info() const override { return info_; }
-  Support supports(const Problem& p, int threads) const override { return check_common_support(info_, p, threads); }
+  Support supports(const Problem& p, int threads) const override {
+    return check_common_support(info_, p, threads);
+  }
   void prepare(const Problem& p, GemmOperands& ops, int threads) override {
     inner_->prepare(p, ops, threads);
     ops_ = &ops;
@@ -56,11 +59,12 @@ class MisbehavingKernel : public Kernel {
 
 KernelCatalog catalog_with_test_kernels() {
   KernelCatalog c = KernelCatalog::with_builtin_kernels({});
-  const std::pair<const char*, Misbehaviour> tests[] = {{"test.wrong", Misbehaviour::wrong},
-                                                        {"test.segfault", Misbehaviour::segfault},
-                                                        {"test.abort", Misbehaviour::abort},
-                                                        {"test.hang", Misbehaviour::hang},
-                                                        {"test.unwritten", Misbehaviour::unwritten}};
+  const std::pair<const char*, Misbehaviour> tests[] = {
+      {"test.wrong", Misbehaviour::wrong},
+      {"test.segfault", Misbehaviour::segfault},
+      {"test.abort", Misbehaviour::abort},
+      {"test.hang", Misbehaviour::hang},
+      {"test.unwritten", Misbehaviour::unwritten}};
   for (auto [name, how] : tests) {
     std::string backend = name;
     c.add([backend, how] { return std::make_unique<MisbehavingKernel>(backend, how); });

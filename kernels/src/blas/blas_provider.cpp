@@ -1,8 +1,9 @@
 #include "ridgeline/kernels/blas_provider.hpp"
 
-#include <algorithm>
 #include <dlfcn.h>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ridgeline/core/error.hpp"
 
@@ -28,7 +29,9 @@ const std::vector<KnownLibrary>& known_libraries() {
         "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4",
         "/usr/lib/x86_64-linux-gnu/libblis.so.4", "/usr/lib64/libblis.so.4"}},
       {"refblas", {"/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", "/usr/lib64/libcblas.so.3"}},
-      {"mkl", {"/usr/lib/x86_64-linux-gnu/libmkl_rt.so", "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
+      {"mkl",
+       {"/usr/lib/x86_64-linux-gnu/libmkl_rt.so",
+        "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
   };
   return known;
 }
@@ -61,7 +64,8 @@ BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
   if (!std::filesystem::exists(path, ec))
     throw InputError(fmt::format("--blas-lib {}: no such file", path.string()));
   if (std::filesystem::is_directory(path, ec))
-    throw InputError(fmt::format("--blas-lib {}: is a directory, not a shared library", path.string()));
+    throw InputError(
+        fmt::format("--blas-lib {}: is a directory, not a shared library", path.string()));
   std::string base = name_from_file(path);
   std::string name = base;
   auto used = [&](const std::string& n) {
@@ -106,7 +110,8 @@ std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
                                    spec.path.string(), required));
   lib->sgemm_ = reinterpret_cast<CblasSgemm>(symbol("cblas_sgemm"));
   lib->dgemm_ = reinterpret_cast<CblasDgemm>(symbol("cblas_dgemm"));
-  for (const char* setter : {"openblas_set_num_threads", "MKL_Set_Num_Threads", "flexiblas_set_num_threads"})
+  for (const char* setter :
+       {"openblas_set_num_threads", "MKL_Set_Num_Threads", "flexiblas_set_num_threads"})
     if (void* f = symbol(setter)) {
       lib->set_int_threads_ = reinterpret_cast<void (*)(int)>(f);
       lib->thread_setter_name_ = setter;

@@ -1,7 +1,8 @@
 // Rung 6: Eigen 3.4's own GEMM (compiled in, header-only), for reference against a
 // well-known C++ library. Threads via Eigen's OpenMP support.
-#include <Eigen/Core>
 #include <fmt/format.h>
+
+#include <Eigen/Core>
 
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
@@ -32,9 +33,14 @@ void eigen_gemm(const Problem& p, GemmOperands& ops) {
 class EigenGemmKernel : public Kernel {
  public:
   EigenGemmKernel()
-      : info_{"gemm", "cpu.eigen", "cpu", {DType::f32, DType::f64}, true,
+      : info_{"gemm",
+              "cpu.eigen",
+              "cpu",
+              {DType::f32, DType::f64},
+              true,
               fmt::format("Eigen {}.{}.{} GEMM ({}), every layout", EIGEN_WORLD_VERSION,
-                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, Eigen::SimdInstructionSetsInUse())} {}
+                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION,
+                          Eigen::SimdInstructionSetsInUse())} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     return check_common_support(info_, problem, threads);
@@ -62,6 +68,8 @@ class EigenGemmKernel : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_eigen_gemm() { return std::make_unique<EigenGemmKernel>(); }
+std::unique_ptr<Kernel> make_eigen_gemm() {
+  return std::make_unique<EigenGemmKernel>();
+}
 
 }  // namespace ridgeline

@@ -18,6 +18,8 @@ class EigenDisabled : public Kernel {
 };
 }  // namespace
 
-std::unique_ptr<Kernel> make_eigen_gemm() { return std::make_unique<EigenDisabled>(); }
+std::unique_ptr<Kernel> make_eigen_gemm() {
+  return std::make_unique<EigenDisabled>();
+}
 
 }  // namespace ridgeline

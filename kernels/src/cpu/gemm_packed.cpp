@@ -1,10 +1,11 @@
 // Rung 4 (and 5 with OpenMP): BLIS-style GEMM. Blocks of B (kc x nc) and A (mc x kc) are
 // packed into contiguous, zero-padded micro-panels; a register-blocked micro-kernel for
 // the CPU's ISA multiplies them. Loop order jc -> pc -> ic -> jr -> ir as in BLIS.
-#include <algorithm>
-#include <cstring>
 #include <fmt/format.h>
 #include <omp.h>
+
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "microkernel.hpp"
@@ -89,7 +90,9 @@ class PackedGemm {
     body(omp_get_thread_num());
   }
 
-  const Blocking& blocking() const { return b_; }
+  const Blocking& blocking() const {
+    return b_;
+  }
 
  private:
   void body(int tid) {
@@ -150,15 +153,17 @@ class PackedGemmKernel : public Kernel {
  public:
   PackedGemmKernel(PackedIsa isa, bool threaded) : isa_(isa) {
     const char* isa_name = isa == PackedIsa::avx512 ? "avx512" : "avx2";
-    uk32_ = isa == PackedIsa::avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
-    uk64_ = isa == PackedIsa::avx512 ? packed::microkernel_f64_avx512() : packed::microkernel_f64_avx2();
+    uk32_ = isa == PackedIsa::avx512 ? packed::microkernel_f32_avx512()
+                                     : packed::microkernel_f32_avx2();
+    uk64_ = isa == PackedIsa::avx512 ? packed::microkernel_f64_avx512()
+                                     : packed::microkernel_f64_avx2();
     info_ = {"gemm",
              fmt::format("cpu.packed_{}{}", isa_name, threaded ? "_omp" : ""),
              "cpu",
              {DType::f32, DType::f64},
              threaded,
-             fmt::format("BLIS-style packed panels, {} / {} micro-kernels{}", uk32_.name, uk64_.name,
-                         threaded ? ", OpenMP over blocks of A" : "")};
+             fmt::format("BLIS-style packed panels, {} / {} micro-kernels{}", uk32_.name,
+                         uk64_.name, threaded ? ", OpenMP over blocks of A" : "")};
   }
 
   const KernelInfo& info() const override { return info_; }

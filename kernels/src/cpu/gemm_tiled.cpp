@@ -1,8 +1,9 @@
 // Rung 3: the i-k-j loop nest blocked into tiles so a tile of B stays in L2 while every
 // row of the C tile passes over it, and a row segment of C stays in L1. Tile sizes come
 // from the measured cache sizes.
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
@@ -61,7 +62,11 @@ template <typename T>
 
 std::unique_ptr<Kernel> make_tiled_gemm() {
   Tiles t32 = tiles_for<float>(), t64 = tiles_for<double>();
-  KernelInfo info{"gemm", "cpu.tiled", "cpu", {DType::f32, DType::f64}, false,
+  KernelInfo info{"gemm",
+                  "cpu.tiled",
+                  "cpu",
+                  {DType::f32, DType::f64},
+                  false,
                   fmt::format("cache-blocked i-k-j (f32 tiles {}x{}x{}, f64 {}x{}x{}), NN and TN",
                               t32.mb, t32.kb, t32.nb, t64.mb, t64.kb, t64.nb)};
   return std::make_unique<cpu::SimpleGemmKernel>(info, &gemm_tiled_f32, &gemm_tiled_f64, true,

@@ -1,8 +1,9 @@
 #include "packed_blocking.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-#include <fmt/format.h>
 
 namespace ridgeline::packed {
 
@@ -19,7 +20,9 @@ std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
 }
 }  // namespace
 
-std::string Blocking::describe() const { return fmt::format("mc={},kc={},nc={}", mc, kc, nc); }
+std::string Blocking::describe() const {
+  return fmt::format("mc={},kc={},nc={}", mc, kc, nc);
+}
 
 Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size) {
   const auto s = static_cast<std::int64_t>(element_size);

@@ -18,9 +18,16 @@ struct GemmArgs {
 
 template <typename T>
 GemmArgs<T> gemm_args(const Problem& p, GemmOperands& ops) {
-  return {p.shape.m,          p.shape.n,          p.shape.k,          lda_of(p),
-          ldb_of(p),          transposes_a(p.layout), transposes_b(p.layout), ops.a.as<T>().data(),
-          ops.b.as<T>().data(), ops.c.as<T>().data()};
+  return {p.shape.m,
+          p.shape.n,
+          p.shape.k,
+          lda_of(p),
+          ldb_of(p),
+          transposes_a(p.layout),
+          transposes_b(p.layout),
+          ops.a.as<T>().data(),
+          ops.b.as<T>().data(),
+          ops.c.as<T>().data()};
 }
 
 // A kernel defined by two routines, one per dtype.
@@ -29,7 +36,10 @@ class SimpleGemmKernel : public Kernel {
   using F32 = void (*)(const GemmArgs<float>&);
   using F64 = void (*)(const GemmArgs<double>&);
   SimpleGemmKernel(KernelInfo info, F32 f32, F64 f64, bool needs_plain_b, std::string isa_note)
-      : info_(std::move(info)), f32_(f32), f64_(f64), needs_plain_b_(needs_plain_b),
+      : info_(std::move(info)),
+        f32_(f32),
+        f64_(f64),
+        needs_plain_b_(needs_plain_b),
         isa_note_(std::move(isa_note)) {}
 
   const KernelInfo& info() const override { return info_; }

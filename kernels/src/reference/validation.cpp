@@ -1,7 +1,8 @@
 #include "ridgeline/kernels/validation.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -17,12 +18,23 @@ template <typename T>
 class GemmChecker {
  public:
   GemmChecker(const Problem& p, const GemmOperands& ops)
-      : m_(p.shape.m), n_(p.shape.n), k_(p.shape.k), lda_(lda_of(p)), ldb_(ldb_of(p)),
-        ta_(transposes_a(p.layout)), tb_(transposes_b(p.layout)), a_(ops.a.as<T>().data()),
-        b_(ops.b.as<T>().data()), c_(ops.c.as<T>().data()) {}
+      : m_(p.shape.m),
+        n_(p.shape.n),
+        k_(p.shape.k),
+        lda_(lda_of(p)),
+        ldb_(ldb_of(p)),
+        ta_(transposes_a(p.layout)),
+        tb_(transposes_b(p.layout)),
+        a_(ops.a.as<T>().data()),
+        b_(ops.b.as<T>().data()),
+        c_(ops.c.as<T>().data()) {}
 
-  long double a(std::int64_t i, std::int64_t p) const { return ta_ ? a_[p * lda_ + i] : a_[i * lda_ + p]; }
-  long double b(std::int64_t p, std::int64_t j) const { return tb_ ? b_[j * ldb_ + p] : b_[p * ldb_ + j]; }
+  long double a(std::int64_t i, std::int64_t p) const {
+    return ta_ ? a_[p * lda_ + i] : a_[i * lda_ + p];
+  }
+  long double b(std::int64_t p, std::int64_t j) const {
+    return tb_ ? b_[j * ldb_ + p] : b_[p * ldb_ + j];
+  }
   T c(std::int64_t i, std::int64_t j) const { return c_[i * n_ + j]; }
 
   // Records the entry's error relative to sum |a||b|; false if C holds a non-number there.
@@ -80,8 +92,8 @@ class GemmChecker {
  private:
   bool record(T value, long double ref, long double mag, const std::string& where) {
     if (!std::isfinite(value)) {
-      failure_ = fmt::format("{} is {} (never written, or overflow)", where,
-                             static_cast<double>(value));
+      failure_ =
+          fmt::format("{} is {} (never written, or overflow)", where, static_cast<double>(value));
       return false;
     }
     return record_value(value, ref, mag, where);
@@ -139,8 +151,8 @@ Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64
     v.message = check.failure();
   } else if (check.max_err() > v.tolerance) {
     v.disposition = Disposition::incorrect;
-    v.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}",
-                            check.max_err(), check.worst(), v.tolerance);
+    v.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}", check.max_err(),
+                            check.worst(), v.tolerance);
   } else {
     v.disposition = Disposition::passed;
   }

@@ -14,8 +14,12 @@ enum class Layout { NN, NT, TN, TT };
 
 std::string_view to_string(Layout layout);
 std::optional<Layout> parse_layout(std::string_view text);
-inline bool transposes_a(Layout l) { return l == Layout::TN || l == Layout::TT; }
-inline bool transposes_b(Layout l) { return l == Layout::NT || l == Layout::TT; }
+inline bool transposes_a(Layout l) {
+  return l == Layout::TN || l == Layout::TT;
+}
+inline bool transposes_b(Layout l) {
+  return l == Layout::NT || l == Layout::TT;
+}
 
 struct Shape {
   std::int64_t m = 0;

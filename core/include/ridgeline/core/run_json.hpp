@@ -1,8 +1,7 @@
 #pragma once
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "ridgeline/core/run.hpp"
 

@@ -30,8 +30,8 @@ enum CblasOrder { kCblasRowMajor = 101 };
 enum CblasTranspose { kCblasNoTrans = 111, kCblasTrans = 112 };
 using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
                             int, float, float*, int);
-using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int,
-                            const double*, int, double, double*, int);
+using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*,
+                            int, double, double*, int);
 
 // A loaded library (dlopen RTLD_LOCAL, so two libraries exporting cblas_* stay apart).
 class BlasLibrary {

@@ -12,8 +12,7 @@ namespace ridgeline {
 // plus every entry of the last row and column and a random sample of entries. Each
 // entry's error is relative to sum_p |a_ip||b_pj|; the tolerance is
 // 16 * sqrt(k) * u(dtype) (u = unit roundoff), a statistical bound for any summation order.
-Validation validate_gemm(const Problem& problem, const GemmOperands& operands,
-                         std::uint64_t seed);
+Validation validate_gemm(const Problem& problem, const GemmOperands& operands, std::uint64_t seed);
 
 double gemm_tolerance(const Problem& problem);
 

@@ -14,11 +14,11 @@ namespace ridgeline {
 
 struct RunSettings {
   int repetitions = 3;
-  double min_time_s = 0.2;     // per repetition, as Google Benchmark's --benchmark_min_time
-  double warmup_s = 0.05;      // untimed run-up before the first repetition
-  double case_timeout_s = 600; // a case still running after this is killed: timed_out
+  double min_time_s = 0.2;      // per repetition, as Google Benchmark's --benchmark_min_time
+  double warmup_s = 0.05;       // untimed run-up before the first repetition
+  double case_timeout_s = 600;  // a case still running after this is killed: timed_out
   std::uint64_t seed = 20261121;
-  bool isolate = true;         // run each case in a child process
+  bool isolate = true;  // run each case in a child process
 };
 
 // Validates and times one case in this process: not_supported, incorrect (untimed), or

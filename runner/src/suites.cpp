@@ -12,7 +12,8 @@ struct Rung {
   std::int64_t max_n;
 };
 
-std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64_t huge) {
+std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64_t huge,
+                         bool with_avx2_rung = false) {
   std::vector<Rung> rungs;
   if (!threaded) {
     rungs.push_back({"cpu.naive", 1024});
@@ -20,6 +21,9 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
     rungs.push_back({"cpu.tiled", huge});
   }
   if (auto packed = best_packed_backend(threaded)) rungs.push_back({*packed, huge});
+  // On an AVX-512 machine the ladder suite also shows what AVX-512 buys over AVX2.
+  const std::string avx2 = threaded ? "cpu.packed_avx2_omp" : "cpu.packed_avx2";
+  if (with_avx2_rung && best_packed_backend(threaded) != avx2) rungs.push_back({avx2, huge});
   rungs.push_back({"cpu.eigen", huge});
   // Reference BLAS is a naive loop nest: capped like the naive rung.
   for (const auto& k : catalog.kernels())
@@ -30,10 +34,11 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
 
 std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
                                  const std::vector<std::int64_t>& sizes,
-                                 const std::vector<int>& thread_counts) {
+                                 const std::vector<int>& thread_counts,
+                                 bool with_avx2_rung = false) {
   std::vector<CaseSpec> cases;
   for (int threads : thread_counts)
-    for (const auto& rung : ladder(catalog, threads > 1, 1 << 20))
+    for (const auto& rung : ladder(catalog, threads > 1, 1 << 20, with_avx2_rung))
       for (DType dtype : all_dtypes())
         for (std::int64_t n : sizes) {
           if (n > rung.max_n) continue;
@@ -64,7 +69,7 @@ std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
 }
 
 std::vector<CaseSpec> ladder_suite(const KernelCatalog& catalog, int cpus) {
-  return cube_cases(catalog, {256, 512, 1024, 2048, 4096}, one_and_all(cpus));
+  return cube_cases(catalog, {256, 512, 1024, 2048, 4096}, one_and_all(cpus), true);
 }
 
 std::vector<CaseSpec> blas_suite(const KernelCatalog& catalog, int cpus) {

@@ -10,6 +10,18 @@ namespace ridgeline {
 
 namespace {
 
+// Eigen's own list omits AVX2 and FMA when AVX-512 is off; name them from its macros.
+std::string eigen_isa() {
+  std::string isa = Eigen::SimdInstructionSetsInUse();
+#if defined(EIGEN_VECTORIZE_AVX2) && !defined(EIGEN_VECTORIZE_AVX512)
+  isa = "AVX2, " + isa;
+#endif
+#if defined(EIGEN_VECTORIZE_FMA) && !defined(EIGEN_VECTORIZE_AVX512)
+  isa = "FMA, " + isa;
+#endif
+  return isa;
+}
+
 template <typename T>
 using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -39,8 +51,7 @@ class EigenGemmKernel : public Kernel {
               {DType::f32, DType::f64},
               true,
               fmt::format("Eigen {}.{}.{} GEMM ({}), every layout", EIGEN_WORLD_VERSION,
-                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION,
-                          Eigen::SimdInstructionSetsInUse())} {}
+                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa())} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     return check_common_support(info_, problem, threads);
@@ -56,9 +67,7 @@ class EigenGemmKernel : public Kernel {
     else
       eigen_gemm<double>(problem_, *ops_);
   }
-  std::map<std::string, std::string> notes() const override {
-    return {{"isa", Eigen::SimdInstructionSetsInUse()}};
-  }
+  std::map<std::string, std::string> notes() const override { return {{"isa", eigen_isa()}}; }
 
  private:
   KernelInfo info_;

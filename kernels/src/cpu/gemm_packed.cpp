@@ -74,9 +74,14 @@ class PackedGemm {
     uk_ = uk;
     threads_ = threads;
     b_ = blocking;
-    // Split m so that every thread gets at least one block of A.
-    const std::int64_t per_thread = (g.m + threads - 1) / threads;
-    b_.mc = std::min(b_.mc, (per_thread + uk.mr - 1) / uk.mr * uk.mr);
+    // With threads, cut m into a multiple of `threads` blocks of near-equal size, so no
+    // thread idles while another finishes a block (blocks are mr-aligned).
+    if (threads > 1) {
+      std::int64_t blocks = (g.m + b_.mc - 1) / b_.mc;
+      blocks = (blocks + threads - 1) / threads * threads;
+      const std::int64_t rows = (g.m + blocks - 1) / blocks;
+      b_.mc = std::max<std::int64_t>(uk.mr, (rows + uk.mr - 1) / uk.mr * uk.mr);
+    }
     const std::int64_t nc_padded = (std::min(b_.nc, g.n) + uk.nr - 1) / uk.nr * uk.nr;
     b_pack_.resize(static_cast<std::size_t>(b_.kc * nc_padded));
     a_pack_.resize(static_cast<std::size_t>(threads));

@@ -20,7 +20,8 @@ class BlasGemmKernel : public Kernel {
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (threads > 1 && !info_.threaded)
-      return Support::no(spec_.path.string() + " has no thread-count setter Ridgeline knows");
+      return Support::no(fmt::format("{} ({}) has no thread-count setter Ridgeline knows",
+                                     info_.id(), spec_.path.string()));
     return check_common_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, GemmOperands& ops, int threads) override {

@@ -101,8 +101,9 @@ TEST(Catalog, EveryKernelRunsHereOrSaysWhy) {
     for (Layout l : {Layout::NT, Layout::TN, Layout::TT})
       for (int threads : {1, 2}) {
         Support s = kernel->supports({"gemm", {8, 8, 8, 1}, l, DType::f64, "normal"}, threads);
-        if (!s)
+        if (!s) {
           EXPECT_NE(s.reason.find(k.id()), std::string::npos) << k.backend << ": " << s.reason;
+        }
       }
   }
 }

@@ -143,7 +143,7 @@ Command add_run_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
   sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas")
       ->capture_default_str();
-  sub->add_option("--filter", opt->plan.filter,
+  sub->add_option("--filter,--benchmark_filter", opt->plan.filter,
                   "Keep cases whose name matches this regex (ECMAScript)");
   auto* backends =
       sub->add_option("--backend", opt->plan.backends,
@@ -155,9 +155,9 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
   sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
       ->delimiter(',');
-  sub->add_option("--repetitions", opt->repetitions,
+  sub->add_option("--repetitions,--benchmark_repetitions", opt->repetitions,
                   "Timed repetitions per case (default: the suite's)");
-  sub->add_option("--min-time", opt->min_time,
+  sub->add_option("--min-time,--benchmark_min_time", opt->min_time,
                   "Minimum seconds per repetition (default: the suite's)");
   sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")
       ->capture_default_str();
@@ -167,7 +167,8 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
   sub->add_option("--blas-lib", opt->blas_libs,
                   "Also profile this CBLAS shared library (any path)");
-  sub->add_option("-o,--output", opt->output, "Run document to write")->capture_default_str();
+  sub->add_option("-o,--output,--benchmark_out", opt->output, "Run document to write")
+      ->capture_default_str();
   sub->add_flag("--no-isolation", opt->no_isolation,
                 "Run cases in this process (a crash ends the run)");
   for (auto* o : {backends, dtypes, patterns, layouts}) o->delimiter(',');

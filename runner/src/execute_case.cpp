@@ -126,7 +126,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
   CollectingReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  // An explicit spec: a BENCHMARK_FILTER in the environment must not drop the one case.
+  benchmark::RunSpecifiedBenchmarks(&reporter, ".");
   benchmark::ClearRegisteredBenchmarks();
 
   // Google Benchmark runs the function once more than the repetitions to size the
@@ -134,6 +135,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   const std::size_t skip = collected.size() > static_cast<std::size_t>(settings.repetitions)
                                ? collected.size() - static_cast<std::size_t>(settings.repetitions)
                                : 0;
+  if (reporter.runs().empty())
+    return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run")};
   std::vector<CaseResult> results;
   std::size_t rep = 0;
   const auto notes = kernel->notes();

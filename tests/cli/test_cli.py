@@ -161,6 +161,18 @@ class RunCommand(unittest.TestCase):
         user = [b for b in doc["benchmarks"] if "/blas.blas/" in b["name"]][0]
         self.assertEqual(user["ridgeline"]["kernel"]["library"], REFBLAS)
 
+    def test_google_benchmark_flags_work_as_aliases(self):
+        r = ridgeline("run", "--suite", "smoke", r"--benchmark_filter=gemm/cpu\.tiled/f64/",
+                      "--benchmark_repetitions=2", "--benchmark_min_time=0.01",
+                      f"--benchmark_out={self.out}")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out) as f:
+            doc = json.load(f)
+        names = {b["run_name"] for b in doc["benchmarks"]}
+        self.assertEqual(len(names), 2, names)
+        self.assertTrue(all("/cpu.tiled/f64/" in n for n in names))
+        self.assertEqual(sum(b["run_type"] == "iteration" for b in doc["benchmarks"]), 4)
+
     def test_ctrl_c_keeps_what_finished(self):
         p = subprocess.Popen([RIDGELINE, "run", "--suite", "default", "--backend", "cpu.naive",
                               "--dtype", "f64", "-o", self.out],

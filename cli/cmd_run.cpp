@@ -1,5 +1,6 @@
 // ridgeline run: expand a suite into cases, run each isolated, write the Run document.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -53,6 +54,20 @@ std::string headline(const std::vector<CaseResult>& results) {
   return fmt::format("{:8.2f} GFLOP/s  {}", gflops, paint("passed", 32));
 }
 
+// Fails before any case runs, not after the last one.
+void check_writable_output(const std::filesystem::path& output) {
+  std::error_code ec;
+  const std::filesystem::path dir = output.parent_path().empty() ? "." : output.parent_path();
+  if (std::filesystem::is_directory(output, ec))
+    throw InputError(fmt::format("-o {}: is a directory", output.string()));
+  if (!std::filesystem::is_directory(dir, ec))
+    throw InputError(
+        fmt::format("-o {}: directory {} does not exist", output.string(), dir.string()));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError(
+        fmt::format("-o {}: directory {} is not writable", output.string(), dir.string()));
+}
+
 int run_command(RunOptions& opt) {
   for (const auto& s : opt.shapes) opt.plan.shapes.push_back(parse_shape(s));
   if (opt.repetitions && *opt.repetitions < 1)
@@ -73,6 +88,7 @@ int run_command(RunOptions& opt) {
   opt.settings.isolate = !opt.no_isolation;
 
   std::filesystem::path output(opt.output);
+  check_writable_output(output);
   std::filesystem::path journal = output;
   journal.replace_extension(".jsonl");
   std::error_code ec;

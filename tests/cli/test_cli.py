@@ -67,6 +67,11 @@ class BadInput(unittest.TestCase):
         self.assert_bad(["run", "--repetitions", "0"], "--repetitions 0")
         self.assert_bad(["run", "--repetitions", "many"], "--repetitions")
 
+    def test_unwritable_output_fails_before_running(self):
+        self.assert_bad(["run", "--suite", "smoke", "-o", "/nonexistent-dir/run.json"],
+                        "/nonexistent-dir/run.json", "does not exist")
+        self.assert_bad(["run", "--suite", "smoke", "-o", "/tmp"], "-o /tmp: is a directory")
+
     def test_bad_regex(self):
         self.assert_bad(["run", "--filter", "gemm/(f32"], "invalid regular expression")
 

@@ -11,5 +11,6 @@ struct Command {
 };
 Command add_list_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
+Command add_probe_command(CLI::App& app);
 
 }  // namespace ridgeline::cli

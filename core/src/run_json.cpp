@@ -7,6 +7,7 @@
 #include "json_fields.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/json_file.hpp"
 
 namespace ridgeline {
 
@@ -148,11 +149,13 @@ json to_json(const Run& run) {
     json collectors = json::array();
     for (const auto& s : c.collectors)
       collectors.push_back({{"name", s.name}, {"available", s.available}, {"reason", s.reason}});
-    context["ridgeline"] = {{"schema", c.schema},
-                            {"version", c.version},
-                            {"interrupted", c.interrupted},
-                            {"machine", {{"cpu_model", c.cpu_model}, {"isa", c.isa}}},
-                            {"collectors", collectors}};
+    context["ridgeline"] = {
+        {"schema", c.schema},
+        {"version", c.version},
+        {"interrupted", c.interrupted},
+        {"machine",
+         c.machine ? to_json(*c.machine) : json{{"cpu_model", c.cpu_model}, {"isa", c.isa}}},
+        {"collectors", collectors}};
   }
   json benchmarks = json::array();
   for (const auto& r : run.benchmarks) benchmarks.push_back(to_json(r));
@@ -244,10 +247,12 @@ Run run_from_json(const json& j, const std::string& origin) {
     ctx.interrupted = r.boolean_or("interrupted", false);
     if (r.has("machine")) {
       JsonFields m = r.object("machine");
-      ctx.cpu_model = m.string_or("cpu_model", "");
+      if (m.has("schema")) ctx.machine = machine_from_json(m.raw(), origin, m.path());
+      ctx.cpu_model = m.string_or("cpu_model", ctx.machine ? ctx.machine->cpu_model : "");
       if (m.has("isa"))
         for (const auto& v : m.array("isa"))
           if (v.is_string()) ctx.isa.push_back(v.get<std::string>());
+      if (ctx.machine && ctx.isa.empty()) ctx.isa = ctx.machine->isa;
     }
     if (r.has("collectors")) {
       const json& cols = r.array("collectors");
@@ -265,17 +270,19 @@ Run run_from_json(const json& j, const std::string& origin) {
   return run;
 }
 
-Run read_run_file(const std::filesystem::path& file) {
+json read_json_file(const std::filesystem::path& file) {
   std::string text = read_text_file(file);
-  json j;
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     std::string why =
         e.byte >= text.size() ? "unexpected end of file (truncated?)" : "not valid JSON";
     throw InputError(fmt::format("{}: {} at byte {}", file.string(), why, e.byte));
   }
-  return run_from_json(j, file.string());
+}
+
+Run read_run_file(const std::filesystem::path& file) {
+  return run_from_json(read_json_file(file), file.string());
 }
 
 void write_run_file(const std::filesystem::path& file, const Run& run) {

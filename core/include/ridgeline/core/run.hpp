@@ -1,9 +1,11 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ridgeline/core/case_result.hpp"
+#include "ridgeline/core/machine_model.hpp"
 
 namespace ridgeline {
 
@@ -42,7 +44,8 @@ struct RunContext {
   std::string cpu_model;
   std::vector<std::string> isa;
   std::vector<CollectorStatus> collectors;
-  bool interrupted = false;  // the run was stopped before its plan finished
+  std::optional<MachineModel> machine;  // the probed ceilings this run was made under
+  bool interrupted = false;             // the run was stopped before its plan finished
   bool operator==(const RunContext&) const = default;
 };
 

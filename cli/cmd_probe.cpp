@@ -1,0 +1,68 @@
+// ridgeline probe: measure (or load the cached) ceilings of this machine.
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "ridgeline/runner/probe.hpp"
+#include "terminal.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+struct ProbeCommandOptions {
+  std::string output;
+  bool force = false;
+  ProbeOptions probe;
+};
+
+int run_probe(const ProbeCommandOptions& opt) {
+  bool from_cache = false;
+  MachineModel m = cached_or_probed_machine(
+      opt.force, opt.probe, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); },
+      from_cache);
+  if (from_cache)
+    fmt::print(stderr, "machine model from the cache ({}, probed {}); --force re-measures\n",
+               machine_cache_path().string(), m.date);
+  else
+    fmt::print(stderr, "probed in {:.1f} s; cached as {}\n", m.probe_seconds,
+               machine_cache_path().string());
+  if (!opt.output.empty()) {
+    write_machine_file(opt.output, m);
+    fmt::print(stderr, "wrote {}\n", opt.output);
+  }
+  fmt::print("{} ({} cores, {:.0f} MHz measured)\n", m.cpu_model, m.cores,
+             m.measured_clock_hz / 1e6);
+  for (const auto& c : m.compute)
+    fmt::print(
+        "  {:<20} {} thr  {:9.1f} G{}{}\n", c.name, c.threads, c.per_second / 1e9, c.unit,
+        c.theoretical_per_second > 0
+            ? fmt::format("  {:5.1f}% of {:.1f}", 100 * c.per_second / c.theoretical_per_second,
+                          c.theoretical_per_second / 1e9)
+            : "");
+  for (const auto& c : m.memory)
+    fmt::print("  {:<4} {:<5}           {} thr  {:9.1f} GB/s   working set {} KiB\n", c.level,
+               c.kernel, c.threads, c.bytes_per_s / 1e9, c.working_set_bytes / 1024);
+  for (const auto& o : m.overhead)
+    fmt::print("  overhead.{:<15}      {:9.2f} ns\n", o.name, o.seconds * 1e9);
+  return 0;
+}
+
+}  // namespace
+
+Command add_probe_command(CLI::App& app) {
+  auto opt = std::make_shared<ProbeCommandOptions>();
+  CLI::App* sub =
+      app.add_subcommand("probe", "Measure this machine's ceilings (cached per machine)");
+  sub->add_option("-o,--output", opt->output, "Also write the machine model here");
+  sub->add_flag("--force", opt->force, "Re-measure even if a cached model exists");
+  sub->add_option("--seconds", opt->probe.seconds_per_measurement,
+                  "Seconds per trial of each ceiling")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  return {sub, [opt] { return run_probe(*opt); }};
+}
+
+}  // namespace ridgeline::cli

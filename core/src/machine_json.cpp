@@ -1,0 +1,151 @@
+#include <fmt/format.h>
+
+#include "json_fields.hpp"
+#include "ridgeline/core/atomic_file.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/json_file.hpp"
+#include "ridgeline/core/machine_model.hpp"
+
+namespace ridgeline {
+
+using detail::JsonFields;
+using nlohmann::json;
+
+namespace {
+
+MetricSource source_of(const JsonFields& f) {
+  std::string text = f.string_or("source", "timed");
+  auto s = parse_metric_source(text);
+  if (!s) f.fail("source", fmt::format("unknown value '{}'", text));
+  return *s;
+}
+
+template <typename T, typename F>
+std::vector<T> read_array(const JsonFields& f, const char* key, F&& one) {
+  std::vector<T> out;
+  if (!f.has(key)) return out;
+  const json& items = f.array(key);
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out.push_back(one(JsonFields(items[i], f.origin(), fmt::format("{}[{}]", f.child(key), i))));
+  return out;
+}
+
+}  // namespace
+
+json to_json(const MachineModel& m) {
+  json compute = json::array(), memory = json::array(), overhead = json::array();
+  for (const auto& c : m.compute)
+    compute.push_back({{"name", c.name},
+                       {"dtype", c.dtype},
+                       {"isa", c.isa},
+                       {"unit", c.unit},
+                       {"per_second", c.per_second},
+                       {"theoretical_per_second", c.theoretical_per_second},
+                       {"theoretical_reason", c.theoretical_reason},
+                       {"threads", c.threads},
+                       {"source", std::string(to_string(c.source))}});
+  for (const auto& c : m.memory)
+    memory.push_back({{"level", c.level},
+                      {"kernel", c.kernel},
+                      {"bytes_per_s", c.bytes_per_s},
+                      {"working_set_bytes", c.working_set_bytes},
+                      {"threads", c.threads},
+                      {"source", std::string(to_string(c.source))}});
+  for (const auto& o : m.overhead)
+    overhead.push_back(
+        {{"name", o.name}, {"seconds", o.seconds}, {"source", std::string(to_string(o.source))}});
+  return {
+      {"schema", m.schema},
+      {"fingerprint", m.fingerprint},
+      {"date", m.date},
+      {"host", m.host},
+      {"ridgeline_version", m.ridgeline_version},
+      {"cpu",
+       {{"model", m.cpu_model},
+        {"vendor", m.cpu_vendor},
+        {"family", m.cpu_family},
+        {"model_number", m.cpu_model_number},
+        {"cores", m.cores},
+        {"isa", m.isa},
+        {"measured_clock_hz", m.measured_clock_hz},
+        {"clock_method", m.clock_method}}},
+      {"caches", {{"l1d_bytes", m.l1d_bytes}, {"l2_bytes", m.l2_bytes}, {"l3_bytes", m.l3_bytes}}},
+      {"memory_bytes", m.memory_bytes},
+      {"byte_convention", m.byte_convention},
+      {"compute", compute},
+      {"memory", memory},
+      {"overhead", overhead},
+      {"probe_seconds", m.probe_seconds}};
+}
+
+MachineModel machine_from_json(const json& j, const std::string& origin, const std::string& path) {
+  JsonFields f(j, origin, path);
+  MachineModel m;
+  m.schema = static_cast<int>(f.integer("schema"));
+  if (m.schema != kMachineSchemaVersion)
+    f.fail("schema", fmt::format("machine schema version {} is not supported (this build reads {})",
+                                 m.schema, kMachineSchemaVersion));
+  m.fingerprint = f.string("fingerprint");
+  m.date = f.string_or("date", "");
+  m.host = f.string_or("host", "");
+  m.ridgeline_version = f.string_or("ridgeline_version", "");
+  JsonFields cpu = f.object("cpu");
+  m.cpu_model = cpu.string("model");
+  m.cpu_vendor = cpu.string_or("vendor", "");
+  m.cpu_family = static_cast<int>(cpu.integer_or("family", 0));
+  m.cpu_model_number = static_cast<int>(cpu.integer_or("model_number", 0));
+  m.cores = static_cast<int>(cpu.integer("cores"));
+  if (cpu.has("isa"))
+    for (const auto& v : cpu.array("isa"))
+      if (v.is_string()) m.isa.push_back(v.get<std::string>());
+  m.measured_clock_hz = cpu.number_or("measured_clock_hz", 0);
+  m.clock_method = cpu.string_or("clock_method", "");
+  if (f.has("caches")) {
+    JsonFields c = f.object("caches");
+    m.l1d_bytes = c.integer_or("l1d_bytes", 0);
+    m.l2_bytes = c.integer_or("l2_bytes", 0);
+    m.l3_bytes = c.integer_or("l3_bytes", 0);
+  }
+  m.memory_bytes = static_cast<std::uint64_t>(f.integer_or("memory_bytes", 0));
+  m.byte_convention = f.string_or("byte_convention", "");
+  m.compute = read_array<ComputeCeiling>(f, "compute", [](const JsonFields& c) {
+    ComputeCeiling x;
+    x.name = c.string("name");
+    x.dtype = c.string("dtype");
+    x.isa = c.string_or("isa", "");
+    x.unit = c.string_or("unit", "FLOP/s");
+    x.per_second = c.number("per_second");
+    if (x.per_second < 0) c.fail("per_second", "must not be negative");
+    x.theoretical_per_second = c.number_or("theoretical_per_second", 0);
+    x.theoretical_reason = c.string_or("theoretical_reason", "");
+    x.threads = static_cast<int>(c.integer("threads"));
+    x.source = source_of(c);
+    return x;
+  });
+  m.memory = read_array<MemoryCeiling>(f, "memory", [](const JsonFields& c) {
+    MemoryCeiling x;
+    x.level = c.string("level");
+    x.kernel = c.string("kernel");
+    x.bytes_per_s = c.number("bytes_per_s");
+    if (x.bytes_per_s < 0) c.fail("bytes_per_s", "must not be negative");
+    x.working_set_bytes = c.integer_or("working_set_bytes", 0);
+    x.threads = static_cast<int>(c.integer("threads"));
+    x.source = source_of(c);
+    return x;
+  });
+  m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
+    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c)};
+  });
+  m.probe_seconds = f.number_or("probe_seconds", 0);
+  return m;
+}
+
+MachineModel read_machine_file(const std::filesystem::path& file) {
+  return machine_from_json(read_json_file(file), file.string(), "");
+}
+
+void write_machine_file(const std::filesystem::path& file, const MachineModel& machine) {
+  write_file_atomically(file, to_json(machine).dump(2) + "\n");
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,60 @@
+#pragma once
+// Microbenchmarks that measure the machine's ceilings: the core clock, peak arithmetic
+// throughput per instruction class, bandwidth per memory level. Each returns what it
+// timed; the probe (runner/) assembles them into a MachineModel.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+struct CpuIdentity {
+  std::string vendor;  // "AuthenticAMD", "GenuineIntel"
+  int family = 0;      // display family
+  int model = 0;       // display model
+};
+CpuIdentity cpu_identity();
+
+// Core clock of one thread: a chain of dependent integer adds (one cycle each on every
+// x86 core of the last decade) timed with the steady clock; the fastest of `trials`.
+double measure_clock_hz(int trials = 5);
+
+// An instruction class whose peak throughput the probe measures.
+struct PeakSpec {
+  std::string name;   // "f64.avx512.fma"
+  std::string dtype;  // "f64", "f32", "bf16", "i8"
+  std::string isa;    // "scalar", "avx2", "avx512", "avx512_bf16", "avx512_vnni"
+  std::string unit;   // "FLOP/s" or "OP/s"
+  double ops_per_instruction;
+  bool (*available)(const CpuFeatures&);
+  // Runs `iterations` iterations of independent instruction chains, returns a checksum.
+  double (*run)(std::int64_t iterations);
+  int instructions_per_iteration;
+};
+const std::vector<PeakSpec>& peak_specs();
+
+// Operations per second with `threads` threads each running the chains, best of `trials`
+// runs of about `seconds` each.
+double measure_peak(const PeakSpec& spec, int threads, double seconds, int trials = 3);
+
+// Operations per cycle per core this core's design can issue for `spec`, from a table of
+// known designs; nullopt with `why` set when the design or class is not in the table.
+std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpec& spec,
+                                           std::string& why);
+
+// Bandwidth kernels, counting bytes as STREAM and likwid-bench do: every array element
+// loaded or stored once per sweep, no write-allocate traffic.
+enum class StreamKernel { read, write, copy, triad };
+std::string to_string(StreamKernel kernel);
+int streams_of(StreamKernel kernel);  // arrays touched: 1, 1, 2, 4
+const std::vector<StreamKernel>& stream_kernels();
+
+// Bytes per second of `kernel` over arrays that total `working_set_bytes` for all
+// threads together, best of `trials` runs of about `seconds` each.
+double measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes, int threads,
+                         double seconds, int trials = 3);
+
+}  // namespace ridgeline

@@ -1,0 +1,54 @@
+#include <cpuid.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "ridgeline/kernels/ceilings.hpp"
+
+namespace ridgeline {
+
+CpuIdentity cpu_identity() {
+  CpuIdentity id;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d)) {
+    char vendor[13] = {};
+    std::memcpy(vendor, &b, 4);
+    std::memcpy(vendor + 4, &d, 4);
+    std::memcpy(vendor + 8, &c, 4);
+    id.vendor = vendor;
+  }
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    const int base_family = (a >> 8) & 0xf, ext_family = (a >> 20) & 0xff;
+    const int base_model = (a >> 4) & 0xf, ext_model = (a >> 16) & 0xf;
+    id.family = base_family == 0xf ? base_family + ext_family : base_family;
+    id.model =
+        (base_family == 0x6 || base_family == 0xf) ? (ext_model << 4) + base_model : base_model;
+  }
+  return id;
+}
+
+namespace {
+// 100 dependent single-cycle adds per loop iteration; the loop branch runs beside them.
+std::uint64_t add_chain(std::uint64_t iterations) {
+  std::uint64_t x = 0;
+  for (std::uint64_t i = 0; i < iterations; ++i)
+    asm volatile(".rept 100\n\taddq $1, %0\n\t.endr" : "+r"(x));
+  return x;
+}
+}  // namespace
+
+double measure_clock_hz(int trials) {
+  using clock = std::chrono::steady_clock;
+  add_chain(200000);  // leave any low-power state before timing
+  double best = 0;
+  for (int t = 0; t < trials; ++t) {
+    const std::uint64_t iterations = 400000;  // 40 M cycles, about 10 ms
+    auto start = clock::now();
+    add_chain(iterations);
+    double seconds = std::chrono::duration<double>(clock::now() - start).count();
+    best = std::max(best, 100.0 * static_cast<double>(iterations) / seconds);
+  }
+  return best;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,97 @@
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "peak_kernels.hpp"
+#include "ridgeline/kernels/ceilings.hpp"
+
+namespace ridgeline {
+
+namespace {
+bool always(const CpuFeatures& f) {
+  return f.has_avx2_fma();
+}
+bool avx512(const CpuFeatures& f) {
+  return f.has_avx512();
+}
+bool avx512_bf16(const CpuFeatures& f) {
+  return f.has_avx512() && f.avx512_bf16;
+}
+bool avx512_vnni(const CpuFeatures& f) {
+  return f.has_avx512() && f.avx512_vnni;
+}
+}  // namespace
+
+const std::vector<PeakSpec>& peak_specs() {
+  using namespace ceilings;
+  // ops_per_instruction: an FMA is 2 FLOPs per lane; vdpbf16ps multiplies and adds 32
+  // bf16 pairs (64 FLOPs); vpdpbusd multiplies and adds 64 int8 pairs (128 OPs).
+  static const std::vector<PeakSpec> specs{
+      {"f64.scalar.fma", "f64", "scalar", "FLOP/s", 2, &always, &peak_f64_scalar_fma, 12},
+      {"f32.scalar.fma", "f32", "scalar", "FLOP/s", 2, &always, &peak_f32_scalar_fma, 12},
+      {"f64.avx2.fma", "f64", "avx2", "FLOP/s", 8, &always, &peak_f64_avx2_fma, 12},
+      {"f32.avx2.fma", "f32", "avx2", "FLOP/s", 16, &always, &peak_f32_avx2_fma, 12},
+      {"f64.avx512.fma", "f64", "avx512", "FLOP/s", 16, &avx512, &peak_f64_avx512_fma, 16},
+      {"f32.avx512.fma", "f32", "avx512", "FLOP/s", 32, &avx512, &peak_f32_avx512_fma, 16},
+      {"bf16.avx512.dpbf16", "bf16", "avx512_bf16", "FLOP/s", 64, &avx512_bf16,
+       &peak_bf16_avx512_dot, 16},
+      {"i8.avx512.vnni", "i8", "avx512_vnni", "OP/s", 128, &avx512_vnni, &peak_i8_avx512_vnni, 16},
+  };
+  return specs;
+}
+
+double measure_peak(const PeakSpec& spec, int threads, double seconds, int trials) {
+  using clock = std::chrono::steady_clock;
+  // Size the run from a short one, then keep the fastest of `trials`.
+  std::int64_t iterations = 100000;
+  {
+    auto start = clock::now();
+    volatile double sink = spec.run(iterations);
+    (void)sink;
+    double t = std::chrono::duration<double>(clock::now() - start).count();
+    iterations =
+        std::max<std::int64_t>(iterations, static_cast<std::int64_t>(iterations * seconds / t));
+  }
+  double best = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    double sink = 0;
+    auto start = clock::now();
+#pragma omp parallel num_threads(threads) reduction(+ : sink)
+    sink += spec.run(iterations);
+    double t = std::chrono::duration<double>(clock::now() - start).count();
+    volatile double keep = sink;
+    (void)keep;
+    const double ops = static_cast<double>(iterations) * spec.instructions_per_iteration *
+                       spec.ops_per_instruction * threads;
+    best = std::max(best, ops / t);
+  }
+  return best;
+}
+
+std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpec& spec,
+                                           std::string& why) {
+  // FMA issue per core of the designs Ridgeline knows, from the vendors' optimisation
+  // guides: AMD Zen 2, 3 and 4 have two 256-bit FMA pipes; Zen 4 runs a 512-bit FMA as two
+  // halves, so AVX-512 peaks equal AVX2 peaks there. Other designs: not claimed.
+  const bool zen2 = cpu.vendor == "AuthenticAMD" && cpu.family == 0x17 && cpu.model >= 0x30;
+  const bool zen3_4 = cpu.vendor == "AuthenticAMD" && cpu.family == 0x19;
+  if (!(zen2 || zen3_4)) {
+    why = fmt::format(
+        "{} family {:#x} model {:#x} is not in the design table "
+        "(kernels/src/ceilings/peak.cpp)",
+        cpu.vendor, cpu.family, cpu.model);
+    return std::nullopt;
+  }
+  const double fma_pipes = 2;
+  if (spec.isa == "scalar") return fma_pipes * 2;  // one lane, 2 FLOPs per FMA
+  if (spec.isa == "avx2" || spec.isa == "avx512") {
+    const double lanes_256 = spec.dtype == "f64" ? 4 : 8;
+    return fma_pipes * lanes_256 * 2;
+  }
+  why = fmt::format("the issue rate of {} on this design is not in the table", spec.name);
+  return std::nullopt;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,35 @@
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "ridgeline/core/machine_model.hpp"
+
+namespace ridgeline {
+
+struct ProbeOptions {
+  double seconds_per_measurement = 0.1;  // each trial of each ceiling
+  int trials = 3;                        // the best is kept
+};
+
+using ProbeProgress = std::function<void(const std::string& line)>;
+
+// Measures every ceiling of this machine in this process (it starts OpenMP threads: call
+// it in a child, see probe_machine_isolated, from a process that forks later).
+MachineModel probe_machine(const ProbeOptions& options, const ProbeProgress& progress);
+MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProgress& progress);
+
+// CPU model, vendor/family/model, cores, ISA flags and memory size, hashed: what makes two
+// machines' ceilings comparable. Computed without measuring anything.
+std::string machine_fingerprint();
+
+// $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<fingerprint>.json
+std::filesystem::path machine_cache_path();
+
+// The cached model of this machine, or a fresh probe written to the cache; `force`
+// re-measures. `from_cache` tells which happened.
+MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
+                                      const ProbeProgress& progress, bool& from_cache);
+
+}  // namespace ridgeline

@@ -1,0 +1,227 @@
+#include "ridgeline/runner/probe.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "empty_kernel.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/json_file.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
+#include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/runner/isolation.hpp"
+#include "ridgeline/runner/plan.hpp"
+#include "ridgeline/runner/runner.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+int usable_cores() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::uint64_t total_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  std::uint64_t kb = 0;
+  while (in >> key >> kb >> unit)
+    if (key == "MemTotal:") return kb * 1024;
+  return 0;
+}
+
+// Cost of one Kernel::run() of a kernel that does nothing, timed the way every case is.
+double call_overhead_seconds(double min_time) {
+  auto kernel = make_empty_kernel();
+  double per_call = 0;
+  class Capture : public benchmark::BenchmarkReporter {
+   public:
+    explicit Capture(double& out) : out_(out) {}
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>& runs) override {
+      for (const auto& r : runs)
+        if (r.run_type == Run::RT_Iteration && r.iterations > 0)
+          out_ = r.real_accumulated_time / static_cast<double>(r.iterations);
+    }
+
+   private:
+    double& out_;
+  } capture(per_call);
+  benchmark::ClearRegisteredBenchmarks();
+  benchmark::RegisterBenchmark("overhead/call",
+                               [&](benchmark::State& state) {
+                                 for (auto _ : state) kernel->run();
+                               })
+      ->MinTime(min_time)
+      ->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks(&capture, ".");
+  benchmark::ClearRegisteredBenchmarks();
+  return per_call;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> working_sets(const CacheSizes& c, int threads,
+                                                               std::uint64_t memory) {
+  // Half of each private level per thread; half of the shared L3; DRAM far beyond L3.
+  std::vector<std::pair<std::string, std::int64_t>> sets{{"L1", threads * c.l1d / 2},
+                                                         {"L2", threads * c.l2 / 2}};
+  if (c.l3 > 0) sets.emplace_back("L3", std::max(c.l3 / 2, 4 * threads * c.l2));
+  std::int64_t dram = std::max<std::int64_t>(8 * c.l3, std::int64_t{1} << 30);
+  if (memory > 0) dram = std::min<std::int64_t>(dram, static_cast<std::int64_t>(memory / 4));
+  sets.emplace_back("DRAM", dram);
+  return sets;
+}
+
+std::string hex64(std::uint64_t x) {
+  return fmt::format("{:016x}", x);
+}
+
+}  // namespace
+
+std::string machine_fingerprint() {
+  const CpuFeatures& f = cpu_features();
+  const CpuIdentity id = cpu_identity();
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", kMachineSchemaVersion, f.model, id.vendor,
+                                id.family, id.model, usable_cores(), total_memory_bytes() >> 30);
+  for (const auto& isa : f.isa_list()) key += "|" + isa;
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char ch : key) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  return hex64(h);
+}
+
+std::filesystem::path machine_cache_path() {
+  std::filesystem::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    base = std::filesystem::path(home) / ".cache";
+  else
+    base = std::filesystem::temp_directory_path();
+  return base / "ridgeline" / ("machine-" + machine_fingerprint() + ".json");
+}
+
+MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const CpuFeatures& features = cpu_features();
+  const CpuIdentity id = cpu_identity();
+  const CacheSizes& caches = cache_sizes();
+  const int cores = usable_cores();
+  RunContext ctx = current_context();
+
+  MachineModel m;
+  m.fingerprint = machine_fingerprint();
+  m.date = ctx.date;
+  m.host = ctx.host_name;
+  m.ridgeline_version = RIDGELINE_VERSION;
+  m.cpu_model = features.model;
+  m.cpu_vendor = id.vendor;
+  m.cpu_family = id.family;
+  m.cpu_model_number = id.model;
+  m.cores = cores;
+  m.isa = features.isa_list();
+  m.l1d_bytes = caches.l1d;
+  m.l2_bytes = caches.l2;
+  m.l3_bytes = caches.l3;
+  m.memory_bytes = total_memory_bytes();
+  m.byte_convention =
+      "STREAM/likwid-bench: every array element loaded or stored once per sweep counts its "
+      "bytes; write-allocate reads of stored lines are not counted; read = sum(A), write: A = s, "
+      "copy: A = B (16 B/element), triad: A = B * C + D (32 B/element); working set = all arrays "
+      "of all threads";
+
+  m.measured_clock_hz = measure_clock_hz();
+  m.clock_method =
+      "dependent chain of 64-bit integer adds (1 cycle each), fastest of 5 runs of 40 M cycles";
+  progress(fmt::format("clock: {:.0f} MHz (measured)", m.measured_clock_hz / 1e6));
+
+  std::vector<int> thread_counts{1};
+  if (cores > 1) thread_counts.push_back(cores);
+  for (const PeakSpec& spec : peak_specs()) {
+    if (!spec.available(features)) continue;
+    std::string why;
+    const auto per_cycle = design_ops_per_cycle(id, spec, why);
+    for (int threads : thread_counts) {
+      ComputeCeiling c;
+      c.name = spec.name;
+      c.dtype = spec.dtype;
+      c.isa = spec.isa;
+      c.unit = spec.unit;
+      c.threads = threads;
+      c.per_second = measure_peak(spec, threads, opt.seconds_per_measurement, opt.trials);
+      if (per_cycle)
+        c.theoretical_per_second = threads * m.measured_clock_hz * *per_cycle;
+      else
+        c.theoretical_reason = why;
+      progress(fmt::format("{:<20} {} thread{}: {:8.1f} G{}{}", spec.name, threads,
+                           threads > 1 ? "s" : " ", c.per_second / 1e9, spec.unit,
+                           per_cycle ? fmt::format(" ({:.0f}% of {:.1f} theoretical)",
+                                                   100 * c.per_second / c.theoretical_per_second,
+                                                   c.theoretical_per_second / 1e9)
+                                     : ""));
+      m.compute.push_back(c);
+    }
+  }
+  for (int threads : thread_counts)
+    for (const auto& [level, bytes] : working_sets(caches, threads, m.memory_bytes))
+      for (StreamKernel k : stream_kernels()) {
+        MemoryCeiling c;
+        c.level = level;
+        c.kernel = to_string(k);
+        c.threads = threads;
+        c.working_set_bytes = bytes;
+        c.bytes_per_s =
+            measure_bandwidth(k, bytes, threads, opt.seconds_per_measurement, opt.trials);
+        progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s", level, c.kernel,
+                             threads, threads > 1 ? "s" : " ", bytes / 1024, c.bytes_per_s / 1e9));
+        m.memory.push_back(c);
+      }
+  const double call = call_overhead_seconds(opt.seconds_per_measurement);
+  m.overhead.push_back({"call", call, MetricSource::timed});
+  progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
+  m.probe_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return m;
+}
+
+MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProgress& progress) {
+  ChildOutcome out =
+      run_isolated([&] { return to_json(probe_machine(options, progress)).dump(); }, 600);
+  if (out.status != ChildOutcome::Status::completed)
+    throw std::runtime_error("the probe " + (out.detail.empty() ? "failed" : out.detail));
+  return machine_from_json(nlohmann::json::parse(out.payload), "probe result", "");
+}
+
+MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
+                                      const ProbeProgress& progress, bool& from_cache) {
+  const std::filesystem::path cache = machine_cache_path();
+  std::error_code ec;
+  if (!force && std::filesystem::exists(cache, ec)) {
+    try {
+      MachineModel m = read_machine_file(cache);
+      if (m.fingerprint == machine_fingerprint()) {
+        from_cache = true;
+        return m;
+      }
+    } catch (const InputError& e) {
+      progress(fmt::format("ignoring the cached machine model: {}", e.what()));
+    }
+  }
+  from_cache = false;
+  MachineModel m = probe_machine_isolated(options, progress);
+  std::filesystem::create_directories(cache.parent_path(), ec);
+  try {
+    write_machine_file(cache, m);
+  } catch (const InputError& e) {
+    progress(fmt::format("could not cache the machine model: {}", e.what()));
+  }
+  return m;
+}
+
+}  // namespace ridgeline

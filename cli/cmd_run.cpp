@@ -10,9 +10,9 @@
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
-#include "ridgeline/runner/plan.hpp"
-#include "ridgeline/runner/runner.hpp"
+#include "ridgeline/runner/probe.hpp"
 #include "ridgeline/runner/suites.hpp"
+#include "run_support.hpp"
 #include "terminal.hpp"
 
 namespace ridgeline::cli {
@@ -23,17 +23,6 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void on_interrupt(int) {
   g_interrupted.store(true);
 }
-
-struct RunOptions {
-  PlanRequest plan;
-  std::vector<std::string> shapes;
-  std::optional<int> repetitions;
-  std::optional<double> min_time;
-  RunSettings settings;
-  std::vector<std::string> blas_libs;
-  std::string output = "run.json";
-  bool no_isolation = false;
-};
 
 // The number users look at: GFLOP/s of the median (or only) repetition.
 std::string headline(const std::vector<CaseResult>& results) {
@@ -68,7 +57,9 @@ void check_writable_output(const std::filesystem::path& output) {
         fmt::format("-o {}: directory {} is not writable", output.string(), dir.string()));
 }
 
-int run_command(RunOptions& opt) {
+}  // namespace
+
+int execute_run(RunOptions& opt, const std::optional<MachineModel>& machine, Run& run) {
   for (const auto& s : opt.shapes) opt.plan.shapes.push_back(parse_shape(s));
   if (opt.repetitions && *opt.repetitions < 1)
     throw InputError(fmt::format("--repetitions {}: must be at least 1", *opt.repetitions));
@@ -114,7 +105,8 @@ int run_command(RunOptions& opt) {
     fmt::print(stderr, "{}[{}/{}] {}  {}\n", tty ? "\r\033[K" : "", i + 1, n, c.name(),
                headline(results));
   };
-  Run run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
+  run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
+  run.context.machine = machine;
   write_run_file(output, run);
 
   std::map<std::string, int> counts;
@@ -136,27 +128,22 @@ int run_command(RunOptions& opt) {
   return 0;
 }
 
-std::vector<std::string> split_commas(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::size_t start = 0;
-    while (start <= item.size()) {
-      std::size_t comma = item.find(',', start);
-      std::string part =
-          item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!part.empty()) out.push_back(part);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  }
-  return out;
+MachineChoice this_machine(bool probe_if_missing, bool force) {
+  std::error_code ec;
+  if (!probe_if_missing && !force && !std::filesystem::exists(machine_cache_path(), ec))
+    return {std::nullopt,
+            "none cached for this machine and --no-probe given; run `ridgeline probe`"};
+  bool from_cache = false;
+  if (!std::filesystem::exists(machine_cache_path(), ec) || force)
+    fmt::print(stderr, "probing this machine's ceilings (cached afterwards; about 15 s)\n");
+  MachineModel m = cached_or_probed_machine(
+      force, {}, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, from_cache);
+  return {
+      m, from_cache ? "this machine's cached probe (" + m.date + ")" : "a probe made for this run"};
 }
 
-}  // namespace
-
-Command add_run_command(CLI::App& app) {
-  auto opt = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
+void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
+  RunOptions* opt = &o;
   sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas")
       ->capture_default_str();
   sub->add_option("--filter,--benchmark_filter", opt->plan.filter,
@@ -183,14 +170,25 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
   sub->add_option("--blas-lib", opt->blas_libs,
                   "Also profile this CBLAS shared library (any path)");
-  sub->add_option("-o,--output,--benchmark_out", opt->output, "Run document to write")
-      ->capture_default_str();
+  if (with_output)
+    sub->add_option("-o,--output,--benchmark_out", opt->output, "Run document to write")
+        ->capture_default_str();
   sub->add_flag("--no-isolation", opt->no_isolation,
                 "Run cases in this process (a crash ends the run)");
-  for (auto* o : {backends, dtypes, patterns, layouts}) o->delimiter(',');
+  sub->add_flag("--no-probe", opt->no_probe,
+                "Do not probe the machine when no model is cached (the Run then has no ceilings)");
+  for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');
+}
+
+Command add_run_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
+  add_run_options(sub, *opt, true);
   return {sub, [opt] {
-            opt->plan.backends = split_commas(opt->plan.backends);
-            return run_command(*opt);
+            MachineChoice machine = this_machine(!opt->no_probe, false);
+            if (!machine.model) fmt::print(stderr, "no machine model: {}\n", machine.origin);
+            Run run;
+            return execute_run(*opt, machine.model, run);
           }};
 }
 

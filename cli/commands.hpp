@@ -12,5 +12,7 @@ struct Command {
 Command add_list_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_probe_command(CLI::App& app);
+Command add_report_command(CLI::App& app);
+Command add_profile_command(CLI::App& app);
 
 }  // namespace ridgeline::cli

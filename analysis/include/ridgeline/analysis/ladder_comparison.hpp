@@ -1,0 +1,21 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/roofline.hpp"
+
+namespace ridgeline {
+
+// For each problem (op, dtype, shape, threads) that a BLAS library ran: every backend's
+// rate beside the fastest BLAS on that problem.
+struct LadderRow {
+  std::string op, dtype, shape;
+  int threads = 1;
+  std::string best_blas;
+  double best_blas_rate = 0;
+  std::vector<std::pair<std::string, double>> rates;  // backend -> FLOP/s, in run order
+};
+
+std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements);
+
+}  // namespace ridgeline

@@ -1,0 +1,64 @@
+#pragma once
+// Places results on the (hierarchical) roofline of a machine. Reads documents only:
+// this module never links kernels or collectors.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/core/run.hpp"
+
+namespace ridgeline {
+
+// The ceilings that bound one kind of result: a dtype at a thread count.
+struct Roof {
+  std::optional<ComputeCeiling> compute;        // best measured peak for the dtype
+  std::map<std::string, MemoryCeiling> memory;  // level -> best measured bandwidth
+  std::optional<OverheadCeiling> overhead;
+  int threads = 1;   // thread count of the ceilings used
+  std::string note;  // when they do not match the result exactly
+};
+
+// `dtype` "f64"/"f32"/...; "" means unknown (the highest floating-point peak is used).
+Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads);
+
+// attainable(I) = min(peak, min over levels of bandwidth[level] * I[level]); the level or
+// compute ceiling that gives the minimum is the bound.
+struct Attainable {
+  double flops_per_s = 0;
+  std::string bound;  // "compute", or the memory level
+};
+Attainable attainable(const Roof& roof, const std::map<std::string, double>& intensity);
+
+// Intensity where a level's bandwidth line meets the compute peak (FLOP/B).
+double ridge_point(const Roof& roof, const std::string& level);
+
+struct RooflinePlacement {
+  std::string name;  // run_name of the case
+  std::string backend, dtype, op;
+  std::string shape;  // "m=..,n=..,k=.." or empty
+  int threads = 1;
+  bool placeable = false;
+  std::string reason;   // why not placeable
+  double flops = 0;     // per call
+  double seconds = 0;   // per call (median repetition where there are several)
+  double achieved = 0;  // FLOP/s
+  MetricSource flops_source = MetricSource::analytic;
+  MetricSource bytes_source = MetricSource::analytic;
+  std::map<std::string, double> bytes;      // level -> bytes per call
+  std::map<std::string, double> intensity;  // level -> FLOP/B
+  std::string level_note;                   // how bytes were assigned to a level
+  double attainable = 0;                    // FLOP/s; 0 without ceilings
+  std::string bound;                        // "compute", a level, "call overhead", or ""
+  double efficiency = 0;                    // achieved / attainable
+  bool above_roof = false;                  // achieved > attainable (by more than 2%)
+  std::string roof_note;
+  std::string disposition = "passed";
+};
+
+// One placement per case of the run (the median aggregate when there are repetitions).
+// Without a machine model, points get intensity and achieved rate but no bound.
+std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine);
+
+}  // namespace ridgeline

@@ -1,0 +1,257 @@
+#include "ridgeline/analysis/roofline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace ridgeline {
+
+namespace {
+
+// The thread count of the ceilings to use: the result's own, else the largest below it.
+int matching_threads(const MachineModel& m, int threads, std::string& note) {
+  std::vector<int> counts;
+  for (const auto& c : m.compute) counts.push_back(c.threads);
+  for (const auto& c : m.memory) counts.push_back(c.threads);
+  if (counts.empty()) return threads;
+  if (std::find(counts.begin(), counts.end(), threads) != counts.end()) return threads;
+  int best = *std::min_element(counts.begin(), counts.end());
+  for (int c : counts)
+    if (c <= threads) best = std::max(best, c);
+  note = fmt::format("ceilings measured with {} thread{}, the result ran with {}", best,
+                     best > 1 ? "s" : "", threads);
+  return best;
+}
+
+double to_seconds(double value, const std::string& unit) {
+  if (unit == "ns") return value * 1e-9;
+  if (unit == "us") return value * 1e-6;
+  if (unit == "ms") return value * 1e-3;
+  return value;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Analytic compulsory bytes move from the level the whole working set fits in (repeated
+// calls keep it there), so that is the level they are compared with.
+std::string residence_level(const MachineModel* m, double bytes) {
+  if (!m) return "DRAM";
+  if (m->l1d_bytes > 0 && bytes <= m->l1d_bytes) return "L1";
+  if (m->l2_bytes > 0 && bytes <= m->l2_bytes) return "L2";
+  if (m->l3_bytes > 0 && bytes <= m->l3_bytes) return "L3";
+  return "DRAM";
+}
+
+std::string human_bytes(double b) {
+  if (b >= 1 << 30) return fmt::format("{:.1f} GiB", b / (1 << 30));
+  if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
+  return fmt::format("{:.0f} KiB", b / 1024);
+}
+
+void finish(RooflinePlacement& p, const MachineModel* machine) {
+  p.achieved = p.flops / p.seconds;
+  for (const auto& [level, b] : p.bytes)
+    if (b > 0) p.intensity[level] = p.flops / b;
+  if (!machine) {
+    p.roof_note = "no machine model: give --machine, or run `ridgeline probe` on this machine";
+    return;
+  }
+  Roof roof = roof_for(*machine, p.dtype, p.threads);
+  p.roof_note = roof.note;
+  Attainable a = attainable(roof, p.intensity);
+  if (a.flops_per_s <= 0) {
+    p.roof_note = "the machine model has no ceiling for this dtype";
+    return;
+  }
+  p.attainable = a.flops_per_s;
+  p.bound = a.bound;
+  // A call cannot take less than the runner's call overhead.
+  if (roof.overhead && roof.overhead->seconds > p.flops / p.attainable) {
+    p.attainable = p.flops / roof.overhead->seconds;
+    p.bound = "call overhead";
+  }
+  p.efficiency = p.achieved / p.attainable;
+  p.above_roof = p.efficiency > 1.02;
+}
+
+std::optional<double> counter(const CaseResult& r, std::initializer_list<const char*> names) {
+  for (const auto& [key, value] : r.counters)
+    for (const char* n : names)
+      if (lower(key) == n) return value;
+  return std::nullopt;
+}
+
+RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
+  const CaseDetails& d = *r.ridgeline;
+  RooflinePlacement p;
+  p.name = r.run_name;
+  p.backend = d.backend;
+  p.dtype = std::string(to_string(d.problem.dtype));
+  p.op = d.problem.op;
+  p.shape = shape_label(d.problem.shape);
+  p.threads = d.threads;
+  p.disposition = std::string(to_string(d.validation.disposition));
+  if (d.validation.disposition != Disposition::passed || r.error_occurred) {
+    p.reason = fmt::format("{}: {}", p.disposition,
+                           d.validation.message.empty() ? r.error_message : d.validation.message);
+    return p;
+  }
+  p.seconds = to_seconds(r.real_time, r.time_unit);
+  if (p.seconds <= 0) {
+    p.reason = "no time recorded";
+    return p;
+  }
+  p.flops = d.work.flops;
+  p.flops_source = MetricSource::analytic;
+  for (const auto& m : d.metrics)
+    if (m.name == "flops" && m.source == MetricSource::counted) {
+      p.flops = m.value;
+      p.flops_source = MetricSource::counted;
+    }
+  bool counted_bytes = false;
+  for (const auto& m : d.metrics)
+    if (m.name.rfind("bytes.", 0) == 0 && m.source == MetricSource::counted) {
+      std::string level = m.name.substr(6);
+      if (level == "dram") level = "DRAM";
+      p.bytes[level] = m.value;
+      counted_bytes = true;
+    }
+  if (counted_bytes) {
+    p.bytes_source = MetricSource::counted;
+  } else if (auto it = d.work.bytes.find("dram"); it != d.work.bytes.end() && it->second > 0) {
+    const std::string level = residence_level(machine, it->second);
+    p.bytes[level] = it->second;
+    p.bytes_source = MetricSource::analytic;
+    p.level_note = fmt::format("compulsory bytes (analytic); the {} working set fits {}",
+                               human_bytes(it->second), level == "DRAM" ? "no cache" : level);
+  }
+  if (p.flops <= 0) {
+    p.reason = "no FLOP count";
+    return p;
+  }
+  if (p.bytes.empty()) {
+    p.reason = "no byte count";
+    return p;
+  }
+  p.placeable = true;
+  finish(p, machine);
+  return p;
+}
+
+// Foreign Google Benchmark output: a FLOP rate counter and bytes_per_second, both as
+// Google Benchmark writes rate counters (per second of the benchmark's time).
+RooflinePlacement place_foreign(const CaseResult& r, const MachineModel* machine) {
+  RooflinePlacement p;
+  p.name = r.run_name.empty() ? r.name : r.run_name;
+  p.backend = "(google benchmark)";
+  p.threads = static_cast<int>(std::max<std::int64_t>(1, r.threads));
+  if (r.error_occurred) {
+    p.disposition = "error";
+    p.reason = "error: " + r.error_message;
+    return p;
+  }
+  auto flop_rate = counter(r, {"flops", "flop_rate", "flop/s", "flops_per_second"});
+  auto byte_rate = counter(r, {"bytes_per_second"});
+  if (!flop_rate) {
+    p.reason = "no FLOP counter (a rate counter named flops, flop_rate or FLOP/s)";
+    return p;
+  }
+  if (!byte_rate) {
+    p.reason = "no bytes_per_second (state.SetBytesProcessed)";
+    return p;
+  }
+  p.seconds = to_seconds(r.real_time, r.time_unit);
+  if (p.seconds <= 0 || *flop_rate <= 0 || *byte_rate <= 0) {
+    p.reason = "zero time or rate";
+    return p;
+  }
+  p.flops = *flop_rate * p.seconds;
+  p.flops_source = MetricSource::counted;
+  p.bytes_source = MetricSource::counted;
+  p.bytes["DRAM"] = *byte_rate * p.seconds;
+  p.level_note = "bytes from bytes_per_second, level unknown: compared with DRAM";
+  p.placeable = true;
+  finish(p, machine);
+  p.achieved = *flop_rate;
+  if (p.attainable > 0) {
+    p.efficiency = p.achieved / p.attainable;
+    p.above_roof = p.efficiency > 1.02;
+  }
+  return p;
+}
+
+}  // namespace
+
+Roof roof_for(const MachineModel& m, const std::string& dtype, int threads) {
+  Roof roof;
+  roof.threads = matching_threads(m, threads, roof.note);
+  for (const auto& c : m.compute) {
+    if (c.threads != roof.threads || c.unit != "FLOP/s") continue;
+    const bool fits = dtype.empty() ? (c.dtype == "f32" || c.dtype == "f64") : c.dtype == dtype;
+    if (fits && (!roof.compute || c.per_second > roof.compute->per_second)) roof.compute = c;
+  }
+  if (dtype.empty() && roof.compute)
+    roof.note += (roof.note.empty() ? "" : "; ") +
+                 std::string("dtype unknown: the highest floating-point peak");
+  for (const auto& c : m.memory) {
+    if (c.threads != roof.threads) continue;
+    auto it = roof.memory.find(c.level);
+    if (it == roof.memory.end() || c.bytes_per_s > it->second.bytes_per_s) roof.memory[c.level] = c;
+  }
+  for (const auto& o : m.overhead)
+    if (o.name == "call") roof.overhead = o;
+  return roof;
+}
+
+Attainable attainable(const Roof& roof, const std::map<std::string, double>& intensity) {
+  Attainable a;
+  a.flops_per_s = roof.compute ? roof.compute->per_second : std::numeric_limits<double>::infinity();
+  a.bound = "compute";
+  for (const auto& [level, ai] : intensity) {
+    auto it = roof.memory.find(level);
+    if (it == roof.memory.end()) continue;
+    const double limit = it->second.bytes_per_s * ai;
+    if (limit < a.flops_per_s) {
+      a.flops_per_s = limit;
+      a.bound = level;
+    }
+  }
+  if (!std::isfinite(a.flops_per_s)) return {0, ""};
+  return a;
+}
+
+double ridge_point(const Roof& roof, const std::string& level) {
+  auto it = roof.memory.find(level);
+  if (!roof.compute || it == roof.memory.end() || it->second.bytes_per_s <= 0) return 0;
+  return roof.compute->per_second / it->second.bytes_per_s;
+}
+
+std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {
+  // One entry per case: the median aggregate if any, else the first repetition that is
+  // not an aggregate; errored entries stand for their case.
+  std::vector<std::string> order;
+  std::map<std::string, const CaseResult*> chosen;
+  for (const auto& r : run.benchmarks) {
+    const std::string key = r.run_name.empty() ? r.name : r.run_name;
+    auto it = chosen.find(key);
+    if (it == chosen.end()) order.push_back(key);
+    const bool median = r.run_type == "aggregate" && r.aggregate_name == "median";
+    if (median || (it == chosen.end() && r.run_type != "aggregate")) chosen[key] = &r;
+  }
+  std::vector<RooflinePlacement> out;
+  for (const auto& key : order) {
+    auto it = chosen.find(key);
+    if (it == chosen.end()) continue;
+    const CaseResult& r = *it->second;
+    out.push_back(r.ridgeline ? place_ours(r, machine) : place_foreign(r, machine));
+  }
+  return out;
+}
+
+}  // namespace ridgeline

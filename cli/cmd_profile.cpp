@@ -1,0 +1,55 @@
+// ridgeline profile: the main job. Probe (cached per machine), run the default suite,
+// write the reports, print a summary and the report's path.
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "report_writer.hpp"
+#include "ridgeline/core/error.hpp"
+#include "run_support.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+struct ProfileOptions {
+  RunOptions run;
+  std::string directory = "ridgeline-profile";
+  bool force_probe = false;
+};
+
+int run_profile(ProfileOptions& opt) {
+  const std::filesystem::path dir(opt.directory);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("-d {}: cannot create: {}", dir.string(), ec.message()));
+  MachineChoice machine = this_machine(true, opt.force_probe);
+  opt.run.output = (dir / "run.json").string();
+  Run run;
+  const int rc = execute_run(opt.run, machine.model, run);
+  ReportInput input =
+      make_report_input(std::move(run), opt.run.output, machine.model, machine.origin);
+  const auto html = dir / "report.html";
+  write_report(input, html);
+  write_report(input, dir / "report.md");
+  write_report(input, dir / "report.csv");
+  fmt::print("{}\n", terminal_summary(input));
+  fmt::print("Run:    {}\nReport: {}\n", std::filesystem::absolute(opt.run.output).string(),
+             std::filesystem::absolute(html).string());
+  return rc;
+}
+
+}  // namespace
+
+Command add_profile_command(CLI::App& app) {
+  auto opt = std::make_shared<ProfileOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "profile", "The main job: probe (cached), run the default suite, write and print the report");
+  sub->add_option("-d,--directory", opt->directory, "Where run.json and the reports go")
+      ->capture_default_str();
+  sub->add_flag("--force-probe", opt->force_probe,
+                "Re-measure the machine even if a model is cached");
+  add_run_options(sub, opt->run, false);
+  return {sub, [opt] { return run_profile(*opt); }};
+}
+
+}  // namespace ridgeline::cli

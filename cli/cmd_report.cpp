@@ -1,0 +1,72 @@
+// ridgeline report: a Run (or any Google Benchmark JSON) on the roofline, as HTML,
+// Markdown or CSV.
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "report_writer.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/runner/probe.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+struct ReportOptions {
+  std::string run;
+  std::string machine;
+  std::vector<std::string> outputs;
+};
+
+int run_report(const ReportOptions& opt) {
+  Run run = read_run_file(opt.run);
+  std::optional<MachineModel> machine;
+  std::string origin;
+  if (!opt.machine.empty()) {
+    machine = read_machine_file(opt.machine);
+    origin = "--machine " + opt.machine;
+  } else if (run.context.machine) {
+    machine = run.context.machine;
+    origin = "the model embedded in the run (" + machine->host + ", " + machine->date + ")";
+  } else {
+    std::error_code ec;
+    const auto cache = machine_cache_path();
+    if (std::filesystem::exists(cache, ec)) {
+      machine = read_machine_file(cache);
+      origin = "this machine's cached probe (" + machine->date +
+               "): the run carries no machine model; give --machine for another machine";
+    } else {
+      origin =
+          "the run carries no machine model and none is cached here; give --machine machine.json";
+    }
+  }
+  std::vector<std::string> outputs = opt.outputs;
+  if (outputs.empty())
+    outputs.push_back(std::filesystem::path(opt.run).replace_extension(".html").string());
+  for (const auto& out : outputs)
+    if (!report_format_for(out))
+      throw InputError(fmt::format("-o {}: unknown report format '{}' (use .html, .md or .csv)",
+                                   out, std::filesystem::path(out).extension().string()));
+  ReportInput input = make_report_input(std::move(run), opt.run, machine, origin);
+  for (const auto& out : outputs) {
+    write_report(input, out);
+    fmt::print("{}\n", std::filesystem::absolute(out).string());
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_report_command(CLI::App& app) {
+  auto opt = std::make_shared<ReportOptions>();
+  CLI::App* sub =
+      app.add_subcommand("report", "Place a Run (or any Google Benchmark JSON) on the roofline");
+  sub->add_option("run", opt->run, "Run document or Google Benchmark JSON")->required();
+  sub->add_option("--machine", opt->machine,
+                  "Machine model (default: the one in the run, else this machine's)");
+  sub->add_option("-o,--output", opt->outputs,
+                  "Report file(s): .html, .md or .csv (default: RUN.html)");
+  return {sub, [opt] { return run_report(*opt); }};
+}
+
+}  // namespace ridgeline::cli

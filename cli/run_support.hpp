@@ -1,0 +1,42 @@
+#pragma once
+// What `ridgeline run` and `ridgeline profile` share: the options that choose and time
+// cases, and running them into a Run document.
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/run.hpp"
+#include "ridgeline/runner/plan.hpp"
+#include "ridgeline/runner/runner.hpp"
+
+namespace ridgeline::cli {
+
+struct RunOptions {
+  PlanRequest plan;
+  std::vector<std::string> shapes;
+  std::optional<int> repetitions;
+  std::optional<double> min_time;
+  RunSettings settings;
+  std::vector<std::string> blas_libs;
+  std::string output = "run.json";
+  bool no_isolation = false;
+  bool no_probe = false;
+};
+
+// Registers the case-selection and timing options (and -o unless `with_output` is false).
+void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
+
+// Plans, runs (progress on stderr) and writes opt.output with `machine` embedded.
+// Returns the exit code: 0, or 130 when interrupted.
+int execute_run(RunOptions& opt, const std::optional<MachineModel>& machine, Run& run);
+
+// This machine's model: the cached one, or a probe when none is cached (unless
+// `probe_if_missing` is false); `origin` says which, or why there is none.
+struct MachineChoice {
+  std::optional<MachineModel> model;
+  std::string origin;
+};
+MachineChoice this_machine(bool probe_if_missing, bool force);
+
+}  // namespace ridgeline::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Thin views over one model: the Run, the machine model and the roofline placements.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/core/run.hpp"
+
+namespace ridgeline {
+
+struct ReportInput {
+  Run run;
+  std::string run_origin;  // the file it was read from
+  std::optional<MachineModel> machine;
+  std::string machine_origin;  // where the ceilings came from, or why there are none
+  std::vector<RooflinePlacement> placements;
+};
+
+// Reads nothing; `placements` filled by place_results(run, machine).
+ReportInput make_report_input(Run run_doc, std::string run_origin,
+                              std::optional<MachineModel> machine, std::string machine_origin);
+
+enum class ReportFormat { html, markdown, csv };
+// By extension: .html/.htm, .md/.markdown, .csv; nullopt otherwise.
+std::optional<ReportFormat> report_format_for(const std::filesystem::path& path);
+
+// One self-contained file: inline CSS, inline SVG, a few lines of inline script.
+std::string html_report(const ReportInput& input);
+std::string markdown_report(const ReportInput& input);
+std::string csv_report(const ReportInput& input);
+// The table `ridgeline profile` prints.
+std::string terminal_summary(const ReportInput& input);
+
+}  // namespace ridgeline

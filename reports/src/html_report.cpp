@@ -1,0 +1,212 @@
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/report.hpp"
+#include "roofline_svg.hpp"
+
+namespace ridgeline {
+
+using namespace reports;
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body{font-family:system-ui,sans-serif;margin:24px;color:#212529;max-width:1200px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #dee2e6}
+.meta{color:#495057;font-size:13px}
+table{border-collapse:collapse;font-size:13px;margin-top:8px}
+th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+table.sortable th{cursor:pointer;background:#f1f3f5}
+th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" \25BC"}
+.legend span{display:inline-block;margin-right:14px;font-size:13px}
+.swatch{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:middle}
+.above{color:#e03131;font-weight:600}.bad{color:#e03131}
+)";
+
+// Click a header to sort by that column (numbers by data-v when present).
+constexpr const char* kScript = R"(
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  var heads = table.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (th, col) {
+    th.addEventListener('click', function () {
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      var asc = th.getAttribute('data-order') !== 'asc';
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('data-order'); });
+      th.setAttribute('data-order', asc ? 'asc' : 'desc');
+      rows.sort(function (a, b) {
+        var x = a.cells[col].getAttribute('data-v'), y = b.cells[col].getAttribute('data-v');
+        var c = (x !== null && y !== null) ? parseFloat(x) - parseFloat(y)
+                                           : a.cells[col].textContent.localeCompare(b.cells[col].textContent);
+        return asc ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+)";
+
+std::string cell(const std::string& text) {
+  return "<td>" + escape_html(text) + "</td>";
+}
+std::string num(double value, const std::string& shown) {
+  return fmt::format(R"(<td class="n" data-v="{}">{}</td>)", value, escape_html(shown));
+}
+
+std::string machine_section(const ReportInput& in) {
+  std::string s = "<h2>Machine</h2>";
+  if (!in.machine) return s + "<p>" + escape_html(in.machine_origin) + "</p>";
+  const MachineModel& m = *in.machine;
+  s += "<p class=\"meta\">ceilings from " + escape_html(in.machine_origin) + "</p><table>";
+  auto row = [&](const char* k, const std::string& v) {
+    s += "<tr><th>" + std::string(k) + "</th>" + cell(v) + "</tr>";
+  };
+  row("CPU", m.cpu_model);
+  row("vendor / family / model",
+      fmt::format("{} / {:#x} / {:#x}", m.cpu_vendor, m.cpu_family, m.cpu_model_number));
+  row("cores used", std::to_string(m.cores));
+  row("clock (measured)",
+      fmt::format("{:.0f} MHz — {}", m.measured_clock_hz / 1e6, m.clock_method));
+  row("caches", fmt::format("L1d {} KiB, L2 {} KiB, L3 {} KiB", m.l1d_bytes / 1024,
+                            m.l2_bytes / 1024, m.l3_bytes / 1024));
+  row("memory", fmt::format("{:.1f} GiB", static_cast<double>(m.memory_bytes) / (1 << 30)));
+  std::string isa;
+  for (const auto& i : m.isa) isa += (isa.empty() ? "" : " ") + i;
+  row("ISA", isa);
+  row("host, probed", m.host + ", " + m.date);
+  row("fingerprint", m.fingerprint);
+  s += "</table><h2>Ceilings</h2><table "
+       "class=\"sortable\"><thead><tr><th>compute</th><th>threads</th>"
+       "<th>measured</th><th>theoretical</th><th>of "
+       "theoretical</th><th>source</th></tr></thead><tbody>";
+  for (const auto& c : m.compute)
+    s += "<tr>" + cell(c.name) + num(c.threads, std::to_string(c.threads)) +
+         num(c.per_second, si_rate(c.per_second, c.unit)) +
+         (c.theoretical_per_second > 0
+              ? num(c.theoretical_per_second, si_rate(c.theoretical_per_second, c.unit)) +
+                    num(c.per_second / c.theoretical_per_second,
+                        percent(c.per_second / c.theoretical_per_second))
+              : "<td colspan=\"2\">" + escape_html(c.theoretical_reason) + "</td>") +
+         cell(std::string(to_string(c.source))) + "</tr>";
+  s += "</tbody></table><table class=\"sortable\"><thead><tr><th>memory "
+       "level</th><th>kernel</th><th>threads</th>"
+       "<th>bandwidth</th><th>working set</th><th>source</th></tr></thead><tbody>";
+  for (const auto& c : m.memory)
+    s += "<tr>" + cell(c.level) + cell(c.kernel) + num(c.threads, std::to_string(c.threads)) +
+         num(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")) +
+         num(static_cast<double>(c.working_set_bytes),
+             fmt::format("{} KiB", c.working_set_bytes / 1024)) +
+         cell(std::string(to_string(c.source))) + "</tr>";
+  s += "</tbody></table>";
+  for (const auto& o : m.overhead)
+    s += fmt::format("<p>overhead.{}: {:.2f} ns per call ({})</p>", escape_html(o.name),
+                     o.seconds * 1e9, to_string(o.source));
+  s += "<p class=\"meta\">bytes: " + escape_html(m.byte_convention) + "</p>";
+  return s;
+}
+
+std::string results_section(const ReportInput& in) {
+  std::string s =
+      "<h2>Results</h2><table class=\"sortable\" "
+      "id=\"results\"><thead><tr><th>case</th><th>backend</th><th>dtype</th>"
+      "<th>threads</th><th>GFLOP/s</th><th>intensity (FLOP/B)</th><th>level</th><th>attainable "
+      "GFLOP/s</th>"
+      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th></tr></thead><tbody>";
+  for (const auto& p : in.placements) {
+    if (!p.placeable) continue;
+    std::string level, ai;
+    double ai_v = 0;
+    for (const auto& [l, v] : p.intensity) {
+      level = l;
+      ai = intensity(v);
+      ai_v = v;
+    }
+    s +=
+        "<tr>" + cell(p.name) + cell(p.backend) + cell(p.dtype) +
+        num(p.threads, std::to_string(p.threads)) + num(p.achieved, gflops(p.achieved)) +
+        num(ai_v, ai) + cell(level) +
+        (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
+        (p.attainable > 0 ? fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)",
+                                        p.above_roof ? " above" : "", p.efficiency,
+                                        percent(p.efficiency) + (p.above_roof ? " above roof" : ""))
+                          : cell("")) +
+        cell(p.bound) +
+        cell(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source))) + "</tr>";
+  }
+  s += "</tbody></table>";
+  std::string unplaced;
+  for (const auto& p : in.placements)
+    if (!p.placeable) unplaced += "<tr>" + cell(p.name) + cell(p.reason) + "</tr>";
+  if (!unplaced.empty())
+    s += "<h2>Not placeable</h2><table><thead><tr><th>case</th><th>why</th></tr></thead><tbody>" +
+         unplaced + "</tbody></table>";
+  return s;
+}
+
+std::string ladder_section(const ReportInput& in) {
+  auto rows = ladder_against_best_blas(in.placements);
+  if (rows.empty()) return "";
+  std::string s =
+      "<h2>Ladder against the best BLAS per problem</h2><table class=\"sortable\"><thead><tr>"
+      "<th>problem</th><th>threads</th><th>backend</th><th>GFLOP/s</th><th>× best BLAS</th>"
+      "<th>best BLAS</th></tr></thead><tbody>";
+  for (const auto& r : rows)
+    for (const auto& [backend, rate] : r.rates)
+      s += "<tr>" + cell(fmt::format("{} {} {}", r.op, r.dtype, r.shape)) +
+           num(r.threads, std::to_string(r.threads)) + cell(backend) + num(rate, gflops(rate)) +
+           num(rate / r.best_blas_rate, fmt::format("{:.2f}×", rate / r.best_blas_rate)) +
+           cell(r.best_blas) + "</tr>";
+  return s + "</tbody></table>";
+}
+
+std::string legend(const ReportInput& in) {
+  std::string s = "<div class=\"legend\">";
+  std::vector<std::string> seen;
+  for (const auto& p : in.placements) {
+    if (!p.placeable || std::find(seen.begin(), seen.end(), p.backend) != seen.end()) continue;
+    seen.push_back(p.backend);
+    s += fmt::format(R"(<span><i class="swatch" style="background:{}"></i>{}</span>)",
+                     backend_colour(in, p.backend), escape_html(p.backend));
+  }
+  s += "<span>● f32 &nbsp; ■ f64 &nbsp; ▲ other</span><span>solid: 1 thread, dashed: more</span>"
+       "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
+       "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM</span></div>";
+  return s;
+}
+
+}  // namespace
+
+std::string html_report(const ReportInput& in) {
+  const RunContext& c = in.run.context;
+  std::size_t placed = 0;
+  for (const auto& p : in.placements) placed += p.placeable;
+  std::string collectors;
+  for (const auto& col : c.collectors)
+    collectors += "<tr>" + cell(col.name) + cell(col.available ? "available" : "unavailable") +
+                  cell(col.reason) + "</tr>";
+  std::string s =
+      "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ridgeline report: " +
+      escape_html(in.run_origin) + "</title><style>" + kStyle + "</style></head><body>";
+  s += "<h1>Ridgeline roofline report</h1><p class=\"meta\">" + escape_html(in.run_origin) + " — " +
+       escape_html(c.date) + " on " + escape_html(c.host_name) + " — " +
+       fmt::format("{} cases, {} placed, {} not placeable", in.placements.size(), placed,
+                   in.placements.size() - placed) +
+       (c.interrupted ? " — <b>the run was interrupted</b>" : "") + "</p>";
+  s += "<h2>Roofline</h2>" + reports::roofline_svg(in) + legend(in);
+  s += "<p class=\"meta\">Hover a point for its numbers. Analytic bytes are the compulsory traffic "
+       "of the operands, "
+       "compared with the level their working set fits in.</p>";
+  s += results_section(in) + ladder_section(in) + machine_section(in);
+  if (!collectors.empty())
+    s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th><th>reason</th></"
+         "tr></thead><tbody>" +
+         collectors + "</tbody></table>";
+  s += "<p class=\"meta\">Ridgeline " + escape_html(c.version) + "</p><script>" + kScript +
+       "</script></body></html>\n";
+  return s;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,39 @@
+#include <cmath>
+
+#include "format.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+
+namespace reports {
+std::string si_rate(double value, const std::string& unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int i = 0;
+  while (std::fabs(value) >= 1000 && i < 5) {
+    value /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.3g} {}{}", value, prefixes[i], unit);
+}
+}  // namespace reports
+
+ReportInput make_report_input(Run run_doc, std::string run_origin,
+                              std::optional<MachineModel> machine, std::string machine_origin) {
+  ReportInput in;
+  in.run = std::move(run_doc);
+  in.run_origin = std::move(run_origin);
+  in.machine = std::move(machine);
+  in.machine_origin = std::move(machine_origin);
+  in.placements = place_results(in.run, in.machine ? &*in.machine : nullptr);
+  return in;
+}
+
+std::optional<ReportFormat> report_format_for(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  if (ext == ".html" || ext == ".htm") return ReportFormat::html;
+  if (ext == ".md" || ext == ".markdown") return ReportFormat::markdown;
+  if (ext == ".csv") return ReportFormat::csv;
+  return std::nullopt;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,111 @@
+// Markdown (fit for a CI job summary), CSV and the terminal table: the same numbers as
+// the HTML report.
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+
+using namespace reports;
+
+namespace {
+std::pair<std::string, double> level_and_intensity(const RooflinePlacement& p) {
+  std::pair<std::string, double> out{"", 0};
+  for (const auto& [l, v] : p.intensity) out = {l, v};
+  return out;
+}
+}  // namespace
+
+std::string markdown_report(const ReportInput& in) {
+  auto md = [](const std::string& s) { return escape_markdown_cell(s); };
+  std::string s = "# Ridgeline report\n\n";
+  s += fmt::format("{} — {} on {}\n\n", md(in.run_origin), md(in.run.context.date),
+                   md(in.run.context.host_name));
+  if (in.machine) {
+    const MachineModel& m = *in.machine;
+    s += fmt::format("Machine: {}, {} cores, {:.0f} MHz measured (ceilings from {}).\n\n",
+                     md(m.cpu_model), m.cores, m.measured_clock_hz / 1e6, md(in.machine_origin));
+    s += "| compute ceiling | threads | measured | theoretical |\n|---|---:|---:|---:|\n";
+    for (const auto& c : m.compute)
+      s += fmt::format(
+          "| {} | {} | {} | {} |\n", md(c.name), c.threads, si_rate(c.per_second, c.unit),
+          c.theoretical_per_second > 0 ? si_rate(c.theoretical_per_second, c.unit) : "—");
+    s += "\n| memory ceiling | kernel | threads | bandwidth |\n|---|---|---:|---:|\n";
+    for (const auto& c : m.memory)
+      s += fmt::format("| {} | {} | {} | {} |\n", md(c.level), md(c.kernel), c.threads,
+                       si_rate(c.bytes_per_s, "B/s"));
+    s += "\n";
+  } else {
+    s += "No machine model: " + md(in.machine_origin) + "\n\n";
+  }
+  s += "## Results\n\n| case | GFLOP/s | intensity (FLOP/B) | level | attainable GFLOP/s | "
+       "efficiency | bound | sources |\n"
+       "|---|---:|---:|---|---:|---:|---|---|\n";
+  for (const auto& p : in.placements) {
+    if (!p.placeable) continue;
+    auto [level, ai] = level_and_intensity(p);
+    s += fmt::format(
+        "| {} | {} | {} | {} | {} | {}{} | {} | {}, {} |\n", md(p.name), gflops(p.achieved),
+        intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
+        p.attainable > 0 ? percent(p.efficiency) : "—", p.above_roof ? " **above roof**" : "",
+        md(p.bound), to_string(p.flops_source), to_string(p.bytes_source));
+  }
+  auto rows = ladder_against_best_blas(in.placements);
+  if (!rows.empty()) {
+    s += "\n## Ladder against the best BLAS\n\n| problem | threads | backend | GFLOP/s | × best "
+         "BLAS |\n|---|---:|---|---:|---:|\n";
+    for (const auto& r : rows)
+      for (const auto& [backend, rate] : r.rates)
+        s +=
+            fmt::format("| {} {} {} | {} | {} | {} | {:.2f}× |\n", md(r.op), md(r.dtype),
+                        md(r.shape), r.threads, md(backend), gflops(rate), rate / r.best_blas_rate);
+  }
+  std::string unplaced;
+  for (const auto& p : in.placements)
+    if (!p.placeable) unplaced += fmt::format("| {} | {} |\n", md(p.name), md(p.reason));
+  if (!unplaced.empty()) s += "\n## Not placeable\n\n| case | why |\n|---|---|\n" + unplaced;
+  return s;
+}
+
+std::string csv_report(const ReportInput& in) {
+  std::string s =
+      "case,backend,op,dtype,shape,threads,disposition,placeable,seconds_per_call,flops_per_call,"
+      "gflops_per_s,"
+      "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
+      "bound,above_roof,"
+      "reason\n";
+  for (const auto& p : in.placements) {
+    auto [level, ai] = level_and_intensity(p);
+    auto f = [](const std::string& x) { return escape_csv_field(x); };
+    s += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{},{},{},{:.6g},{},{},{},{},{}\n",
+                     f(p.name), f(p.backend), f(p.op), f(p.dtype), f(p.shape), p.threads,
+                     f(p.disposition), p.placeable ? "yes" : "no", p.seconds, p.flops,
+                     p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source),
+                     to_string(p.bytes_source), f(level), ai,
+                     p.attainable > 0 ? gflops(p.attainable) : "",
+                     p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
+                     p.above_roof ? "yes" : "no", f(p.reason));
+  }
+  return s;
+}
+
+std::string terminal_summary(const ReportInput& in) {
+  std::string s =
+      fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", "case", "GFLOP/s", "AI", "eff.", "bound");
+  for (const auto& p : in.placements) {
+    if (!p.placeable) {
+      s += fmt::format("{:<72} {}\n", p.name, p.reason);
+      continue;
+    }
+    auto [level, ai] = level_and_intensity(p);
+    s += fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", p.name, gflops(p.achieved), intensity(ai),
+                     p.attainable > 0 ? percent(p.efficiency) : "—",
+                     p.bound + (p.above_roof ? " (above roof)" : ""));
+  }
+  return s;
+}
+
+}  // namespace ridgeline

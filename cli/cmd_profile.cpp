@@ -22,10 +22,16 @@ int run_profile(ProfileOptions& opt) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError(fmt::format("-d {}: cannot create: {}", dir.string(), ec.message()));
-  MachineChoice machine = this_machine(true, opt.force_probe);
   opt.run.output = (dir / "run.json").string();
+  MachineChoice machine;
   Run run;
-  const int rc = execute_run(opt.run, machine.model, run);
+  const int rc = execute_run(
+      opt.run,
+      [&] {
+        machine = this_machine(true, opt.force_probe);
+        return machine.model;
+      },
+      run);
   ReportInput input =
       make_report_input(std::move(run), opt.run.output, machine.model, machine.origin);
   const auto html = dir / "report.html";

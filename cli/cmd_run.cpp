@@ -59,7 +59,8 @@ void check_writable_output(const std::filesystem::path& output) {
 
 }  // namespace
 
-int execute_run(RunOptions& opt, const std::optional<MachineModel>& machine, Run& run) {
+int execute_run(RunOptions& opt,
+                const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run) {
   for (const auto& s : opt.shapes) opt.plan.shapes.push_back(parse_shape(s));
   if (opt.repetitions && *opt.repetitions < 1)
     throw InputError(fmt::format("--repetitions {}: must be at least 1", *opt.repetitions));
@@ -80,6 +81,7 @@ int execute_run(RunOptions& opt, const std::optional<MachineModel>& machine, Run
 
   std::filesystem::path output(opt.output);
   check_writable_output(output);
+  const std::optional<MachineModel> machine = machine_for_run();
   std::filesystem::path journal = output;
   journal.replace_extension(".jsonl");
   std::error_code ec;
@@ -185,10 +187,15 @@ Command add_run_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
   add_run_options(sub, *opt, true);
   return {sub, [opt] {
-            MachineChoice machine = this_machine(!opt->no_probe, false);
-            if (!machine.model) fmt::print(stderr, "no machine model: {}\n", machine.origin);
             Run run;
-            return execute_run(*opt, machine.model, run);
+            return execute_run(
+                *opt,
+                [&] {
+                  MachineChoice machine = this_machine(!opt->no_probe, false);
+                  if (!machine.model) fmt::print(stderr, "no machine model: {}\n", machine.origin);
+                  return machine.model;
+                },
+                run);
           }};
 }
 

@@ -2,6 +2,7 @@
 // What `ridgeline run` and `ridgeline profile` share: the options that choose and time
 // cases, and running them into a Run document.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,9 +28,11 @@ struct RunOptions {
 // Registers the case-selection and timing options (and -o unless `with_output` is false).
 void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
 
-// Plans, runs (progress on stderr) and writes opt.output with `machine` embedded.
-// Returns the exit code: 0, or 130 when interrupted.
-int execute_run(RunOptions& opt, const std::optional<MachineModel>& machine, Run& run);
+// Plans (bad input fails here, before anything is measured), asks `machine_for_run` for
+// the model to embed, runs (progress on stderr) and writes opt.output. Returns the exit
+// code: 0, or 130 when interrupted.
+int execute_run(RunOptions& opt,
+                const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run);
 
 // This machine's model: the cached one, or a probe when none is cached (unless
 // `probe_if_missing` is false); `origin` says which, or why there is none.

@@ -47,6 +47,7 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
     });
   });
 });
+document.body.setAttribute('data-report-ready', '1');
 )";
 
 std::string cell(const std::string& text) {

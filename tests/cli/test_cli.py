@@ -5,6 +5,7 @@ machine's kernels and BLAS libraries.
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -12,13 +13,22 @@ import time
 import unittest
 
 RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+# The machine-model cache of these tests, apart from the user's.
+CACHE = tempfile.mkdtemp(prefix="ridgeline-test-cache-")
 LIBM = "/lib/x86_64-linux-gnu/libm.so.6"
 REFBLAS = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
 
 
+ENV = {**os.environ, "NO_COLOR": "1", "XDG_CACHE_HOME": CACHE}
+
+
+def tearDownModule():
+    shutil.rmtree(CACHE, ignore_errors=True)
+
+
 def ridgeline(*args, timeout=300):
-    return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
 
 
 def check_google_benchmark_shape(test, doc):
@@ -124,7 +134,7 @@ class RunCommand(unittest.TestCase):
         self.dir.cleanup()
 
     def test_smoke_suite_writes_a_google_benchmark_compatible_run(self):
-        r = ridgeline("run", "--suite", "smoke", "-o", self.out)
+        r = ridgeline("run", "--suite", "smoke", "--no-probe", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.out) as f:
             doc = json.load(f)
@@ -152,7 +162,7 @@ class RunCommand(unittest.TestCase):
             self.skipTest(REFBLAS + " not installed")
         r = ridgeline("run", "--blas-lib", REFBLAS, "--backend", "blas.blas,cpu.packed",
                       "--filter", "gemm/.*/f32/.*n=96.*", "--shape", "96", "--repetitions", "3",
-                      "--min-time", "0.01", "-o", self.out)
+                      "--min-time", "0.01", "--no-probe", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.out) as f:
             doc = json.load(f)
@@ -169,7 +179,7 @@ class RunCommand(unittest.TestCase):
     def test_google_benchmark_flags_work_as_aliases(self):
         r = ridgeline("run", "--suite", "smoke", r"--benchmark_filter=gemm/cpu\.tiled/f64/",
                       "--benchmark_repetitions=2", "--benchmark_min_time=0.01",
-                      f"--benchmark_out={self.out}")
+                      f"--benchmark_out={self.out}", "--no-probe")
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.out) as f:
             doc = json.load(f)
@@ -180,8 +190,8 @@ class RunCommand(unittest.TestCase):
 
     def test_ctrl_c_keeps_what_finished(self):
         p = subprocess.Popen([RIDGELINE, "run", "--suite", "default", "--backend", "cpu.naive",
-                              "--dtype", "f64", "-o", self.out],
-                             stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+                              "--dtype", "f64", "--no-probe", "-o", self.out],
+                             stderr=subprocess.PIPE, text=True, env=ENV)
         deadline = time.time() + 120
         journal = os.path.join(self.dir.name, "run.jsonl")
         while time.time() < deadline and not (os.path.exists(journal) and os.path.getsize(journal) > 0):
@@ -195,6 +205,110 @@ class RunCommand(unittest.TestCase):
         self.assertGreaterEqual(len(doc["benchmarks"]), 1)
         self.assertTrue(all(b["ridgeline"]["validation"]["disposition"] == "passed" for b in doc["benchmarks"]))
         self.assertIn("interrupted", err)
+
+
+class ProbeReportProfile(unittest.TestCase):
+    """One real probe into the test cache, then what builds on it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="ridgeline-cli-")
+        cls.machine_path = os.path.join(cls.dir, "machine.json")
+        cls.probe = ridgeline("probe", "-o", cls.machine_path)
+        with open(cls.machine_path) as f:
+            cls.machine = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_probe_measures_every_ceiling(self):
+        self.assertEqual(self.probe.returncode, 0, self.probe.stderr)
+        m = self.machine
+        self.assertGreater(m["cpu"]["measured_clock_hz"], 1e8)
+        threads = {c["threads"] for c in m["compute"]}
+        self.assertEqual(threads, {1, m["cpu"]["cores"]})
+        names = {c["name"] for c in m["compute"]}
+        for name in ("f64.scalar.fma", "f32.scalar.fma", "f64.avx2.fma", "f32.avx2.fma"):
+            self.assertIn(name, names)
+        for c in m["compute"]:
+            self.assertGreater(c["per_second"], 0, c)
+            self.assertEqual(c["source"], "timed")
+            self.assertTrue(c["theoretical_per_second"] > 0 or c["theoretical_reason"], c)
+        levels = {(c["level"], c["kernel"]) for c in m["memory"]}
+        for level in ("L1", "L2", "DRAM"):
+            for kernel in ("read", "write", "copy", "triad"):
+                self.assertIn((level, kernel), levels)
+        self.assertTrue(all(c["bytes_per_s"] > 0 and c["working_set_bytes"] > 0 for c in m["memory"]))
+        self.assertGreater(m["overhead"][0]["seconds"], 0)
+        self.assertIn("write-allocate", m["byte_convention"])
+
+    def test_second_probe_comes_from_the_cache(self):
+        r = ridgeline("probe")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("from the cache", r.stderr)
+        self.assertIn(self.machine["fingerprint"], r.stderr)
+
+    def test_run_embeds_the_machine_and_report_writes_each_format(self):
+        run = self.path("run.json")
+        r = ridgeline("run", "--suite", "smoke", "--filter", "cpu.naive/f64/m=64", "-o", run)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(run) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["context"]["ridgeline"]["machine"]["fingerprint"], self.machine["fingerprint"])
+        outs = [self.path("r.html"), self.path("r.md"), self.path("r.csv")]
+        r = ridgeline("report", run, "-o", outs[0], "-o", outs[1], "-o", outs[2])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split(), outs)
+        with open(outs[0]) as f:
+            self.assertIn("<svg", f.read())
+        with open(outs[1]) as f:
+            self.assertIn("## Results", f.read())
+        with open(outs[2]) as f:
+            self.assertEqual(len(f.read().splitlines()), 2)
+
+    def test_report_of_foreign_google_benchmark_output(self):
+        out = self.path("foreign.html")
+        r = ridgeline("report", os.path.join(FIXTURES, "gbench-foreign.json"), "--machine", self.machine_path,
+                      "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            html = f.read()
+        self.assertIn("1 placed, 2 not placeable", html)
+        self.assertIn("BM_Sort/1024", html)
+        self.assertIn("no FLOP counter", html)
+
+    def test_report_bad_input(self):
+        bad = self.path("bad.json")
+        with open(bad, "w") as f:
+            f.write('{"context": {}, "benchmarks": [{"name": "x", "real_time": 1')
+        r = ridgeline("report", bad, "-o", self.path("x.html"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(bad + ": unexpected end of file (truncated?)", r.stderr)
+        with open(bad, "w") as f:
+            f.write('{"context": {}, "benchmarks": [{"name": 3}]}')
+        r = ridgeline("report", bad)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(bad + ": benchmarks[0].name: expected a string, got number", r.stderr)
+        r = ridgeline("report", os.path.join(FIXTURES, "gbench-foreign.json"), "-o", self.path("x.pdf"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown report format '.pdf'", r.stderr)
+        r = ridgeline("report", self.path("missing.json"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("missing.json: cannot open", r.stderr)
+
+    def test_profile_prints_a_summary_and_the_report_path(self):
+        d = self.path("profile")
+        r = ridgeline("profile", "-d", d, "--suite", "smoke", "--filter", "cpu.packed.*/f32/m=64")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        last = r.stdout.strip().splitlines()[-1]
+        self.assertEqual(last, "Report: " + os.path.join(os.path.abspath(d), "report.html"))
+        self.assertIn("GFLOP/s", r.stdout)
+        for name in ("run.json", "report.html", "report.md", "report.csv"):
+            self.assertTrue(os.path.exists(os.path.join(d, name)), name)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,228 @@
+// Properties of the roofline maths, checked on many random machines, plus placement of
+// recorded runs.
+#include "ridgeline/analysis/roofline.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/core/run_json.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+const std::vector<std::string> kLevels{"L1", "L2", "L3", "DRAM"};
+
+MachineModel random_machine(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> peak(1e9, 1e13), bw(1e9, 1e12);
+  MachineModel m;
+  m.fingerprint = "test";
+  m.cores = 4;
+  for (int threads : {1, 4}) {
+    m.compute.push_back(
+        {"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", threads, MetricSource::timed});
+    m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", peak(rng), 0, "", threads,
+                         MetricSource::timed});
+    m.compute.push_back({"f32.avx512.fma", "f32", "avx512", "FLOP/s", peak(rng), 0, "", threads,
+                         MetricSource::timed});
+    for (const auto& level : kLevels)
+      for (const char* k : {"read", "copy"})
+        m.memory.push_back({level, k, bw(rng), 1 << 20, threads, MetricSource::timed});
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST(RooflineProperties, AttainableIsTheMinimumOverTheApplicableCeilings) {
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> log_ai(-3, 4);
+  for (int trial = 0; trial < 500; ++trial) {
+    MachineModel m = random_machine(rng);
+    const int threads = trial % 2 ? 4 : 1;
+    Roof roof = roof_for(m, "f64", threads);
+    // The roof takes the best f64 peak and the best kernel per level at these threads.
+    double best_peak = 0;
+    for (const auto& c : m.compute)
+      if (c.dtype == "f64" && c.threads == threads) best_peak = std::max(best_peak, c.per_second);
+    ASSERT_TRUE(roof.compute);
+    EXPECT_DOUBLE_EQ(roof.compute->per_second, best_peak);
+    std::map<std::string, double> intensity;
+    for (const auto& level : kLevels)
+      if (rng() % 2) intensity[level] = std::pow(10.0, log_ai(rng));
+    double expected = best_peak;
+    std::string bound = "compute";
+    for (const auto& [level, ai] : intensity) {
+      double bw = 0;
+      for (const auto& c : m.memory)
+        if (c.level == level && c.threads == threads) bw = std::max(bw, c.bytes_per_s);
+      if (bw * ai < expected) {
+        expected = bw * ai;
+        bound = level;
+      }
+    }
+    Attainable a = attainable(roof, intensity);
+    EXPECT_DOUBLE_EQ(a.flops_per_s, expected);
+    EXPECT_EQ(a.bound, bound);
+    EXPECT_LE(a.flops_per_s, best_peak);
+  }
+}
+
+TEST(RooflineProperties, AttainableIsMonotoneInIntensity) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 100; ++trial) {
+    Roof roof = roof_for(random_machine(rng), "f32", 1);
+    double previous = 0;
+    for (double ai = 1e-3; ai < 1e4; ai *= 1.1) {
+      double now = attainable(roof, {{"DRAM", ai}, {"L2", ai * 4}}).flops_per_s;
+      EXPECT_GE(now, previous) << "at intensity " << ai;
+      previous = now;
+    }
+  }
+}
+
+TEST(RooflineProperties, RidgePointIsWhereTheRoofsMeet) {
+  std::mt19937_64 rng(9);
+  for (int trial = 0; trial < 200; ++trial) {
+    Roof roof = roof_for(random_machine(rng), "f64", 4);
+    for (const auto& level : kLevels) {
+      const double ridge = ridge_point(roof, level);
+      const double bw = roof.memory.at(level).bytes_per_s;
+      EXPECT_NEAR(bw * ridge, roof.compute->per_second, roof.compute->per_second * 1e-12);
+      // Left of the ridge memory bounds, right of it compute does.
+      EXPECT_EQ(attainable(roof, {{level, ridge * 0.99}}).bound, level);
+      EXPECT_EQ(attainable(roof, {{level, ridge * 1.01}}).bound, "compute");
+    }
+  }
+}
+
+TEST(RooflineProperties, UnknownThreadCountUsesTheNearestBelowAndSaysSo) {
+  std::mt19937_64 rng(1);
+  MachineModel m = random_machine(rng);
+  Roof roof = roof_for(m, "f64", 3);
+  EXPECT_EQ(roof.threads, 1);
+  EXPECT_NE(roof.note.find("measured with 1 thread, the result ran with 3"), std::string::npos)
+      << roof.note;
+  EXPECT_TRUE(roof_for(m, "f64", 8).note.find("4 threads") != std::string::npos);
+  EXPECT_TRUE(roof_for(m, "f64", 4).note.empty());
+}
+
+namespace {
+
+Run run_with_case(double real_time_ms, std::int64_t n, Disposition d = Disposition::passed) {
+  Run run;
+  CaseResult r;
+  r.name = r.run_name = "gemm/test/f64/n";
+  r.iterations = 10;
+  r.real_time = real_time_ms;
+  r.time_unit = "ms";
+  CaseDetails det;
+  det.backend = "cpu.test";
+  det.problem = {"gemm", {n, n, n, 1}, Layout::NN, DType::f64, "normal"};
+  det.work = gemm_work(det.problem);
+  det.validation.disposition = d;
+  det.validation.message = d == Disposition::passed ? "" : "killed by SIGSEGV";
+  r.ridgeline = det;
+  r.error_occurred = d != Disposition::passed;
+  run.benchmarks.push_back(r);
+  return run;
+}
+
+MachineModel simple_machine() {
+  MachineModel m;
+  m.fingerprint = "simple";
+  m.l1d_bytes = 32 << 10;
+  m.l2_bytes = 1 << 20;
+  m.l3_bytes = 32 << 20;
+  m.compute.push_back(
+      {"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 1, MetricSource::timed});
+  for (const char* level : {"L1", "L2", "L3", "DRAM"})
+    m.memory.push_back({level, "copy", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20, 1,
+                        MetricSource::timed});
+  m.overhead.push_back({"call", 2e-9, MetricSource::timed});
+  return m;
+}
+
+}  // namespace
+
+TEST(Placement, AboveEveryRoofIsFlaggedNotHidden) {
+  MachineModel m = simple_machine();
+  // 2*1024^3 FLOPs in 1 ms = 2147 GFLOP/s, far above the 50 GFLOP/s roof.
+  auto placed = place_results(run_with_case(1.0, 1024), &m);
+  ASSERT_EQ(placed.size(), 1u);
+  EXPECT_TRUE(placed[0].placeable);
+  EXPECT_TRUE(placed[0].above_roof);
+  EXPECT_GT(placed[0].efficiency, 1.0);
+}
+
+TEST(Placement, BytesAreComparedWithTheLevelTheWorkingSetFitsIn) {
+  MachineModel m = simple_machine();
+  auto small = place_results(run_with_case(1.0, 32), &m)[0];  // 24 KiB of operands
+  EXPECT_EQ(small.intensity.begin()->first, "L1");
+  auto mid = place_results(run_with_case(1.0, 256), &m)[0];  // 1.5 MiB
+  EXPECT_EQ(mid.intensity.begin()->first, "L3");
+  auto big = place_results(run_with_case(100.0, 2048), &m)[0];  // 96 MiB
+  EXPECT_EQ(big.intensity.begin()->first, "DRAM");
+  EXPECT_DOUBLE_EQ(big.intensity.at("DRAM"), 2.0 * 2048 * 2048 * 2048 / (3.0 * 2048 * 2048 * 8));
+  EXPECT_EQ(big.bytes_source, MetricSource::analytic);
+  EXPECT_EQ(big.flops_source, MetricSource::analytic);
+  EXPECT_NE(big.level_note.find("analytic"), std::string::npos);
+}
+
+TEST(Placement, TinyCallsAreBoundByCallOverhead) {
+  MachineModel m = simple_machine();
+  // 2 FLOPs: compute would allow 0.04 ns, the call costs 2 ns.
+  auto p = place_results(run_with_case(1e-5, 1), &m)[0];
+  EXPECT_EQ(p.bound, "call overhead");
+  EXPECT_DOUBLE_EQ(p.attainable, 2.0 / 2e-9);
+}
+
+TEST(Placement, FailedCasesAreListedWithTheirReason) {
+  MachineModel m = simple_machine();
+  auto p = place_results(run_with_case(0, 64, Disposition::crashed), &m)[0];
+  EXPECT_FALSE(p.placeable);
+  EXPECT_NE(p.reason.find("crashed: killed by SIGSEGV"), std::string::npos) << p.reason;
+}
+
+TEST(Placement, WithoutAMachineModelPointsHaveNoBound) {
+  auto p = place_results(run_with_case(10.0, 512), nullptr)[0];
+  EXPECT_TRUE(p.placeable);
+  EXPECT_GT(p.achieved, 0);
+  EXPECT_EQ(p.attainable, 0);
+  EXPECT_TRUE(p.bound.empty());
+  EXPECT_NE(p.roof_note.find("no machine model"), std::string::npos);
+}
+
+TEST(Placement, ForeignGoogleBenchmarkOutputIsPlacedWhereItCanBe) {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/gbench-foreign.json");
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  auto placed = place_results(run, &m);
+  ASSERT_EQ(placed.size(), 3u);
+  EXPECT_TRUE(placed[0].placeable);
+  EXPECT_DOUBLE_EQ(placed[0].achieved, 4.0e9);
+  EXPECT_DOUBLE_EQ(placed[0].intensity.at("DRAM"), 0.5);
+  EXPECT_EQ(placed[0].flops_source, MetricSource::counted);
+  EXPECT_FALSE(placed[1].placeable);
+  EXPECT_NE(placed[1].reason.find("no FLOP counter"), std::string::npos);
+  EXPECT_FALSE(placed[2].placeable);
+}
+
+TEST(Placement, RecordedRunUsesItsMedianAndItsEmbeddedMachine) {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  ASSERT_TRUE(run.context.machine);
+  auto placed = place_results(run, &*run.context.machine);
+  ASSERT_FALSE(placed.empty());
+  for (const auto& p : placed) {
+    EXPECT_TRUE(p.placeable) << p.name << ": " << p.reason;
+    EXPECT_GT(p.attainable, 0) << p.name;
+    EXPECT_EQ(p.dtype, "f64");
+  }
+  auto ladder = ladder_against_best_blas(placed);
+  ASSERT_FALSE(ladder.empty());
+  EXPECT_EQ(ladder[0].best_blas.rfind("blas.", 0), 0u);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,133 @@
+// Each output format checked against patterns (not byte-for-byte: numbers are the
+// recorded ones, layout may change), and every string from a Run escaped.
+#include "ridgeline/reports/report.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/escape.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+ReportInput recorded() {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  auto machine = run.context.machine;
+  return make_report_input(std::move(run), "run-smoke.json", machine,
+                           "the model embedded in the run");
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1))
+    ++n;
+  return n;
+}
+
+bool matches(const std::string& text, const std::string& pattern) {
+  return std::regex_search(text, std::regex(pattern));
+}
+
+ReportInput with_hostile_names() {
+  ReportInput in = recorded();
+  in.run.benchmarks[0].run_name = in.run.benchmarks[0].name = "<script>alert(1)</script>";
+  in.run.benchmarks[0].ridgeline->backend = "<img src=x onerror=alert(2)>";
+  in.run.context.host_name = "host\"><b>x</b>";
+  auto machine = in.run.context.machine;
+  return make_report_input(in.run, "a|b,c.json", machine, "x");
+}
+
+}  // namespace
+
+TEST(HtmlReport, IsOneSelfContainedPageWithTheRoofline) {
+  ReportInput in = recorded();
+  std::string html = html_report(in);
+  EXPECT_TRUE(matches(html, "^<!DOCTYPE html>"));
+  EXPECT_TRUE(matches(html, "<svg [^>]*viewBox=\"0 0 960 600\""));
+  // Self-contained: nothing fetched from anywhere.
+  EXPECT_FALSE(matches(html, "(src|href)=\"(https?:)?//"));
+  EXPECT_FALSE(matches(html, "<link "));
+  EXPECT_EQ(count(html, "<script>"), 1u);
+  // One point per placed result, each with a tooltip naming its numbers and sources.
+  std::size_t placed = 0;
+  for (const auto& p : in.placements) placed += p.placeable;
+  EXPECT_EQ(count(html, "<g class=\"point\">"), placed);
+  EXPECT_TRUE(matches(html,
+                      "<title>gemm/cpu\\.naive/f64/[^<]*\\n[0-9.]+ GFLOP/s, 1 thread\\nintensity "
+                      "[0-9.]+ FLOP/B \\((L1|L2|L3|DRAM)\\)\\n"
+                      "attainable [0-9.]+ GFLOP/s, efficiency [0-9]+%, bound: [A-Za-z0-9 "
+                      "]+\\nsources: FLOPs analytic, bytes analytic"));
+  // Ceilings labelled with their values, and ridge points.
+  EXPECT_TRUE(matches(html, "f64 1t peak: [0-9.]+ GFLOP/s \\(f64\\.(avx2|avx512)\\.fma\\)"));
+  EXPECT_TRUE(matches(html, "DRAM 1t: [0-9.]+ GB/s"));
+  EXPECT_TRUE(matches(html, "<title>ridge point L1 \\(1 thread\\): [0-9.]+ FLOP/B</title>"));
+  // Tables: results (sortable), ladder against the best BLAS, machine, ceilings.
+  EXPECT_TRUE(matches(html, "<table class=\"sortable\" id=\"results\">"));
+  EXPECT_TRUE(matches(html, "<h2>Ladder against the best BLAS per problem</h2>"));
+  EXPECT_TRUE(matches(html, "<th>clock \\(measured\\)</th><td>[0-9]+ MHz"));
+  EXPECT_TRUE(matches(html, "<td>f64\\.avx512\\.fma</td><td class=\"n\" data-v=\"1\">1</td>"));
+}
+
+TEST(HtmlReport, EscapesEveryStringFromTheRun) {
+  std::string html = html_report(with_hostile_names());
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
+  EXPECT_EQ(html.find("<b>x</b>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
+  EXPECT_EQ(count(html, "<script>"), 1u);
+}
+
+TEST(MarkdownReport, CarriesTheSameNumbersInTables) {
+  ReportInput in = recorded();
+  std::string md = markdown_report(in);
+  EXPECT_TRUE(matches(md, "^# Ridgeline report\n"));
+  EXPECT_TRUE(matches(md, "\\| compute ceiling \\| threads \\| measured \\| theoretical \\|"));
+  EXPECT_TRUE(matches(md, "\n## Results\n\n\\| case \\| GFLOP/s \\|"));
+  for (const auto& p : in.placements) {
+    std::string row = "| " + escape_markdown_cell(p.name) + " | " +
+                      fmt::format("{:.2f}", p.achieved / 1e9) + " |";
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  }
+  std::string hostile = markdown_report(with_hostile_names());
+  EXPECT_EQ(hostile.find("<script>"), std::string::npos);
+  EXPECT_NE(hostile.find("&lt;script&gt;"), std::string::npos);
+}
+
+TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
+  ReportInput in = recorded();
+  std::string csv = csv_report(in);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "case,backend,op,dtype,shape,threads,disposition,placeable,seconds_per_call,flops_per_"
+            "call,gflops_per_s,"
+            "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
+            "efficiency,bound,"
+            "above_roof,reason");
+  EXPECT_EQ(count(csv, "\n"), in.placements.size() + 1);
+  EXPECT_TRUE(matches(csv,
+                      "\n\"gemm/cpu\\.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
+                      "threads=1\",cpu\\.naive,gemm,f64,"));
+  std::string hostile = csv_report(with_hostile_names());
+  EXPECT_NE(hostile.find("\"m=64,n=64,k=64\""), std::string::npos)
+      << "fields with commas are quoted";
+}
+
+TEST(Escaping, EachEscaperHandlesItsSpecialCharacters) {
+  EXPECT_EQ(escape_html("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(escape_markdown_cell("a|b\nc`d"), "a\\|b c\\`d");
+  EXPECT_EQ(escape_csv_field("plain"), "plain");
+  EXPECT_EQ(escape_csv_field("a,\"b\""), "\"a,\"\"b\"\"\"");
+}
+
+TEST(ReportFormat, ChosenByExtension) {
+  EXPECT_EQ(report_format_for("r.html"), ReportFormat::html);
+  EXPECT_EQ(report_format_for("r.md"), ReportFormat::markdown);
+  EXPECT_EQ(report_format_for("r.csv"), ReportFormat::csv);
+  EXPECT_FALSE(report_format_for("r.pdf"));
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,106 @@
+"""The HTML report in headless Chromium: it renders (the screenshot is not blank), its
+script runs to the end, and the console shows no error.
+
+RIDGELINE names the binary; RIDGELINE_FIXTURES the recorded fixtures. Skips, saying why,
+when Debian's chromium is not installed (scripts/install-deps installs it).
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+import unittest
+import zlib
+
+RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
+FIXTURES = os.environ.get("RIDGELINE_FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--enable-logging=stderr", "--v=0"]
+
+
+def png_pixels(path):
+    """Decodes an 8-bit RGB or RGBA PNG (what Chromium writes) into rows of bytes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), f"unexpected PNG format {depth}/{colour}"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        filt = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if filt == 1:
+                line[x] = (line[x] + a) & 255
+            elif filt == 2:
+                line[x] = (line[x] + b) & 255
+            elif filt == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif filt == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, channels, rows
+
+
+@unittest.skipUnless(CHROMIUM, "Debian's chromium is not installed (scripts/install-deps installs it)")
+class ReportInChromium(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.html = os.path.join(self.dir.name, "report.html")
+        subprocess.run([RIDGELINE, "report", os.path.join(FIXTURES, "run-smoke-f64-zen4-vm.json"), "-o", self.html],
+                       check=True, capture_output=True)
+        self.profile = os.path.join(self.dir.name, "chromium-profile")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def chromium(self, *args):
+        return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", *args,
+                               "file://" + self.html], capture_output=True, text=True, timeout=120)
+
+    def test_renders_a_roofline_that_is_not_blank(self):
+        shot = os.path.join(self.dir.name, "shot.png")
+        r = self.chromium("--window-size=1100,900", f"--screenshot={shot}")
+        self.assertTrue(os.path.exists(shot), r.stderr[-2000:])
+        width, height, channels, rows = png_pixels(shot)
+        self.assertEqual((width, height), (1100, 900))
+        pixels = set()
+        dark = 0
+        for row in rows:
+            for x in range(0, len(row), channels * 7):
+                px = row[x:x + 3]
+                pixels.add(px)
+                dark += sum(px) < 384
+        self.assertGreater(len(pixels), 20, "a handful of colours: blank page?")
+        self.assertGreater(dark, 500, "almost no dark pixels: nothing drawn?")
+
+    def test_script_runs_to_the_end_without_console_errors(self):
+        r = self.chromium("--dump-dom")
+        self.assertIn('data-report-ready="1"', r.stdout, r.stderr[-2000:])
+        console = [line for line in r.stderr.splitlines() if "CONSOLE" in line]
+        errors = [line for line in console if re.search(r"Uncaught|Error|error", line)]
+        self.assertEqual(errors, [], "\n".join(console))
+
+
+if __name__ == "__main__":
+    unittest.main()

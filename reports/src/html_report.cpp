@@ -19,6 +19,7 @@ h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bot
 table{border-collapse:collapse;font-size:13px;margin-top:8px}
 th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+#results td:first-child{word-break:break-all;min-width:260px}
 table.sortable th{cursor:pointer;background:#f1f3f5}
 th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" \25BC"}
 .legend span{display:inline-block;margin-right:14px;font-size:13px}

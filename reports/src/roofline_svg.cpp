@@ -155,40 +155,66 @@ std::string roofline_svg(const ReportInput& in) {
   s += R"svg(<g clip-path="url(#plot)">)svg";
   const double slope_px = (ax.y(1) - ax.y(10)) / (ax.x(10) - ax.x(1));
   const double angle = -std::atan(slope_px) * 180 / M_PI;
-  int label_row = 0;
-  for (const auto& [combo, roof] : roofs) {
-    const std::string dash = combo.threads > 1 ? R"svg( stroke-dasharray="7 4")svg" : "";
-    if (!roof.compute) continue;
-    const double peak = roof.compute->per_second;
-    double min_ridge = ax.xhi;
-    for (const auto& [level, bw] : roof.memory) {
-      const double ridge = ridge_point(roof, level);
-      if (ridge <= 0) continue;
-      min_ridge = std::min(min_ridge, ridge);
-      const double x0 = ax.xlo;
+  std::vector<std::pair<double, double>> peak_labels;  // (y, right end) of labels placed
+  std::set<int> thread_counts;
+  for (const auto& [combo, roof] : roofs) thread_counts.insert(combo.threads);
+  for (int threads : thread_counts) {
+    const std::string dash = threads > 1 ? R"svg( stroke-dasharray="7 4")svg" : "";
+    // Memory ceilings do not depend on the dtype: one line per level, up to the highest
+    // compute peak at this thread count.
+    double top = 0;
+    const Roof* any = nullptr;
+    for (const auto& [combo, roof] : roofs)
+      if (combo.threads == threads && roof.compute) {
+        top = std::max(top, roof.compute->per_second);
+        any = &roof;
+      }
+    if (!any) continue;
+    for (const auto& [level, bw] : any->memory) {
+      if (bw.bytes_per_s <= 0) continue;
+      const double x0 = ax.xlo, x1 = top / bw.bytes_per_s;
       s += fmt::format(
           R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="1.8"{}/>)svg",
-          ax.x(x0), ax.y(bw.bytes_per_s * x0), ax.x(ridge), ax.y(peak), level_colour(level), dash);
-      // The label sits on the line, a little right of where it enters the plot.
-      double lx = std::max(x0 * 1.5, ax.ylo * 1.3 / bw.bytes_per_s);
-      if (lx < ridge / 3) {
+          ax.x(x0), ax.y(bw.bytes_per_s * x0), ax.x(x1), ax.y(top), level_colour(level), dash);
+      // On the line, left of where it meets the roof: parallel lines meet it at different
+      // intensities, so their labels spread out.
+      const double lx = std::max(x1 / 6, std::max(x0 * 1.2, ax.ylo * 1.3 / bw.bytes_per_s));
+      if (lx < x1 / 1.5) {
+        const double px = ax.x(lx), py = ax.y(bw.bytes_per_s * lx) - 4;
         s += fmt::format(
-            R"svg(<text x="{:.1f}" y="{:.1f}" transform="rotate({:.1f} {:.1f} {:.1f})" fill="{}" font-size="11">{} {}t: {} GB/s</text>)svg",
-            ax.x(lx), ax.y(bw.bytes_per_s * lx) - 4, angle, ax.x(lx), ax.y(bw.bytes_per_s * lx) - 4,
-            level_colour(level), escape_html(level), combo.threads, gbytes(bw.bytes_per_s));
+            R"svg(<text x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.1f} {0:.1f} {1:.1f})" fill="{3}" font-size="11">{4} {5}t: {6} GB/s</text>)svg",
+            px, py, angle, level_colour(level), escape_html(level), threads,
+            gbytes(bw.bytes_per_s));
+      }
+    }
+    for (const auto& [combo, roof] : roofs) {
+      if (combo.threads != threads || !roof.compute) continue;
+      const double peak = roof.compute->per_second;
+      double min_ridge = ax.xhi;
+      for (const auto& [level, bw] : roof.memory) {
+        const double ridge = ridge_point(roof, level);
+        if (ridge <= 0) continue;
+        min_ridge = std::min(min_ridge, ridge);
+        s += fmt::format(
+            R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>ridge point {} {} ({} thread{}): {} FLOP/B</title></circle>)svg",
+            ax.x(ridge), ax.y(peak), level_colour(level), escape_html(combo.dtype),
+            escape_html(level), threads, threads > 1 ? "s" : "", intensity(ridge));
       }
       s += fmt::format(
-          R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>ridge point {} ({} thread{}): {} FLOP/B</title></circle>)svg",
-          ax.x(ridge), ax.y(peak), level_colour(level), escape_html(level), combo.threads,
-          combo.threads > 1 ? "s" : "", intensity(ridge));
+          R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#212529" stroke-width="2"{}/>)svg",
+          ax.x(min_ridge), ax.y(peak), ax.x(ax.xhi), ax.y(peak), dash);
+      // Right-aligned at the plot's edge; a label that would overlap one already placed
+      // moves to the left of it.
+      const double ly = ax.y(peak) - 5;
+      double right = kWidth - kRight - 6;
+      for (const auto& [y, r] : peak_labels)
+        if (std::fabs(y - ly) < 13) right = std::min(right, r - 330);
+      peak_labels.emplace_back(ly, right);
+      s += fmt::format(
+          R"svg(<text x="{:.1f}" y="{:.1f}" text-anchor="end" fill="#212529">{} {}t peak: {} GFLOP/s ({})</text>)svg",
+          right, ly, escape_html(combo.dtype), threads, gflops(peak),
+          escape_html(roof.compute->name));
     }
-    s += fmt::format(
-        R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#212529" stroke-width="2"{}/>)svg",
-        ax.x(min_ridge), ax.y(peak), ax.x(ax.xhi), ax.y(peak), dash);
-    s += fmt::format(
-        R"svg(<text x="{:.1f}" y="{:.1f}" text-anchor="end" fill="#212529">{} {}t peak: {} GFLOP/s ({})</text>)svg",
-        kWidth - kRight - 6, ax.y(peak) - 5 - 13 * (label_row++ % 2), escape_html(combo.dtype),
-        combo.threads, gflops(peak), escape_html(roof.compute->name));
   }
   // Points, one per placed result and level it has bytes for.
   for (const auto& p : in.placements) {

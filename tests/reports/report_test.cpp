@@ -64,7 +64,7 @@ TEST(HtmlReport, IsOneSelfContainedPageWithTheRoofline) {
   // Ceilings labelled with their values, and ridge points.
   EXPECT_TRUE(matches(html, "f64 1t peak: [0-9.]+ GFLOP/s \\(f64\\.(avx2|avx512)\\.fma\\)"));
   EXPECT_TRUE(matches(html, "DRAM 1t: [0-9.]+ GB/s"));
-  EXPECT_TRUE(matches(html, "<title>ridge point L1 \\(1 thread\\): [0-9.]+ FLOP/B</title>"));
+  EXPECT_TRUE(matches(html, "<title>ridge point f64 L1 \\(1 thread\\): [0-9.]+ FLOP/B</title>"));
   // Tables: results (sortable), ladder against the best BLAS, machine, ceilings.
   EXPECT_TRUE(matches(html, "<table class=\"sortable\" id=\"results\">"));
   EXPECT_TRUE(matches(html, "<h2>Ladder against the best BLAS per problem</h2>"));

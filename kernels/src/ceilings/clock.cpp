@@ -42,7 +42,7 @@ double measure_clock_hz(int trials) {
   add_chain(200000);  // leave any low-power state before timing
   double best = 0;
   for (int t = 0; t < trials; ++t) {
-    const std::uint64_t iterations = 400000;  // 40 M cycles, about 10 ms
+    const std::uint64_t iterations = 800000;  // 80 M cycles, about 20 ms
     auto start = clock::now();
     add_chain(iterations);
     double seconds = std::chrono::duration<double>(clock::now() - start).count();

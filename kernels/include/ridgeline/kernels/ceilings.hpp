@@ -20,7 +20,7 @@ CpuIdentity cpu_identity();
 
 // Core clock of one thread: a chain of dependent integer adds (one cycle each on every
 // x86 core of the last decade) timed with the steady clock; the fastest of `trials`.
-double measure_clock_hz(int trials = 5);
+double measure_clock_hz(int trials = 9);
 
 // An instruction class whose peak throughput the probe measures.
 struct PeakSpec {

@@ -8,6 +8,7 @@
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
+#include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/runner/probe.hpp"
@@ -69,6 +70,7 @@ int execute_run(RunOptions& opt,
   if (opt.settings.case_timeout_s <= 0)
     throw InputError(
         fmt::format("--case-timeout {}: must be positive", opt.settings.case_timeout_s));
+  make_collectors(opt.settings.collect);  // an unknown collector fails here, before anything runs
   std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
   // A user library joins the suite's rungs unless --backend already chose.
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);
@@ -177,6 +179,11 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
         ->capture_default_str();
   sub->add_flag("--no-isolation", opt->no_isolation,
                 "Run cases in this process (a crash ends the run)");
+  sub->add_option(
+         "--collect", opt->settings.collect,
+         "Collectors and events, e.g. perf:cycles,perf:page-faults,rapl (default: timer, perf "
+         "task-clock/page-faults/context-switches, rapl)")
+      ->delimiter(',');
   sub->add_flag("--no-probe", opt->no_probe,
                 "Do not probe the machine when no model is cached (the Run then has no ceilings)");
   for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');

@@ -13,9 +13,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ridgeline ") + RIDGELINE_VERSION);
   const std::vector<ridgeline::cli::Command> commands{
-      ridgeline::cli::add_list_command(app), ridgeline::cli::add_run_command(app),
-      ridgeline::cli::add_probe_command(app), ridgeline::cli::add_report_command(app),
-      ridgeline::cli::add_profile_command(app)};
+      ridgeline::cli::add_list_command(app),    ridgeline::cli::add_run_command(app),
+      ridgeline::cli::add_probe_command(app),   ridgeline::cli::add_report_command(app),
+      ridgeline::cli::add_profile_command(app), ridgeline::cli::add_collectors_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

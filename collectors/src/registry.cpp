@@ -1,13 +1,85 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/perf_event.hpp"
+#include "ridgeline/collectors/powercap.hpp"
 #include "ridgeline/collectors/timer_collector.hpp"
+#include "ridgeline/core/error.hpp"
 
 namespace ridgeline {
 
+namespace {
+std::unique_ptr<Collector> timer(const std::vector<std::string>&) {
+  return make_timer_collector();
+}
+std::unique_ptr<Collector> perf(const std::vector<std::string>& events) {
+  return std::make_unique<PerfEventCollector>(events);
+}
+std::unique_ptr<Collector> rapl(const std::vector<std::string>&) {
+  return std::make_unique<PowercapCollector>();
+}
+std::vector<std::string> perf_events() {
+  std::vector<std::string> names;
+  for (const auto& e : perf_event_catalog()) names.push_back(e.name);
+  return names;
+}
+}  // namespace
+
 const std::vector<CollectorDescriptor>& collector_registry() {
   static const std::vector<CollectorDescriptor> registry{
-      {"timer", "wall-clock and process CPU time around each timed loop", &make_timer_collector},
+      {"timer", "wall-clock and process CPU time around each timed loop", &timer, {}},
+      {"perf",
+       "Linux perf_event counters (software everywhere, hardware where a PMU exists)",
+       &perf,
+       {"task-clock", "page-faults", "context-switches"},
+       &perf_events},
+      {"rapl", "RAPL energy per domain through /sys/class/powercap", &rapl, {}},
   };
   return registry;
+}
+
+const CollectorDescriptor* find_collector(const std::string& name) {
+  for (const auto& d : collector_registry())
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::string>& collect) {
+  std::map<std::string, std::vector<std::string>> events;
+  for (const auto& item : collect) {
+    const auto colon = item.find(':');
+    const std::string name = item.substr(0, colon);
+    if (!find_collector(name)) {
+      std::string known;
+      for (const auto& d : collector_registry()) known += (known.empty() ? "" : ", ") + d.name;
+      throw InputError(
+          fmt::format("--collect {}: unknown collector '{}' (known: {})", item, name, known));
+    }
+    auto& list = events[name];
+    if (colon == std::string::npos) continue;
+    const std::string event = item.substr(colon + 1);
+    const CollectorDescriptor* d = find_collector(name);
+    std::vector<std::string> known =
+        d->known_events ? d->known_events() : std::vector<std::string>{};
+    if (std::find(known.begin(), known.end(), event) == known.end()) {
+      std::string list_text;
+      for (const auto& k : known) list_text += (list_text.empty() ? "" : ", ") + k;
+      throw InputError(
+          fmt::format("--collect {}: {} has no event '{}'{}", item, name, event,
+                      known.empty() ? " (it takes no events)" : " (known: " + list_text + ")"));
+    }
+    list.push_back(event);
+  }
+  std::vector<std::unique_ptr<Collector>> out;
+  for (const auto& d : collector_registry()) {
+    auto it = events.find(d.name);
+    out.push_back(
+        d.factory(it != events.end() && !it->second.empty() ? it->second : d.default_events));
+  }
+  return out;
 }
 
 }  // namespace ridgeline

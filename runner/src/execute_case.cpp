@@ -66,6 +66,10 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
 
 std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
                                      const RunSettings& settings) {
+  // Collectors first: counters opened now also count the threads the kernel starts later.
+  std::vector<std::unique_ptr<Collector>> collectors;
+  for (auto& c : make_collectors(settings.collect))
+    if (c->probe().available) collectors.push_back(std::move(c));
   auto kernel = catalog.create(spec.backend);
   if (!kernel)
     return {untimed_result(spec, Disposition::not_supported, "no kernel named " + spec.backend)};
@@ -100,11 +104,6 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     kernel->prepare(problem, ops, spec.threads);
   }
 
-  std::vector<std::unique_ptr<Collector>> collectors;
-  for (const auto& d : collector_registry()) {
-    auto c = d.factory();
-    if (c->probe().available) collectors.push_back(std::move(c));
-  }
   std::vector<std::vector<Metric>> collected;  // one entry per timed repetition
   const std::string name = spec.name();
   benchmark::ClearRegisteredBenchmarks();

@@ -63,9 +63,9 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
              const RunObserver& observer, const std::atomic<bool>* interrupted) {
   Run run;
   run.context = current_context();
-  for (const auto& d : collector_registry()) {
-    Availability a = d.factory()->probe();
-    run.context.collectors.push_back({d.name, a.available, a.reason});
+  for (const auto& c : make_collectors(settings.collect)) {
+    Availability a = c->probe();
+    run.context.collectors.push_back({c->name(), a.available, a.reason});
   }
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (interrupted && interrupted->load()) {

@@ -105,6 +105,47 @@ class BadInput(unittest.TestCase):
             self.assertIn("Usage", r.stdout)
 
 
+class CollectorsCommand(unittest.TestCase):
+    def test_each_collector_is_available_or_says_why(self):
+        r = ridgeline("collectors", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        by = {c["name"]: c for c in json.loads(r.stdout)}
+        self.assertTrue(by["timer"]["available"])
+        events = {e["event"]: e for e in by["perf"]["events"]}
+        self.assertTrue(events["task-clock"]["available"], events["task-clock"])
+        cycles = events["cycles"]
+        self.assertTrue(cycles["available"] or "perf_event_open for cycles returned" in cycles["reason"], cycles)
+        self.assertTrue(by["rapl"]["available"] or by["rapl"]["reason"], by["rapl"])
+        text = ridgeline("collectors")
+        self.assertEqual(text.returncode, 0)
+        self.assertIn("task-clock", text.stdout)
+
+    def test_unknown_collector_or_event_is_bad_input(self):
+        for arg, needle in (("papi:PAPI_DP_OPS", "unknown collector 'papi'"),
+                            ("perf:frobs", "perf has no event 'frobs'"),
+                            ("timer:x", "timer has no event 'x' (it takes no events)")):
+            r = ridgeline("run", "--collect", arg, "--no-probe")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(needle, r.stderr)
+
+    def test_run_records_counted_software_events(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "run.json")
+            r = ridgeline("run", "--suite", "smoke", "--filter", "cpu.tiled/f64/m=64", "--no-probe",
+                          "--collect", "perf:page-faults,perf:task-clock", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                doc = json.load(f)
+            status = {c["name"]: c for c in doc["context"]["ridgeline"]["collectors"]}
+            if not status["perf"]["available"]:
+                self.skipTest(status["perf"]["reason"])
+            first = doc["benchmarks"][0]["ridgeline"]["metrics"]
+            names = {m["name"]: m for m in first}
+            self.assertEqual(names["perf.task-clock"]["source"], "counted")
+            self.assertGreater(names["perf.task-clock"]["value"], 0)
+            self.assertIn("perf.page-faults", names)
+
+
 class ListCommand(unittest.TestCase):
     def test_json_lists_kernels_blas_and_suites(self):
         r = ridgeline("list", "--json")

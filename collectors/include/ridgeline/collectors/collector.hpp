@@ -27,12 +27,22 @@ class Collector {
 };
 
 struct CollectorDescriptor {
-  std::string name;
+  std::string name;  // the prefix of --collect NAME:EVENT
   std::string description;
-  std::unique_ptr<Collector> (*factory)();
+  // `events` are what followed NAME: in --collect (empty: the collector's defaults).
+  std::unique_ptr<Collector> (*factory)(const std::vector<std::string>& events);
+  std::vector<std::string> default_events;  // what a run collects without --collect
+  std::vector<std::string> (*known_events)() =
+      nullptr;  // for validating --collect; null: takes none
 };
 
 // Every collector built into this binary.
 const std::vector<CollectorDescriptor>& collector_registry();
+const CollectorDescriptor* find_collector(const std::string& name);
+
+// The collectors of one run: each registered collector with the events --collect named for
+// it ("perf:page-faults,perf:task-clock,rapl"); collectors not named keep their defaults.
+// Throws InputError naming an unknown collector.
+std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::string>& collect);
 
 }  // namespace ridgeline

@@ -18,7 +18,8 @@ struct RunSettings {
   double warmup_s = 0.05;       // untimed run-up before the first repetition
   double case_timeout_s = 600;  // a case still running after this is killed: timed_out
   std::uint64_t seed = 20261121;
-  bool isolate = true;  // run each case in a child process
+  bool isolate = true;               // run each case in a child process
+  std::vector<std::string> collect;  // --collect items, e.g. "perf:page-faults"
 };
 
 // Validates and times one case in this process: not_supported, incorrect (untimed), or

@@ -1,0 +1,67 @@
+// ridgeline collectors: each collector and event source, available or the exact reason.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/perf_event.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+int run_collectors(bool json) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : collector_registry()) {
+    // Every event this collector knows, not only its defaults, so users see what works.
+    std::vector<std::string> events = d.default_events;
+    if (d.name == "perf") {
+      events.clear();
+      for (const auto& e : perf_event_catalog()) events.push_back(e.name);
+    }
+    auto collector = d.factory(events);
+    Availability a = collector->probe();
+    nlohmann::json entry = {{"name", d.name},
+                            {"description", d.description},
+                            {"available", a.available},
+                            {"reason", a.reason},
+                            {"default_events", d.default_events}};
+    if (auto* perf = dynamic_cast<PerfEventCollector*>(collector.get())) {
+      nlohmann::json ev = nlohmann::json::array();
+      for (const auto& s : perf->events())
+        ev.push_back({{"event", s.event}, {"available", s.available}, {"reason", s.reason}});
+      entry["events"] = ev;
+    }
+    out.push_back(entry);
+  }
+  if (json) {
+    fmt::print("{}\n", out.dump(2));
+    return 0;
+  }
+  for (const auto& c : out) {
+    fmt::print("{:<6} {:<11} {}\n", c["name"].get<std::string>(),
+               c["available"].get<bool>() ? "available" : "unavailable",
+               c["description"].get<std::string>());
+    if (c.contains("events")) {
+      for (const auto& e : c["events"])
+        fmt::print("         {:<17} {}\n", e["event"].get<std::string>(),
+                   e["available"].get<bool>() ? "available" : e["reason"].get<std::string>());
+    } else if (!c["reason"].get<std::string>().empty()) {
+      fmt::print("         {}\n", c["reason"].get<std::string>());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_collectors_command(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub =
+      app.add_subcommand("collectors", "Each collector and event: available, or the exact reason");
+  sub->add_flag("--json", *json, "Machine-readable output");
+  return {sub, [json] { return run_collectors(*json); }};
+}
+
+}  // namespace ridgeline::cli

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
 
 namespace ridgeline::cli {
@@ -20,6 +21,9 @@ int run_collectors(bool json) {
       events.clear();
       for (const auto& e : perf_event_catalog()) events.push_back(e.name);
     }
+    // PAPI takes any name its components know: try a few telling ones.
+    if (d.name == "papi")
+      events = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", "PAPI_TOT_CYC", "PAPI_DP_OPS"};
     auto collector = d.factory(events);
     Availability a = collector->probe();
     nlohmann::json entry = {{"name", d.name},
@@ -32,6 +36,14 @@ int run_collectors(bool json) {
       for (const auto& s : perf->events())
         ev.push_back({{"event", s.event}, {"available", s.available}, {"reason", s.reason}});
       entry["events"] = ev;
+    }
+    if (d.name == "papi") {
+      std::string error;
+      nlohmann::json comps = nlohmann::json::array();
+      for (const auto& c : papi_components(error))
+        comps.push_back({{"name", c.name}, {"disabled", c.disabled}, {"reason", c.reason}});
+      entry["components"] = comps;
+      entry["tried_events"] = events;
     }
     out.push_back(entry);
   }
@@ -50,6 +62,11 @@ int run_collectors(bool json) {
     } else if (!c["reason"].get<std::string>().empty()) {
       fmt::print("         {}\n", c["reason"].get<std::string>());
     }
+    if (c.contains("components"))
+      for (const auto& comp : c["components"])
+        fmt::print("         component {:<18} {}\n", comp["name"].get<std::string>(),
+                   comp["disabled"].get<bool>() ? "disabled: " + comp["reason"].get<std::string>()
+                                                : "enabled");
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
 #include "ridgeline/collectors/powercap.hpp"
 #include "ridgeline/collectors/timer_collector.hpp"
@@ -21,6 +22,9 @@ std::unique_ptr<Collector> perf(const std::vector<std::string>& events) {
 std::unique_ptr<Collector> rapl(const std::vector<std::string>&) {
   return std::make_unique<PowercapCollector>();
 }
+std::unique_ptr<Collector> papi(const std::vector<std::string>& events) {
+  return make_papi_collector(events);
+}
 std::vector<std::string> perf_events() {
   std::vector<std::string> names;
   for (const auto& e : perf_event_catalog()) names.push_back(e.name);
@@ -37,6 +41,12 @@ const std::vector<CollectorDescriptor>& collector_registry() {
        {"task-clock", "page-faults", "context-switches"},
        &perf_events},
       {"rapl", "RAPL energy per domain through /sys/class/powercap", &rapl, {}},
+      {"papi",
+       "PAPI presets and native events by name (papi:PAPI_DP_OPS, papi:perf::PAGE-FAULTS)",
+       &papi,
+       {},
+       nullptr,
+       true},
   };
   return registry;
 }
@@ -64,7 +74,7 @@ std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::s
     const CollectorDescriptor* d = find_collector(name);
     std::vector<std::string> known =
         d->known_events ? d->known_events() : std::vector<std::string>{};
-    if (std::find(known.begin(), known.end(), event) == known.end()) {
+    if (!d->any_event && std::find(known.begin(), known.end(), event) == known.end()) {
       std::string list_text;
       for (const auto& k : known) list_text += (list_text.empty() ? "" : ", ") + k;
       throw InputError(

@@ -33,7 +33,8 @@ struct CollectorDescriptor {
   std::unique_ptr<Collector> (*factory)(const std::vector<std::string>& events);
   std::vector<std::string> default_events;  // what a run collects without --collect
   std::vector<std::string> (*known_events)() =
-      nullptr;  // for validating --collect; null: takes none
+      nullptr;             // for validating --collect; null: takes none
+  bool any_event = false;  // events are checked by the library at run time (PAPI names)
 };
 
 // Every collector built into this binary.

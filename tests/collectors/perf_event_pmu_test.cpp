@@ -2,17 +2,12 @@
 // in a VM) the test checks the reason is the kernel's exact one and skips with it.
 #include <gtest/gtest.h>
 
+#include "metric_lookup.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
 
 namespace ridgeline {
 
-namespace {
-std::optional<double> metric(const std::vector<Metric>& metrics, const std::string& name) {
-  for (const auto& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
-}
-}  // namespace
+using testing::metric;
 
 TEST(PerfEventPmu, CyclesCountOrTheReasonIsExact) {
   PerfEventCollector perf({"cycles", "instructions"});

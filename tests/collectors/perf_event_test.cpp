@@ -8,15 +8,11 @@
 
 #include <cerrno>
 
+#include "metric_lookup.hpp"
+
 namespace ridgeline {
 
-namespace {
-std::optional<double> metric(const std::vector<Metric>& metrics, const std::string& name) {
-  for (const auto& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
-}
-}  // namespace
+using testing::metric;
 
 TEST(PerfEvent, PageFaultsCountEveryTouchedPage) {
   PerfEventCollector perf({"page-faults", "task-clock"});

@@ -177,12 +177,7 @@ RooflinePlacement place_foreign(const CaseResult& r, const MachineModel* machine
   p.bytes["DRAM"] = *byte_rate * p.seconds;
   p.level_note = "bytes from bytes_per_second, level unknown: compared with DRAM";
   p.placeable = true;
-  finish(p, machine);
-  p.achieved = *flop_rate;
-  if (p.attainable > 0) {
-    p.efficiency = p.achieved / p.attainable;
-    p.above_roof = p.efficiency > 1.02;
-  }
+  finish(p, machine);  // achieved = flops / seconds, which is the counter's rate
   return p;
 }
 

@@ -5,8 +5,10 @@
 
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
+#include "ridgeline/kernels/ceilings.hpp"
 
 namespace ridgeline::cli {
 
@@ -68,6 +70,13 @@ int run_collectors(bool json) {
                    comp["disabled"].get<bool>() ? "disabled: " + comp["reason"].get<std::string>()
                                                 : "enabled");
   }
+  const CpuIdentity cpu = cpu_identity();
+  const std::string arch = counter_group_arch(cpu.vendor, cpu.family, cpu.model);
+  const auto dir = counter_groups_dir();
+  std::string groups;
+  for (const auto& g : list_counter_groups(dir, arch)) groups += " " + g;
+  fmt::print("counter groups for {} ({}/{} and generic/; run --group NAME):{}\n", arch,
+             dir.string(), arch, groups.empty() ? " none found" : groups);
   return 0;
 }
 

@@ -23,6 +23,9 @@ int run_probe(const ProbeCommandOptions& opt) {
   if (from_cache)
     fmt::print(stderr, "machine model from the cache ({}, probed {}); --force re-measures\n",
                machine_cache_path().string(), m.date);
+  else if (!opt.probe.only.empty())
+    fmt::print(stderr, "probed in {:.1f} s (partial: --only {}; not cached)\n", m.probe_seconds,
+               opt.probe.only);
   else
     fmt::print(stderr, "probed in {:.1f} s; cached as {}\n", m.probe_seconds,
                machine_cache_path().string());
@@ -40,8 +43,8 @@ int run_probe(const ProbeCommandOptions& opt) {
                           c.theoretical_per_second / 1e9)
             : "");
   for (const auto& c : m.memory)
-    fmt::print("  {:<4} {:<5}           {} thr  {:9.1f} GB/s   working set {} KiB\n", c.level,
-               c.kernel, c.threads, c.bytes_per_s / 1e9, c.working_set_bytes / 1024);
+    fmt::print("  {:<4} {:<5} {:<10} {} thr  {:9.1f} GB/s   working set {} KiB\n", c.level,
+               c.kernel, c.isa, c.threads, c.bytes_per_s / 1e9, c.working_set_bytes / 1024);
   for (const auto& o : m.overhead)
     fmt::print("  overhead.{:<15}      {:9.2f} ns\n", o.name, o.seconds * 1e9);
   return 0;
@@ -62,6 +65,9 @@ Command add_probe_command(CLI::App& app) {
   sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  sub->add_option("--only", opt->probe.only,
+                  "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
+                  "DRAM.copy, call); not cached");
   return {sub, [opt] { return run_probe(*opt); }};
 }
 

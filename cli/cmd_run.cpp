@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <map>
@@ -9,8 +10,10 @@
 #include "blas_probe.hpp"
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/runner/probe.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "run_support.hpp"
@@ -70,6 +73,17 @@ int execute_run(RunOptions& opt,
   if (opt.settings.case_timeout_s <= 0)
     throw InputError(
         fmt::format("--case-timeout {}: must be positive", opt.settings.case_timeout_s));
+  if (!opt.group.empty()) {
+    const CpuIdentity cpu = cpu_identity();
+    opt.settings.group = load_counter_group(
+        counter_groups_dir(), counter_group_arch(cpu.vendor, cpu.family, cpu.model), opt.group);
+    for (const auto& e : opt.settings.group->events) {
+      const std::string item = e.collect_item();
+      if (std::find(opt.settings.collect.begin(), opt.settings.collect.end(), item) ==
+          opt.settings.collect.end())
+        opt.settings.collect.push_back(item);
+    }
+  }
   make_collectors(opt.settings.collect);  // an unknown collector fails here, before anything runs
   std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
   // A user library joins the suite's rungs unless --backend already chose.
@@ -184,6 +198,9 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
          "Collectors and events, e.g. perf:cycles,perf:page-faults,rapl (default: timer, perf "
          "task-clock/page-faults/context-switches, rapl)")
       ->delimiter(',');
+  sub->add_option("--group", opt->group,
+                  "Counter group from collectors/groups (FLOPS_DP, MEM, ENERGY, SOFTWARE...): its "
+                  "events are collected and its metrics computed per repetition");
   sub->add_flag("--no-probe", opt->no_probe,
                 "Do not probe the machine when no model is cached (the Run then has no ceilings)");
   for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string output = "run.json";
   bool no_isolation = false;
   bool no_probe = false;
+  std::string group;  // --group NAME: a counter group of collectors/groups
 };
 
 // Registers the case-selection and timing options (and -o unless `with_output` is false).

@@ -109,21 +109,29 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   }
   p.flops = d.work.flops;
   p.flops_source = MetricSource::analytic;
+  // Counters (and a counter group's formulas over them) total a repetition's timed loop;
+  // the placement is per kernel call.
+  const double calls = r.iterations > 0 ? static_cast<double>(r.iterations) : 1.0;
+  auto from_counters = [](const Metric& m) {
+    return m.source == MetricSource::counted || m.source == MetricSource::derived;
+  };
   for (const auto& m : d.metrics)
-    if (m.name == "flops" && m.source == MetricSource::counted) {
-      p.flops = m.value;
-      p.flops_source = MetricSource::counted;
+    if (m.name == "flops" && from_counters(m) && m.value > 0) {
+      p.flops = m.value / calls;
+      p.flops_source = m.source;
     }
   bool counted_bytes = false;
+  MetricSource bytes_source = MetricSource::counted;
   for (const auto& m : d.metrics)
-    if (m.name.rfind("bytes.", 0) == 0 && m.source == MetricSource::counted) {
+    if (m.name.rfind("bytes.", 0) == 0 && from_counters(m) && m.value > 0) {
       std::string level = m.name.substr(6);
       if (level == "dram") level = "DRAM";
-      p.bytes[level] = m.value;
+      p.bytes[level] = m.value / calls;
       counted_bytes = true;
+      bytes_source = m.source;
     }
   if (counted_bytes) {
-    p.bytes_source = MetricSource::counted;
+    p.bytes_source = bytes_source;
   } else if (auto it = d.work.bytes.find("dram"); it != d.work.bytes.end() && it->second > 0) {
     const std::string level = residence_level(machine, it->second);
     p.bytes[level] = it->second;

@@ -74,7 +74,16 @@ std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::s
     const CollectorDescriptor* d = find_collector(name);
     std::vector<std::string> known =
         d->known_events ? d->known_events() : std::vector<std::string>{};
-    if (!d->any_event && std::find(known.begin(), known.end(), event) == known.end()) {
+    // "a+b" asks for an event group: each member must be known.
+    bool all_known = true;
+    for (std::size_t begin = 0;;) {
+      const std::size_t plus = event.find('+', begin);
+      const std::string part = event.substr(begin, plus - begin);
+      all_known = all_known && std::find(known.begin(), known.end(), part) != known.end();
+      if (plus == std::string::npos) break;
+      begin = plus + 1;
+    }
+    if (!d->any_event && !all_known) {
       std::string list_text;
       for (const auto& k : known) list_text += (list_text.empty() ? "" : ", ") + k;
       throw InputError(

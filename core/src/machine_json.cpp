@@ -47,6 +47,7 @@ json to_json(const MachineModel& m) {
   for (const auto& c : m.memory)
     memory.push_back({{"level", c.level},
                       {"kernel", c.kernel},
+                      {"isa", c.isa},
                       {"bytes_per_s", c.bytes_per_s},
                       {"working_set_bytes", c.working_set_bytes},
                       {"threads", c.threads},
@@ -126,6 +127,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     MemoryCeiling x;
     x.level = c.string("level");
     x.kernel = c.string("kernel");
+    x.isa = c.string_or("isa", "");  // machine files before the widths were measured
     x.bytes_per_s = c.number("bytes_per_s");
     if (x.bytes_per_s < 0) c.fail("bytes_per_s", "must not be negative");
     x.working_set_bytes = c.integer_or("working_set_bytes", 0);

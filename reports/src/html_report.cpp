@@ -94,10 +94,11 @@ std::string machine_section(const ReportInput& in) {
               : "<td colspan=\"2\">" + escape_html(c.theoretical_reason) + "</td>") +
          cell(std::string(to_string(c.source))) + "</tr>";
   s += "</tbody></table><table class=\"sortable\"><thead><tr><th>memory "
-       "level</th><th>kernel</th><th>threads</th>"
+       "level</th><th>kernel</th><th>instructions</th><th>threads</th>"
        "<th>bandwidth</th><th>working set</th><th>source</th></tr></thead><tbody>";
   for (const auto& c : m.memory)
-    s += "<tr>" + cell(c.level) + cell(c.kernel) + num(c.threads, std::to_string(c.threads)) +
+    s += "<tr>" + cell(c.level) + cell(c.kernel) + cell(c.isa) +
+         num(c.threads, std::to_string(c.threads)) +
          num(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")) +
          num(static_cast<double>(c.working_set_bytes),
              fmt::format("{} KiB", c.working_set_bytes / 1024)) +

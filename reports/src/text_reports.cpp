@@ -33,10 +33,11 @@ std::string markdown_report(const ReportInput& in) {
       s += fmt::format(
           "| {} | {} | {} | {} |\n", md(c.name), c.threads, si_rate(c.per_second, c.unit),
           c.theoretical_per_second > 0 ? si_rate(c.theoretical_per_second, c.unit) : "—");
-    s += "\n| memory ceiling | kernel | threads | bandwidth |\n|---|---|---:|---:|\n";
+    s += "\n| memory ceiling | kernel | instructions | threads | bandwidth |\n"
+         "|---|---|---|---:|---:|\n";
     for (const auto& c : m.memory)
-      s += fmt::format("| {} | {} | {} | {} |\n", md(c.level), md(c.kernel), c.threads,
-                       si_rate(c.bytes_per_s, "B/s"));
+      s += fmt::format("| {} | {} | {} | {} | {} |\n", md(c.level), md(c.kernel), md(c.isa),
+                       c.threads, si_rate(c.bytes_per_s, "B/s"));
     s += "\n";
   } else {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";

@@ -164,8 +164,16 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
       r.ridgeline->metrics.push_back({"time_per_iteration", seconds, "s", MetricSource::timed});
       r.ridgeline->metrics.push_back(
           {"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
-      if (skip + rep < collected.size())
+      if (skip + rep < collected.size()) {
         for (const auto& m : collected[skip + rep]) r.ridgeline->metrics.push_back(m);
+        if (settings.group) {
+          std::vector<std::string> missing;  // the context's group status says why
+          for (auto& m :
+               evaluate_group(*settings.group, collected[skip + rep], run.real_accumulated_time,
+                              static_cast<double>(run.iterations), missing))
+            r.ridgeline->metrics.push_back(std::move(m));
+        }
+      }
       ++rep;
     }
     results.push_back(std::move(r));

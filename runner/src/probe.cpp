@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include "empty_kernel.hpp"
@@ -83,10 +84,14 @@ std::string hex64(std::uint64_t x) {
 }  // namespace
 
 std::string machine_fingerprint() {
+  // Raised whenever what the probe measures changes, so cached machines are re-measured
+  // (2: bandwidth ceilings are the best over the instruction widths).
+  constexpr int kProbeMethod = 2;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", kMachineSchemaVersion, f.model, id.vendor,
-                                id.family, id.model, usable_cores(), total_memory_bytes() >> 30);
+  std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", kMachineSchemaVersion, kProbeMethod, f.model,
+                  id.vendor, id.family, id.model, usable_cores(), total_memory_bytes() >> 30);
   for (const auto& isa : f.isa_list()) key += "|" + isa;
   std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
   for (unsigned char ch : key) {
@@ -141,10 +146,14 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       "dependent chain of 64-bit integer adds (1 cycle each), fastest of 9 runs of 80 M cycles";
   progress(fmt::format("clock: {:.0f} MHz (measured)", m.measured_clock_hz / 1e6));
 
+  std::optional<std::regex> only;
+  if (!opt.only.empty()) only.emplace(opt.only, std::regex::ECMAScript);
+  auto wanted = [&](const std::string& name) { return !only || std::regex_search(name, *only); };
+
   std::vector<int> thread_counts{1};
   if (cores > 1) thread_counts.push_back(cores);
   for (const PeakSpec& spec : peak_specs()) {
-    if (!spec.available(features)) continue;
+    if (!spec.available(features) || !wanted(spec.name)) continue;
     std::string why;
     const auto per_cycle = design_ops_per_cycle(id, spec, why);
     for (int threads : thread_counts) {
@@ -168,23 +177,33 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       m.compute.push_back(c);
     }
   }
+  const std::vector<StreamIsa> widths = stream_isas(features);
   for (int threads : thread_counts)
     for (const auto& [level, bytes] : working_sets(caches, threads, m.memory_bytes))
       for (StreamKernel k : stream_kernels()) {
+        if (!wanted(level + "." + to_string(k))) continue;
+        const BandwidthMeasurement b =
+            measure_bandwidth(k, bytes, threads, widths, opt.seconds_per_measurement, opt.trials);
         MemoryCeiling c;
         c.level = level;
         c.kernel = to_string(k);
+        c.isa = to_string(b.best_isa);
         c.threads = threads;
         c.working_set_bytes = bytes;
-        c.bytes_per_s =
-            measure_bandwidth(k, bytes, threads, opt.seconds_per_measurement, opt.trials);
-        progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s", level, c.kernel,
-                             threads, threads > 1 ? "s" : " ", bytes / 1024, c.bytes_per_s / 1e9));
+        c.bytes_per_s = b.best;
+        std::string each;
+        for (const auto& [isa, bw] : b.per_isa)
+          each += fmt::format(" {} {:.1f}", to_string(isa), bw / 1e9);
+        progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s ({})", level,
+                             c.kernel, threads, threads > 1 ? "s" : " ", bytes / 1024,
+                             c.bytes_per_s / 1e9, each.substr(1)));
         m.memory.push_back(c);
       }
-  const double call = call_overhead_seconds(opt.seconds_per_measurement);
-  m.overhead.push_back({"call", call, MetricSource::timed});
-  progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
+  if (wanted("call")) {
+    const double call = call_overhead_seconds(opt.seconds_per_measurement);
+    m.overhead.push_back({"call", call, MetricSource::timed});
+    progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
+  }
   m.probe_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return m;
@@ -200,6 +219,16 @@ MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProg
 
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
                                       const ProbeProgress& progress, bool& from_cache) {
+  if (!options.only.empty()) {
+    try {  // checked here, where an error is still one line and exit code 2
+      std::regex(options.only, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw InputError(
+          fmt::format("--only '{}': invalid regular expression: {}", options.only, e.what()));
+    }
+    from_cache = false;
+    return probe_machine_isolated(options, progress);
+  }
   const std::filesystem::path cache = machine_cache_path();
   std::error_code ec;
   if (!force && std::filesystem::exists(cache, ec)) {

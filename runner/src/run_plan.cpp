@@ -63,9 +63,23 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
              const RunObserver& observer, const std::atomic<bool>* interrupted) {
   Run run;
   run.context = current_context();
+  std::string unavailable;
   for (const auto& c : make_collectors(settings.collect)) {
     Availability a = c->probe();
     run.context.collectors.push_back({c->name(), a.available, a.reason});
+    if (!a.available) unavailable += fmt::format("; {}: {}", c->name(), a.reason);
+  }
+  if (settings.group) {
+    // The group is usable when every collector it reads from is.
+    const CounterGroup& g = *settings.group;
+    bool available = true;
+    for (const auto& e : g.events)
+      for (const auto& s : run.context.collectors)
+        if (s.name == e.collector && !s.available) available = false;
+    run.context.collectors.push_back(
+        {"group:" + g.name, available,
+         fmt::format("{} ({}){}", g.file.string(), g.short_description,
+                     available ? "" : "; metrics left out, collectors unavailable" + unavailable)});
   }
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (interrupted && interrupted->load()) {

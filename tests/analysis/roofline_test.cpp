@@ -30,7 +30,7 @@ MachineModel random_machine(std::mt19937_64& rng) {
                          MetricSource::timed});
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
-        m.memory.push_back({level, k, bw(rng), 1 << 20, threads, MetricSource::timed});
+        m.memory.push_back({level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed});
   }
   return m;
 }
@@ -140,8 +140,8 @@ MachineModel simple_machine() {
   m.compute.push_back(
       {"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 1, MetricSource::timed});
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
-    m.memory.push_back({level, "copy", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20, 1,
-                        MetricSource::timed});
+    m.memory.push_back({level, "copy", "avx2", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20,
+                        1, MetricSource::timed});
   m.overhead.push_back({"call", 2e-9, MetricSource::timed});
   return m;
 }
@@ -185,6 +185,22 @@ TEST(Placement, FailedCasesAreListedWithTheirReason) {
   auto p = place_results(run_with_case(0, 64, Disposition::crashed), &m)[0];
   EXPECT_FALSE(p.placeable);
   EXPECT_NE(p.reason.find("crashed: killed by SIGSEGV"), std::string::npos) << p.reason;
+}
+
+TEST(Placement, CounterTotalsOfARepetitionArePerCallOnThePlot) {
+  // A counter group's flops and bytes total the repetition's 10 iterations.
+  ridgeline::Run run = run_with_case(10.0, 512);
+  auto& metrics = run.benchmarks[0].ridgeline->metrics;
+  metrics.push_back({"flops", 10 * 3.0e8, "FLOP", MetricSource::derived});
+  metrics.push_back({"bytes.DRAM", 10 * 1.5e8, "B", MetricSource::derived});
+  const MachineModel m = simple_machine();
+  auto p = place_results(run, &m)[0];
+  ASSERT_TRUE(p.placeable) << p.reason;
+  EXPECT_EQ(p.flops_source, MetricSource::derived);
+  EXPECT_EQ(p.bytes_source, MetricSource::derived);
+  EXPECT_DOUBLE_EQ(p.flops, 3.0e8);
+  EXPECT_DOUBLE_EQ(p.intensity.at("DRAM"), 2.0);
+  EXPECT_DOUBLE_EQ(p.achieved, 3.0e8 / 10e-3);
 }
 
 TEST(Placement, WithoutAMachineModelPointsHaveNoBound) {

@@ -146,6 +146,44 @@ class CollectorsCommand(unittest.TestCase):
             self.assertIn("perf.page-faults", names)
 
 
+class CounterGroups(unittest.TestCase):
+    def test_collectors_lists_the_groups_for_this_cpu(self):
+        r = ridgeline("collectors")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"counter groups for \w+ .*SOFTWARE")
+
+    def test_software_group_metrics_are_derived_from_counted_events(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "run.json")
+            r = ridgeline("run", "--backend", "cpu.naive", "--shape", "64", "--dtype", "f64",
+                          "--repetitions", "2", "--group", "SOFTWARE", "--no-probe", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                doc = json.load(f)
+            status = {c["name"]: c for c in doc["context"]["ridgeline"]["collectors"]}
+            self.assertIn("group:SOFTWARE", status)
+            if not status["perf"]["available"]:
+                self.assertFalse(status["group:SOFTWARE"]["available"])
+                self.skipTest(status["perf"]["reason"])
+            self.assertIn("SOFTWARE.txt", status["group:SOFTWARE"]["reason"])
+            reps = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+            self.assertEqual(len(reps), 2)
+            for b in reps:
+                m = {x["name"]: x for x in b["ridgeline"]["metrics"]}
+                self.assertEqual(m["cpu_utilisation"]["source"], "derived")
+                # one busy thread: task-clock over wall time is about one core
+                self.assertGreater(m["cpu_utilisation"]["value"], 0.5)
+                self.assertLess(m["cpu_utilisation"]["value"], 1.5)
+                self.assertIn("faults_per_iteration", m)
+
+    def test_unknown_group_is_bad_input_listing_the_groups(self):
+        r = ridgeline("run", "--group", "NOPE", "--no-probe")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("counter group 'NOPE'", r.stderr)
+        self.assertIn("SOFTWARE", r.stderr)
+
+
 class ListCommand(unittest.TestCase):
     def test_json_lists_kernels_blas_and_suites(self):
         r = ridgeline("list", "--json")
@@ -284,8 +322,26 @@ class ProbeReportProfile(unittest.TestCase):
             for kernel in ("read", "write", "copy", "triad"):
                 self.assertIn((level, kernel), levels)
         self.assertTrue(all(c["bytes_per_s"] > 0 and c["working_set_bytes"] > 0 for c in m["memory"]))
+        # Each bandwidth ceiling names the instruction width that reached it.
+        self.assertTrue(all(c["isa"] in ("scalar", "avx2", "avx512") for c in m["memory"]), m["memory"])
         self.assertGreater(m["overhead"][0]["seconds"], 0)
         self.assertIn("write-allocate", m["byte_convention"])
+
+    def test_partial_probe_measures_only_what_matches_and_is_not_cached(self):
+        out = self.path("partial.json")
+        r = ridgeline("probe", "--only", r"^L1\.copy$", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("not cached", r.stderr)
+        with open(out) as f:
+            m = json.load(f)
+        self.assertEqual(m["compute"], [])
+        self.assertEqual({(c["level"], c["kernel"]) for c in m["memory"]}, {("L1", "copy")})
+        self.assertEqual(m["overhead"], [])
+        # the full model is still the cached one
+        self.assertIn("from the cache", ridgeline("probe").stderr)
+        bad = ridgeline("probe", "--only", "(")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--only '(': invalid regular expression", bad.stderr)
 
     def test_second_probe_comes_from_the_cache(self):
         r = ridgeline("probe")

@@ -75,3 +75,60 @@ TEST(PerfEvent, UnknownAndUnavailableEventsSayWhy) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(PerfEventGroup, SoftwareEventsReadAsOneGroup) {
+  PerfEventCollector perf({"page-faults+task-clock+context-switches"});
+  Availability a = perf.probe();
+  if (!a.available) GTEST_SKIP() << a.reason;
+  ASSERT_EQ(perf.events().size(), 1u);
+  EXPECT_TRUE(perf.events()[0].available);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const std::size_t pages = 1500;
+  perf.start();
+  char* p = static_cast<char*>(
+      ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(p, MAP_FAILED);
+  for (std::size_t i = 0; i < pages; ++i) p[i * page] = 1;
+  perf.stop();
+  ::munmap(p, pages * page);
+  auto metrics = perf.read();
+  ASSERT_EQ(metrics.size(), 3u);  // one read() gives every member
+  auto faults = testing::metric(metrics, "perf.page-faults");
+  ASSERT_TRUE(faults);
+  EXPECT_GE(*faults, static_cast<double>(pages));
+  EXPECT_GT(testing::metric(metrics, "perf.task-clock").value_or(0), 0);
+  EXPECT_TRUE(testing::metric(metrics, "perf.context-switches").has_value());
+}
+
+TEST(PerfEventGroup, AGroupWithAnEventTheMachineLacksFailsWholeWithTheReason) {
+  PerfEventCollector alone({"cycles"});
+  if (alone.probe().available) GTEST_SKIP() << "this machine has a PMU: cycles opens";
+  PerfEventCollector perf({"task-clock+cycles", "page-faults"});
+  Availability a = perf.probe();
+  EXPECT_TRUE(a.available);  // page-faults still counts
+  ASSERT_EQ(perf.events().size(), 2u);
+  EXPECT_FALSE(perf.events()[0].available);
+  EXPECT_NE(perf.events()[0].reason.find("perf_event_open for cycles"), std::string::npos);
+  EXPECT_NE(perf.events()[0].reason.find("(in group task-clock+cycles)"), std::string::npos);
+  perf.start();
+  perf.stop();
+  for (const auto& m : perf.read()) EXPECT_EQ(m.name, "perf.page-faults");
+}
+
+TEST(PerfEventGroup, GroupReadLayoutSharesOneEnabledRunningPair) {
+  const std::uint64_t buf[] = {2, 1000, 250, 7, 9};
+  auto r = parse_group_read(buf, 5);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[1].value, 9u);
+  EXPECT_EQ(r[1].time_enabled, 1000u);
+  EXPECT_EQ(r[1].time_running, 250u);
+  bool scaled = false;
+  EXPECT_EQ(scale_multiplexed(r[0], scaled), 28.0);
+  EXPECT_TRUE(scaled);
+  EXPECT_TRUE(parse_group_read(buf, 4).empty());  // short read
+  EXPECT_TRUE(parse_group_read(buf, 2).empty());
+}
+
+}  // namespace ridgeline

@@ -77,46 +77,75 @@ std::string explain_perf_error(int err, const PerfEventSpec& e) {
   }
 }
 
+std::vector<PerfReading> parse_group_read(const std::uint64_t* buffer, std::size_t words) {
+  if (words < 3 || words < 3 + buffer[0]) return {};
+  std::vector<PerfReading> out;
+  for (std::uint64_t i = 0; i < buffer[0]; ++i)
+    out.push_back({buffer[3 + i], buffer[1], buffer[2]});
+  return out;
+}
+
 PerfEventCollector::PerfEventCollector(std::vector<std::string> events)
     : requested_(std::move(events)) {}
 
 PerfEventCollector::~PerfEventCollector() {
-  for (int fd : fds_)
-    if (fd >= 0) ::close(fd);
+  for (const auto& c : counters_)
+    for (int fd : c.fds) ::close(fd);
 }
 
 void PerfEventCollector::open_all() {
   if (opened_) return;
   opened_ = true;
-  std::vector<std::string> names = requested_;
-  if (names.empty())
+  std::vector<std::string> items = requested_;
+  if (items.empty())
     for (const auto& e : perf_event_catalog())
-      if (!e.hardware) names.push_back(e.name);
-  for (const auto& name : names) {
+      if (!e.hardware) items.push_back(e.name);
+  for (const auto& item : items) open_counter(item);
+}
+
+void PerfEventCollector::open_counter(const std::string& item) {
+  std::vector<PerfEventSpec> specs;
+  for (std::size_t begin = 0;;) {
+    const std::size_t plus = item.find('+', begin);
+    const std::string name = item.substr(begin, plus - begin);
     auto spec = find_perf_event(name);
     if (!spec) {
-      status_.push_back({name, false, fmt::format("unknown perf event '{}'", name)});
-      continue;
+      status_.push_back({item, false, fmt::format("unknown perf event '{}'", name)});
+      return;
     }
+    specs.push_back(*spec);
+    if (plus == std::string::npos) break;
+    begin = plus + 1;
+  }
+  const bool group = specs.size() > 1;
+  Counter c;
+  for (const auto& spec : specs) {
     perf_event_attr attr{};
     attr.size = sizeof attr;
-    attr.type = spec->type;
-    attr.config = spec->config;
-    attr.disabled = 1;
-    attr.inherit = 1;  // threads this process starts later are counted too
-    attr.exclude_kernel = spec->hardware ? 1 : 0;
+    attr.type = spec.type;
+    attr.config = spec.config;
+    attr.disabled = c.fds.empty() ? 1 : 0;  // members follow their leader
+    attr.inherit = 1;                       // threads this process starts later are counted too
+    attr.exclude_kernel = spec.hardware ? 1 : 0;
     attr.exclude_hv = 1;
-    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    const int fd =
-        static_cast<int>(::syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+                       (group ? PERF_FORMAT_GROUP : 0);
+    const int leader = c.fds.empty() ? -1 : c.fds.front();
+    const int fd = static_cast<int>(
+        ::syscall(__NR_perf_event_open, &attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC));
     if (fd < 0) {
-      status_.push_back({name, false, explain_perf_error(errno, *spec)});
-      continue;
+      const int err = errno;
+      for (int open_fd : c.fds) ::close(open_fd);
+      status_.push_back({item, false,
+                         explain_perf_error(err, spec) +
+                             (group ? fmt::format(" (in group {})", item) : std::string())});
+      return;
     }
-    specs_.push_back(*spec);
-    fds_.push_back(fd);
-    status_.push_back({name, true, ""});
+    c.fds.push_back(fd);
+    c.specs.push_back(spec);
   }
+  counters_.push_back(std::move(c));
+  status_.push_back({item, true, ""});
 }
 
 Availability PerfEventCollector::probe() {
@@ -125,34 +154,44 @@ Availability PerfEventCollector::probe() {
   std::string why;
   for (const auto& s : status_)
     if (!s.available) why += (why.empty() ? "" : "; ") + s.reason;
-  if (fds_.empty() && why.empty()) why = "no event requested";
-  return {!fds_.empty(), why};
+  if (counters_.empty() && why.empty()) why = "no event requested";
+  return {!counters_.empty(), why};
 }
 
 void PerfEventCollector::start() {
   open_all();
-  for (int fd : fds_) {
-    ::ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-    ::ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+  for (const auto& c : counters_) {
+    const unsigned long flag = c.grouped() ? PERF_IOC_FLAG_GROUP : 0;
+    ::ioctl(c.fds.front(), PERF_EVENT_IOC_RESET, flag);
+    ::ioctl(c.fds.front(), PERF_EVENT_IOC_ENABLE, flag);
   }
 }
 
 void PerfEventCollector::stop() {
-  for (int fd : fds_) ::ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+  for (const auto& c : counters_)
+    ::ioctl(c.fds.front(), PERF_EVENT_IOC_DISABLE, c.grouped() ? PERF_IOC_FLAG_GROUP : 0);
 }
 
 std::vector<Metric> PerfEventCollector::read() {
   std::vector<Metric> metrics;
-  for (std::size_t i = 0; i < fds_.size(); ++i) {
-    PerfReading r;
-    std::uint64_t buf[3] = {};
-    if (::read(fds_[i], buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
-    r = {buf[0], buf[1], buf[2]};
-    bool scaled = false;
-    auto value = scale_multiplexed(r, scaled);
-    if (!value) continue;
-    metrics.push_back({"perf." + specs_[i].name + (scaled ? ".scaled" : ""), *value, specs_[i].unit,
-                       MetricSource::counted});
+  for (const auto& c : counters_) {
+    std::vector<PerfReading> readings;
+    if (c.grouped()) {
+      std::vector<std::uint64_t> buf(3 + c.specs.size());
+      const ssize_t n = ::read(c.fds.front(), buf.data(), buf.size() * sizeof(std::uint64_t));
+      if (n > 0) readings = parse_group_read(buf.data(), static_cast<std::size_t>(n) / 8);
+    } else {
+      std::uint64_t buf[3] = {};
+      if (::read(c.fds.front(), buf, sizeof buf) == static_cast<ssize_t>(sizeof buf))
+        readings.push_back({buf[0], buf[1], buf[2]});
+    }
+    for (std::size_t i = 0; i < readings.size() && i < c.specs.size(); ++i) {
+      bool scaled = false;
+      auto value = scale_multiplexed(readings[i], scaled);
+      if (!value) continue;
+      metrics.push_back({"perf." + c.specs[i].name + (scaled ? ".scaled" : ""), *value,
+                         c.specs[i].unit, MetricSource::counted});
+    }
   }
   return metrics;
 }

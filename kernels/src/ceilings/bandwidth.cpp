@@ -1,4 +1,5 @@
-// Bandwidth kernels (likwid-bench's load/store/copy/triad; STREAM's byte counting).
+// Bandwidth measurement (likwid-bench's load/store/copy/triad; STREAM's byte counting);
+// the loops themselves are in stream_sweeps_<isa>.cpp.
 // Every thread sweeps its own contiguous slice of each array, first touched by itself;
 // the sweeps repeat inside one parallel region so small (cache-sized) sets are not
 // dominated by thread start-up.
@@ -10,8 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "ridgeline/kernels/ceilings.hpp"
+#include "stream_sweeps.hpp"
 
 namespace ridgeline {
 
@@ -46,39 +49,36 @@ const std::vector<StreamKernel>& stream_kernels() {
   return all;
 }
 
+std::string to_string(StreamIsa isa) {
+  switch (isa) {
+    case StreamIsa::scalar:
+      return "scalar";
+    case StreamIsa::avx2:
+      return "avx2";
+    case StreamIsa::avx512:
+      return "avx512";
+  }
+  return "?";
+}
+
+std::vector<StreamIsa> stream_isas(const CpuFeatures& cpu) {
+  std::vector<StreamIsa> isas{StreamIsa::scalar};
+  if (cpu.avx2) isas.push_back(StreamIsa::avx2);
+  if (cpu.avx512f && cpu.avx512vl) isas.push_back(StreamIsa::avx512);
+  return isas;
+}
+
 namespace {
 
-// Sixteen partial sums (two or four vectors) so the adds' latency does not bound the
-// loads; n is a multiple of 64.
-[[gnu::target_clones("arch=x86-64-v4", "default")]] double sweep_read(const double* a,
-                                                                      std::int64_t n) {
-  double s[16] = {};
-  for (std::int64_t i = 0; i < n; i += 16)
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; ++j) s[j] += a[i + j];
-  double sum = 0;
-  for (double x : s) sum += x;
-  return sum;
-}
-
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void sweep_write(double* a, std::int64_t n,
-                                                                     double v) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = v;
-}
-
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void sweep_copy(double* __restrict a,
-                                                                    const double* __restrict b,
-                                                                    std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = b[i];
-}
-
-// likwid-bench's triad: A = B * C + D (four streams).
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void sweep_triad(double* __restrict a,
-                                                                     const double* __restrict b,
-                                                                     const double* __restrict c,
-                                                                     const double* __restrict d,
-                                                                     std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] * c[i] + d[i];
+const ceilings::StreamSweeps& sweeps_for(StreamIsa isa) {
+  switch (isa) {
+    case StreamIsa::avx2:
+      return ceilings::stream_sweeps_avx2;
+    case StreamIsa::avx512:
+      return ceilings::stream_sweeps_avx512;
+    default:
+      return ceilings::stream_sweeps_scalar;
+  }
 }
 
 struct FreeDeleter {
@@ -87,24 +87,32 @@ struct FreeDeleter {
 
 }  // namespace
 
-double measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes, int threads,
-                         double seconds, int trials) {
+BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
+                                       int threads, const std::vector<StreamIsa>& isas,
+                                       double seconds, int trials) {
   using clock = std::chrono::steady_clock;
+  if (isas.empty()) throw std::invalid_argument("measure_bandwidth: no instruction width");
   const int streams = streams_of(kernel);
   // Elements per array per thread, a multiple of 64 (one 4 KiB page of doubles has 512).
   std::int64_t per_thread = working_set_bytes / (8 * streams * threads) / 64 * 64;
   per_thread = std::max<std::int64_t>(per_thread, 64);
   const std::int64_t n = per_thread * threads;
-  // Arrays start at different offsets within a page (s x 17 cache lines) so the streams
-  // of one element do not all map to the same cache sets.
-  const std::int64_t pad = 17 * 8;  // doubles
-  std::unique_ptr<double, FreeDeleter> buffer(static_cast<double*>(std::aligned_alloc(
-      4096, (static_cast<std::size_t>((n + pad) * streams) * 8 + 4095) / 4096 * 4096)));
+  // Each array is its own allocation, as in STREAM and likwid-bench: carved out of one
+  // buffer, scalar copy from DRAM ran at half the speed it reaches with separate arrays
+  // here (Zen 4 VM). Arrays start at different offsets within a page (s x 17 cache lines)
+  // so the streams of one element do not all map to the same cache sets.
+  std::unique_ptr<double, FreeDeleter> buffers[4];
   double* arrays[4] = {};
-  for (int s = 0; s < streams; ++s) arrays[s] = buffer.get() + s * (n + pad);
+  for (int s = 0; s < streams; ++s) {
+    const std::size_t offset = static_cast<std::size_t>(s) * 17 * 8;  // doubles
+    buffers[s].reset(
+        static_cast<double*>(std::aligned_alloc(4096, ((n + offset) * 8 + 4095) / 4096 * 4096)));
+    if (!buffers[s]) throw std::bad_alloc();
+    arrays[s] = buffers[s].get() + offset;
+  }
 
   double sink = 0;
-  auto run = [&](std::int64_t sweeps, bool first_touch) {
+  auto run = [&](const ceilings::StreamSweeps& sweep, std::int64_t sweeps, bool first_touch) {
     auto start = clock::now();
 #pragma omp parallel num_threads(threads) reduction(+ : sink)
     {
@@ -117,16 +125,16 @@ double measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes, in
       for (std::int64_t r = 0; r < sweeps; ++r) {
         switch (kernel) {
           case StreamKernel::read:
-            sink += sweep_read(arrays[0] + off, per_thread);
+            sink += sweep.read(arrays[0] + off, per_thread);
             break;
           case StreamKernel::write:
-            sweep_write(arrays[0] + off, per_thread, static_cast<double>(r));
+            sweep.write(arrays[0] + off, per_thread, static_cast<double>(r));
             break;
           case StreamKernel::copy:
-            sweep_copy(arrays[0] + off, arrays[1] + off, per_thread);
+            sweep.copy(arrays[0] + off, arrays[1] + off, per_thread);
             break;
           case StreamKernel::triad:
-            sweep_triad(arrays[0] + off, arrays[1] + off, arrays[2] + off, arrays[3] + off,
+            sweep.triad(arrays[0] + off, arrays[1] + off, arrays[2] + off, arrays[3] + off,
                         per_thread);
             break;
         }
@@ -135,20 +143,31 @@ double measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes, in
     }
     return std::chrono::duration<double>(clock::now() - start).count();
   };
-  run(0, true);
-  // Sweeps per timed run, sized from one sweep after the pages exist.
-  const double one = run(1, false);
-  const std::int64_t sweeps =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(seconds / one)));
-  double best = 0;
-  for (int trial = 0; trial < trials; ++trial) {
-    const double t = run(sweeps, false);
-    const double bytes = static_cast<double>(n) * streams * 8 * static_cast<double>(sweeps);
-    best = std::max(best, bytes / t);
-  }
+  run(sweeps_for(isas.front()), 0, true);
+  // Sweeps per timed run of each width, sized from one sweep after the pages exist; the
+  // widths share the round's time.
+  const double share = seconds / static_cast<double>(isas.size());
+  std::vector<std::int64_t> sweeps;
+  for (StreamIsa isa : isas)
+    sweeps.push_back(std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::ceil(share / run(sweeps_for(isa), 1, false)))));
+
+  BandwidthMeasurement m;
+  for (StreamIsa isa : isas) m.per_isa.emplace_back(isa, 0.0);
+  for (int trial = 0; trial < trials; ++trial)
+    for (std::size_t i = 0; i < isas.size(); ++i) {
+      const double t = run(sweeps_for(isas[i]), sweeps[i], false);
+      const double bytes = static_cast<double>(n) * streams * 8 * static_cast<double>(sweeps[i]);
+      m.per_isa[i].second = std::max(m.per_isa[i].second, bytes / t);
+    }
+  for (const auto& [isa, bw] : m.per_isa)
+    if (bw > m.best) {
+      m.best = bw;
+      m.best_isa = isa;
+    }
   volatile double keep = sink;
   (void)keep;
-  return best;
+  return m;
 }
 
 }  // namespace ridgeline

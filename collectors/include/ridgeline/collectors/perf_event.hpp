@@ -37,9 +37,16 @@ std::optional<double> scale_multiplexed(const PerfReading& reading, bool& scaled
 // What a perf_event_open errno means for this event, in words a user can act on.
 std::string explain_perf_error(int err, const PerfEventSpec& event);
 
+// Reads a group opened with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING:
+// { nr, time_enabled, time_running, value[nr] }. One enabled/running pair for all members:
+// the kernel schedules a group on the PMU as a unit. Empty when the buffer is short.
+std::vector<PerfReading> parse_group_read(const std::uint64_t* buffer, std::size_t words);
+
 // Counts `events` (all of the catalog's software events when empty) for this process and
 // every thread it creates after configure(). Counters open disabled at configure() and
 // are enabled between start() and stop(), so threads started in between are counted.
+// "a+b+c" is one event group: scheduled together and read in one read(), so ratios between
+// its members are taken over the same cycles even when the PMU multiplexes.
 class PerfEventCollector : public Collector {
  public:
   explicit PerfEventCollector(std::vector<std::string> events = {});
@@ -62,10 +69,16 @@ class PerfEventCollector : public Collector {
   const std::vector<EventStatus>& events() const { return status_; }
 
  private:
+  // One perf_event_open group: a lone event, or a leader and its members.
+  struct Counter {
+    std::vector<PerfEventSpec> specs;
+    std::vector<int> fds;  // fds[0] is the leader
+    bool grouped() const { return specs.size() > 1; }
+  };
   void open_all();
+  void open_counter(const std::string& item);
   std::vector<std::string> requested_;
-  std::vector<PerfEventSpec> specs_;
-  std::vector<int> fds_;
+  std::vector<Counter> counters_;
   std::vector<EventStatus> status_;
   bool opened_ = false;
 };

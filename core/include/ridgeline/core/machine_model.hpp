@@ -32,6 +32,7 @@ struct ComputeCeiling {
 struct MemoryCeiling {
   std::string level;   // "L1", "L2", "L3", "DRAM"
   std::string kernel;  // "read", "write", "copy", "triad"
+  std::string isa;     // instruction width that reached it: "scalar", "avx2", "avx512"
   double bytes_per_s = 0;
   std::int64_t working_set_bytes = 0;  // all arrays of all threads together
   int threads = 1;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ridgeline/kernels/cpu_features.hpp"
@@ -52,9 +53,27 @@ std::string to_string(StreamKernel kernel);
 int streams_of(StreamKernel kernel);  // arrays touched: 1, 1, 2, 4
 const std::vector<StreamKernel>& stream_kernels();
 
-// Bytes per second of `kernel` over arrays that total `working_set_bytes` for all
-// threads together, best of `trials` runs of about `seconds` each.
-double measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes, int threads,
-                         double seconds, int trials = 3);
+// Instruction widths the bandwidth loops come in. The widest is not always the fastest:
+// on a Zen 4 core scalar loops stream more bytes per second from DRAM at one thread than
+// 512-bit ones, so a bandwidth ceiling is the best over the widths and names the one that
+// gave it.
+enum class StreamIsa { scalar, avx2, avx512 };
+std::string to_string(StreamIsa isa);
+std::vector<StreamIsa> stream_isas(const CpuFeatures& cpu);  // the widths this CPU runs
+
+struct BandwidthMeasurement {
+  std::vector<std::pair<StreamIsa, double>> per_isa;  // bytes per second, best of the trials
+  StreamIsa best_isa = StreamIsa::scalar;
+  double best = 0;  // bytes per second
+};
+
+// Bytes per second of `kernel` at each width in `isas`, over arrays that total
+// `working_set_bytes` for all threads together (allocated and first-touched once, so every
+// width streams the same pages). In each of `trials` rounds of about `seconds` the widths
+// take turns, so a quiet or a noisy moment of the machine falls on all of them; each
+// width keeps its best round.
+BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
+                                       int threads, const std::vector<StreamIsa>& isas,
+                                       double seconds, int trials = 3);
 
 }  // namespace ridgeline

@@ -11,6 +11,9 @@ namespace ridgeline {
 struct ProbeOptions {
   double seconds_per_measurement = 0.1;  // each trial of each ceiling
   int trials = 3;                        // the best is kept
+  // A regex over ceiling names ("f64.avx512.fma", "DRAM.copy", "call"): only those that
+  // match are measured (the clock always is). Empty: all. A partial probe is not cached.
+  std::string only;
 };
 
 using ProbeProgress = std::function<void(const std::string& line)>;
@@ -28,7 +31,8 @@ std::string machine_fingerprint();
 std::filesystem::path machine_cache_path();
 
 // The cached model of this machine, or a fresh probe written to the cache; `force`
-// re-measures. `from_cache` tells which happened.
+// re-measures; a partial probe (options.only) is measured and never cached. `from_cache`
+// tells which happened.
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
                                       const ProbeProgress& progress, bool& from_cache);
 

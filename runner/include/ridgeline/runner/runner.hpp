@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/core/run.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/runner/case_spec.hpp"
@@ -20,6 +21,8 @@ struct RunSettings {
   std::uint64_t seed = 20261121;
   bool isolate = true;               // run each case in a child process
   std::vector<std::string> collect;  // --collect items, e.g. "perf:page-faults"
+  // --group: its events are in `collect`; its metrics are computed per repetition.
+  std::optional<CounterGroup> group;
 };
 
 // Validates and times one case in this process: not_supported, incorrect (untimed), or

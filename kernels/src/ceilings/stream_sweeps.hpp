@@ -1,0 +1,21 @@
+#pragma once
+// One sweep of each bandwidth kernel, compiled once per instruction width in its own
+// translation unit (stream_sweeps_<isa>.cpp). A table per width lets the probe time every
+// width over the same arrays.
+#include <cstdint>
+
+namespace ridgeline::ceilings {
+
+struct StreamSweeps {
+  double (*read)(const double* a, std::int64_t n);  // returns the sum so it is not elided
+  void (*write)(double* a, std::int64_t n, double v);
+  void (*copy)(double* __restrict a, const double* __restrict b, std::int64_t n);
+  void (*triad)(double* __restrict a, const double* __restrict b, const double* __restrict c,
+                const double* __restrict d, std::int64_t n);
+};
+
+extern const StreamSweeps stream_sweeps_scalar;  // no vectorisation at all
+extern const StreamSweeps stream_sweeps_avx2;    // 256-bit vectors (the baseline x86-64-v3)
+extern const StreamSweeps stream_sweeps_avx512;  // 512-bit vectors; only on AVX-512 CPUs
+
+}  // namespace ridgeline::ceilings

@@ -1,0 +1,6 @@
+// The bandwidth loops at the avx512 width (flags in kernels/CMakeLists.txt).
+#include "stream_sweeps_body.hpp"
+
+namespace ridgeline::ceilings {
+const StreamSweeps stream_sweeps_avx512 = kSweeps;
+}  // namespace ridgeline::ceilings

@@ -6,9 +6,13 @@
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
+#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
+#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/runner/collector_validation.hpp"
+#include "ridgeline/runner/probe.hpp"
 
 namespace ridgeline::cli {
 
@@ -26,6 +30,7 @@ int run_collectors(bool json) {
     // PAPI takes any name its components know: try a few telling ones.
     if (d.name == "papi")
       events = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", "PAPI_TOT_CYC", "PAPI_DP_OPS"};
+    if (d.name == "likwid") events = {"FLOPS_DP"};  // a group LIKWID has for most CPUs
     auto collector = d.factory(events);
     Availability a = collector->probe();
     nlohmann::json entry = {{"name", d.name},
@@ -38,6 +43,10 @@ int run_collectors(bool json) {
       for (const auto& s : perf->events())
         ev.push_back({{"event", s.event}, {"available", s.available}, {"reason", s.reason}});
       entry["events"] = ev;
+    }
+    if (d.name == "likwid") {
+      const Availability perfctr = likwid_perfctr_status();
+      entry["likwid_perfctr"] = {{"available", perfctr.available}, {"reason", perfctr.reason}};
     }
     if (d.name == "papi") {
       std::string error;
@@ -64,6 +73,11 @@ int run_collectors(bool json) {
     } else if (!c["reason"].get<std::string>().empty()) {
       fmt::print("         {}\n", c["reason"].get<std::string>());
     }
+    if (c.contains("likwid_perfctr"))
+      fmt::print("         likwid-perfctr -m (marker regions per case): {}\n",
+                 c["likwid_perfctr"]["available"].get<bool>()
+                     ? "works here: " + c["likwid_perfctr"]["reason"].get<std::string>()
+                     : c["likwid_perfctr"]["reason"].get<std::string>());
     if (c.contains("components"))
       for (const auto& comp : c["components"])
         fmt::print("         component {:<18} {}\n", comp["name"].get<std::string>(),
@@ -80,14 +94,43 @@ int run_collectors(bool json) {
   return 0;
 }
 
+// Checks each counter against work of known count, prints the verdicts and keeps them in
+// the cache, where every later run on this machine finds them.
+int run_validation(bool json) {
+  const CollectorValidation v = validate_collectors();
+  const auto cache = validation_cache_path();
+  std::error_code ec;
+  std::filesystem::create_directories(cache.parent_path(), ec);
+  write_file_atomically(cache, validation_to_json(v));
+  if (json) {
+    fmt::print("{}\n", validation_to_json(v));
+    return 0;
+  }
+  fmt::print("{:<16} {:<26} {:<38} {:>13} {:>13} {:>5}  {}\n", "collector", "metric", "known work",
+             "expected", "counted", "tol.", "verdict");
+  for (const auto& c : v.checks)
+    fmt::print("{:<16} {:<26} {:<38} {:>13.6g} {:>13} {:>4.0f}%  {}\n", c.collector, c.metric,
+               c.workload, c.expected,
+               c.verdict == "skipped" ? "-" : fmt::format("{:.6g}", c.counted), c.tolerance * 100,
+               c.verdict == "skipped" ? "skipped: " + c.reason : c.verdict);
+  fmt::print(stderr, "kept in {}: runs on this machine record each collector's verdict\n",
+             cache.string());
+  return 0;
+}
+
 }  // namespace
 
 Command add_collectors_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
+  auto validate = std::make_shared<bool>(false);
   CLI::App* sub =
       app.add_subcommand("collectors", "Each collector and event: available, or the exact reason");
   sub->add_flag("--json", *json, "Machine-readable output");
-  return {sub, [json] { return run_collectors(*json); }};
+  sub->add_flag("--validate", *validate,
+                "Check each available counter against work of known count; a counter off by more "
+                "than its tolerance is marked untrusted in later runs");
+  return {sub,
+          [json, validate] { return *validate ? run_validation(*json) : run_collectors(*json); }};
 }
 
 }  // namespace ridgeline::cli

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
+#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
@@ -94,6 +95,13 @@ int execute_run(RunOptions& opt,
   opt.settings.repetitions = opt.repetitions.value_or(suite->repetitions);
   opt.settings.min_time_s = opt.min_time.value_or(suite->min_time_s);
   opt.settings.isolate = !opt.no_isolation;
+  if (likwid_marker_active() && opt.settings.isolate) {
+    // A forked child's marker regions never reach the file likwid-perfctr reads.
+    opt.settings.isolate = false;
+    fmt::print(stderr,
+               "ridgeline run: under likwid-perfctr -m: cases run in this process so LIKWID sees "
+               "each one's marker region (a crashing kernel ends the run)\n");
+  }
 
   std::filesystem::path output(opt.output);
   check_writable_output(output);

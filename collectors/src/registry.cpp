@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
 #include "ridgeline/collectors/powercap.hpp"
@@ -13,14 +14,22 @@
 namespace ridgeline {
 
 namespace {
-std::unique_ptr<Collector> timer(const std::vector<std::string>&) {
-  return make_timer_collector();
+std::unique_ptr<Collector> timer(const std::vector<std::string>& events) {
+  bool cpu = false;
+  for (const auto& e : events) cpu = cpu || e == "cpu";
+  return make_timer_collector(cpu);
+}
+std::vector<std::string> timer_events() {
+  return {"wall", "cpu"};
 }
 std::unique_ptr<Collector> perf(const std::vector<std::string>& events) {
   return std::make_unique<PerfEventCollector>(events);
 }
 std::unique_ptr<Collector> rapl(const std::vector<std::string>&) {
   return std::make_unique<PowercapCollector>();
+}
+std::unique_ptr<Collector> likwid(const std::vector<std::string>& events) {
+  return make_likwid_collector(events);
 }
 std::unique_ptr<Collector> papi(const std::vector<std::string>& events) {
   return make_papi_collector(events);
@@ -34,7 +43,11 @@ std::vector<std::string> perf_events() {
 
 const std::vector<CollectorDescriptor>& collector_registry() {
   static const std::vector<CollectorDescriptor> registry{
-      {"timer", "wall-clock and process CPU time around each timed loop", &timer, {}},
+      {"timer",
+       "wall-clock time around each timed loop; timer:cpu adds the process's CPU time",
+       &timer,
+       {},
+       &timer_events},
       {"perf",
        "Linux perf_event counters (software everywhere, hardware where a PMU exists)",
        &perf,
@@ -44,6 +57,13 @@ const std::vector<CollectorDescriptor>& collector_registry() {
       {"papi",
        "PAPI presets and native events by name (papi:PAPI_DP_OPS, papi:perf::PAGE-FAULTS)",
        &papi,
+       {},
+       nullptr,
+       true},
+      {"likwid",
+       "LIKWID perfmon: a LIKWID group or event string on this process's CPUs "
+       "(likwid:FLOPS_DP); marker regions per case under likwid-perfctr -m",
+       &likwid,
        {},
        nullptr,
        true},

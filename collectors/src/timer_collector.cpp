@@ -10,23 +10,27 @@ double seconds_between(const timespec& a, const timespec& b) {
 }  // namespace
 
 void TimerCollector::start() {
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_start_);
+  if (cpu_time_) clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_start_);
   wall_start_ = std::chrono::steady_clock::now();
 }
 
 void TimerCollector::stop() {
   wall_stop_ = std::chrono::steady_clock::now();
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_stop_);
+  if (cpu_time_) clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_stop_);
 }
 
 std::vector<Metric> TimerCollector::read() {
-  return {{"wall_time", std::chrono::duration<double>(wall_stop_ - wall_start_).count(), "s",
-           MetricSource::timed},
-          {"process_cpu_time", seconds_between(cpu_start_, cpu_stop_), "s", MetricSource::timed}};
+  std::vector<Metric> out{{"wall_time",
+                           std::chrono::duration<double>(wall_stop_ - wall_start_).count(), "s",
+                           MetricSource::timed}};
+  if (cpu_time_)
+    out.push_back(
+        {"process_cpu_time", seconds_between(cpu_start_, cpu_stop_), "s", MetricSource::timed});
+  return out;
 }
 
-std::unique_ptr<Collector> make_timer_collector() {
-  return std::make_unique<TimerCollector>();
+std::unique_ptr<Collector> make_timer_collector(bool cpu_time) {
+  return std::make_unique<TimerCollector>(cpu_time);
 }
 
 }  // namespace ridgeline

@@ -148,7 +148,11 @@ json to_json(const Run& run) {
   if (c.has_ridgeline) {
     json collectors = json::array();
     for (const auto& s : c.collectors)
-      collectors.push_back({{"name", s.name}, {"available", s.available}, {"reason", s.reason}});
+      collectors.push_back({{"name", s.name},
+                            {"available", s.available},
+                            {"reason", s.reason},
+                            {"trust", s.trust},
+                            {"validation", s.validation}});
     context["ridgeline"] = {
         {"schema", c.schema},
         {"version", c.version},
@@ -258,8 +262,9 @@ Run run_from_json(const json& j, const std::string& origin) {
       const json& cols = r.array("collectors");
       for (std::size_t i = 0; i < cols.size(); ++i) {
         JsonFields cf(cols[i], origin, fmt::format("context.ridgeline.collectors[{}]", i));
-        ctx.collectors.push_back(
-            {cf.string("name"), cf.boolean("available"), cf.string_or("reason", "")});
+        ctx.collectors.push_back({cf.string("name"), cf.boolean("available"),
+                                  cf.string_or("reason", ""), cf.string_or("trust", ""),
+                                  cf.string_or("validation", "")});
       }
     }
   }

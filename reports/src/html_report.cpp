@@ -189,6 +189,7 @@ std::string html_report(const ReportInput& in) {
   std::string collectors;
   for (const auto& col : c.collectors)
     collectors += "<tr>" + cell(col.name) + cell(col.available ? "available" : "unavailable") +
+                  cell(col.trust.empty() ? "not validated" : col.trust + ": " + col.validation) +
                   cell(col.reason) + "</tr>";
   std::string s =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ridgeline report: " +
@@ -204,8 +205,8 @@ std::string html_report(const ReportInput& in) {
        "compared with the level their working set fits in.</p>";
   s += results_section(in) + ladder_section(in) + machine_section(in);
   if (!collectors.empty())
-    s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th><th>reason</th></"
-         "tr></thead><tbody>" +
+    s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"
+         "<th>validation</th><th>reason</th></tr></thead><tbody>" +
          collectors + "</tbody></table>";
   s += "<p class=\"meta\">Ridgeline " + escape_html(c.version) + "</p><script>" + kScript +
        "</script></body></html>\n";

@@ -68,6 +68,13 @@ std::string markdown_report(const ReportInput& in) {
   for (const auto& p : in.placements)
     if (!p.placeable) unplaced += fmt::format("| {} | {} |\n", md(p.name), md(p.reason));
   if (!unplaced.empty()) s += "\n## Not placeable\n\n| case | why |\n|---|---|\n" + unplaced;
+  if (!in.run.context.collectors.empty()) {
+    s += "\n## Collectors\n\n| collector | status | validation | reason |\n|---|---|---|---|\n";
+    for (const auto& c : in.run.context.collectors)
+      s += fmt::format(
+          "| {} | {} | {} | {} |\n", md(c.name), c.available ? "available" : "unavailable",
+          c.trust.empty() ? "not validated" : md(c.trust + ": " + c.validation), md(c.reason));
+  }
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
 #include "ridgeline/runner/runner.hpp"
@@ -107,9 +108,13 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   std::vector<std::vector<Metric>> collected;  // one entry per timed repetition
   const std::string name = spec.name();
   benchmark::ClearRegisteredBenchmarks();
+  // Under likwid-perfctr -m, one marker region per case around the timed loops.
+  const std::string region = likwid_region_name(name);
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
     for (auto& c : collectors) c->start();
+    likwid_marker_start(region, spec.threads);
     for (auto _ : state) kernel->run();
+    likwid_marker_stop(region, spec.threads);
     for (auto& c : collectors) c->stop();
     std::vector<Metric> metrics;
     for (auto& c : collectors)

@@ -1,9 +1,12 @@
 #include <fmt/format.h>
 
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/runner/collector_validation.hpp"
 #include "ridgeline/runner/isolation.hpp"
+#include "ridgeline/runner/probe.hpp"
 #include "ridgeline/runner/runner.hpp"
 
 namespace ridgeline {
@@ -66,7 +69,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
   std::string unavailable;
   for (const auto& c : make_collectors(settings.collect)) {
     Availability a = c->probe();
-    run.context.collectors.push_back({c->name(), a.available, a.reason});
+    run.context.collectors.push_back({c->name(), a.available, a.reason, "", ""});
     if (!a.available) unavailable += fmt::format("; {}: {}", c->name(), a.reason);
   }
   if (settings.group) {
@@ -79,8 +82,20 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     run.context.collectors.push_back(
         {"group:" + g.name, available,
          fmt::format("{} ({}){}", g.file.string(), g.short_description,
-                     available ? "" : "; metrics left out, collectors unavailable" + unavailable)});
+                     available ? "" : "; metrics left out, collectors unavailable" + unavailable),
+         "", ""});
   }
+  // What `ridgeline collectors --validate` found on this machine, if it ran here.
+  if (std::error_code ec; std::filesystem::exists(validation_cache_path(), ec)) {
+    try {
+      const CollectorValidation v = validation_from_json(read_text_file(validation_cache_path()),
+                                                         validation_cache_path().string());
+      if (v.fingerprint == machine_fingerprint()) apply_validation(v, run.context.collectors);
+    } catch (const std::exception&) {
+      // an unreadable cache is as if --validate had not run
+    }
+  }
+  likwid_marker_init();
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (interrupted && interrupted->load()) {
       run.context.interrupted = true;
@@ -101,6 +116,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     if (observer.case_finished) observer.case_finished(i, plan.size(), plan[i], results);
     for (auto& r : results) run.benchmarks.push_back(std::move(r));
   }
+  likwid_marker_close();  // under likwid-perfctr -m: the regions' counts for it to print
   return run;
 }
 

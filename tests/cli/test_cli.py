@@ -123,7 +123,8 @@ class CollectorsCommand(unittest.TestCase):
     def test_unknown_collector_or_event_is_bad_input(self):
         for arg, needle in (("frobnicator:x", "unknown collector 'frobnicator'"),
                             ("perf:frobs", "perf has no event 'frobs'"),
-                            ("timer:x", "timer has no event 'x' (it takes no events)")):
+                            ("timer:x", "timer has no event 'x' (known: wall, cpu)"),
+                            ("rapl:x", "rapl has no event 'x' (it takes no events)")):
             r = ridgeline("run", "--collect", arg, "--no-probe")
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(needle, r.stderr)
@@ -144,6 +145,34 @@ class CollectorsCommand(unittest.TestCase):
             self.assertEqual(names["perf.task-clock"]["source"], "counted")
             self.assertGreater(names["perf.task-clock"]["value"], 0)
             self.assertIn("perf.page-faults", names)
+
+
+class ValidateCommand(unittest.TestCase):
+    def test_validate_checks_counters_and_later_runs_record_the_verdicts(self):
+        r = ridgeline("collectors", "--validate", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        v = json.loads(r.stdout)
+        checks = {c["item"]: c for c in v["checks"]}
+        for item in ("perf:page-faults", "perf:instructions", "papi:PAPI_DP_OPS"):
+            self.assertIn(item, checks)
+        for c in v["checks"]:
+            self.assertIn(c["verdict"], ("trusted", "untrusted", "skipped"))
+            if c["verdict"] == "skipped":
+                self.assertTrue(c["reason"], c)
+        text = ridgeline("collectors", "--validate")
+        self.assertEqual(text.returncode, 0, text.stderr)
+        self.assertIn("known work", text.stdout)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "run.json")
+            r = ridgeline("run", "--backend", "cpu.naive", "--shape", "64", "--dtype", "f64",
+                          "--repetitions", "1", "--no-probe", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                status = {c["name"]: c for c in json.load(f)["context"]["ridgeline"]["collectors"]}
+        if checks["perf:page-faults"]["verdict"] == "skipped":
+            self.skipTest(checks["perf:page-faults"]["reason"])
+        self.assertIn(status["perf"]["trust"], ("trusted", "untrusted"))
+        self.assertIn("--validate", status["perf"]["validation"])
 
 
 class CounterGroups(unittest.TestCase):

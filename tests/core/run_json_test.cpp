@@ -26,7 +26,8 @@ Run sample_run() {
   run.context.version = "0.1.0";
   run.context.cpu_model = "AMD EPYC";
   run.context.isa = {"avx2", "avx512f"};
-  run.context.collectors = {{"timer", true, ""}, {"papi", false, "no PMU"}};
+  run.context.collectors = {{"timer", true, "", "trusted", "wall_time on a 100 ms spin"},
+                            {"papi", false, "no PMU", "", ""}};
   CaseResult r;
   r.name = "gemm/cpu.naive/f32/m=4,n=5,k=6/layout=NT/pattern=uniform/threads=1";
   r.run_name = r.name;

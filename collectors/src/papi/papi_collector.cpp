@@ -49,9 +49,9 @@ class PapiCollector : public Collector {
     return {true, failures_};
   }
 
+  // PAPI_start zeroes the counters itself: no PAPI_reset (one system call less per case).
   void start() override {
     if (added_.empty()) return;
-    PAPI_reset(eventset_);
     running_ = PAPI_start(eventset_) == PAPI_OK;
   }
 

@@ -23,6 +23,10 @@ struct CollectorStatus {
   std::string name;
   bool available = false;
   std::string reason;
+  // From `ridgeline collectors --validate` on this machine: "trusted", "untrusted" (a
+  // check of known work was off by more than its tolerance) or "" (not validated).
+  std::string trust;
+  std::string validation;  // the checks behind `trust`, in words
   bool operator==(const CollectorStatus&) const = default;
 };
 

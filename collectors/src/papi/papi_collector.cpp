@@ -63,13 +63,41 @@ class PapiCollector : public Collector {
 
   std::vector<Metric> read() override {
     std::vector<Metric> out;
+    // Multiplexed counts are PAPI's estimates for the whole interval, marked like perf's.
     for (std::size_t i = 0; i < values_.size() && i < added_.size(); ++i)
-      out.push_back(
-          {"papi." + added_[i], static_cast<double>(values_[i]), "events", MetricSource::counted});
+      out.push_back({"papi." + added_[i] + (multiplexed_ ? ".scaled" : ""),
+                     static_cast<double>(values_[i]), "events", MetricSource::counted});
     return out;
   }
 
  private:
+  static std::string inherit_hint(int rc) {
+    // PAPI's perf_event component checks inherit (and multiplex) by opening a hardware
+    // instructions counter, so without a PMU the option fails even for software events.
+    return rc == PAPI_ENOEVNT ? " (PAPI checks the option by opening a hardware instructions "
+                                "counter, which fails without a PMU, e.g. in a VM)"
+                              : "";
+  }
+
+  bool enable_multiplex() {
+    static const int init = PAPI_multiplex_init();
+    int rc = init;
+    if (rc == PAPI_OK) rc = PAPI_set_multiplex(eventset_);
+    if (rc != PAPI_OK) {
+      failures_ +=
+          (failures_.empty() ? "" : "; ") +
+          ("PAPI_set_multiplex failed, events beyond the counters are left out: " + papi_error(rc) +
+           inherit_hint(rc));
+      return false;
+    }
+    multiplexed_ = true;
+    failures_ += (failures_.empty() ? "" : "; ") +
+                 std::string(
+                     "multiplexed: more events than counters, counts are PAPI's scaled "
+                     "estimates (papi.<event>.scaled)");
+    return true;
+  }
+
   void open() {
     if (opened_) return;
     opened_ = true;
@@ -87,9 +115,13 @@ class PapiCollector : public Collector {
     opt.inherit.inherit = PAPI_INHERIT_ALL;
     if (int rc = PAPI_set_opt(PAPI_INHERIT, &opt); rc != PAPI_OK)
       failures_ = "PAPI_set_opt(PAPI_INHERIT) failed, threads started later are not counted: " +
-                  papi_error(rc);
+                  papi_error(rc) + inherit_hint(rc);
     for (const auto& e : requested_) {
-      const int rc = PAPI_add_named_event(eventset_, e.c_str());
+      int rc = PAPI_add_named_event(eventset_, e.c_str());
+      // More events than counters: turn the set into a multiplexed one and try again; PAPI
+      // then time-slices the counters and scales each count to the whole interval.
+      if (rc == PAPI_ECNFLCT && !multiplexed_ && enable_multiplex())
+        rc = PAPI_add_named_event(eventset_, e.c_str());
       if (rc == PAPI_OK) {
         added_.push_back(e);
         continue;
@@ -111,7 +143,7 @@ class PapiCollector : public Collector {
   std::vector<std::string> added_;
   std::vector<long long> values_;
   int eventset_ = PAPI_NULL;
-  bool opened_ = false, running_ = false;
+  bool opened_ = false, running_ = false, multiplexed_ = false;
   std::string init_error_, failures_;
 };
 

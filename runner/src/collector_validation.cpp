@@ -100,9 +100,16 @@ std::optional<double> find_metric(const std::vector<Metric>& metrics, const std:
   return std::nullopt;
 }
 
-void judge(CollectorCheck& c) {
-  const double off = std::abs(c.counted / c.expected - 1);
-  c.verdict = off <= c.tolerance ? "trusted" : "untrusted";
+// The verdict of a check from the value read, or why there is none.
+CollectorCheck judged(CollectorCheck c, const std::optional<double>& value,
+                      const std::string& why_missing) {
+  if (!value) {
+    c.reason = why_missing.empty() ? c.metric + " was not read" : why_missing;
+    return c;
+  }
+  c.counted = *value;
+  c.verdict = std::abs(c.counted / c.expected - 1) <= c.tolerance ? "trusted" : "untrusted";
+  return c;
 }
 
 // One collector item around one workload.
@@ -128,14 +135,7 @@ CollectorCheck check_item(const std::string& item, const std::string& metric, co
   w.run();
   collector->stop();
   if (w.reference_clock) c.expected = w.reference_clock() - before;
-  const auto value = find_metric(collector->read(), metric);
-  if (!value) {
-    c.reason = a.reason.empty() ? metric + " was not read" : a.reason;
-    return c;
-  }
-  c.counted = *value;
-  judge(c);
-  return c;
+  return judged(c, find_metric(collector->read(), metric), a.reason);
 }
 
 // A counter group's metric computed by its formulas around one workload.
@@ -183,14 +183,7 @@ CollectorCheck check_group(const std::string& group_name, const std::string& met
   for (auto& col : collectors)
     for (auto& m : col->read()) readings.push_back(std::move(m));
   std::vector<std::string> missing;
-  const auto value = find_metric(evaluate_group(group, readings, seconds, 1, missing), metric);
-  if (!value) {
-    c.reason = why.empty() ? metric + " was not computed" : why;
-    return c;
-  }
-  c.counted = *value;
-  judge(c);
-  return c;
+  return judged(c, find_metric(evaluate_group(group, readings, seconds, 1, missing), metric), why);
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include "ridgeline/collectors/papi.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
-#include <unistd.h>
+
+#include "metric_lookup.hpp"
 
 namespace ridgeline {
 
@@ -12,15 +12,10 @@ TEST(Papi, SoftwareEventsCountTouchedPages) {
   auto papi = make_papi_collector({"perf::PAGE-FAULTS", "perf::TASK-CLOCK"});
   Availability a = papi->probe();
   if (!a.available) GTEST_SKIP() << a.reason;
-  const long page = ::sysconf(_SC_PAGESIZE);
   const std::size_t pages = 1500;
   papi->start();
-  char* p = static_cast<char*>(
-      ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(p, MAP_FAILED);
-  for (std::size_t i = 0; i < pages; ++i) p[i * page] = 1;
+  ASSERT_TRUE(testing::touch_new_pages(pages));
   papi->stop();
-  ::munmap(p, pages * page);
   auto metrics = papi->read();
   ASSERT_EQ(metrics.size(), 2u);
   EXPECT_EQ(metrics[0].name, "papi.perf::PAGE-FAULTS");

@@ -18,15 +18,10 @@ TEST(PerfEvent, PageFaultsCountEveryTouchedPage) {
   PerfEventCollector perf({"page-faults", "task-clock"});
   Availability a = perf.probe();
   if (!a.available) GTEST_SKIP() << a.reason;
-  const long page = ::sysconf(_SC_PAGESIZE);
   const std::size_t pages = 2000;
   perf.start();
-  char* p = static_cast<char*>(
-      ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(p, MAP_FAILED);
-  for (std::size_t i = 0; i < pages; ++i) p[i * page] = 1;
+  ASSERT_TRUE(testing::touch_new_pages(pages));
   perf.stop();
-  ::munmap(p, pages * page);
   auto metrics = perf.read();
   auto faults = metric(metrics, "perf.page-faults");
   ASSERT_TRUE(faults);
@@ -42,11 +37,7 @@ TEST(PerfEvent, CountsOnlyBetweenStartAndStop) {
   if (!perf.probe().available) GTEST_SKIP() << perf.probe().reason;
   perf.start();
   perf.stop();
-  const long page = ::sysconf(_SC_PAGESIZE);
-  char* p = static_cast<char*>(
-      ::mmap(nullptr, 500 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  for (int i = 0; i < 500; ++i) p[i * page] = 1;
-  ::munmap(p, 500 * page);
+  ASSERT_TRUE(testing::touch_new_pages(500));
   auto faults = metric(perf.read(), "perf.page-faults");
   ASSERT_TRUE(faults);
   EXPECT_LT(*faults, 100);
@@ -84,15 +75,10 @@ TEST(PerfEventGroup, SoftwareEventsReadAsOneGroup) {
   if (!a.available) GTEST_SKIP() << a.reason;
   ASSERT_EQ(perf.events().size(), 1u);
   EXPECT_TRUE(perf.events()[0].available);
-  const long page = ::sysconf(_SC_PAGESIZE);
   const std::size_t pages = 1500;
   perf.start();
-  char* p = static_cast<char*>(
-      ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(p, MAP_FAILED);
-  for (std::size_t i = 0; i < pages; ++i) p[i * page] = 1;
+  ASSERT_TRUE(testing::touch_new_pages(pages));
   perf.stop();
-  ::munmap(p, pages * page);
   auto metrics = perf.read();
   ASSERT_EQ(metrics.size(), 3u);  // one read() gives every member
   auto faults = testing::metric(metrics, "perf.page-faults");

@@ -100,6 +100,12 @@ std::optional<double> find_metric(const std::vector<Metric>& metrics, const std:
   return std::nullopt;
 }
 
+// A check before it runs: skipped until a value is read.
+CollectorCheck unjudged(const std::string& collector, const std::string& item,
+                        const std::string& metric, const Workload& w, double tolerance) {
+  return {collector, item, metric, w.description, w.expected, 0, tolerance, "skipped", ""};
+}
+
 // The verdict of a check from the value read, or why there is none.
 CollectorCheck judged(CollectorCheck c, const std::optional<double>& value,
                       const std::string& why_missing) {
@@ -115,15 +121,7 @@ CollectorCheck judged(CollectorCheck c, const std::optional<double>& value,
 // One collector item around one workload.
 CollectorCheck check_item(const std::string& item, const std::string& metric, const Workload& w,
                           double tolerance) {
-  CollectorCheck c{item.substr(0, item.find(':')),
-                   item,
-                   metric,
-                   w.description,
-                   w.expected,
-                   0,
-                   tolerance,
-                   "skipped",
-                   ""};
+  CollectorCheck c = unjudged(item.substr(0, item.find(':')), item, metric, w, tolerance);
   auto collector = collector_for(item);
   const Availability a = collector->probe();
   if (!a.available) {
@@ -141,15 +139,7 @@ CollectorCheck check_item(const std::string& item, const std::string& metric, co
 // A counter group's metric computed by its formulas around one workload.
 CollectorCheck check_group(const std::string& group_name, const std::string& metric,
                            const Workload& w, double tolerance) {
-  CollectorCheck c{"group:" + group_name,
-                   "--group " + group_name,
-                   metric,
-                   w.description,
-                   w.expected,
-                   0,
-                   tolerance,
-                   "skipped",
-                   ""};
+  CollectorCheck c = unjudged("group:" + group_name, "--group " + group_name, metric, w, tolerance);
   CounterGroup group;
   try {
     const CpuIdentity cpu = cpu_identity();

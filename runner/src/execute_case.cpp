@@ -65,6 +65,15 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   return r;
 }
 
+std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, double flops) {
+  std::vector<Metric> out;
+  for (const auto& m : readings)
+    if (m.name.rfind("energy.", 0) == 0 && m.value > 0 && flops > 0)
+      out.push_back(
+          {"flop_per_joule." + m.name.substr(7), flops / m.value, "FLOP/J", MetricSource::derived});
+  return out;
+}
+
 std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
                                      const RunSettings& settings) {
   // Collectors first: counters opened now also count the threads the kernel starts later.
@@ -171,6 +180,9 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
           {"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
       if (skip + rep < collected.size()) {
         for (const auto& m : collected[skip + rep]) r.ridgeline->metrics.push_back(m);
+        for (auto& m : energy_efficiency(collected[skip + rep],
+                                         work.flops * static_cast<double>(run.iterations)))
+          r.ridgeline->metrics.push_back(std::move(m));
         if (settings.group) {
           std::vector<std::string> missing;  // the context's group status says why
           for (auto& m :

@@ -143,3 +143,20 @@ TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(EnergyEfficiency, FlopPerJoulePerEnergyDomain) {
+  const std::vector<Metric> readings{{"energy.package-0", 4.0, "J", MetricSource::counted},
+                                     {"energy.dram", 0.0, "J", MetricSource::counted},
+                                     {"perf.task-clock", 5.0, "ns", MetricSource::counted}};
+  const auto m = energy_efficiency(readings, 8e9);
+  ASSERT_EQ(m.size(), 1u);  // a domain that read zero joules gives no ratio
+  EXPECT_EQ(m[0].name, "flop_per_joule.package-0");
+  EXPECT_DOUBLE_EQ(m[0].value, 2e9);
+  EXPECT_EQ(m[0].unit, "FLOP/J");
+  EXPECT_EQ(m[0].source, MetricSource::derived);
+  EXPECT_TRUE(energy_efficiency(readings, 0).empty());
+}
+
+}  // namespace ridgeline

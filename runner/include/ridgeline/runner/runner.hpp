@@ -30,6 +30,10 @@ struct RunSettings {
 std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
                                      const RunSettings& settings);
 
+// FLOP per joule for each energy reading (`energy.<domain>`, joules over a repetition of
+// `flops` FLOPs in all): `flop_per_joule.<domain>`, derived.
+std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, double flops);
+
 // A result standing for a case that produced no timing (crash, timeout, not supported...).
 CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why);
 

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
@@ -34,6 +36,8 @@ struct Workload {
   // difference (in the counter's unit) replaces `expected`, so a preempted spin does not
   // look like a wrong counter.
   std::function<double()> reference_clock = nullptr;
+  // Runs before the counters start: puts the data where the workload expects it.
+  std::function<void()> prepare = nullptr;
 };
 
 double clock_reading(clockid_t id, double per_second) {
@@ -86,6 +90,27 @@ Workload reference_gemm(DType dtype) {
           [state] { state->first->run(); }};
 }
 
+// `passes` read-only sweeps over a buffer of `bytes` (one load per 64-byte line would
+// do, but every element is summed so the loop is what a kernel does): a buffer sized for
+// one cache level is first swept once so that the counted sweeps find it there. The
+// analytic traffic into the level above is `passes * bytes`; a read-only sweep writes
+// nothing back, so groups that add write-backs see the same.
+Workload read_sweep(const std::string& level, std::int64_t bytes, int passes) {
+  auto buffer = std::make_shared<std::vector<double>>(static_cast<std::size_t>(bytes / 8), 1.0);
+  auto sweep = [buffer] {
+    double sum = 0;
+    for (double x : *buffer) sum += x;
+    asm volatile("" : : "x"(sum));  // keep the sum, so the loads stay
+  };
+  Workload w{fmt::format("{} read-only sweep{} of {} KiB from {}", passes, passes == 1 ? "" : "s",
+                         bytes / 1024, level),
+             static_cast<double>(bytes) * passes, [sweep, passes] {
+               for (int i = 0; i < passes; ++i) sweep();
+             }};
+  w.prepare = sweep;  // a DRAM-sized buffer is larger than every cache: sweeping it evicts itself
+  return w;
+}
+
 std::unique_ptr<Collector> collector_for(const std::string& item) {
   const auto colon = item.find(':');
   const CollectorDescriptor* d = find_collector(item.substr(0, colon));
@@ -128,6 +153,7 @@ CollectorCheck check_item(const std::string& item, const std::string& metric, co
     c.reason = a.reason;
     return c;
   }
+  if (w.prepare) w.prepare();
   const double before = w.reference_clock ? w.reference_clock() : 0;
   collector->start();
   w.run();
@@ -163,6 +189,7 @@ CollectorCheck check_group(const std::string& group_name, const std::string& met
     else if (!a.reason.empty())
       why += (why.empty() ? "" : "; ") + col->name() + ": " + a.reason;
   }
+  if (w.prepare) w.prepare();
   const auto start = std::chrono::steady_clock::now();
   for (auto& col : collectors) col->start();
   w.run();
@@ -205,6 +232,17 @@ CollectorValidation validate_collectors() {
   v.checks.push_back(check_item("papi:PAPI_SP_OPS", "papi.PAPI_SP_OPS", gemm32, 0.05));
   v.checks.push_back(check_group("FLOPS_DP", "flops", gemm64, 0.05));
   v.checks.push_back(check_group("FLOPS_SP", "flops", gemm32, 0.05));
+  // Bytes: a read-only sweep sized to sit in one level, counted at that level's group.
+  // ±10%: hardware prefetchers fetch a few lines past the buffer's end, and the core's other
+  // traffic (stack, page tables) lands on the same counters.
+  const CacheSizes& caches = cache_sizes();
+  const Workload from_l2 = read_sweep("L2", caches.l2 / 2, 20);
+  const Workload from_l3 = read_sweep("L3", std::min(caches.l2 * 4, caches.l3 / 2), 10);
+  const Workload from_dram =
+      read_sweep("DRAM", std::max<std::int64_t>(caches.l3 * 8, 256 << 20), 1);
+  v.checks.push_back(check_group("L2", "bytes.L2", from_l2, 0.10));
+  v.checks.push_back(check_group("L3", "bytes.L3", from_l3, 0.10));
+  v.checks.push_back(check_group("MEM", "bytes.DRAM", from_dram, 0.10));
   return v;
 }
 

@@ -32,6 +32,13 @@ TEST(CollectorValidation, SoftwareCountersMatchKnownWorkAndTheRestSayWhy) {
     }
     EXPECT_GT(c.expected, 0) << c.item;
   }
+  // Bytes are checked at each level with a read-only sweep, besides FLOPs and events.
+  for (const char* group : {"--group L2", "--group L3", "--group MEM"}) {
+    const CollectorCheck* bytes = find_check(v, group);
+    ASSERT_NE(bytes, nullptr) << group;
+    EXPECT_EQ(bytes->metric.rfind("bytes.", 0), 0u) << bytes->metric;
+  }
+  EXPECT_GE(find_check(v, "--group MEM")->expected, 256.0 * 1024 * 1024);
 }
 
 TEST(CollectorValidation, RoundTripsThroughJsonAndBadJsonNamesTheFile) {

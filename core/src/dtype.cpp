@@ -1,5 +1,8 @@
 #include "ridgeline/core/dtype.hpp"
 
+#include <bit>
+#include <cmath>
+
 namespace ridgeline {
 
 std::string_view to_string(DType dtype) {
@@ -8,6 +11,16 @@ std::string_view to_string(DType dtype) {
       return "f32";
     case DType::f64:
       return "f64";
+    case DType::tf32:
+      return "tf32";
+    case DType::bf16:
+      return "bf16";
+    case DType::f16:
+      return "f16";
+    case DType::i8:
+      return "i8";
+    case DType::i32:
+      return "i32";
   }
   return "?";
 }
@@ -19,16 +32,77 @@ std::optional<DType> parse_dtype(std::string_view text) {
 }
 
 std::size_t size_of(DType dtype) {
-  return dtype == DType::f32 ? 4 : 8;
+  switch (dtype) {
+    case DType::f64:
+      return 8;
+    case DType::f32:
+    case DType::tf32:
+    case DType::i32:
+      return 4;
+    case DType::bf16:
+    case DType::f16:
+      return 2;
+    case DType::i8:
+      return 1;
+  }
+  return 0;
 }
 
 double unit_roundoff(DType dtype) {
-  return dtype == DType::f32 ? 0x1p-24 : 0x1p-53;
+  switch (dtype) {
+    case DType::f64:
+      return 0x1p-53;
+    case DType::f32:
+      return 0x1p-24;
+    case DType::tf32:
+    case DType::f16:
+      return 0x1p-11;
+    case DType::bf16:
+      return 0x1p-8;
+    case DType::i8:
+    case DType::i32:
+      return 0;
+  }
+  return 0;
+}
+
+DType output_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::tf32:
+    case DType::bf16:
+    case DType::f16:
+      return DType::f32;
+    case DType::i8:
+      return DType::i32;
+    default:
+      return dtype;
+  }
 }
 
 const std::vector<DType>& all_dtypes() {
-  static const std::vector<DType> all{DType::f32, DType::f64};
+  static const std::vector<DType> all{DType::f32,  DType::f64, DType::tf32,
+                                      DType::bf16, DType::f16, DType::i8};
   return all;
+}
+
+std::uint16_t to_bf16(float x) {
+  const auto bits = std::bit_cast<std::uint32_t>(x);
+  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x40);  // stays a NaN
+  const std::uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return static_cast<std::uint16_t>((bits + rounding) >> 16);
+}
+
+float from_bf16(std::uint16_t bits) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+}
+
+// GCC 12 has _Float16 on x86-64 with correct rounding in both directions.
+std::uint16_t to_f16(float x) {
+  return std::bit_cast<std::uint16_t>(static_cast<_Float16>(x));
+}
+
+float from_f16(std::uint16_t bits) {
+  return static_cast<float>(std::bit_cast<_Float16>(bits));
 }
 
 }  // namespace ridgeline

@@ -33,8 +33,10 @@ std::string shape_label(const Shape& shape) {
 
 std::uint64_t operand_bytes(const Problem& p) {
   const auto& s = p.shape;
-  const std::uint64_t elements = static_cast<std::uint64_t>(s.m * s.k + s.k * s.n + s.m * s.n);
-  return elements * size_of(p.dtype) * static_cast<std::uint64_t>(s.batch);
+  // A and B in the input type, C in the type it is stored in (i32 for i8 inputs).
+  const auto inputs = static_cast<std::uint64_t>(s.m * s.k + s.k * s.n) * size_of(p.dtype);
+  const auto output = static_cast<std::uint64_t>(s.m * s.n) * size_of(output_dtype(p.dtype));
+  return (inputs + output) * static_cast<std::uint64_t>(s.batch);
 }
 
 WorkModel gemm_work(const Problem& p) {

@@ -20,7 +20,22 @@ void OperandBuffer::Free::operator()(void* p) const {
 }
 
 double OperandBuffer::at(std::size_t i) const {
-  return dtype_ == DType::f32 ? static_cast<double>(as<float>()[i]) : as<double>()[i];
+  switch (dtype_) {
+    case DType::f64:
+      return as<double>()[i];
+    case DType::f32:
+    case DType::tf32:
+      return as<float>()[i];
+    case DType::bf16:
+      return from_bf16(as<std::uint16_t>()[i]);
+    case DType::f16:
+      return from_f16(as<std::uint16_t>()[i]);
+    case DType::i8:
+      return as<std::int8_t>()[i];
+    case DType::i32:
+      return as<std::int32_t>()[i];
+  }
+  return 0;
 }
 
 GemmOperands allocate_gemm_operands(const Problem& p) {
@@ -29,7 +44,7 @@ GemmOperands allocate_gemm_operands(const Problem& p) {
     return static_cast<std::size_t>(rows * cols * s.batch);
   };
   return {OperandBuffer(p.dtype, count(s.m, s.k)), OperandBuffer(p.dtype, count(s.k, s.n)),
-          OperandBuffer(p.dtype, count(s.m, s.n))};
+          OperandBuffer(output_dtype(p.dtype), count(s.m, s.n))};
 }
 
 std::int64_t lda_of(const Problem& p) {

@@ -32,6 +32,13 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
   return rungs;
 }
 
+// The dtypes a rung runs in the CPU suites: those its kernel declares, f32 and f64 when
+// the kernel is not in this build (its cases then say why).
+std::vector<DType> dtypes_of(const KernelCatalog& catalog, const std::string& backend) {
+  if (const KernelInfo* info = catalog.find(backend)) return info->dtypes;
+  return {DType::f32, DType::f64};
+}
+
 std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
                                  const std::vector<std::int64_t>& sizes,
                                  const std::vector<int>& thread_counts,
@@ -39,7 +46,7 @@ std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
   std::vector<CaseSpec> cases;
   for (int threads : thread_counts)
     for (const auto& rung : ladder(catalog, threads > 1, 1 << 20, with_avx2_rung))
-      for (DType dtype : all_dtypes())
+      for (DType dtype : dtypes_of(catalog, rung.backend))
         for (std::int64_t n : sizes) {
           if (n > rung.max_n) continue;
           cases.push_back(
@@ -57,7 +64,7 @@ std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
   const std::vector<Shape> shapes{{64, 64, 64, 1}, {37, 53, 29, 1}};
   for (int threads : one_and_all(cpus))
     for (const auto& rung : ladder(catalog, threads > 1, 1 << 20))
-      for (DType dtype : all_dtypes())
+      for (DType dtype : dtypes_of(catalog, rung.backend))
         for (const Shape& s : shapes) {
           cases.push_back({rung.backend, {"gemm", s, Layout::NN, dtype, "normal"}, threads});
         }

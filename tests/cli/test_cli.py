@@ -66,7 +66,7 @@ class BadInput(unittest.TestCase):
     def test_unknown_names(self):
         self.assert_bad(["run", "--suite", "nightly"], "unknown suite 'nightly'")
         self.assert_bad(["run", "--backend", "cpu.magic"], "unknown backend 'cpu.magic'")
-        self.assert_bad(["run", "--dtype", "f16"], "unknown dtype 'f16'")
+        self.assert_bad(["run", "--dtype", "f8"], "unknown dtype 'f8'")
         self.assert_bad(["run", "--pattern", "ones"], "unknown pattern 'ones'")
 
     def test_bad_sizes(self):

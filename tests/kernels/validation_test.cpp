@@ -40,7 +40,78 @@ GemmOperands correct_operands(const Problem& p) {
   return ops;
 }
 
+// C from the decoded inputs, stored in the output type (f32 for bf16/f16/tf32, i32 for i8).
+GemmOperands low_precision_operands(const Problem& p) {
+  GemmOperands ops = allocate_gemm_operands(p);
+  fill_pattern(ops.a, "normal", 21);
+  fill_pattern(ops.b, "uniform", 22);
+  const auto& s = p.shape;
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      long double acc = 0;
+      for (std::int64_t q = 0; q < s.k; ++q)
+        acc += static_cast<long double>(ops.a.at(static_cast<std::size_t>(i * s.k + q))) *
+               ops.b.at(static_cast<std::size_t>(q * s.n + j));
+      const auto at = static_cast<std::size_t>(i * s.n + j);
+      if (ops.c.dtype() == DType::i32)
+        ops.c.as<std::int32_t>()[at] = static_cast<std::int32_t>(acc);
+      else
+        ops.c.as<float>()[at] = static_cast<float>(acc);
+    }
+  return ops;
+}
+
 }  // namespace
+
+class LowPrecisionValidation : public ::testing::TestWithParam<DType> {};
+
+TEST_P(LowPrecisionValidation, AcceptsTheProductAndCatchesAWrongEntry) {
+  const Problem p{"gemm", {33, 47, 129, 1}, Layout::NN, GetParam(), "normal"};
+  GemmOperands ops = low_precision_operands(p);
+  EXPECT_EQ(ops.c.dtype(), output_dtype(p.dtype));
+  const Validation ok = validate_gemm(p, ops, 1);
+  EXPECT_EQ(ok.disposition, Disposition::passed) << ok.message;
+  // Off by one unit for i8 products, by 1% of sum |a||b| (a term or two dropped) for the
+  // floating types.
+  const std::size_t at = 5 * 47 + 46;
+  if (ops.c.dtype() == DType::i32) {
+    ops.c.as<std::int32_t>()[at] += 1;
+  } else {
+    double magnitude = 0;
+    for (std::size_t q = 0; q < 129; ++q)
+      magnitude += std::fabs(ops.a.at(5 * 129 + q) * ops.b.at(q * 47 + 46));
+    ops.c.as<float>()[at] += static_cast<float>(0.01 * magnitude);
+  }
+  const Validation bad = validate_gemm(p, ops, 1);
+  EXPECT_EQ(bad.disposition, Disposition::incorrect) << bad.max_rel_err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, LowPrecisionValidation,
+                         ::testing::Values(DType::tf32, DType::bf16, DType::f16, DType::i8),
+                         [](const auto& param_info) {
+                           return std::string(to_string(param_info.param));
+                         });
+
+TEST(Patterns, LowPrecisionPatternsStayInRangeAndPoisonIsNotANumber) {
+  OperandBuffer i8(DType::i8, 4096);
+  fill_pattern(i8, "uniform", 3);
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < i8.size(); ++i)
+    lo = std::min(lo, i8.at(i)), hi = std::max(hi, i8.at(i));
+  EXPECT_GE(lo, -127.0);
+  EXPECT_LE(hi, 127.0);
+  EXPECT_LT(lo, -100.0);
+  fill_pattern(i8, "constant", 3);
+  EXPECT_EQ(i8.at(9), 64.0);
+  OperandBuffer bf(DType::bf16, 16);
+  fill_pattern(bf, "constant", 3);
+  EXPECT_EQ(bf.at(3), 0.5);
+  poison(bf);
+  EXPECT_TRUE(std::isnan(bf.at(3)));
+  OperandBuffer h(DType::f16, 16);
+  poison(h);
+  EXPECT_TRUE(std::isnan(h.at(0)));
+}
 
 class ValidatorSizes : public ::testing::TestWithParam<std::tuple<Shape, DType, Layout>> {};
 
@@ -96,6 +167,11 @@ TEST(Validator, ToleranceGrowsWithSqrtKAndDependsOnDtype) {
   EXPECT_DOUBLE_EQ(gemm_tolerance(p), 2 * t100);
   p.dtype = DType::f64;
   EXPECT_LT(gemm_tolerance(p), 1e-12);
+  // bf16 inputs are exact in the f32 accumulator; tf32 adds the inputs' truncation.
+  p.dtype = DType::bf16;
+  EXPECT_DOUBLE_EQ(gemm_tolerance(p), 16.0 * 20 * 0x1p-24);
+  p.dtype = DType::tf32;
+  EXPECT_DOUBLE_EQ(gemm_tolerance(p), 0x1p-9 + 16.0 * 20 * 0x1p-24);
 }
 
 TEST(Patterns, FillAsNamedAndPoisonIsNan) {

@@ -41,8 +41,9 @@ TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   r.backends = {"cpu.magic"};
   EXPECT_NE(plan_error(r).find("unknown backend 'cpu.magic'"), std::string::npos);
   r = {};
-  r.dtypes = {"f16"};
-  EXPECT_NE(plan_error(r).find("unknown dtype 'f16' (known: f32, f64)"), std::string::npos);
+  r.dtypes = {"f8"};
+  EXPECT_NE(plan_error(r).find("unknown dtype 'f8' (known: f32, f64, tf32, bf16, f16, i8)"),
+            std::string::npos);
   r = {};
   r.patterns = {"ones"};
   EXPECT_NE(plan_error(r).find("unknown pattern 'ones'"), std::string::npos);

@@ -9,15 +9,26 @@
 namespace ridgeline {
 
 double gemm_tolerance(const Problem& problem) {
-  return 16.0 * std::sqrt(static_cast<double>(problem.shape.k)) * unit_roundoff(problem.dtype);
+  // Integer products are exact: any wrong entry is off by at least 1 / sum|a||b| (> 1e-12
+  // for every size that fits in i32), while the Freivalds projections, done in long
+  // double with real weights, carry rounding near 1e-18.
+  if (unit_roundoff(problem.dtype) == 0) return 1e-12;
+  // Sums accumulate in C's type; bf16 and f16 inputs are exact there (their products too),
+  // while tf32 tensor cores drop the low 13 bits of each f32 input: up to 2^-10 relative
+  // error per input, so 2 * 2^-10 per product, relative to sum |a||b| whatever k is.
+  const double input_rounding = problem.dtype == DType::tf32 ? 0x1p-10 : 0.0;
+  return 2 * input_rounding + 16.0 * std::sqrt(static_cast<double>(problem.shape.k)) *
+                                  unit_roundoff(output_dtype(problem.dtype));
 }
 
 namespace {
 
-template <typename T>
+// Reads A and B stored as `In` (decoded to a real number) and C stored as `Out`.
+template <typename In, typename Out>
 class GemmChecker {
  public:
-  GemmChecker(const Problem& p, const GemmOperands& ops)
+  using Decode = long double (*)(In);
+  GemmChecker(const Problem& p, const GemmOperands& ops, Decode decode)
       : m_(p.shape.m),
         n_(p.shape.n),
         k_(p.shape.k),
@@ -25,17 +36,18 @@ class GemmChecker {
         ldb_(ldb_of(p)),
         ta_(transposes_a(p.layout)),
         tb_(transposes_b(p.layout)),
-        a_(ops.a.as<T>().data()),
-        b_(ops.b.as<T>().data()),
-        c_(ops.c.as<T>().data()) {}
+        a_(ops.a.as<In>().data()),
+        b_(ops.b.as<In>().data()),
+        c_(ops.c.as<Out>().data()),
+        decode_(decode) {}
 
   long double a(std::int64_t i, std::int64_t p) const {
-    return ta_ ? a_[p * lda_ + i] : a_[i * lda_ + p];
+    return decode_(ta_ ? a_[p * lda_ + i] : a_[i * lda_ + p]);
   }
   long double b(std::int64_t p, std::int64_t j) const {
-    return tb_ ? b_[j * ldb_ + p] : b_[p * ldb_ + j];
+    return decode_(tb_ ? b_[j * ldb_ + p] : b_[p * ldb_ + j]);
   }
-  T c(std::int64_t i, std::int64_t j) const { return c_[i * n_ + j]; }
+  Out c(std::int64_t i, std::int64_t j) const { return c_[i * n_ + j]; }
 
   // Records the entry's error relative to sum |a||b|; false if C holds a non-number there.
   bool check_entry(std::int64_t i, std::int64_t j) {
@@ -75,7 +87,7 @@ class GemmChecker {
   bool all_finite() {
     for (std::int64_t i = 0; i < m_; ++i)
       for (std::int64_t j = 0; j < n_; ++j)
-        if (!std::isfinite(c(i, j))) {
+        if (!std::isfinite(static_cast<long double>(c(i, j)))) {
           failure_ = fmt::format("C[{},{}] is {} (never written, or overflow)", i, j,
                                  static_cast<double>(c(i, j)));
           return false;
@@ -90,8 +102,8 @@ class GemmChecker {
   const std::string& failure() const { return failure_; }
 
  private:
-  bool record(T value, long double ref, long double mag, const std::string& where) {
-    if (!std::isfinite(value)) {
+  bool record(Out value, long double ref, long double mag, const std::string& where) {
+    if (!std::isfinite(static_cast<long double>(value))) {
       failure_ =
           fmt::format("{} is {} (never written, or overflow)", where, static_cast<double>(value));
       return false;
@@ -113,19 +125,21 @@ class GemmChecker {
 
   std::int64_t m_, n_, k_, lda_, ldb_;
   bool ta_, tb_;
-  const T* a_;
-  const T* b_;
-  const T* c_;
+  const In* a_;
+  const In* b_;
+  const Out* c_;
+  Decode decode_;
   double max_err_ = 0;
   std::string worst_;
   std::string failure_;
 };
 
-template <typename T>
-Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64_t seed) {
+template <typename In, typename Out>
+Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64_t seed,
+                          typename GemmChecker<In, Out>::Decode decode) {
   Validation v;
   v.tolerance = gemm_tolerance(p);
-  GemmChecker<T> check(p, ops);
+  GemmChecker<In, Out> check(p, ops, decode);
   const double work = static_cast<double>(p.shape.m) * p.shape.n * p.shape.k;
   bool ok = true;
   if (work <= kDirectCheckLimit) {
@@ -168,8 +182,30 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
     v.message = "batched problems are not validated yet";
     return v;
   }
-  return problem.dtype == DType::f32 ? validate_typed<float>(problem, operands, seed)
-                                     : validate_typed<double>(problem, operands, seed);
+  switch (problem.dtype) {
+    case DType::f64:
+      return validate_typed<double, double>(problem, operands, seed,
+                                            [](double x) -> long double { return x; });
+    case DType::f32:
+    case DType::tf32:
+      return validate_typed<float, float>(problem, operands, seed,
+                                          [](float x) -> long double { return x; });
+    case DType::bf16:
+      return validate_typed<std::uint16_t, float>(
+          problem, operands, seed, [](std::uint16_t x) -> long double { return from_bf16(x); });
+    case DType::f16:
+      return validate_typed<std::uint16_t, float>(
+          problem, operands, seed, [](std::uint16_t x) -> long double { return from_f16(x); });
+    case DType::i8:
+      return validate_typed<std::int8_t, std::int32_t>(
+          problem, operands, seed, [](std::int8_t x) -> long double { return x; });
+    case DType::i32:
+      break;
+  }
+  Validation v;
+  v.disposition = Disposition::not_verified;
+  v.message = "i32 is an output type; no problem has i32 inputs";
+  return v;
 }
 
 }  // namespace ridgeline

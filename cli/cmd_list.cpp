@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/suites.hpp"
 
 namespace ridgeline::cli {
@@ -29,11 +30,14 @@ int run_list(const ListOptions& opt) {
   }
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
   const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Problem probe_problem{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+  const GpuProbe& gpu = gpu_probe();
 
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : catalog.kernels()) {
+    // Availability for a small problem in the kernel's first dtype.
+    const Problem probe_problem{"gemm", {64, 64, 64, 1}, Layout::NN, k.dtypes.at(0), "normal"};
     Support s = catalog.create(k.backend)->supports(probe_problem, 1);
+    if (!s && k.device == "gpu" && !gpu.available()) s.reason = "no GPU (see GPU below)";
     nlohmann::json dtypes = nlohmann::json::array();
     for (DType d : k.dtypes) dtypes.push_back(std::string(to_string(d)));
     kernels.push_back({{"id", k.id()},
@@ -61,18 +65,32 @@ int run_list(const ListOptions& opt) {
                           {"description", s.description},
                           {"cases", s.expand(catalog, cpus).size()}});
 
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& d : gpu.devices)
+    gpus.push_back({{"index", d.index},
+                    {"name", d.name},
+                    {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+                    {"multiprocessors", d.multiprocessors},
+                    {"memory_bytes", d.memory_bytes},
+                    {"l2_bytes", d.l2_bytes}});
+  const nlohmann::json gpu_json{
+      {"built", gpu.built}, {"devices", gpus}, {"reason", gpu.available() ? "" : gpu.reason}};
+
   if (opt.json) {
-    fmt::print(
-        "{}\n",
-        nlohmann::json{{"kernels", kernels}, {"blas", blas}, {"suites", suite_list}}.dump(2));
+    fmt::print("{}\n",
+               nlohmann::json{
+                   {"kernels", kernels}, {"blas", blas}, {"gpu", gpu_json}, {"suites", suite_list}}
+                   .dump(2));
     return 0;
   }
   fmt::print("Kernels\n");
   for (const auto& k : kernels) {
     std::string dt;
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
-    fmt::print("  {:<26} {:<8} {:<9} {}\n", k["id"].get<std::string>(), dt,
-               k["threaded"].get<bool>() ? "threads" : "1 thread",
+    fmt::print("  {:<37} {:<14} {:<9} {}\n", k["id"].get<std::string>(), dt,
+               k["device"] == "gpu"        ? "GPU"
+               : k["threaded"].get<bool>() ? "threads"
+                                           : "1 thread",
                k["available"].get<bool>() ? k["description"].get<std::string>()
                                           : "unavailable: " + k["reason"].get<std::string>());
   }
@@ -84,6 +102,13 @@ int run_list(const ListOptions& opt) {
                                         p.version.empty() ? "version unknown" : p.version,
                                         p.thread_setter.empty() ? "none" : p.thread_setter)
                           : "not loadable: " + p.error);
+  fmt::print("\nGPU\n");
+  if (!gpu.available()) fmt::print("  none: {}\n", gpu.reason);
+  for (const auto& d : gpu.devices)
+    fmt::print("  {}  {}  sm_{}{}, {} SMs, {:.0f} GiB, L2 {:.0f} MiB\n", d.index, d.name,
+               d.cc_major, d.cc_minor, d.multiprocessors,
+               static_cast<double>(d.memory_bytes) / (1 << 30),
+               static_cast<double>(d.l2_bytes) / (1 << 20));
   fmt::print("\nSuites\n");
   for (const auto& s : suite_list)
     fmt::print("  {:<8} {:>4} cases  {}\n", s["name"].get<std::string>(), s["cases"].get<int>(),

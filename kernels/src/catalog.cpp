@@ -2,6 +2,7 @@
 
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
 
@@ -31,6 +32,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
     for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
   c.add(&make_eigen_gemm);
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
+  add_gpu_kernels(c);  // none when built without CUDA
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/runner/suites.hpp"
 
@@ -126,6 +127,9 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
 
   const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<CaseSpec> base = suite->expand(catalog, cpus);
+  if (base.empty() && suite->name.rfind("gpu", 0) == 0)
+    throw InputError(fmt::format("suite '{}' has no cases on this machine: no GPU: {}", suite->name,
+                                 gpu_probe().reason));
 
   // Overrides replace a dimension of the suite; the rest of the suite stays.
   std::vector<CaseSpec> cases;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ridgeline/kernels/gpu.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -55,6 +57,27 @@ std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
   return cases;
 }
 
+// GPU cases, on a machine with a GPU only: the f32 SIMT ladder and both libraries at
+// `f32_n`, the tensor-core kernel and the libraries in every other dtype at `tensor_n`.
+std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n,
+                                std::int64_t tensor_n) {
+  std::vector<CaseSpec> cases;
+  if (!gpu_probe().available()) return cases;
+  for (const auto& k : catalog.kernels()) {
+    if (k.device != "gpu") continue;
+    for (DType dtype : k.dtypes) {
+      const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? f32_n : tensor_n;
+      cases.push_back({k.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, 1});
+    }
+  }
+  return cases;
+}
+
+std::vector<CaseSpec> with_gpu(std::vector<CaseSpec> cpu, std::vector<CaseSpec> gpu) {
+  cpu.insert(cpu.end(), gpu.begin(), gpu.end());
+  return cpu;
+}
+
 std::vector<int> one_and_all(int cpus) {
   return cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1};
 }
@@ -68,11 +91,33 @@ std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
         for (const Shape& s : shapes) {
           cases.push_back({rung.backend, {"gemm", s, Layout::NN, dtype, "normal"}, threads});
         }
+  // Every GPU kernel and dtype at 256^3, and at an odd shape that needs the edge paths.
+  for (const Shape& s : {Shape{256, 256, 256, 1}, Shape{100, 60, 36, 1}})
+    for (auto& c : gpu_cases(catalog, 0, 0)) {
+      c.problem.shape = s;
+      cases.push_back(c);
+    }
   return cases;
 }
 
 std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
-  return cube_cases(catalog, {512, 1024}, one_and_all(cpus));
+  return with_gpu(cube_cases(catalog, {512, 1024}, one_and_all(cpus)),
+                  gpu_cases(catalog, 4096, 4096));
+}
+
+std::vector<CaseSpec> gpu_suite(const KernelCatalog& catalog, int) {
+  return gpu_cases(catalog, 4096, 8192);
+}
+
+// The effect of the data on a tensor-core product: the same bf16 cuBLAS GEMM at 8192^3 on
+// each input pattern (validation still runs on random data first).
+std::vector<CaseSpec> gpu_patterns_suite(const KernelCatalog& catalog, int) {
+  std::vector<CaseSpec> cases;
+  if (!gpu_probe().available() || !catalog.find("cuda.cublas")) return cases;
+  for (const char* pattern : {"zeros", "constant", "uniform", "normal"})
+    cases.push_back(
+        {"cuda.cublas", {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern}, 1});
+  return cases;
 }
 
 std::vector<CaseSpec> ladder_suite(const KernelCatalog& catalog, int cpus) {
@@ -98,6 +143,14 @@ const std::vector<SuiteDefinition>& suites() {
       {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
        &ladder_suite, 3, 0.2},
       {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
+      {"gpu",
+       "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "
+       "kernel and the libraries at 8192^3 (tf32, bf16, f16, i8)",
+       &gpu_suite, 5, 0.2},
+      {"gpu-patterns",
+       "GPU: cuBLAS bf16 at 8192^3 on zeros, constant, uniform and normal inputs (power and "
+       "clock per pattern with --collect nvml)",
+       &gpu_patterns_suite, 5, 1.0},
   };
   return all;
 }

@@ -221,7 +221,18 @@ class ListCommand(unittest.TestCase):
         backends = {k["backend"] for k in doc["kernels"]}
         for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
             self.assertIn(b, backends)
-        self.assertEqual({s["name"] for s in doc["suites"]}, {"smoke", "default", "ladder", "blas"})
+        self.assertEqual({s["name"] for s in doc["suites"]},
+                         {"smoke", "default", "ladder", "blas", "gpu", "gpu-patterns"})
+        # Without a device the GPU block says why; GPU kernels are listed when built with CUDA.
+        gpu = doc["gpu"]
+        if not gpu["devices"]:
+            self.assertTrue(gpu["reason"], gpu)
+            for k in doc["kernels"]:
+                if k["device"] == "gpu":
+                    self.assertFalse(k["available"], k)
+        if gpu["built"]:
+            self.assertIn("cuda.cublas", backends)
+            self.assertIn("cuda.wmma_128x128x32", backends)
         for lib in doc["blas"]:
             self.assertTrue(lib["loadable"], lib)
             self.assertIn("blas." + lib["name"], backends)
@@ -229,7 +240,7 @@ class ListCommand(unittest.TestCase):
     def test_text_output(self):
         r = ridgeline("list")
         self.assertEqual(r.returncode, 0, r.stderr)
-        for heading in ("Kernels", "BLAS libraries", "Suites"):
+        for heading in ("Kernels", "BLAS libraries", "GPU", "Suites"):
             self.assertIn(heading, r.stdout)
 
 

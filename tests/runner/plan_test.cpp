@@ -35,7 +35,8 @@ std::string shape_error(const std::string& text) {
 TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
-  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas)"),
+  EXPECT_NE(plan_error(r).find(
+                "unknown suite 'nightly' (known: smoke, default, ladder, blas, gpu, gpu-patterns)"),
             std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};

@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ class Kernel {
   virtual WorkModel work(const Problem& problem) const { return gemm_work(problem); }
   virtual void prepare(const Problem& problem, GemmOperands& operands, int threads) = 0;
   virtual void run() = 0;
+  // Device kernels run asynchronously: finish() waits for the device and copies C back
+  // into the operands given to prepare(), so validation reads what the device computed.
+  virtual void finish() {}
+  // One run() timed by the device itself (CUDA events around it), in seconds; nullopt for
+  // kernels the host clock times.
+  virtual std::optional<double> timed_run() { return std::nullopt; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
 };

@@ -30,6 +30,9 @@ class OperandBuffer {
     check<T>();
     return {static_cast<const T*>(storage_.get()), elements_};
   }
+  // The untyped storage, for copies to and from a device.
+  void* raw() { return storage_.get(); }
+  const void* raw() const { return storage_.get(); }
   // Element i widened to double, for validation.
   double at(std::size_t i) const;
 

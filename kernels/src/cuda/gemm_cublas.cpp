@@ -1,0 +1,218 @@
+// cuBLAS and cuBLASLt as catalog entries. Both libraries are column-major: a row-major
+// C = op(A) op(B) is computed as the column-major C^T = op(B)^T op(A)^T, B first.
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "cuda_check.hpp"
+#include "gpu_gemm_kernel.hpp"
+#include "gpu_kernels.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct CublasTypes {
+  cudaDataType_t input;
+  cudaDataType_t output;
+  cublasComputeType_t compute;
+  cudaDataType_t scale;
+  const char* name;  // for notes
+};
+
+CublasTypes cublas_types(DType d) {
+  switch (d) {
+    case DType::f64:
+      return {CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F, "64F/64F compute 64F"};
+    case DType::f32:
+      return {CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F, "32F/32F compute 32F"};
+    case DType::tf32:
+      return {CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
+              "32F/32F compute 32F_FAST_TF32"};
+    case DType::bf16:
+      return {CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F, "16BF/32F compute 32F"};
+    case DType::f16:
+      return {CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F, "16F/32F compute 32F"};
+    case DType::i8:
+      return {CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUDA_R_32I, "8I/32I compute 32I"};
+    case DType::i32:
+      break;
+  }
+  throw std::logic_error("no cuBLAS types for " + std::string(to_string(d)));
+}
+
+// alpha = 1 and beta = 0 in the scale type.
+struct Scalars {
+  double f64[2] = {1.0, 0.0};
+  float f32[2] = {1.0f, 0.0f};
+  std::int32_t i32[2] = {1, 0};
+  const void* alpha(cudaDataType_t t) const {
+    return t == CUDA_R_64F   ? static_cast<const void*>(&f64[0])
+           : t == CUDA_R_32I ? static_cast<const void*>(&i32[0])
+                             : static_cast<const void*>(&f32[0]);
+  }
+  const void* beta(cudaDataType_t t) const {
+    return t == CUDA_R_64F   ? static_cast<const void*>(&f64[1])
+           : t == CUDA_R_32I ? static_cast<const void*>(&i32[1])
+                             : static_cast<const void*>(&f32[1]);
+  }
+};
+
+Support integer_shape(const KernelInfo& info, const Problem& p) {
+  const auto& s = p.shape;
+  if (p.dtype == DType::i8 && (s.m % 4 || s.n % 4 || s.k % 4))
+    return Support::no(fmt::format(
+        "{} i8 needs m, n and k to be multiples of 4 (cuBLAS IMMA alignment)", info.id()));
+  return Support::yes();
+}
+
+class CublasGemm final : public GpuGemmKernel {
+ public:
+  CublasGemm()
+      : GpuGemmKernel({"gemm",
+                       "cuda.cublas",
+                       "gpu",
+                       {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
+                       false,
+                       "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8"}) {}
+  ~CublasGemm() override {
+    if (handle_) cublasDestroy(handle_);
+  }
+
+ protected:
+  Support supports_shape(const Problem& p) const override { return integer_shape(info(), p); }
+  void setup(const DeviceGemm& g, cudaStream_t stream) override {
+    if (!handle_) RIDGELINE_CUBLAS(cublasCreate(&handle_));
+    RIDGELINE_CUBLAS(cublasSetStream(handle_, stream));
+    RIDGELINE_CUBLAS(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+    int version = 0;
+    RIDGELINE_CUBLAS(cublasGetVersion(handle_, &version));
+    notes_["library"] = fmt::format("cuBLAS {}", version);
+    notes_["call"] = g.dtype == DType::f64 ? "cublasDgemm"
+                     : g.dtype == DType::f32
+                         ? "cublasSgemm"
+                         : fmt::format("cublasGemmEx {}", cublas_types(g.dtype).name);
+  }
+  void launch(const DeviceGemm& g, cudaStream_t) override {
+    const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int m = static_cast<int>(g.n), n = static_cast<int>(g.m), k = static_cast<int>(g.k);
+    const int ld_first = static_cast<int>(g.ldb), ld_second = static_cast<int>(g.lda),
+              ldc = static_cast<int>(g.ldc);
+    if (g.dtype == DType::f64) {
+      RIDGELINE_CUBLAS(cublasDgemm(handle_, op_b, op_a, m, n, k, &scalars_.f64[0],
+                                   static_cast<const double*>(g.b), ld_first,
+                                   static_cast<const double*>(g.a), ld_second, &scalars_.f64[1],
+                                   static_cast<double*>(g.c), ldc));
+    } else if (g.dtype == DType::f32) {
+      RIDGELINE_CUBLAS(cublasSgemm(handle_, op_b, op_a, m, n, k, &scalars_.f32[0],
+                                   static_cast<const float*>(g.b), ld_first,
+                                   static_cast<const float*>(g.a), ld_second, &scalars_.f32[1],
+                                   static_cast<float*>(g.c), ldc));
+    } else {
+      const CublasTypes t = cublas_types(g.dtype);
+      RIDGELINE_CUBLAS(cublasGemmEx(handle_, op_b, op_a, m, n, k, scalars_.alpha(t.scale), g.b,
+                                    t.input, ld_first, g.a, t.input, ld_second,
+                                    scalars_.beta(t.scale), g.c, t.output, ldc, t.compute,
+                                    CUBLAS_GEMM_DEFAULT));
+    }
+  }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+  Scalars scalars_;
+};
+
+// cuBLASLt: the matmul descriptor and layouts built once per prepare(), the algorithm
+// picked by the library's heuristic with a 32 MiB workspace.
+class CublasLtGemm final : public GpuGemmKernel {
+ public:
+  CublasLtGemm()
+      : GpuGemmKernel({"gemm",
+                       "cuda.cublaslt",
+                       "gpu",
+                       {DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
+                       false,
+                       "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm"}) {}
+  ~CublasLtGemm() override {
+    release();
+    if (handle_) cublasLtDestroy(handle_);
+  }
+
+ protected:
+  Support supports_shape(const Problem& p) const override { return integer_shape(info(), p); }
+  void setup(const DeviceGemm& g, cudaStream_t) override {
+    if (!handle_) RIDGELINE_CUBLAS(cublasLtCreate(&handle_));
+    release();
+    const CublasTypes t = cublas_types(g.dtype);
+    RIDGELINE_CUBLAS(cublasLtMatmulDescCreate(&desc_, t.compute, t.scale));
+    const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    RIDGELINE_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)));
+    RIDGELINE_CUBLAS(
+        cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)));
+    // Column-major views of the row-major buffers (rows and columns swap).
+    const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
+    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&first_, t.input, g.transpose_b ? u(g.k) : u(g.n),
+                                                g.transpose_b ? u(g.n) : u(g.k), g.ldb));
+    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&second_, t.input, g.transpose_a ? u(g.m) : u(g.k),
+                                                g.transpose_a ? u(g.k) : u(g.m), g.lda));
+    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&out_, t.output, u(g.n), u(g.m), g.ldc));
+    if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kWorkspaceBytes);
+    cublasLtMatmulPreference_t preference = nullptr;
+    RIDGELINE_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
+    const std::uint64_t bytes = kWorkspaceBytes;
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(
+        preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes));
+    if (s == CUBLAS_STATUS_SUCCESS)
+      s = cublasLtMatmulAlgoGetHeuristic(handle_, desc_, first_, second_, out_, out_, preference, 1,
+                                         &result, &found);
+    cublasLtMatmulPreferenceDestroy(preference);
+    cublas_check(s, "cublasLtMatmulAlgoGetHeuristic");
+    if (found == 0)
+      throw std::runtime_error(
+          fmt::format("cublasLtMatmulAlgoGetHeuristic found no algorithm for {} {}",
+                      to_string(g.dtype), t.name));
+    algo_ = result.algo;
+    notes_["library"] = fmt::format("cuBLASLt {}", cublasLtGetVersion());
+    notes_["call"] = fmt::format("cublasLtMatmul {}, workspace {} MiB, heuristic workspace {} B",
+                                 t.name, kWorkspaceBytes >> 20, result.workspaceSize);
+    types_ = t;
+  }
+  void launch(const DeviceGemm& g, cudaStream_t stream) override {
+    RIDGELINE_CUBLAS(cublasLtMatmul(handle_, desc_, scalars_.alpha(types_.scale), g.b, first_, g.a,
+                                    second_, scalars_.beta(types_.scale), g.c, out_, g.c, out_,
+                                    &algo_, workspace_.get(), workspace_.bytes(), stream));
+  }
+
+ private:
+  static constexpr std::size_t kWorkspaceBytes = 32u << 20;
+  void release() {
+    if (desc_) cublasLtMatmulDescDestroy(desc_);
+    if (first_) cublasLtMatrixLayoutDestroy(first_);
+    if (second_) cublasLtMatrixLayoutDestroy(second_);
+    if (out_) cublasLtMatrixLayoutDestroy(out_);
+    desc_ = nullptr;
+    first_ = second_ = out_ = nullptr;
+  }
+  cublasLtHandle_t handle_ = nullptr;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t first_ = nullptr, second_ = nullptr, out_ = nullptr;
+  cublasLtMatmulAlgo_t algo_{};
+  DeviceBuffer workspace_;
+  CublasTypes types_{};
+  Scalars scalars_;
+};
+
+}  // namespace
+
+void add_cublas_kernels(KernelCatalog& catalog) {
+  catalog.add([] { return std::make_unique<CublasGemm>(); });
+  catalog.add([] { return std::make_unique<CublasLtGemm>(); });
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,67 @@
+// The hand-written CUDA kernels as catalog entries.
+#include <fmt/format.h>
+
+#include "gpu_gemm_kernel.hpp"
+#include "gpu_kernels.hpp"
+#include "launchers.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+using Launcher = void (*)(const DeviceGemm&, cudaStream_t);
+
+class HandWrittenGemm final : public GpuGemmKernel {
+ public:
+  HandWrittenGemm(KernelInfo info, Launcher launcher, std::int64_t multiple)
+      : GpuGemmKernel(std::move(info)), launcher_(launcher), multiple_(multiple) {}
+
+ protected:
+  Support supports_shape(const Problem& p) const override {
+    if (p.layout != Layout::NN)
+      return Support::no(fmt::format("{} handles only the NN layout", info().id()));
+    const auto& s = p.shape;
+    if (s.m % multiple_ || s.n % multiple_ || s.k % multiple_)
+      return Support::no(
+          fmt::format("{} needs m, n and k to be multiples of {}", info().id(), multiple_));
+    return Support::yes();
+  }
+  void launch(const DeviceGemm& g, cudaStream_t stream) override { launcher_(g, stream); }
+
+ private:
+  Launcher launcher_;
+  std::int64_t multiple_;
+};
+
+KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
+                    const std::string& description) {
+  return {"gemm", backend, "gpu", std::move(dtypes), false, description};
+}
+
+}  // namespace
+
+void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
+  const auto add = [&](std::string backend, std::vector<DType> dtypes, std::string description,
+                       Launcher launcher, std::int64_t multiple) {
+    catalog.add([=] {
+      return std::make_unique<HandWrittenGemm>(gpu_info(backend, dtypes, description), launcher,
+                                               multiple);
+    });
+  };
+  add("cuda.simt_naive", {DType::f32}, "one thread per C entry, threads along rows (uncoalesced)",
+      &launch_sgemm_naive, 1);
+  add("cuda.simt_coalesced", {DType::f32}, "one thread per C entry, threads along columns",
+      &launch_sgemm_coalesced, 1);
+  add("cuda.simt_smem_32x32", {DType::f32}, "32x32 tiles of A and B in shared memory",
+      &launch_sgemm_smem_32x32, 1);
+  add("cuda.simt_regblock_128x128x8_8x8", {DType::f32},
+      "128x128 block tiles, 8x8 register tile per thread", &launch_sgemm_regblock_128x128x8_8x8, 1);
+  add("cuda.simt_vec4_128x128x8_8x8", {DType::f32},
+      "register-blocked with 16-byte global and shared loads", &launch_sgemm_vec4_128x128x8_8x8, 4);
+  add("cuda.wmma_128x128x32", {DType::bf16, DType::f16},
+      "tensor cores through WMMA, f32 accumulators, two-stage cp.async pipeline",
+      &launch_wmma_128x128x32, 16);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,146 @@
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <nlohmann/json.hpp>
+
+#include "cuda_check.hpp"
+#include "ridgeline/kernels/gpu.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// What an error from the first CUDA call usually means on a machine.
+std::string meaning(cudaError_t e) {
+  switch (e) {
+    case cudaErrorNoDevice:
+      return "this machine has no NVIDIA GPU, or none is visible to this process "
+             "(CUDA_VISIBLE_DEVICES, a container without the device)";
+    case cudaErrorInsufficientDriver:
+      return fmt::format(
+          "no NVIDIA driver is loaded (libcuda.so.1 missing: a machine without a GPU), or the "
+          "driver is older than the CUDA {}.{} runtime Ridgeline was built with",
+          CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    case cudaErrorDevicesUnavailable:
+      return "every GPU is busy in exclusive-process compute mode";
+    default:
+      return "the driver or device is not usable by this process";
+  }
+}
+
+GpuProbe run_probe() {
+  GpuProbe probe;
+  probe.built = true;
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    probe.reason =
+        fmt::format("cudaGetDeviceCount returned {}: {}", cuda_error_text(e), meaning(e));
+    return probe;
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    if (cudaError_t e = cudaGetDeviceProperties(&p, i); e != cudaSuccess) {
+      probe.reason = fmt::format("cudaGetDeviceProperties({}) returned {}", i, cuda_error_text(e));
+      continue;
+    }
+    GpuDevice d;
+    d.index = i;
+    d.name = p.name;
+    d.cc_major = p.major;
+    d.cc_minor = p.minor;
+    d.multiprocessors = p.multiProcessorCount;
+    d.memory_bytes = static_cast<std::int64_t>(p.totalGlobalMem);
+    d.l2_bytes = p.l2CacheSize;
+    d.shared_memory_per_block_optin = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
+    d.memory_bus_bits = p.memoryBusWidth;
+    for (int b = 0; b < 16; ++b)
+      d.uuid += fmt::format("{:02x}", static_cast<unsigned char>(p.uuid.bytes[b]));
+    probe.devices.push_back(std::move(d));
+  }
+  if (count == 0 && probe.reason.empty())
+    probe.reason = "cudaGetDeviceCount found 0 devices: " + meaning(cudaErrorNoDevice);
+  return probe;
+}
+
+nlohmann::json to_json(const GpuProbe& p) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& d : p.devices)
+    devices.push_back({{"index", d.index},
+                       {"name", d.name},
+                       {"cc", {d.cc_major, d.cc_minor}},
+                       {"sms", d.multiprocessors},
+                       {"memory", d.memory_bytes},
+                       {"l2", d.l2_bytes},
+                       {"smem_optin", d.shared_memory_per_block_optin},
+                       {"bus_bits", d.memory_bus_bits},
+                       {"uuid", d.uuid}});
+  return {{"devices", devices}, {"reason", p.reason}};
+}
+
+GpuProbe from_json(const nlohmann::json& j) {
+  GpuProbe p;
+  p.built = true;
+  p.reason = j.at("reason");
+  for (const auto& d : j.at("devices"))
+    p.devices.push_back({d.at("index"), d.at("name"), d.at("cc")[0], d.at("cc")[1], d.at("sms"),
+                         d.at("memory"), d.at("l2"), d.at("smem_optin"), d.at("bus_bits"),
+                         d.at("uuid")});
+  return p;
+}
+
+// The CUDA runtime does not survive fork(): a parent that initialised it has children
+// whose first CUDA call fails. Cases run in forked children, so this process asks in a
+// child of its own and stays uninitialised.
+GpuProbe probe_in_child() {
+  int fds[2];
+  if (::pipe(fds) != 0) return run_probe();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return run_probe();
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    const std::string text = to_json(run_probe()).dump();
+    std::size_t off = 0;
+    while (off < text.size()) {
+      const ssize_t n = ::write(fds[1], text.data() + off, text.size() - off);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  try {
+    return from_json(nlohmann::json::parse(text));
+  } catch (const std::exception&) {
+    GpuProbe p;
+    p.built = true;
+    p.reason = WIFSIGNALED(status)
+                   ? fmt::format("the CUDA device query was killed by signal {}", WTERMSIG(status))
+                   : "the CUDA device query returned nothing readable";
+    return p;
+  }
+}
+
+}  // namespace
+
+const GpuProbe& gpu_probe() {
+  static const GpuProbe probe = probe_in_child();
+  return probe;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,13 @@
+// Built without CUDA: no GPU kernels, and the probe says how to get them.
+#include "ridgeline/kernels/gpu.hpp"
+
+namespace ridgeline {
+
+const GpuProbe& gpu_probe() {
+  static const GpuProbe probe{false, {}, "built without CUDA (" RIDGELINE_CUDA_OFF_REASON ")"};
+  return probe;
+}
+
+void add_gpu_kernels(KernelCatalog&) {}
+
+}  // namespace ridgeline

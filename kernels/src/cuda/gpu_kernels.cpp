@@ -1,0 +1,12 @@
+#include "gpu_kernels.hpp"
+
+#include "ridgeline/kernels/gpu.hpp"
+
+namespace ridgeline {
+
+void add_gpu_kernels(KernelCatalog& catalog) {
+  add_hand_written_gpu_kernels(catalog);
+  add_cublas_kernels(catalog);
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,7 @@
+#pragma once
+// The groups of GPU kernels gpu_kernels.cpp adds to the catalog.
+namespace ridgeline {
+class KernelCatalog;
+void add_hand_written_gpu_kernels(KernelCatalog& catalog);
+void add_cublas_kernels(KernelCatalog& catalog);
+}  // namespace ridgeline

@@ -1,0 +1,102 @@
+// Every GPU kernel and dtype computes the right product (validated against the fp64
+// reference as on the CPU), times itself with CUDA events, and runs through the runner in
+// a forked child. Label gpu: skips with the reason on a machine without a GPU.
+#include <gtest/gtest.h>
+
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/gpu.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+#include "ridgeline/runner/runner.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct GpuCase {
+  std::string backend;
+  DType dtype;
+};
+
+void PrintTo(const GpuCase& c, std::ostream* os) {
+  *os << c.backend << " " << to_string(c.dtype);
+}
+
+std::vector<GpuCase> all_gpu_cases() {
+  std::vector<GpuCase> cases;
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  for (const auto& k : catalog.kernels())
+    if (k.device == "gpu")
+      for (DType d : k.dtypes) cases.push_back({k.backend, d});
+  return cases;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpu_probe().available()) GTEST_SKIP() << "no GPU: " << gpu_probe().reason
+
+}  // namespace
+
+class GpuKernel : public ::testing::TestWithParam<GpuCase> {};
+
+TEST_P(GpuKernel, ComputesTheProductAtEveryShapeItSupports) {
+  SKIP_WITHOUT_GPU();
+  const auto& [backend, dtype] = GetParam();
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  auto kernel = catalog.create(backend);
+  int ran = 0;
+  for (const Shape& shape : {Shape{256, 256, 256, 1}, Shape{512, 384, 320, 1},
+                             Shape{100, 60, 36, 1}, Shape{129, 257, 65, 1}})
+    for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
+      const Problem p{"gemm", shape, layout, dtype, "normal"};
+      const Support s = kernel->supports(p, 1);
+      if (!s) continue;
+      GemmOperands ops = allocate_gemm_operands(p);
+      fill_pattern(ops.a, "normal", 1);
+      fill_pattern(ops.b, "normal", 2);
+      poison(ops.c);
+      kernel->prepare(p, ops, 1);
+      kernel->run();
+      kernel->finish();
+      const Validation v = validate_gemm(p, ops, 3);
+      EXPECT_EQ(v.disposition, Disposition::passed)
+          << backend << " " << to_string(dtype) << " " << shape_label(shape) << " "
+          << to_string(layout) << ": " << v.message;
+      const std::optional<double> seconds = kernel->timed_run();
+      ASSERT_TRUE(seconds.has_value());
+      EXPECT_GT(*seconds, 0.0);
+      EXPECT_LT(*seconds, 1.0);
+      ++ran;
+    }
+  EXPECT_GE(ran, 1) << backend << " supported none of the shapes";
+  EXPECT_EQ(kernel->notes().count("device"), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, GpuKernel, ::testing::ValuesIn(all_gpu_cases()),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.backend + "_" +
+                                              std::string(to_string(param_info.param.dtype));
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuKernel);
+
+TEST(GpuRunner, ACaseRunsInAForkedChildAndIsTimedByTheDevice) {
+  SKIP_WITHOUT_GPU();
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  RunSettings settings;
+  settings.repetitions = 2;
+  settings.min_time_s = 0.01;
+  settings.warmup_s = 0;
+  const std::vector<CaseSpec> plan{
+      {"cuda.cublas", {"gemm", {1024, 1024, 1024, 1}, Layout::NN, DType::bf16, "normal"}, 1}};
+  const ridgeline::Run run = run_plan(catalog, plan, settings, std::nullopt, {});
+  ASSERT_FALSE(run.benchmarks.empty());
+  const CaseResult& r = run.benchmarks.front();
+  EXPECT_FALSE(r.error_occurred) << r.error_message;
+  ASSERT_TRUE(r.ridgeline);
+  EXPECT_EQ(r.ridgeline->validation.disposition, Disposition::passed);
+  EXPECT_GT(r.real_time, 0);
+}
+
+}  // namespace ridgeline

@@ -5,6 +5,7 @@
 
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
+#include "ridgeline/collectors/nvml.hpp"
 #include "ridgeline/collectors/papi.hpp"
 #include "ridgeline/collectors/perf_event.hpp"
 #include "ridgeline/collectors/powercap.hpp"
@@ -27,6 +28,9 @@ std::unique_ptr<Collector> perf(const std::vector<std::string>& events) {
 }
 std::unique_ptr<Collector> rapl(const std::vector<std::string>&) {
   return std::make_unique<PowercapCollector>();
+}
+std::unique_ptr<Collector> nvml(const std::vector<std::string>&) {
+  return std::make_unique<NvmlCollector>();
 }
 std::unique_ptr<Collector> likwid(const std::vector<std::string>& events) {
   return make_likwid_collector(events);
@@ -54,6 +58,11 @@ const std::vector<CollectorDescriptor>& collector_registry() {
        {"task-clock", "page-faults", "context-switches"},
        &perf_events},
       {"rapl", "RAPL energy per domain through /sys/class/powercap", &rapl, {}},
+      {"nvml",
+       "NVIDIA GPU 0 through NVML (libnvidia-ml.so.1, loaded at run time): energy, power, SM "
+       "and memory clocks, temperature and throttle reasons sampled every 10 ms",
+       &nvml,
+       {}},
       {"papi",
        "PAPI presets and native events by name (papi:PAPI_DP_OPS, papi:perf::PAGE-FAULTS)",
        &papi,

@@ -3,6 +3,9 @@
 // a forked child. Label gpu: skips with the reason on a machine without a GPU.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "ridgeline/collectors/nvml.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -97,6 +100,31 @@ TEST(GpuRunner, ACaseRunsInAForkedChildAndIsTimedByTheDevice) {
   ASSERT_TRUE(r.ridgeline);
   EXPECT_EQ(r.ridgeline->validation.disposition, Disposition::passed);
   EXPECT_GT(r.real_time, 0);
+}
+
+TEST(GpuNvml, PowerClocksAndEnergyAreSampledAroundDeviceWork) {
+  SKIP_WITHOUT_GPU();
+  NvmlCollector nvml;
+  const Availability a = nvml.probe();
+  ASSERT_TRUE(a.available) << a.reason;
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  auto kernel = catalog.create("cuda.cublas");
+  const Problem p{"gemm", {4096, 4096, 4096, 1}, Layout::NN, DType::bf16, "normal"};
+  GemmOperands ops = allocate_gemm_operands(p);
+  fill_pattern(ops.a, "normal", 1);
+  fill_pattern(ops.b, "normal", 2);
+  kernel->prepare(p, ops, 1);
+  nvml.start();
+  double busy = 0;
+  while (busy < 0.3) busy += *kernel->timed_run();
+  nvml.stop();
+  std::map<std::string, Metric> m;
+  for (auto& x : nvml.read()) m[x.name] = x;
+  ASSERT_EQ(m.count("energy.gpu"), 1u);
+  EXPECT_GT(m["energy.gpu"].value, 0);
+  EXPECT_GT(m["power.gpu.avg"].value, 0);
+  EXPECT_GT(m["clock.sm.avg"].value, 1e8);
+  EXPECT_GE(m["nvml.samples"].value, 10);
 }
 
 }  // namespace ridgeline

@@ -1,0 +1,241 @@
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ridgeline/collectors/nvml.hpp"
+
+namespace ridgeline {
+
+// The few NVML entry points used, with the C prototypes of nvml.h (NVML's ABI is stable:
+// the _v2 names have not changed since CUDA 9).
+struct NvmlApi {
+  using Device = void*;
+  void* handle = nullptr;
+  int (*init)() = nullptr;
+  int (*shutdown)() = nullptr;
+  const char* (*error_string)(int) = nullptr;
+  int (*device_count)(unsigned*) = nullptr;
+  int (*device_by_index)(unsigned, Device*) = nullptr;
+  int (*device_name)(Device, char*, unsigned) = nullptr;
+  int (*power_usage)(Device, unsigned*) = nullptr;              // mW
+  int (*total_energy)(Device, unsigned long long*) = nullptr;   // mJ, Volta on
+  int (*clock_info)(Device, int, unsigned*) = nullptr;          // MHz
+  int (*temperature)(Device, int, unsigned*) = nullptr;         // degrees C
+  int (*clock_reasons)(Device, unsigned long long*) = nullptr;  // bit mask
+  ~NvmlApi() {
+    if (handle) ::dlclose(handle);
+  }
+  std::string error(int rc) const {
+    return fmt::format("{} ({})", rc, error_string ? error_string(rc) : "?");
+  }
+};
+
+namespace {
+
+constexpr int kSuccess = 0;
+constexpr int kClockSm = 1, kClockMemory = 2, kSensorGpu = 0;
+
+template <typename F>
+bool resolve(void* lib, F& f, const char* name) {
+  f = reinterpret_cast<F>(::dlsym(lib, name));
+  return f != nullptr;
+}
+
+// What an NVML error at init usually means.
+std::string init_meaning(int rc) {
+  switch (rc) {
+    case 9:
+      return "the NVIDIA kernel driver is not loaded";
+    case 4:
+      return "no permission to the GPU device files (/dev/nvidia*)";
+    case 12:
+      return "NVML found no library functions it needs: driver and library versions differ";
+    case 18:
+      return "the driver and libnvidia-ml.so.1 versions do not match (reboot after a driver "
+             "update)";
+    default:
+      return "the driver is not usable by this process";
+  }
+}
+
+}  // namespace
+
+std::string nvml_reason_names(std::uint64_t reasons) {
+  static const std::pair<std::uint64_t, const char*> names[] = {
+      {0x1, "gpu_idle"},
+      {0x2, "applications_clocks_setting"},
+      {0x4, "sw_power_cap"},
+      {0x8, "hw_slowdown"},
+      {0x10, "sync_boost"},
+      {0x20, "sw_thermal_slowdown"},
+      {0x40, "hw_thermal_slowdown"},
+      {0x80, "hw_power_brake_slowdown"},
+      {0x100, "display_clock_setting"}};
+  std::string out;
+  for (const auto& [bit, name] : names)
+    if (reasons & bit) {
+      if (!out.empty()) out += ',';
+      out += name;
+    }
+  return out.empty() ? "none" : out;
+}
+
+NvmlSummary summarize(const std::vector<NvmlSample>& samples) {
+  NvmlSummary s;
+  s.samples = samples.size();
+  if (samples.empty()) return s;
+  s.sm_clock_min_hz = samples.front().sm_clock_hz;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const NvmlSample& x = samples[i];
+    s.power_avg_w += x.power_w;
+    s.power_max_w = std::max(s.power_max_w, x.power_w);
+    s.sm_clock_avg_hz += x.sm_clock_hz;
+    s.sm_clock_min_hz = std::min(s.sm_clock_min_hz, x.sm_clock_hz);
+    s.memory_clock_avg_hz += x.memory_clock_hz;
+    s.temperature_max_c = std::max(s.temperature_max_c, x.temperature_c);
+    s.clock_reasons |= x.clock_reasons;
+    if (i > 0)
+      s.integrated_energy_j +=
+          0.5 * (x.power_w + samples[i - 1].power_w) * (x.seconds - samples[i - 1].seconds);
+  }
+  const auto n = static_cast<double>(samples.size());
+  s.power_avg_w /= n;
+  s.sm_clock_avg_hz /= n;
+  s.memory_clock_avg_hz /= n;
+  s.throttled = (s.clock_reasons & kNvmlThrottleMask) != 0;
+  return s;
+}
+
+NvmlCollector::NvmlCollector(std::string library, unsigned device, std::chrono::milliseconds period)
+    : library_(std::move(library)), device_index_(device), period_(period) {}
+
+NvmlCollector::~NvmlCollector() {
+  if (sampler_.joinable()) {
+    sampling_ = false;
+    sampler_.join();
+  }
+  if (api_ && device_) api_->shutdown();
+}
+
+Availability NvmlCollector::probe() {
+  if (probed_) return *probed_;
+  auto api = std::make_unique<NvmlApi>();
+  api->handle = ::dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!api->handle) {
+    const char* why = ::dlerror();
+    return *(probed_ = Availability{
+                 false, fmt::format("dlopen({}) failed: {}: the NVIDIA driver is not installed "
+                                    "(a machine without an NVIDIA GPU)",
+                                    library_, why ? why : "unknown error")});
+  }
+  const bool ok = resolve(api->handle, api->init, "nvmlInit_v2") &&
+                  resolve(api->handle, api->shutdown, "nvmlShutdown") &&
+                  resolve(api->handle, api->error_string, "nvmlErrorString") &&
+                  resolve(api->handle, api->device_count, "nvmlDeviceGetCount_v2") &&
+                  resolve(api->handle, api->device_by_index, "nvmlDeviceGetHandleByIndex_v2") &&
+                  resolve(api->handle, api->device_name, "nvmlDeviceGetName") &&
+                  resolve(api->handle, api->power_usage, "nvmlDeviceGetPowerUsage") &&
+                  resolve(api->handle, api->clock_info, "nvmlDeviceGetClockInfo") &&
+                  resolve(api->handle, api->temperature, "nvmlDeviceGetTemperature");
+  if (!ok)
+    return *(probed_ = Availability{
+                 false, fmt::format("{} lacks an NVML function Ridgeline needs ({}): not NVML, or "
+                                    "one older than CUDA 9",
+                                    library_, ::dlerror())});
+  // Optional: energy counter (Volta on) and clock reasons (new name first).
+  resolve(api->handle, api->total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+  if (!resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
+    resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  if (int rc = api->init(); rc != kSuccess)
+    return *(probed_ = Availability{false, fmt::format("nvmlInit_v2 returned {}: {}",
+                                                       api->error(rc), init_meaning(rc))});
+  unsigned count = 0;
+  int rc = api->device_count(&count);
+  if (rc == kSuccess && device_index_ >= count) rc = -1;
+  if (rc == kSuccess) rc = api->device_by_index(device_index_, &device_);
+  if (rc != kSuccess) {
+    api->shutdown();
+    device_ = nullptr;
+    return *(probed_ = Availability{
+                 false, rc == -1 ? fmt::format("NVML sees {} devices; device {} does not exist",
+                                               count, device_index_)
+                                 : fmt::format("nvmlDeviceGetHandleByIndex_v2({}) returned {}",
+                                               device_index_, api->error(rc))});
+  }
+  unsigned long long mj = 0;
+  has_energy_counter_ = api->total_energy && api->total_energy(device_, &mj) == kSuccess;
+  unsigned mw = 0;
+  std::string note;
+  if (int prc = api->power_usage(device_, &mw); prc != kSuccess)
+    note = fmt::format("; power reading returned {}", api->error(prc));
+  if (!has_energy_counter_) note += "; no energy counter: energy integrated from power samples";
+  api_ = std::move(api);
+  char name[96] = {};
+  api_->device_name(device_, name, sizeof name);
+  return *(probed_ = Availability{true, fmt::format("device {}: {}{}", device_index_, name, note)});
+}
+
+NvmlSample NvmlCollector::sample_now(std::chrono::steady_clock::time_point t0) const {
+  NvmlSample s;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  unsigned v = 0;
+  if (api_->power_usage(device_, &v) == kSuccess) s.power_w = 1e-3 * v;
+  if (api_->clock_info(device_, kClockSm, &v) == kSuccess) s.sm_clock_hz = 1e6 * v;
+  if (api_->clock_info(device_, kClockMemory, &v) == kSuccess) s.memory_clock_hz = 1e6 * v;
+  if (api_->temperature(device_, kSensorGpu, &v) == kSuccess) s.temperature_c = v;
+  unsigned long long reasons = 0;
+  if (api_->clock_reasons && api_->clock_reasons(device_, &reasons) == kSuccess)
+    s.clock_reasons = reasons;
+  return s;
+}
+
+void NvmlCollector::start() {
+  if (!probe().available) return;
+  samples_.clear();
+  t0_ = std::chrono::steady_clock::now();
+  unsigned long long mj = 0;
+  if (has_energy_counter_ && api_->total_energy(device_, &mj) == kSuccess) energy_before_mj_ = mj;
+  samples_.push_back(sample_now(t0_));
+  sampling_ = true;
+  sampler_ = std::thread([this] {
+    while (sampling_) {
+      std::this_thread::sleep_for(period_);
+      if (sampling_) samples_.push_back(sample_now(t0_));
+    }
+  });
+}
+
+void NvmlCollector::stop() {
+  if (!api_ || !sampler_.joinable()) return;
+  sampling_ = false;
+  sampler_.join();
+  samples_.push_back(sample_now(t0_));
+  t1_ = std::chrono::steady_clock::now();
+  unsigned long long mj = 0;
+  if (has_energy_counter_ && api_->total_energy(device_, &mj) == kSuccess) energy_after_mj_ = mj;
+}
+
+std::vector<Metric> NvmlCollector::read() {
+  std::vector<Metric> out;
+  if (!api_ || samples_.empty()) return out;
+  const NvmlSummary s = summarize(samples_);
+  if (has_energy_counter_)
+    out.push_back({"energy.gpu", 1e-3 * static_cast<double>(energy_after_mj_ - energy_before_mj_),
+                   "J", MetricSource::counted});
+  else
+    out.push_back({"energy.gpu", s.integrated_energy_j, "J", MetricSource::derived});
+  out.push_back({"power.gpu.avg", s.power_avg_w, "W", MetricSource::sampled});
+  out.push_back({"power.gpu.max", s.power_max_w, "W", MetricSource::sampled});
+  out.push_back({"clock.sm.avg", s.sm_clock_avg_hz, "Hz", MetricSource::sampled});
+  out.push_back({"clock.sm.min", s.sm_clock_min_hz, "Hz", MetricSource::sampled});
+  out.push_back({"clock.memory.avg", s.memory_clock_avg_hz, "Hz", MetricSource::sampled});
+  out.push_back({"temperature.gpu.max", s.temperature_max_c, "C", MetricSource::sampled});
+  out.push_back(
+      {"gpu.clock_reasons", static_cast<double>(s.clock_reasons), "mask", MetricSource::sampled});
+  out.push_back({"gpu.throttled", s.throttled ? 1.0 : 0.0, "bool", MetricSource::sampled});
+  out.push_back({"nvml.samples", static_cast<double>(s.samples), "count", MetricSource::sampled});
+  return out;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,66 @@
+// NVML collector: the loader's reasons where the library is absent or not NVML, and the
+// arithmetic of a sample series (averages, peaks, throttle reasons, integrated energy).
+#include "ridgeline/collectors/nvml.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ridgeline/collectors/collector.hpp"
+
+namespace ridgeline {
+
+TEST(Nvml, AbsentLibraryIsAReasonAndTheCollectorStaysQuiet) {
+  NvmlCollector c("/nonexistent/libnvidia-ml.so.1");
+  const Availability a = c.probe();
+  EXPECT_FALSE(a.available);
+  EXPECT_NE(a.reason.find("dlopen(/nonexistent/libnvidia-ml.so.1) failed"), std::string::npos)
+      << a.reason;
+  EXPECT_NE(a.reason.find("NVIDIA driver is not installed"), std::string::npos) << a.reason;
+  c.start();  // a collector that cannot run never fails the run
+  c.stop();
+  EXPECT_TRUE(c.read().empty());
+}
+
+TEST(Nvml, ALibraryThatIsNotNvmlIsNamed) {
+  NvmlCollector c("libm.so.6");  // loads, has none of NVML's functions
+  const Availability a = c.probe();
+  EXPECT_FALSE(a.available);
+  EXPECT_NE(a.reason.find("libm.so.6 lacks an NVML function"), std::string::npos) << a.reason;
+}
+
+TEST(Nvml, TheRegistryHasItAndOnThisMachineItSaysWhy) {
+  const CollectorDescriptor* d = find_collector("nvml");
+  ASSERT_NE(d, nullptr);
+  auto c = d->factory({});
+  const Availability a = c->probe();
+  if (a.available) GTEST_SKIP() << "NVML works here: " << a.reason;
+  EXPECT_FALSE(a.reason.empty());
+}
+
+TEST(NvmlSummary, AveragesPeaksThrottleAndTrapezoidEnergy) {
+  const std::vector<NvmlSample> samples{{0.0, 100, 1.98e9, 2.6e9, 40, 0x1},  // idle at the start
+                                        {0.5, 500, 1.98e9, 2.6e9, 60, 0},    //
+                                        {1.0, 700, 1.60e9, 2.6e9, 75, 0x4},  // power capped
+                                        {1.5, 700, 1.70e9, 2.6e9, 70, 0x4 | 0x20}};
+  const NvmlSummary s = summarize(samples);
+  EXPECT_EQ(s.samples, 4u);
+  EXPECT_DOUBLE_EQ(s.power_avg_w, 500);
+  EXPECT_DOUBLE_EQ(s.power_max_w, 700);
+  EXPECT_DOUBLE_EQ(s.sm_clock_min_hz, 1.60e9);
+  EXPECT_DOUBLE_EQ(s.sm_clock_avg_hz, (1.98e9 * 2 + 1.6e9 + 1.7e9) / 4);
+  EXPECT_DOUBLE_EQ(s.temperature_max_c, 75);
+  EXPECT_EQ(s.clock_reasons, 0x1u | 0x4u | 0x20u);
+  EXPECT_TRUE(s.throttled);
+  // 0.5 * ((100 + 500) + (500 + 700) + (700 + 700)) / 2 = 800 J
+  EXPECT_DOUBLE_EQ(s.integrated_energy_j, 800);
+  EXPECT_EQ(nvml_reason_names(s.clock_reasons), "gpu_idle,sw_power_cap,sw_thermal_slowdown");
+}
+
+TEST(NvmlSummary, IdleAndApplicationClocksAreNotThrottling) {
+  const NvmlSummary s = summarize({{0, 80, 1e9, 1e9, 30, 0x1 | 0x2}});
+  EXPECT_FALSE(s.throttled);
+  EXPECT_DOUBLE_EQ(s.integrated_energy_j, 0);  // one sample spans no time
+  EXPECT_EQ(summarize({}).samples, 0u);
+  EXPECT_EQ(nvml_reason_names(0), "none");
+}
+
+}  // namespace ridgeline

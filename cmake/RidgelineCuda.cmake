@@ -35,3 +35,5 @@ if(RIDGELINE_CUDA_ENABLED)
 else()
   message(STATUS "Ridgeline: CUDA off: ${RIDGELINE_CUDA_OFF_REASON}")
 endif()
+# For scripts (gpu-bundle, gpu-check) that ask a build tree whether it has CUDA.
+set(RIDGELINE_CUDA_BUILT ${RIDGELINE_CUDA_ENABLED} CACHE INTERNAL "CUDA compiled into this build")

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Summary of a scripts/gpu-check directory: test counts, the GPU ceilings the probe
+measured, each GPU case's median rate, the issue's ratios (best SIMT f32 vs cuBLAS SGEMM at
+4096^3, tensor-core bf16 vs cuBLAS bf16 at 8192^3) and the data-pattern table."""
+import json
+import statistics
+import sys
+from pathlib import Path
+
+
+def load(path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        print(f"  {path.name}: not readable ({e})")
+        return None
+
+
+def metric(bench, name):
+    for m in bench.get("ridgeline", {}).get("metrics", []):
+        if m["name"] == name:
+            return m["value"]
+    return None
+
+
+def cases(run):
+    """run_name -> dict(backend, dtype, n, rates, metrics lists, disposition)."""
+    out = {}
+    for b in run.get("benchmarks", []):
+        r = b.get("ridgeline")
+        if not r or b.get("run_type") != "iteration":
+            continue
+        c = out.setdefault(b["run_name"], {"backend": r["backend"], "dtype": r["dtype"],
+                                           "shape": r["shape"], "pattern": r["pattern"],
+                                           "disposition": r["validation"]["disposition"],
+                                           "message": r["validation"].get("message", ""),
+                                           "rate": [], "power": [], "clock": [], "throttled": []})
+        for key, name in (("rate", "flop_rate"), ("power", "power.gpu.avg"),
+                          ("clock", "clock.sm.avg"), ("throttled", "gpu.throttled")):
+            v = metric(b, name)
+            if v is not None:
+                c[key].append(v)
+    return out
+
+
+def med(values):
+    return statistics.median(values) if values else None
+
+
+def main(out):
+    out = Path(out)
+    print("== gpu-check summary ==")
+    steps = out / "steps.txt"
+    if steps.exists():
+        print(steps.read_text().rstrip())
+    tests = out / "gpu-tests.json"
+    if tests.exists() and (t := load(tests)):
+        skipped = sum(1 for s in t.get("testsuites", []) for c in s.get("testsuite", [])
+                      if c.get("result") == "SKIPPED")
+        print(f"gpu tests: {t['tests']} run, {t['failures']} failed, {skipped} skipped")
+        for s in t.get("testsuites", []):
+            for c in s.get("testsuite", []):
+                for f in c.get("failures", []):
+                    print(f"  FAILED {s['name']}.{c['name']}: {f['failure'].splitlines()[0]}")
+    machine = out / "machine.json"
+    if machine.exists() and (m := load(machine)):
+        for g in m.get("gpus", []):
+            print(f"GPU {g.get('name')}")
+        for c in m.get("compute", []):
+            if c.get("device") == "gpu":
+                print(f"  ceiling {c['name']:<28} {c['flops_per_s'] / 1e12:9.2f} T{c.get('unit', 'FLOP/s')}")
+        for c in m.get("memory", []):
+            if c.get("device") == "gpu":
+                print(f"  ceiling {c['level'] + ' ' + c.get('kernel', ''):<28} {c['bytes_per_s'] / 1e9:9.1f} GB/s")
+    run = out / "gpu-run.json"
+    if run.exists() and (r := load(run)):
+        cs = cases(r)
+        print(f"{'case':<70} {'TFLOP/s':>9} {'W':>6} {'MHz':>6}")
+        for name, c in cs.items():
+            rate = med(c["rate"])
+            if rate is None:
+                print(f"{name:<70} {c['disposition']}: {c['message'][:60]}")
+                continue
+            power, clock = med(c["power"]), med(c["clock"])
+            print(f"{name:<70} {rate / 1e12:9.2f} {power or 0:6.0f} {(clock or 0) / 1e6:6.0f}")
+
+        def best(pred):
+            rates = [med(c["rate"]) for c in cs.values() if pred(c) and c["rate"]]
+            return max(rates) if rates else None
+
+        def ratio(label, ours, ref):
+            if ours and ref:
+                print(f"{label}: {ours / 1e12:.2f} / {ref / 1e12:.2f} TFLOP/s = {ours / ref:.3f}")
+            else:
+                print(f"{label}: not measured")
+        n4096 = lambda c: c["shape"]["m"] == c["shape"]["n"] == c["shape"]["k"] == 4096
+        n8192 = lambda c: c["shape"]["m"] == c["shape"]["n"] == c["shape"]["k"] == 8192
+        ratio("best SIMT f32 / cuBLAS SGEMM at 4096^3 (target >= 0.8)",
+              best(lambda c: n4096(c) and c["backend"].startswith("cuda.simt") and c["dtype"] == "f32"),
+              best(lambda c: n4096(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "f32"))
+        ratio("WMMA bf16 / cuBLAS bf16 at 8192^3 (target >= 0.6)",
+              best(lambda c: n8192(c) and c["backend"].startswith("cuda.wmma") and c["dtype"] == "bf16"),
+              best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "bf16"))
+    patterns = out / "gpu-patterns.json"
+    if patterns.exists() and (p := load(patterns)):
+        print(f"{'pattern':<10} {'TFLOP/s':>9} {'avg W':>7} {'SM MHz':>7} throttled")
+        for c in cases(p).values():
+            rate, power, clock = med(c["rate"]), med(c["power"]), med(c["clock"])
+            print(f"{c['pattern']:<10} {(rate or 0) / 1e12:9.2f} {power or 0:7.0f} {(clock or 0) / 1e6:7.0f}"
+                  f" {'yes' if any(c['throttled']) else 'no'}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "out/gpu-check")

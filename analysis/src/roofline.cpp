@@ -11,11 +11,15 @@ namespace ridgeline {
 
 namespace {
 
-// The thread count of the ceilings to use: the result's own, else the largest below it.
-int matching_threads(const MachineModel& m, int threads, std::string& note) {
+// The thread count of the device's ceilings to use: the result's own, else the largest
+// below it.
+int matching_threads(const MachineModel& m, int threads, const std::string& device,
+                     std::string& note) {
   std::vector<int> counts;
-  for (const auto& c : m.compute) counts.push_back(c.threads);
-  for (const auto& c : m.memory) counts.push_back(c.threads);
+  for (const auto& c : m.compute)
+    if (c.device == device) counts.push_back(c.threads);
+  for (const auto& c : m.memory)
+    if (c.device == device) counts.push_back(c.threads);
   if (counts.empty()) return threads;
   if (std::find(counts.begin(), counts.end(), threads) != counts.end()) return threads;
   int best = *std::min_element(counts.begin(), counts.end());
@@ -62,7 +66,7 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
     p.roof_note = "no machine model: give --machine, or run `ridgeline probe` on this machine";
     return;
   }
-  Roof roof = roof_for(*machine, p.dtype, p.threads);
+  Roof roof = roof_for(*machine, p.dtype, p.threads, p.device);
   p.roof_note = roof.note;
   Attainable a = attainable(roof, p.intensity);
   if (a.flops_per_s <= 0) {
@@ -92,6 +96,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   RooflinePlacement p;
   p.name = r.run_name;
   p.backend = d.backend;
+  p.device = d.device;
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
   p.shape = shape_label(d.problem.shape);
@@ -125,19 +130,27 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   for (const auto& m : d.metrics)
     if (m.name.rfind("bytes.", 0) == 0 && from_counters(m) && m.value > 0) {
       std::string level = m.name.substr(6);
-      if (level == "dram") level = "DRAM";
+      if (level == "dram") level = d.device == "gpu" ? "HBM" : "DRAM";
       p.bytes[level] = m.value / calls;
       counted_bytes = true;
       bytes_source = m.source;
     }
+  const auto analytic = d.work.bytes.find("dram");
   if (counted_bytes) {
     p.bytes_source = bytes_source;
-  } else if (auto it = d.work.bytes.find("dram"); it != d.work.bytes.end() && it->second > 0) {
-    const std::string level = residence_level(machine, it->second);
-    p.bytes[level] = it->second;
+  } else if (analytic != d.work.bytes.end() && analytic->second > 0 && d.device == "gpu") {
+    // GPU runs rotate through operand copies larger than L2: every call reads from HBM.
+    p.bytes["HBM"] = analytic->second;
+    p.bytes_source = MetricSource::analytic;
+    p.level_note =
+        fmt::format("compulsory bytes (analytic) from HBM: {} per call, operands rotated",
+                    human_bytes(analytic->second));
+  } else if (analytic != d.work.bytes.end() && analytic->second > 0) {
+    const std::string level = residence_level(machine, analytic->second);
+    p.bytes[level] = analytic->second;
     p.bytes_source = MetricSource::analytic;
     p.level_note = fmt::format("compulsory bytes (analytic); the {} working set fits {}",
-                               human_bytes(it->second), level == "DRAM" ? "no cache" : level);
+                               human_bytes(analytic->second), level == "DRAM" ? "no cache" : level);
   }
   if (p.flops <= 0) {
     p.reason = "no FLOP count";
@@ -191,11 +204,13 @@ RooflinePlacement place_foreign(const CaseResult& r, const MachineModel* machine
 
 }  // namespace
 
-Roof roof_for(const MachineModel& m, const std::string& dtype, int threads) {
+Roof roof_for(const MachineModel& m, const std::string& dtype, int threads,
+              const std::string& device) {
   Roof roof;
-  roof.threads = matching_threads(m, threads, roof.note);
+  roof.threads = matching_threads(m, threads, device, roof.note);
   for (const auto& c : m.compute) {
-    if (c.threads != roof.threads || c.unit != "FLOP/s") continue;
+    if (c.device != device || c.threads != roof.threads) continue;
+    if (dtype.empty() && c.unit != "FLOP/s") continue;
     const bool fits = dtype.empty() ? (c.dtype == "f32" || c.dtype == "f64") : c.dtype == dtype;
     if (fits && (!roof.compute || c.per_second > roof.compute->per_second)) roof.compute = c;
   }
@@ -203,12 +218,13 @@ Roof roof_for(const MachineModel& m, const std::string& dtype, int threads) {
     roof.note += (roof.note.empty() ? "" : "; ") +
                  std::string("dtype unknown: the highest floating-point peak");
   for (const auto& c : m.memory) {
-    if (c.threads != roof.threads) continue;
+    if (c.device != device || c.threads != roof.threads) continue;
     auto it = roof.memory.find(c.level);
     if (it == roof.memory.end() || c.bytes_per_s > it->second.bytes_per_s) roof.memory[c.level] = c;
   }
+  // The floor of one call: the runner's call overhead on the CPU, a kernel launch on a GPU.
   for (const auto& o : m.overhead)
-    if (o.name == "call") roof.overhead = o;
+    if (o.name == (device == "gpu" ? "gpu.launch" : "call")) roof.overhead = o;
   return roof;
 }
 

@@ -43,6 +43,8 @@ json to_json(const MachineModel& m) {
                        {"theoretical_per_second", c.theoretical_per_second},
                        {"theoretical_reason", c.theoretical_reason},
                        {"threads", c.threads},
+                       {"device", c.device},
+                       {"method", c.method},
                        {"source", std::string(to_string(c.source))}});
   for (const auto& c : m.memory)
     memory.push_back({{"level", c.level},
@@ -51,10 +53,24 @@ json to_json(const MachineModel& m) {
                       {"bytes_per_s", c.bytes_per_s},
                       {"working_set_bytes", c.working_set_bytes},
                       {"threads", c.threads},
+                      {"device", c.device},
+                      {"method", c.method},
                       {"source", std::string(to_string(c.source))}});
   for (const auto& o : m.overhead)
-    overhead.push_back(
-        {{"name", o.name}, {"seconds", o.seconds}, {"source", std::string(to_string(o.source))}});
+    overhead.push_back({{"name", o.name},
+                        {"seconds", o.seconds},
+                        {"device", o.device},
+                        {"method", o.method},
+                        {"source", std::string(to_string(o.source))}});
+  json gpus = json::array();
+  for (const auto& g : m.gpus)
+    gpus.push_back({{"index", g.index},
+                    {"name", g.name},
+                    {"compute_capability", g.compute_capability},
+                    {"multiprocessors", g.multiprocessors},
+                    {"memory_bytes", g.memory_bytes},
+                    {"l2_bytes", g.l2_bytes},
+                    {"max_clock_hz", g.max_clock_hz}});
   return {
       {"schema", m.schema},
       {"fingerprint", m.fingerprint},
@@ -76,6 +92,8 @@ json to_json(const MachineModel& m) {
       {"compute", compute},
       {"memory", memory},
       {"overhead", overhead},
+      {"gpus", gpus},
+      {"gpu_reason", m.gpu_reason},
       {"probe_seconds", m.probe_seconds}};
 }
 
@@ -121,6 +139,8 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.theoretical_reason = c.string_or("theoretical_reason", "");
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
+    x.device = c.string_or("device", "cpu");  // files from before the GPU ceilings
+    x.method = c.string_or("method", "");
     return x;
   });
   m.memory = read_array<MemoryCeiling>(f, "memory", [](const JsonFields& c) {
@@ -133,11 +153,25 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.working_set_bytes = c.integer_or("working_set_bytes", 0);
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
+    x.device = c.string_or("device", "cpu");
+    x.method = c.string_or("method", "");
     return x;
   });
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
-    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c)};
+    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c),
+                           c.string_or("device", "cpu"), c.string_or("method", "")};
   });
+  if (f.has("gpus"))
+    m.gpus = read_array<GpuDescription>(f, "gpus", [](const JsonFields& g) {
+      return GpuDescription{static_cast<int>(g.integer("index")),
+                            g.string("name"),
+                            g.string_or("compute_capability", ""),
+                            static_cast<int>(g.integer_or("multiprocessors", 0)),
+                            g.integer_or("memory_bytes", 0),
+                            g.integer_or("l2_bytes", 0),
+                            g.number_or("max_clock_hz", 0)};
+    });
+  m.gpu_reason = f.string_or("gpu_reason", "");
   m.probe_seconds = f.number_or("probe_seconds", 0);
   return m;
 }

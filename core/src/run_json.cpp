@@ -26,6 +26,7 @@ json details_to_json(const CaseDetails& d) {
   const auto& s = d.problem.shape;
   json j = {{"op", d.problem.op},
             {"backend", d.backend},
+            {"device", d.device},
             {"dtype", std::string(to_string(d.problem.dtype))},
             {"shape", {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}}},
             {"layout", std::string(to_string(d.problem.layout))},
@@ -63,6 +64,7 @@ CaseDetails details_from_json(const JsonFields& f) {
   CaseDetails d;
   d.problem.op = f.string("op");
   d.backend = f.string("backend");
+  d.device = f.string_or("device", "cpu");  // runs from before the GPU kernels
   d.problem.dtype = parse_enum<DType>(f, "dtype", parse_dtype);
   JsonFields shape = f.object("shape");
   d.problem.shape = {positive(shape, "m"), positive(shape, "n"), positive(shape, "k"),

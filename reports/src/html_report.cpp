@@ -78,6 +78,11 @@ std::string machine_section(const ReportInput& in) {
   std::string isa;
   for (const auto& i : m.isa) isa += (isa.empty() ? "" : " ") + i;
   row("ISA", isa);
+  for (const auto& g : m.gpus)
+    row("GPU", fmt::format("{}: {}, sm_{}, {} SMs, {:.0f} GiB, L2 {} MiB", g.index, g.name,
+                           g.compute_capability, g.multiprocessors,
+                           static_cast<double>(g.memory_bytes) / (1 << 30), g.l2_bytes >> 20));
+  if (m.gpus.empty() && !m.gpu_reason.empty()) row("GPU", "none: " + m.gpu_reason);
   row("host, probed", m.host + ", " + m.date);
   row("fingerprint", m.fingerprint);
   s += "</table><h2>Ceilings</h2><table "
@@ -85,7 +90,8 @@ std::string machine_section(const ReportInput& in) {
        "<th>measured</th><th>theoretical</th><th>of "
        "theoretical</th><th>source</th></tr></thead><tbody>";
   for (const auto& c : m.compute)
-    s += "<tr>" + cell(c.name) + num(c.threads, std::to_string(c.threads)) +
+    s += "<tr>" + cell(c.method.empty() ? c.name : c.name + " (" + c.method + ")") +
+         (c.device == "gpu" ? cell("GPU") : num(c.threads, std::to_string(c.threads))) +
          num(c.per_second, si_rate(c.per_second, c.unit)) +
          (c.theoretical_per_second > 0
               ? num(c.theoretical_per_second, si_rate(c.theoretical_per_second, c.unit)) +
@@ -97,16 +103,17 @@ std::string machine_section(const ReportInput& in) {
        "level</th><th>kernel</th><th>instructions</th><th>threads</th>"
        "<th>bandwidth</th><th>working set</th><th>source</th></tr></thead><tbody>";
   for (const auto& c : m.memory)
-    s += "<tr>" + cell(c.level) + cell(c.kernel) + cell(c.isa) +
-         num(c.threads, std::to_string(c.threads)) +
+    s += "<tr>" + cell(c.level) + cell(c.kernel) + cell(c.device == "gpu" ? c.method : c.isa) +
+         (c.device == "gpu" ? cell("GPU") : num(c.threads, std::to_string(c.threads))) +
          num(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")) +
          num(static_cast<double>(c.working_set_bytes),
              fmt::format("{} KiB", c.working_set_bytes / 1024)) +
          cell(std::string(to_string(c.source))) + "</tr>";
   s += "</tbody></table>";
   for (const auto& o : m.overhead)
-    s += fmt::format("<p>overhead.{}: {:.2f} ns per call ({})</p>", escape_html(o.name),
-                     o.seconds * 1e9, to_string(o.source));
+    s += fmt::format("<p>overhead.{}: {:.2f} ns per call ({}{}{})</p>", escape_html(o.name),
+                     o.seconds * 1e9, to_string(o.source), o.method.empty() ? "" : ", ",
+                     escape_html(o.method));
   s += "<p class=\"meta\">bytes: " + escape_html(m.byte_convention) + "</p>";
   return s;
 }

@@ -50,10 +50,16 @@ std::string axis_number(double v) {
 struct Combo {
   std::string dtype;
   int threads;
+  std::string device = "cpu";
   bool operator<(const Combo& o) const {
-    return std::tie(dtype, threads) < std::tie(o.dtype, o.threads);
+    return std::tie(device, dtype, threads) < std::tie(o.device, o.dtype, o.threads);
   }
 };
+
+// "2t" on the CPU, "GPU" for a GPU's ceilings.
+std::string who(const std::string& device, int threads) {
+  return device == "gpu" ? "GPU" : std::to_string(threads) + "t";
+}
 
 std::string marker(const std::string& dtype, double cx, double cy, const std::string& fill,
                    const std::string& stroke) {
@@ -87,14 +93,15 @@ std::string roofline_svg(const ReportInput& in) {
   const MachineModel* machine = in.machine ? &*in.machine : nullptr;
   std::set<Combo> combos;
   for (const auto& p : in.placements)
-    if (p.placeable) combos.insert({p.dtype, p.threads});
+    if (p.placeable) combos.insert({p.dtype, p.threads, p.device});
   if (combos.empty() && machine)
     for (const auto& c : machine->compute)
-      if (c.dtype == "f32" || c.dtype == "f64") combos.insert({c.dtype, c.threads});
+      if (c.dtype == "f32" || c.dtype == "f64") combos.insert({c.dtype, c.threads, c.device});
 
   std::vector<std::pair<Combo, Roof>> roofs;
   if (machine)
-    for (const auto& c : combos) roofs.emplace_back(c, roof_for(*machine, c.dtype, c.threads));
+    for (const auto& c : combos)
+      roofs.emplace_back(c, roof_for(*machine, c.dtype, c.threads, c.device));
 
   // Axis ranges from the points, the peaks and the ridge points.
   std::vector<double> xs, ys;
@@ -156,16 +163,20 @@ std::string roofline_svg(const ReportInput& in) {
   const double slope_px = (ax.y(1) - ax.y(10)) / (ax.x(10) - ax.x(1));
   const double angle = -std::atan(slope_px) * 180 / M_PI;
   std::vector<std::pair<double, double>> peak_labels;  // (y, right end) of labels placed
-  std::set<int> thread_counts;
-  for (const auto& [combo, roof] : roofs) thread_counts.insert(combo.threads);
-  for (int threads : thread_counts) {
-    const std::string dash = threads > 1 ? R"svg( stroke-dasharray="7 4")svg" : "";
+  std::set<std::pair<std::string, int>> groups;        // (device, threads)
+  for (const auto& [combo, roof] : roofs) groups.insert({combo.device, combo.threads});
+  for (const auto& [device, threads] : groups) {
+    const std::string dash =
+        threads > 1 || device == "gpu" ? R"svg( stroke-dasharray="7 4")svg" : "";
+    const auto in_group = [&](const Combo& c) {
+      return c.device == device && c.threads == threads;
+    };
     // Memory ceilings do not depend on the dtype: one line per level, up to the highest
     // compute peak at this thread count.
     double top = 0;
     const Roof* any = nullptr;
     for (const auto& [combo, roof] : roofs)
-      if (combo.threads == threads && roof.compute) {
+      if (in_group(combo) && roof.compute) {
         top = std::max(top, roof.compute->per_second);
         any = &roof;
       }
@@ -182,13 +193,13 @@ std::string roofline_svg(const ReportInput& in) {
       if (lx < x1 / 1.5) {
         const double px = ax.x(lx), py = ax.y(bw.bytes_per_s * lx) - 4;
         s += fmt::format(
-            R"svg(<text x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.1f} {0:.1f} {1:.1f})" fill="{3}" font-size="11">{4} {5}t: {6} GB/s</text>)svg",
-            px, py, angle, level_colour(level), escape_html(level), threads,
+            R"svg(<text x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.1f} {0:.1f} {1:.1f})" fill="{3}" font-size="11">{4} {5}: {6} GB/s</text>)svg",
+            px, py, angle, level_colour(level), escape_html(level), who(device, threads),
             gbytes(bw.bytes_per_s));
       }
     }
     for (const auto& [combo, roof] : roofs) {
-      if (combo.threads != threads || !roof.compute) continue;
+      if (!in_group(combo) || !roof.compute) continue;
       const double peak = roof.compute->per_second;
       double min_ridge = ax.xhi;
       for (const auto& [level, bw] : roof.memory) {
@@ -211,8 +222,8 @@ std::string roofline_svg(const ReportInput& in) {
         if (std::fabs(y - ly) < 13) right = std::min(right, r - 330);
       peak_labels.emplace_back(ly, right);
       s += fmt::format(
-          R"svg(<text x="{:.1f}" y="{:.1f}" text-anchor="end" fill="#212529">{} {}t peak: {} GFLOP/s ({})</text>)svg",
-          right, ly, escape_html(combo.dtype), threads, gflops(peak),
+          R"svg(<text x="{:.1f}" y="{:.1f}" text-anchor="end" fill="#212529">{} {} peak: {} GFLOP/s ({})</text>)svg",
+          right, ly, escape_html(combo.dtype), who(device, threads), gflops(peak),
           escape_html(roof.compute->name));
     }
   }

@@ -28,16 +28,23 @@ std::string markdown_report(const ReportInput& in) {
     const MachineModel& m = *in.machine;
     s += fmt::format("Machine: {}, {} cores, {:.0f} MHz measured (ceilings from {}).\n\n",
                      md(m.cpu_model), m.cores, m.measured_clock_hz / 1e6, md(in.machine_origin));
+    for (const auto& g : m.gpus)
+      s += fmt::format("GPU {}: {}, sm_{}, {} SMs.\n\n", g.index, md(g.name), g.compute_capability,
+                       g.multiprocessors);
     s += "| compute ceiling | threads | measured | theoretical |\n|---|---:|---:|---:|\n";
     for (const auto& c : m.compute)
       s += fmt::format(
-          "| {} | {} | {} | {} |\n", md(c.name), c.threads, si_rate(c.per_second, c.unit),
+          "| {} | {} | {} | {} |\n", md(c.name),
+          c.device == "gpu" ? std::string("GPU") : std::to_string(c.threads),
+          si_rate(c.per_second, c.unit),
           c.theoretical_per_second > 0 ? si_rate(c.theoretical_per_second, c.unit) : "—");
     s += "\n| memory ceiling | kernel | instructions | threads | bandwidth |\n"
          "|---|---|---|---:|---:|\n";
     for (const auto& c : m.memory)
-      s += fmt::format("| {} | {} | {} | {} | {} |\n", md(c.level), md(c.kernel), md(c.isa),
-                       c.threads, si_rate(c.bytes_per_s, "B/s"));
+      s += fmt::format("| {} | {} | {} | {} | {} |\n", md(c.level), md(c.kernel),
+                       md(c.device == "gpu" ? c.method : c.isa),
+                       c.device == "gpu" ? std::string("GPU") : std::to_string(c.threads),
+                       si_rate(c.bytes_per_s, "B/s"));
     s += "\n";
   } else {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";

@@ -16,6 +16,9 @@ namespace {
 CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
   CaseDetails d;
   d.backend = spec.backend;
+  // Known from the kernel once it exists (execute_case sets it); the CUDA backends'
+  // prefix says it for results that never created one.
+  d.device = spec.backend.rfind("cuda.", 0) == 0 ? "gpu" : "cpu";
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.work = work;

@@ -15,6 +15,7 @@
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/isolation.hpp"
 #include "ridgeline/runner/plan.hpp"
 #include "ridgeline/runner/runner.hpp"
@@ -81,18 +82,66 @@ std::string hex64(std::uint64_t x) {
   return fmt::format("{:016x}", x);
 }
 
+// The GPUs and the ceilings of GPU 0, when this build and machine have them.
+void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& wanted,
+                const ProbeOptions& opt, const ProbeProgress& progress) {
+  const GpuProbe& gpu = gpu_probe();
+  for (const auto& d : gpu.devices)
+    m.gpus.push_back({d.index, d.name, fmt::format("{}.{}", d.cc_major, d.cc_minor),
+                      d.multiprocessors, d.memory_bytes, d.l2_bytes, 0});
+  if (!gpu.available()) {
+    m.gpu_reason = gpu.reason;
+    progress("GPU: none (" + gpu.reason + ")");
+    return;
+  }
+  std::vector<GpuCeiling> ceilings;
+  try {
+    ceilings = measure_gpu_ceilings(wanted, progress, opt.seconds_per_measurement, opt.trials);
+  } catch (const std::exception& e) {  // a GPU that fails here leaves the CPU model intact
+    m.gpu_reason = std::string("the GPU ceilings failed: ") + e.what();
+    progress("GPU: " + m.gpu_reason);
+  }
+  for (const auto& g : ceilings) {
+    if (g.kind == "compute") {
+      ComputeCeiling c;
+      c.name = g.name;
+      c.dtype = g.dtype;
+      c.isa = g.dtype == "f64" || g.dtype == "f32" ? "simt" : "tensor";
+      c.unit = g.unit;
+      c.per_second = g.value;
+      c.theoretical_per_second = g.theoretical;
+      c.theoretical_reason = g.theoretical_reason;
+      c.device = "gpu";
+      c.method = g.method;
+      m.compute.push_back(c);
+    } else if (g.kind == "memory") {
+      MemoryCeiling c;
+      c.level = g.level;
+      c.kernel = g.kernel;
+      c.bytes_per_s = g.value;
+      c.working_set_bytes = g.working_set_bytes;
+      c.device = "gpu";
+      c.method = g.method;
+      m.memory.push_back(c);
+    } else {
+      m.overhead.push_back({g.name, g.value, MetricSource::timed, "gpu", g.method});
+    }
+  }
+}
+
 }  // namespace
 
 std::string machine_fingerprint() {
   // Raised whenever what the probe measures changes, so cached machines are re-measured
-  // (2: bandwidth ceilings are the best over the instruction widths).
-  constexpr int kProbeMethod = 2;
+  // (2: bandwidth ceilings are the best over the instruction widths; 3: GPU ceilings).
+  constexpr int kProbeMethod = 3;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();
   std::string key =
       fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", kMachineSchemaVersion, kProbeMethod, f.model,
                   id.vendor, id.family, id.model, usable_cores(), total_memory_bytes() >> 30);
   for (const auto& isa : f.isa_list()) key += "|" + isa;
+  for (const auto& gpu : gpu_probe().devices) key += "|gpu:" + gpu.name + ":" + gpu.uuid;
   std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
   for (unsigned char ch : key) {
     h ^= ch;
@@ -201,9 +250,11 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       }
   if (wanted("call")) {
     const double call = call_overhead_seconds(opt.seconds_per_measurement);
-    m.overhead.push_back({"call", call, MetricSource::timed});
+    m.overhead.push_back(
+        {"call", call, MetricSource::timed, "cpu", "empty kernel run() under Google Benchmark"});
     progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
   }
+  probe_gpus(m, wanted, opt, progress);
   m.probe_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return m;

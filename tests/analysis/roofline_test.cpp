@@ -22,15 +22,16 @@ MachineModel random_machine(std::mt19937_64& rng) {
   m.fingerprint = "test";
   m.cores = 4;
   for (int threads : {1, 4}) {
-    m.compute.push_back(
-        {"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", threads, MetricSource::timed});
+    m.compute.push_back({"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", threads,
+                         MetricSource::timed, "cpu", ""});
     m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", peak(rng), 0, "", threads,
-                         MetricSource::timed});
+                         MetricSource::timed, "cpu", ""});
     m.compute.push_back({"f32.avx512.fma", "f32", "avx512", "FLOP/s", peak(rng), 0, "", threads,
-                         MetricSource::timed});
+                         MetricSource::timed, "cpu", ""});
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
-        m.memory.push_back({level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed});
+        m.memory.push_back(
+            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", ""});
   }
   return m;
 }
@@ -137,16 +138,54 @@ MachineModel simple_machine() {
   m.l1d_bytes = 32 << 10;
   m.l2_bytes = 1 << 20;
   m.l3_bytes = 32 << 20;
-  m.compute.push_back(
-      {"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 1, MetricSource::timed});
+  m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 1,
+                       MetricSource::timed, "cpu", ""});
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
     m.memory.push_back({level, "copy", "avx2", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20,
-                        1, MetricSource::timed});
-  m.overhead.push_back({"call", 2e-9, MetricSource::timed});
+                        1, MetricSource::timed, "cpu", ""});
+  m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
   return m;
 }
 
 }  // namespace
+
+TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
+  MachineModel m = simple_machine();
+  ComputeCeiling mma;
+  mma.name = "gpu.bf16.mma_sync";
+  mma.dtype = "bf16";
+  mma.per_second = 6e14;
+  mma.device = "gpu";
+  ComputeCeiling lt = mma;
+  lt.name = "gpu.bf16.cublaslt";
+  lt.per_second = 7.5e14;
+  m.compute.push_back(mma);
+  m.compute.push_back(lt);
+  MemoryCeiling hbm;
+  hbm.level = "HBM";
+  hbm.kernel = "copy";
+  hbm.bytes_per_s = 3e12;
+  hbm.device = "gpu";
+  m.memory.push_back(hbm);
+  m.overhead.push_back({"gpu.launch", 2e-6, MetricSource::timed, "gpu", ""});
+
+  ridgeline::Run run = run_with_case(2.0, 8192);  // 1.1e12 FLOP in 2 ms: 550 TFLOP/s
+  run.benchmarks[0].ridgeline->device = "gpu";
+  run.benchmarks[0].ridgeline->problem.dtype = DType::bf16;
+  run.benchmarks[0].ridgeline->work = gemm_work(run.benchmarks[0].ridgeline->problem);
+  const RooflinePlacement p = place_results(run, &m)[0];
+  ASSERT_TRUE(p.placeable) << p.reason;
+  EXPECT_EQ(p.device, "gpu");
+  ASSERT_EQ(p.bytes.count("HBM"), 1u);  // rotated operands: compulsory bytes from HBM
+  EXPECT_EQ(p.bound, "compute");
+  EXPECT_DOUBLE_EQ(p.attainable, 7.5e14);  // the best bf16 GPU ceiling, not a CPU one
+  EXPECT_NEAR(p.efficiency, 2.0 * 8192 * 8192 * 8192 / 2e-3 / 7.5e14, 1e-9);
+  // The GPU's roof has no CPU level in it, and the CPU's none of the GPU's.
+  EXPECT_EQ(roof_for(m, "bf16", 1, "gpu").memory.count("DRAM"), 0u);
+  EXPECT_EQ(roof_for(m, "f64", 1, "cpu").memory.count("HBM"), 0u);
+  EXPECT_FALSE(roof_for(m, "bf16", 1, "cpu").compute.has_value());
+  EXPECT_EQ(roof_for(m, "bf16", 1, "gpu").overhead->name, "gpu.launch");
+}
 
 TEST(Placement, AboveEveryRoofIsFlaggedNotHidden) {
   MachineModel m = simple_machine();

@@ -40,6 +40,33 @@ TEST(MachineModelJson, RecordedProbeRoundTrips) {
   fs::remove(p);
 }
 
+TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  for (const auto& c : m.compute) EXPECT_EQ(c.device, "cpu");  // written before GPUs
+  EXPECT_TRUE(m.gpus.empty());
+  m.gpus.push_back({0, "NVIDIA H100 80GB HBM3", "9.0", 132, std::int64_t{85} << 30, 50 << 20, 1.98e9});
+  ComputeCeiling tensor;
+  tensor.name = "gpu.bf16.cublaslt";
+  tensor.dtype = "bf16";
+  tensor.per_second = 7.5e14;
+  tensor.device = "gpu";
+  tensor.method = "cuBLASLt GEMM 8192^3, uniform data";
+  m.compute.push_back(tensor);
+  MemoryCeiling hbm;
+  hbm.level = "HBM";
+  hbm.kernel = "copy";
+  hbm.bytes_per_s = 3e12;
+  hbm.device = "gpu";
+  m.memory.push_back(hbm);
+  m.overhead.push_back({"gpu.launch", 2.5e-6, MetricSource::timed, "gpu", "empty kernels"});
+  m.gpu_reason = "";
+  fs::path p =
+      fs::temp_directory_path() / ("ridgeline_machine_gpu_" + std::to_string(::getpid()) + ".json");
+  write_machine_file(p, m);
+  EXPECT_EQ(read_machine_file(p), m);
+  fs::remove(p);
+}
+
 TEST(MachineModelJson, ErrorsNameTheField) {
   nlohmann::json j = read_json_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
   nlohmann::json bad = j;

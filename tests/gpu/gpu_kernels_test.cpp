@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "ridgeline/collectors/nvml.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -125,6 +126,34 @@ TEST(GpuNvml, PowerClocksAndEnergyAreSampledAroundDeviceWork) {
   EXPECT_GT(m["power.gpu.avg"].value, 0);
   EXPECT_GT(m["clock.sm.avg"].value, 1e8);
   EXPECT_GE(m["nvml.samples"].value, 10);
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(GpuCeilings, EveryCeilingIsMeasuredAndNoneExceedsItsDesign) {
+  SKIP_WITHOUT_GPU();
+  std::vector<std::string> lines;
+  const std::vector<GpuCeiling> ceilings = measure_gpu_ceilings(
+      [](const std::string& name) {
+        return name.find("cublaslt") == std::string::npos || name.find("bf16") != std::string::npos;
+      },
+      [&](const std::string& line) { lines.push_back(line); }, 0.02, 1);
+  std::set<std::string> names;
+  for (const auto& c : ceilings) {
+    names.insert(c.name);
+    EXPECT_GT(c.value, 0) << c.name;
+    if (c.theoretical > 0) {
+      EXPECT_LT(c.value, 1.05 * c.theoretical) << c.name << " " << c.method;
+    }
+  }
+  for (const char* n :
+       {"gpu.f64.fma", "gpu.f32.fma", "gpu.tf32.mma_sync", "gpu.bf16.mma_sync", "gpu.f16.mma_sync",
+        "gpu.i8.mma_sync", "gpu.bf16.cublaslt", "HBM.copy", "HBM.read", "L2.read", "SMEM.read",
+        "PCIe.h2d", "PCIe.d2h", "gpu.launch", "gpu.graph_launch"})
+    EXPECT_EQ(names.count(n), 1u) << n;
+  EXPECT_EQ(lines.size(), ceilings.size());
 }
 
 }  // namespace ridgeline

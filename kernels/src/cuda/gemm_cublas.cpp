@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "cublaslt_plan.hpp"
 #include "cuda_check.hpp"
 #include "gpu_gemm_kernel.hpp"
 #include "gpu_kernels.hpp"
@@ -41,23 +42,6 @@ CublasTypes cublas_types(DType d) {
   }
   throw std::logic_error("no cuBLAS types for " + std::string(to_string(d)));
 }
-
-// alpha = 1 and beta = 0 in the scale type.
-struct Scalars {
-  double f64[2] = {1.0, 0.0};
-  float f32[2] = {1.0f, 0.0f};
-  std::int32_t i32[2] = {1, 0};
-  const void* alpha(cudaDataType_t t) const {
-    return t == CUDA_R_64F   ? static_cast<const void*>(&f64[0])
-           : t == CUDA_R_32I ? static_cast<const void*>(&i32[0])
-                             : static_cast<const void*>(&f32[0]);
-  }
-  const void* beta(cudaDataType_t t) const {
-    return t == CUDA_R_64F   ? static_cast<const void*>(&f64[1])
-           : t == CUDA_R_32I ? static_cast<const void*>(&i32[1])
-                             : static_cast<const void*>(&f32[1]);
-  }
-};
 
 Support integer_shape(const KernelInfo& info, const Problem& p) {
   const auto& s = p.shape;
@@ -124,8 +108,8 @@ class CublasGemm final : public GpuGemmKernel {
   Scalars scalars_;
 };
 
-// cuBLASLt: the matmul descriptor and layouts built once per prepare(), the algorithm
-// picked by the library's heuristic with a 32 MiB workspace.
+// cuBLASLt: the plan built once per prepare(), the algorithm picked by the library's
+// heuristic with a 32 MiB workspace.
 class CublasLtGemm final : public GpuGemmKernel {
  public:
   CublasLtGemm()
@@ -136,7 +120,7 @@ class CublasLtGemm final : public GpuGemmKernel {
                        false,
                        "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm"}) {}
   ~CublasLtGemm() override {
-    release();
+    plan_.reset();
     if (handle_) cublasLtDestroy(handle_);
   }
 
@@ -144,8 +128,29 @@ class CublasLtGemm final : public GpuGemmKernel {
   Support supports_shape(const Problem& p) const override { return integer_shape(info(), p); }
   void setup(const DeviceGemm& g, cudaStream_t) override {
     if (!handle_) RIDGELINE_CUBLAS(cublasLtCreate(&handle_));
-    release();
-    const CublasTypes t = cublas_types(g.dtype);
+    if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kCublasLtWorkspaceBytes);
+    plan_ = std::make_unique<CublasLtPlan>(handle_, g, workspace_.bytes());
+    notes_["library"] = fmt::format("cuBLASLt {}", cublasLtGetVersion());
+    notes_["call"] = plan_->description();
+  }
+  void launch(const DeviceGemm& g, cudaStream_t stream) override {
+    plan_->run(g, workspace_.get(), workspace_.bytes(), stream);
+  }
+
+ private:
+  cublasLtHandle_t handle_ = nullptr;
+  std::unique_ptr<CublasLtPlan> plan_;
+  DeviceBuffer workspace_;
+};
+
+}  // namespace
+
+CublasLtPlan::CublasLtPlan(cublasLtHandle_t handle, const DeviceGemm& g,
+                           std::size_t workspace_bytes)
+    : handle_(handle) {
+  const CublasTypes t = cublas_types(g.dtype);
+  scale_ = t.scale;
+  try {
     RIDGELINE_CUBLAS(cublasLtMatmulDescCreate(&desc_, t.compute, t.scale));
     const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -160,10 +165,9 @@ class CublasLtGemm final : public GpuGemmKernel {
     RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&second_, t.input, g.transpose_a ? u(g.m) : u(g.k),
                                                 g.transpose_a ? u(g.k) : u(g.m), g.lda));
     RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&out_, t.output, u(g.n), u(g.m), g.ldc));
-    if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kWorkspaceBytes);
     cublasLtMatmulPreference_t preference = nullptr;
     RIDGELINE_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
-    const std::uint64_t bytes = kWorkspaceBytes;
+    const std::uint64_t bytes = workspace_bytes;
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
     cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(
@@ -178,37 +182,33 @@ class CublasLtGemm final : public GpuGemmKernel {
           fmt::format("cublasLtMatmulAlgoGetHeuristic found no algorithm for {} {}",
                       to_string(g.dtype), t.name));
     algo_ = result.algo;
-    notes_["library"] = fmt::format("cuBLASLt {}", cublasLtGetVersion());
-    notes_["call"] = fmt::format("cublasLtMatmul {}, workspace {} MiB, heuristic workspace {} B",
-                                 t.name, kWorkspaceBytes >> 20, result.workspaceSize);
-    types_ = t;
+    description_ = fmt::format("cublasLtMatmul {}, workspace {} MiB (heuristic asks {} B)", t.name,
+                               workspace_bytes >> 20, result.workspaceSize);
+  } catch (...) {
+    release();
+    throw;
   }
-  void launch(const DeviceGemm& g, cudaStream_t stream) override {
-    RIDGELINE_CUBLAS(cublasLtMatmul(handle_, desc_, scalars_.alpha(types_.scale), g.b, first_, g.a,
-                                    second_, scalars_.beta(types_.scale), g.c, out_, g.c, out_,
-                                    &algo_, workspace_.get(), workspace_.bytes(), stream));
-  }
+}
 
- private:
-  static constexpr std::size_t kWorkspaceBytes = 32u << 20;
-  void release() {
-    if (desc_) cublasLtMatmulDescDestroy(desc_);
-    if (first_) cublasLtMatrixLayoutDestroy(first_);
-    if (second_) cublasLtMatrixLayoutDestroy(second_);
-    if (out_) cublasLtMatrixLayoutDestroy(out_);
-    desc_ = nullptr;
-    first_ = second_ = out_ = nullptr;
-  }
-  cublasLtHandle_t handle_ = nullptr;
-  cublasLtMatmulDesc_t desc_ = nullptr;
-  cublasLtMatrixLayout_t first_ = nullptr, second_ = nullptr, out_ = nullptr;
-  cublasLtMatmulAlgo_t algo_{};
-  DeviceBuffer workspace_;
-  CublasTypes types_{};
-  Scalars scalars_;
-};
+CublasLtPlan::~CublasLtPlan() {
+  release();
+}
 
-}  // namespace
+void CublasLtPlan::release() {
+  if (desc_) cublasLtMatmulDescDestroy(desc_);
+  if (first_) cublasLtMatrixLayoutDestroy(first_);
+  if (second_) cublasLtMatrixLayoutDestroy(second_);
+  if (out_) cublasLtMatrixLayoutDestroy(out_);
+  desc_ = nullptr;
+  first_ = second_ = out_ = nullptr;
+}
+
+void CublasLtPlan::run(const DeviceGemm& g, void* workspace, std::size_t workspace_bytes,
+                       cudaStream_t stream) const {
+  RIDGELINE_CUBLAS(cublasLtMatmul(handle_, desc_, scalars_.alpha(scale_), g.b, first_, g.a, second_,
+                                  scalars_.beta(scale_), g.c, out_, g.c, out_, &algo_, workspace,
+                                  workspace_bytes, stream));
+}
 
 void add_cublas_kernels(KernelCatalog& catalog) {
   catalog.add([] { return std::make_unique<CublasGemm>(); });

@@ -10,4 +10,10 @@ const GpuProbe& gpu_probe() {
 
 void add_gpu_kernels(KernelCatalog&) {}
 
+std::vector<GpuCeiling> measure_gpu_ceilings(const std::function<bool(const std::string&)>&,
+                                             const std::function<void(const std::string&)>&, double,
+                                             int) {
+  return {};
+}
+
 }  // namespace ridgeline

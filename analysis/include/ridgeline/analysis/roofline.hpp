@@ -21,7 +21,9 @@ struct Roof {
 };
 
 // `dtype` "f64"/"f32"/...; "" means unknown (the highest floating-point peak is used).
-Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads);
+// `device`: "cpu" or "gpu", whose ceilings are used.
+Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads,
+              const std::string& device = "cpu");
 
 // attainable(I) = min(peak, min over levels of bandwidth[level] * I[level]); the level or
 // compute ceiling that gives the minimum is the bound.
@@ -37,6 +39,7 @@ double ridge_point(const Roof& roof, const std::string& level);
 struct RooflinePlacement {
   std::string name;  // run_name of the case
   std::string backend, dtype, op;
+  std::string device = "cpu";
   std::string shape;  // "m=..,n=..,k=.." or empty
   int threads = 1;
   bool placeable = false;

@@ -29,7 +29,8 @@ struct Validation {
 
 // Ridgeline's block attached to one Google Benchmark result entry.
 struct CaseDetails {
-  std::string backend;  // e.g. "cpu.packed_avx512"
+  std::string backend;         // e.g. "cpu.packed_avx512"
+  std::string device = "cpu";  // "gpu" for CUDA kernels: placed against the GPU's ceilings
   Problem problem;
   int threads = 1;
   WorkModel work;

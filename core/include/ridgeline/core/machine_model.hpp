@@ -25,6 +25,8 @@ struct ComputeCeiling {
   std::string theoretical_reason;
   int threads = 1;
   MetricSource source = MetricSource::timed;
+  std::string device = "cpu";  // "gpu": a GPU ceiling (threads then means nothing)
+  std::string method;          // how it was measured, when the name does not say
   bool operator==(const ComputeCeiling&) const = default;
 };
 
@@ -37,14 +39,30 @@ struct MemoryCeiling {
   std::int64_t working_set_bytes = 0;  // all arrays of all threads together
   int threads = 1;
   MetricSource source = MetricSource::timed;
+  std::string device = "cpu";
+  std::string method;
   bool operator==(const MemoryCeiling&) const = default;
 };
 
 struct OverheadCeiling {
-  std::string name;  // "call"
+  std::string name;  // "call", "gpu.launch", "gpu.graph_launch"
   double seconds = 0;
   MetricSource source = MetricSource::timed;
+  std::string device = "cpu";
+  std::string method;
   bool operator==(const OverheadCeiling&) const = default;
+};
+
+// A GPU the probe found.
+struct GpuDescription {
+  int index = 0;
+  std::string name;
+  std::string compute_capability;  // "9.0"
+  int multiprocessors = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t l2_bytes = 0;
+  double max_clock_hz = 0;
+  bool operator==(const GpuDescription&) const = default;
 };
 
 struct MachineModel {
@@ -67,6 +85,8 @@ struct MachineModel {
   std::vector<ComputeCeiling> compute;
   std::vector<MemoryCeiling> memory;
   std::vector<OverheadCeiling> overhead;
+  std::vector<GpuDescription> gpus;
+  std::string gpu_reason;  // why there is no GPU ceiling, when there is none
   double probe_seconds = 0;
   bool operator==(const MachineModel&) const = default;
 };

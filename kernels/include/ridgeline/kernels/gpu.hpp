@@ -3,6 +3,7 @@
 // kernels added to the catalog. Built with RIDGELINE_WITH_CUDA; without it every call
 // answers with the reason and the option that turns it on.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,34 @@ int rotation_slots(std::int64_t set_bytes, std::int64_t l2_bytes, std::int64_t m
 
 // Asked once per process (the CUDA runtime initialises then), cached afterwards.
 const GpuProbe& gpu_probe();
+
+// One GPU ceiling measured by a microbenchmark (or a library call, named in `method`).
+struct GpuCeiling {
+  std::string kind;    // "compute", "memory", "overhead"
+  std::string name;    // "gpu.bf16.mma_sync", "HBM.copy", "gpu.launch"
+  std::string dtype;   // compute: "f64", "f32", "tf32", "bf16", "f16", "i8"
+  std::string level;   // memory: "HBM", "L2", "SMEM", "PCIe"
+  std::string kernel;  // memory: "copy", "read", "h2d", "d2h"
+  std::string method;  // how it was measured: "FMA chains", "mma.sync m16n8k16", "cuBLASLt 8192^3"
+  std::string unit;    // "FLOP/s", "OP/s", "B/s", "s"
+  double value = 0;
+  double theoretical = 0;  // SMs x clock x per-SM rate of the design; 0 with the reason
+  std::string theoretical_reason;
+  std::int64_t working_set_bytes = 0;
+};
+
+// Measures the ceilings of GPU 0 whose names `wanted` accepts (each the best of `trials`
+// runs of about `seconds` each), reporting each on `progress`. Call it in a process that
+// will not fork CUDA work afterwards (the probe runs in a child). Empty without CUDA or a
+// GPU.
+std::vector<GpuCeiling> measure_gpu_ceilings(
+    const std::function<bool(const std::string&)>& wanted,
+    const std::function<void(const std::string&)>& progress, double seconds, int trials);
+
+// Operations per clock per multiprocessor of the tensor cores and FMA units, from NVIDIA's
+// published peaks, for compute capability 8.0 and 9.0; 0 when the design or class is not in
+// the table. `cls`: "f64.fma", "f32.fma", "tf32", "bf16", "f16", "i8".
+double gpu_ops_per_clock_per_sm(int cc_major, int cc_minor, const std::string& cls);
 
 // The GPU kernels: the f32 SIMT ladder, the tensor-core kernel, cuBLAS and cuBLASLt. Adds
 // nothing when built without CUDA.

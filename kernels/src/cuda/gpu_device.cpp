@@ -1,11 +1,9 @@
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include "cuda_check.hpp"
+#include "ridgeline/core/child_process.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
@@ -94,46 +92,18 @@ GpuProbe from_json(const nlohmann::json& j) {
 // whose first CUDA call fails. Cases run in forked children, so this process asks in a
 // child of its own and stays uninitialised.
 GpuProbe probe_in_child() {
-  int fds[2];
-  if (::pipe(fds) != 0) return run_probe();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return run_probe();
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    const std::string text = to_json(run_probe()).dump();
-    std::size_t off = 0;
-    while (off < text.size()) {
-      const ssize_t n = ::write(fds[1], text.data() + off, text.size() - off);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  std::string why;
+  const auto text = text_from_child([] { return to_json(run_probe()).dump(); }, why);
   try {
-    return from_json(nlohmann::json::parse(text));
-  } catch (const std::exception&) {
-    GpuProbe p;
-    p.built = true;
-    p.reason = WIFSIGNALED(status)
-                   ? fmt::format("the CUDA device query was killed by signal {}", WTERMSIG(status))
-                   : "the CUDA device query returned nothing readable";
-    return p;
+    if (text) return from_json(nlohmann::json::parse(*text));
+    why = "the CUDA device query failed: " + why;
+  } catch (const std::exception& e) {
+    why = std::string("the CUDA device query returned nothing readable: ") + e.what();
   }
+  GpuProbe p;
+  p.built = true;
+  p.reason = why;
+  return p;
 }
 
 }  // namespace

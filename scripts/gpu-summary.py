@@ -60,6 +60,9 @@ def main(out):
         print(f"gpu tests: {t['tests']} run, {t['failures']} failed, {skipped} skipped")
         for s in t.get("testsuites", []):
             for c in s.get("testsuite", []):
+                for key, value in c.items():
+                    if key.endswith("counted_over_analytic"):
+                        print(f"  CUPTI {key}: {value} (target within 1% of 1)")
                 for f in c.get("failures", []):
                     print(f"  FAILED {s['name']}.{c['name']}: {f['failure'].splitlines()[0]}")
     machine = out / "machine.json"

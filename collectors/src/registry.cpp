@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ridgeline/collectors/collector.hpp"
+#include "ridgeline/collectors/cupti.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/collectors/nvml.hpp"
 #include "ridgeline/collectors/papi.hpp"
@@ -31,6 +32,9 @@ std::unique_ptr<Collector> rapl(const std::vector<std::string>&) {
 }
 std::unique_ptr<Collector> nvml(const std::vector<std::string>&) {
   return std::make_unique<NvmlCollector>();
+}
+std::unique_ptr<Collector> cupti(const std::vector<std::string>& events) {
+  return make_cupti_collector(events);
 }
 std::unique_ptr<Collector> likwid(const std::vector<std::string>& events) {
   return make_likwid_collector(events);
@@ -63,6 +67,13 @@ const std::vector<CollectorDescriptor>& collector_registry() {
        "and memory clocks, temperature and throttle reasons sampled every 10 ms",
        &nvml,
        {}},
+      {"cupti",
+       "NVIDIA GPU counters through CUPTI's range profiler: FLOPs per precision (SIMT and "
+       "tensor), HBM/L2/L1 bytes, cycles; cupti:METRIC adds a raw metric",
+       &cupti,
+       {},
+       nullptr,
+       true},
       {"papi",
        "PAPI presets and native events by name (papi:PAPI_DP_OPS, papi:perf::PAGE-FAULTS)",
        &papi,

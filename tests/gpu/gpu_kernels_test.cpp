@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/nvml.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -154,6 +155,45 @@ TEST(GpuCeilings, EveryCeilingIsMeasuredAndNoneExceedsItsDesign) {
         "PCIe.h2d", "PCIe.d2h", "gpu.launch", "gpu.graph_launch"})
     EXPECT_EQ(names.count(n), 1u) << n;
   EXPECT_EQ(lines.size(), ceilings.size());
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+// The target: CUPTI-counted FLOPs of the f32 and bf16 kernels within 1% of 2mnk.
+TEST(GpuCupti, CountedFlopsMatchTheAnalyticCount) {
+  SKIP_WITHOUT_GPU();
+  auto cupti = find_collector("cupti")->factory({});
+  const Availability a = cupti->probe();
+  if (!a.available) GTEST_SKIP() << "CUPTI cannot count here: " << a.reason;
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  for (const auto& [backend, dtype] :
+       std::vector<std::pair<std::string, DType>>{{"cuda.simt_vec4_128x128x8_8x8", DType::f32},
+                                                  {"cuda.wmma_128x128x32", DType::bf16},
+                                                  {"cuda.cublas", DType::bf16}}) {
+    auto kernel = catalog.create(backend);
+    const Problem p{"gemm", {2048, 2048, 2048, 1}, Layout::NN, dtype, "normal"};
+    GemmOperands ops = allocate_gemm_operands(p);
+    fill_pattern(ops.a, "normal", 1);
+    fill_pattern(ops.b, "normal", 2);
+    kernel->prepare(p, ops, 1);
+    kernel->run();  // the context exists before counting starts
+    kernel->finish();
+    cupti->start();
+    kernel->run();
+    kernel->finish();
+    cupti->stop();
+    std::map<std::string, double> m;
+    for (const auto& x : cupti->read()) m[x.name] = x.value;
+    const double analytic = 2.0 * 2048 * 2048 * 2048;
+    ASSERT_EQ(m.count("flops"), 1u) << backend << ": nothing counted";
+    EXPECT_NEAR(m["flops"] / analytic, 1.0, 0.01)
+        << backend << " counted " << m["flops"] << " FLOPs (tensor bf16 " << m["flops.tensor_bf16"]
+        << ", f32 " << m["flops.f32"] << "), HBM bytes " << m["bytes.dram"] << ", ranges "
+        << m["cupti.ranges"];
+    RecordProperty(backend + ".counted_over_analytic", std::to_string(m["flops"] / analytic));
+  }
 }
 
 }  // namespace ridgeline

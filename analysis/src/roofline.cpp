@@ -97,6 +97,8 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.name = r.run_name;
   p.backend = d.backend;
   p.device = d.device;
+  for (const auto& m : d.metrics)
+    if (m.name == "gpu.throttled" && m.value > 0) p.throttled = true;
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
   p.shape = shape_label(d.problem.shape);

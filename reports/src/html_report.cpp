@@ -135,9 +135,10 @@ std::string results_section(const ReportInput& in) {
       ai_v = v;
     }
     s +=
-        "<tr>" + cell(p.name) + cell(p.backend) + cell(p.dtype) +
-        num(p.threads, std::to_string(p.threads)) + num(p.achieved, gflops(p.achieved)) +
-        num(ai_v, ai) + cell(level) +
+        "<tr>" + cell(p.throttled ? p.name + " (GPU throttled)" : p.name) + cell(p.backend) +
+        cell(p.dtype) +
+        (p.device == "gpu" ? cell("GPU") : num(p.threads, std::to_string(p.threads))) +
+        num(p.achieved, gflops(p.achieved)) + num(ai_v, ai) + cell(level) +
         (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
         (p.attainable > 0 ? fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)",
                                         p.above_roof ? " above" : "", p.efficiency,

@@ -55,11 +55,12 @@ std::string markdown_report(const ReportInput& in) {
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
     auto [level, ai] = level_and_intensity(p);
-    s += fmt::format(
-        "| {} | {} | {} | {} | {} | {}{} | {} | {}, {} |\n", md(p.name), gflops(p.achieved),
-        intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
-        p.attainable > 0 ? percent(p.efficiency) : "—", p.above_roof ? " **above roof**" : "",
-        md(p.bound), to_string(p.flops_source), to_string(p.bytes_source));
+    s += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {}, {} |\n",
+                     md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
+                     intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
+                     p.attainable > 0 ? percent(p.efficiency) : "—",
+                     p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
+                     to_string(p.bytes_source));
   }
   auto rows = ladder_against_best_blas(in.placements);
   if (!rows.empty()) {

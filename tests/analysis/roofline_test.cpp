@@ -185,6 +185,10 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   EXPECT_EQ(roof_for(m, "f64", 1, "cpu").memory.count("HBM"), 0u);
   EXPECT_FALSE(roof_for(m, "bf16", 1, "cpu").compute.has_value());
   EXPECT_EQ(roof_for(m, "bf16", 1, "gpu").overhead->name, "gpu.launch");
+  EXPECT_FALSE(p.throttled);
+  run.benchmarks[0].ridgeline->metrics.push_back(
+      {"gpu.throttled", 1, "bool", MetricSource::sampled});
+  EXPECT_TRUE(place_results(run, &m)[0].throttled);  // NVML saw a slowdown: the case is marked
 }
 
 TEST(Placement, AboveEveryRoofIsFlaggedNotHidden) {

@@ -40,7 +40,8 @@ struct RooflinePlacement {
   std::string name;  // run_name of the case
   std::string backend, dtype, op;
   std::string device = "cpu";
-  std::string shape;  // "m=..,n=..,k=.." or empty
+  bool throttled = false;  // a GPU whose clocks were held down (NVML) during the timing
+  std::string shape;       // "m=..,n=..,k=.." or empty
   int threads = 1;
   bool placeable = false;
   std::string reason;   // why not placeable

@@ -2,6 +2,7 @@
 
 #include "format.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "roofline_svg.hpp"
@@ -173,6 +174,29 @@ std::string ladder_section(const ReportInput& in) {
   return s + "</tbody></table>";
 }
 
+std::string pattern_section(const ReportInput& in) {
+  const auto effects = pattern_effects(in.run);
+  if (effects.empty()) return "";
+  std::string s =
+      "<h2>Input data</h2><p class=\"meta\">The same case on each input pattern: the data "
+      "changes the switching activity, so power and clocks (and through them the rate).</p>"
+      "<table><thead><tr><th>case</th><th>pattern</th><th>GFLOP/s</th><th>× first</th>"
+      "<th>power</th><th>SM clock</th><th>GFLOP/J</th></tr></thead><tbody>";
+  const auto opt = [](const std::optional<double>& v, double scale, const char* unit) {
+    return v ? fmt::format("{:.1f} {}", *v / scale, unit) : std::string("—");
+  };
+  for (const auto& e : effects)
+    for (const auto& p : e.points)
+      s += "<tr>" + cell(e.case_name) +
+           cell(p.throttled ? p.pattern + " (GPU throttled)" : p.pattern) +
+           num(p.flop_rate, gflops(p.flop_rate)) +
+           num(p.flop_rate / e.points.front().flop_rate,
+               fmt::format("{:.3f}", p.flop_rate / e.points.front().flop_rate)) +
+           cell(opt(p.power_w, 1, "W")) + cell(opt(p.sm_clock_hz, 1e6, "MHz")) +
+           cell(opt(p.flop_per_joule, 1e9, "")) + "</tr>";
+  return s + "</tbody></table>";
+}
+
 std::string legend(const ReportInput& in) {
   std::string s = "<div class=\"legend\">";
   std::vector<std::string> seen;
@@ -211,7 +235,7 @@ std::string html_report(const ReportInput& in) {
   s += "<p class=\"meta\">Hover a point for its numbers. Analytic bytes are the compulsory traffic "
        "of the operands, "
        "compared with the level their working set fits in.</p>";
-  s += results_section(in) + ladder_section(in) + machine_section(in);
+  s += results_section(in) + ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!collectors.empty())
     s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"
          "<th>validation</th><th>reason</th></tr></thead><tbody>" +

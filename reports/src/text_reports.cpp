@@ -4,6 +4,7 @@
 
 #include "format.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 
@@ -71,6 +72,17 @@ std::string markdown_report(const ReportInput& in) {
         s +=
             fmt::format("| {} {} {} | {} | {} | {} | {:.2f}× |\n", md(r.op), md(r.dtype),
                         md(r.shape), r.threads, md(backend), gflops(rate), rate / r.best_blas_rate);
+  }
+  if (const auto effects = pattern_effects(in.run); !effects.empty()) {
+    s += "\n## Input data\n\n| case | pattern | GFLOP/s | × first | power (W) | SM clock (MHz) "
+         "|\n|---|---|---:|---:|---:|---:|\n";
+    for (const auto& e : effects)
+      for (const auto& p : e.points)
+        s += fmt::format("| {} | {}{} | {} | {:.3f} | {} | {} |\n", md(e.case_name), md(p.pattern),
+                         p.throttled ? " (GPU throttled)" : "", gflops(p.flop_rate),
+                         p.flop_rate / e.points.front().flop_rate,
+                         p.power_w ? fmt::format("{:.1f}", *p.power_w) : "—",
+                         p.sm_clock_hz ? fmt::format("{:.0f}", *p.sm_clock_hz / 1e6) : "—");
   }
   std::string unplaced;
   for (const auto& p : in.placements)

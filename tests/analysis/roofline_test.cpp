@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
@@ -282,6 +283,46 @@ TEST(Placement, RecordedRunUsesItsMedianAndItsEmbeddedMachine) {
   auto ladder = ladder_against_best_blas(placed);
   ASSERT_FALSE(ladder.empty());
   EXPECT_EQ(ladder[0].best_blas.rfind("blas.", 0), 0u);
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(PatternEffect, TheSameCaseOnSeveralPatternsWithPowerAndClock) {
+  ridgeline::Run run;
+  const auto add = [&](const std::string& pattern, double rate, double power, double clock) {
+    CaseResult r;
+    r.run_type = "iteration";
+    CaseDetails d;
+    d.backend = "cuda.cublas";
+    d.device = "gpu";
+    d.problem = {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern};
+    d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived},
+                 {"power.gpu.avg", power, "W", MetricSource::sampled},
+                 {"clock.sm.avg", clock, "Hz", MetricSource::sampled}};
+    r.ridgeline = d;
+    r.run_name = r.name = pattern;
+    run.benchmarks.push_back(r);
+  };
+  add("zeros", 9e14, 400, 1.98e9);
+  add("zeros", 8e14, 420, 1.98e9);  // two repetitions: the median
+  add("normal", 7e14, 690, 1.75e9);
+  CaseResult alone;  // a case on one pattern only is no comparison
+  alone.ridgeline = CaseDetails{};
+  alone.ridgeline->backend = "cpu.naive";
+  alone.ridgeline->metrics = {{"flop_rate", 1e9, "FLOP/s", MetricSource::derived}};
+  run.benchmarks.push_back(alone);
+
+  const auto effects = pattern_effects(run);
+  ASSERT_EQ(effects.size(), 1u);
+  ASSERT_EQ(effects[0].points.size(), 2u);
+  EXPECT_EQ(effects[0].points[0].pattern, "zeros");
+  EXPECT_DOUBLE_EQ(effects[0].points[0].flop_rate, 8.5e14);
+  EXPECT_DOUBLE_EQ(*effects[0].points[0].power_w, 410);
+  EXPECT_DOUBLE_EQ(*effects[0].points[1].sm_clock_hz, 1.75e9);
+  EXPECT_FALSE(effects[0].points[1].flop_per_joule.has_value());
+  EXPECT_EQ(effects[0].case_name.find("normal"), std::string::npos);
 }
 
 }  // namespace ridgeline

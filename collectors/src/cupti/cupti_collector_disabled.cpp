@@ -17,7 +17,9 @@ class CuptiDisabled final : public Collector {
 }  // namespace
 
 CuptiConfigCheck check_cupti_config(const std::string&, const std::vector<std::string>&) {
-  return {false, 0, 0, kWhy};
+  CuptiConfigCheck c;
+  c.reason = kWhy;
+  return c;
 }
 
 std::unique_ptr<Collector> make_cupti_collector(const std::vector<std::string>&) {

@@ -208,7 +208,8 @@ std::string legend(const ReportInput& in) {
   }
   s += "<span>● f32 &nbsp; ■ f64 &nbsp; ▲ other</span><span>solid: 1 thread, dashed: more</span>"
        "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
-       "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM</span></div>";
+       "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM / HBM</span>"
+       "<span style=\"color:#868e96\">PCIe</span><span>GPU: dashed</span></div>";
   return s;
 }
 

@@ -16,10 +16,11 @@ constexpr double kWidth = 960, kHeight = 600;
 constexpr double kLeft = 80, kRight = 40, kTop = 24, kBottom = 56;
 
 const char* level_colour(const std::string& level) {
-  if (level == "L1") return "#2b8a3e";
+  if (level == "L1" || level == "SMEM") return "#2b8a3e";  // SMEM: the GPU's L1 array
+  if (level == "PCIe") return "#868e96";
   if (level == "L2") return "#1971c2";
   if (level == "L3") return "#e67700";
-  return "#c92a2a";  // DRAM and anything else
+  return "#c92a2a";  // DRAM, HBM and anything else
 }
 
 struct Axes {

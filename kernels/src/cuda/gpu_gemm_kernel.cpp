@@ -51,8 +51,10 @@ void GpuGemmKernel::prepare(const Problem& problem, GemmOperands& operands, int)
                                     static_cast<std::int64_t>(free_bytes / 2));
   // prepare() runs again when the timed pattern differs from the validation data: the
   // slots are kept and refilled.
-  if (slots_.size() != static_cast<std::size_t>(wanted) ||
-      (!slots_.empty() && slots_[0].a.bytes() != operands.a.bytes())) {
+  const bool same_sizes = !slots_.empty() && slots_[0].a.bytes() == operands.a.bytes() &&
+                          slots_[0].b.bytes() == operands.b.bytes() &&
+                          slots_[0].c.bytes() == operands.c.bytes();
+  if (slots_.size() != static_cast<std::size_t>(wanted) || !same_sizes) {
     slots_.clear();
     for (int i = 0; i < wanted; ++i)
       slots_.push_back({DeviceBuffer(operands.a.bytes()), DeviceBuffer(operands.b.bytes()),

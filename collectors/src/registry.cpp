@@ -73,6 +73,7 @@ const std::vector<CollectorDescriptor>& collector_registry() {
        &cupti,
        {},
        nullptr,
+       true,
        true},
       {"papi",
        "PAPI presets and native events by name (papi:PAPI_DP_OPS, papi:perf::PAGE-FAULTS)",
@@ -135,6 +136,7 @@ std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::s
   std::vector<std::unique_ptr<Collector>> out;
   for (const auto& d : collector_registry()) {
     auto it = events.find(d.name);
+    if (d.opt_in && it == events.end()) continue;
     out.push_back(
         d.factory(it != events.end() && !it->second.empty() ? it->second : d.default_events));
   }

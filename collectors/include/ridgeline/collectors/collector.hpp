@@ -35,6 +35,9 @@ struct CollectorDescriptor {
   std::vector<std::string> (*known_events)() =
       nullptr;             // for validating --collect; null: takes none
   bool any_event = false;  // events are checked by the library at run time (PAPI names)
+  // Only when named in --collect: collecting changes what is measured (CUPTI replays each
+  // kernel once per pass, so its timed loops are slower).
+  bool opt_in = false;
 };
 
 // Every collector built into this binary.

@@ -102,7 +102,9 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
     progress("GPU: " + m.gpu_reason);
   }
   for (const auto& g : ceilings) {
-    if (g.kind == "compute") {
+    if (g.kind == "failed") {  // one ceiling the device or library refused; the rest stand
+      m.gpu_reason += (m.gpu_reason.empty() ? "not measured: " : "; ") + g.name + ": " + g.method;
+    } else if (g.kind == "compute") {
       ComputeCeiling c;
       c.name = g.name;
       c.dtype = g.dtype;

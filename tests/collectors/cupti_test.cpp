@@ -29,6 +29,8 @@ TEST(CuptiMetrics, FmaCountsTwiceTensorOpsOnceAndDramIsReadPlusWrite) {
       {"dram__bytes_write.sum", 50},
       {"lts__t_bytes.sum", 400},
       {"l1tex__t_bytes.sum", 900},
+      {"sm__cycles_elapsed.max", 3.96e6},
+      {"gpu__time_duration.sum", 2e6},  // ns
   }));
   EXPECT_DOUBLE_EQ(m.at("flops.f32").value, 23);
   EXPECT_DOUBLE_EQ(m.at("flops.f64").value, 8);
@@ -39,15 +41,22 @@ TEST(CuptiMetrics, FmaCountsTwiceTensorOpsOnceAndDramIsReadPlusWrite) {
   EXPECT_DOUBLE_EQ(m.at("bytes.L2").value, 400);
   EXPECT_DOUBLE_EQ(m.at("bytes.L1").value, 900);
   EXPECT_DOUBLE_EQ(m.at("cupti.lts__t_bytes.sum").value, 400);
-  for (const auto& [name, metric] : m) EXPECT_EQ(metric.source, MetricSource::counted) << name;
+  EXPECT_DOUBLE_EQ(m.at("gpu.time").value, 2e-3);
+  EXPECT_DOUBLE_EQ(m.at("clock.sm.counted").value, 1.98e9);
+  EXPECT_EQ(m.at("clock.sm.counted").source, MetricSource::derived);
+  for (const auto& [name, metric] : m) {
+    if (name != "clock.sm.counted") {
+      EXPECT_EQ(metric.source, MetricSource::counted) << name;
+    }
+  }
   EXPECT_EQ(m.count("flops.f16"), 0u);  // absent metrics add no target
   EXPECT_TRUE(cupti_to_ridgeline({}).empty());
 }
 
 TEST(CuptiMetrics, ExtraMetricsFollowTheTableOnce) {
-  const auto names = cupti_metric_names({"gpu__time_duration.sum", "lts__t_bytes.sum"});
+  const auto names = cupti_metric_names({"sm__warps_active.avg", "lts__t_bytes.sum"});
   EXPECT_EQ(names.size(), cupti_metric_table().size() + 1);
-  EXPECT_EQ(names.back(), "gpu__time_duration.sum");
+  EXPECT_EQ(names.back(), "sm__warps_active.avg");
 }
 
 class CuptiChips : public ::testing::TestWithParam<const char*> {};

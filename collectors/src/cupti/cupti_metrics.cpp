@@ -34,6 +34,7 @@ const std::vector<CuptiMetricUse>& cupti_metric_table() {
       {"lts__t_bytes.sum", "bytes.L2", 1, "B"},
       {"l1tex__t_bytes.sum", "bytes.L1", 1, "B"},
       {"sm__cycles_elapsed.max", "gpu.cycles", 1, "cycle"},
+      {"gpu__time_duration.sum", "gpu.time", 1e-9, "s"},
   };
   return table;
 }
@@ -66,6 +67,10 @@ std::vector<Metric> cupti_to_ridgeline(const std::map<std::string, double>& valu
     }
   }
   if (any_flops) out.push_back({"flops", flops, "FLOP", MetricSource::counted});
+  // The SM clock while the kernels ran: their elapsed cycles over their durations.
+  if (targets.count("gpu.cycles") && targets.count("gpu.time") && targets["gpu.time"].first > 0)
+    out.push_back({"clock.sm.counted", targets["gpu.cycles"].first / targets["gpu.time"].first,
+                   "Hz", MetricSource::derived});
   for (const auto& [metric, value] : values)
     out.push_back({"cupti." + metric, value, "", MetricSource::counted});
   return out;

@@ -3,6 +3,7 @@
 // kernel for launch overhead.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <string>
 
@@ -116,6 +117,19 @@ __global__ void shared_read_kernel(int passes, float* sink) {
   if (acc.x + acc.y + acc.z + acc.w == -1234.5f) sink[0] = acc.x;
 }
 
+// Each block sums its own `n` vectors `passes` times through L1 (ld.global.ca): after the
+// first pass they are L1 hits.
+__global__ void l1_read_kernel(const float4* src, std::size_t n, int passes, float* sink) {
+  const float4* mine = src + static_cast<std::size_t>(blockIdx.x) * n;
+  float4 acc = make_float4(0, 0, 0, 0);
+  for (int p = 0; p < passes; ++p)
+    for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) {
+      const float4 v = __ldca(&mine[i]);
+      acc.x += v.x, acc.y += v.y, acc.z += v.z, acc.w += v.w;
+    }
+  if (acc.x + acc.y + acc.z + acc.w == -1234.5f) sink[0] = acc.x;
+}
+
 __global__ void empty_kernel() {}
 
 __device__ std::uint32_t hash32(std::uint32_t x) {
@@ -132,7 +146,9 @@ __global__ void fill_uniform(void* dst, std::size_t n, int code, std::uint32_t s
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const std::uint32_t h = hash32(static_cast<std::uint32_t>(i) ^ (seed * 0x9e3779b9U));
     const float u = static_cast<float>(h >> 8) * 0x1p-23f - 1.0f;  // [-1, 1)
-    if (code == 4)
+    if (code == 5)
+      static_cast<__nv_fp8_e4m3*>(dst)[i] = __nv_fp8_e4m3(u);
+    else if (code == 4)
       static_cast<double*>(dst)[i] = u;
     else if (code == 3)
       static_cast<__half*>(dst)[i] = __float2half(u);
@@ -192,6 +208,14 @@ double launch_shared_read(int blocks, int passes, void* sink, cudaStream_t s) {
   shared_read_kernel<<<blocks, 512, 0, s>>>(passes, static_cast<float*>(sink));
   cuda_check_launch("shared_read_kernel");
   return 16.0 * kSharedVectors * passes * static_cast<double>(blocks);
+}
+
+double launch_l1_read(const void* src, std::size_t bytes_per_block, int passes, void* sink,
+                      int blocks, cudaStream_t s) {
+  l1_read_kernel<<<blocks, 512, 0, s>>>(static_cast<const float4*>(src), bytes_per_block / 16,
+                                        passes, static_cast<float*>(sink));
+  cuda_check_launch("l1_read_kernel");
+  return static_cast<double>(bytes_per_block) * passes * blocks;
 }
 
 void launch_empty(cudaStream_t s) {

@@ -25,10 +25,15 @@ void launch_read(const void* src, std::size_t bytes, int passes, void* sink, int
 // Each block reads its 32 KiB shared-memory array `passes` times (16-byte vectors); returns
 // the bytes read from shared memory in all.
 double launch_shared_read(int blocks, int passes, void* sink, cudaStream_t s);
+// Each block reads its own `bytes_per_block` of `src` `passes` times through L1; returns
+// the bytes read in all.
+double launch_l1_read(const void* src, std::size_t bytes_per_block, int passes, void* sink,
+                      int blocks, cudaStream_t s);
 // An empty kernel, one thread: the cost of a launch.
 void launch_empty(cudaStream_t s);
 // Fills `elements` values uniform in [-1, 1) (i8: scaled to [-127, 127]) from a hash of
-// the index and `seed`: data for library GEMMs. Codes: 0 f32, 1 i8, 2 bf16, 3 f16, 4 f64.
+// the index and `seed`: data for library GEMMs. Codes: 0 f32, 1 i8, 2 bf16, 3 f16, 4 f64, 5 fp8
+// e4m3.
 void launch_fill_uniform(void* dst, std::size_t elements, int dtype_code, std::uint32_t seed,
                          cudaStream_t s);
 

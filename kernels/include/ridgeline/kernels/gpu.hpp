@@ -41,7 +41,7 @@ const GpuProbe& gpu_probe();
 
 // One GPU ceiling measured by a microbenchmark (or a library call, named in `method`).
 struct GpuCeiling {
-  std::string kind;    // "compute", "memory", "overhead"
+  std::string kind;    // "compute", "memory", "overhead"; "failed" (`method` says why)
   std::string name;    // "gpu.bf16.mma_sync", "HBM.copy", "gpu.launch"
   std::string dtype;   // compute: "f64", "f32", "tf32", "bf16", "f16", "i8"
   std::string level;   // memory: "HBM", "L2", "SMEM", "PCIe"

@@ -61,3 +61,57 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+namespace {
+// A column-major GEMM as BLAS defines it: C(i,j) = sum_p op(A)(i,p) op(B)(p,j), X(i,j) at
+// X[i + j*ld], op(X)(i,j) = X(j,i) when transposed.
+void column_major_gemm(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
+                       const std::vector<double>& a, std::int64_t lda, const std::vector<double>& b,
+                       std::int64_t ldb, std::vector<double>& c, std::int64_t ldc) {
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (std::int64_t p = 0; p < k; ++p)
+        acc += (ta ? a[p + i * lda] : a[i + p * lda]) * (tb ? b[j + p * ldb] : b[p + j * ldb]);
+      c[i + j * ldc] = acc;
+    }
+}
+}  // namespace
+
+// The mapping every cuBLAS and cuBLASLt call uses, checked with a column-major GEMM on the
+// host: no GPU needed to know the transposes and leading dimensions are right.
+TEST(ColumnMajorView, AColumnMajorLibraryComputesTheRowMajorProduct) {
+  const std::int64_t m = 5, n = 3, k = 4;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      const std::int64_t lda = ta ? m : k, ldb = tb ? k : n, ldc = n;
+      std::vector<double> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
+      for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + static_cast<double>(i);
+      for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.5 - static_cast<double>(i % 7);
+      std::vector<double> want(static_cast<std::size_t>(m * n)), got(want.size(), -1);
+      for (std::int64_t i = 0; i < m; ++i)  // the row-major product, by definition
+        for (std::int64_t j = 0; j < n; ++j)
+          for (std::int64_t p = 0; p < k; ++p)
+            want[static_cast<std::size_t>(i * ldc + j)] +=
+                (ta ? a[static_cast<std::size_t>(p * lda + i)]
+                    : a[static_cast<std::size_t>(i * lda + p)]) *
+                (tb ? b[static_cast<std::size_t>(j * ldb + p)]
+                    : b[static_cast<std::size_t>(p * ldb + j)]);
+      const ColumnMajorGemm v = column_major_view(m, n, k, lda, ldb, ldc, ta, tb);
+      // The views' shapes agree with what the operation needs.
+      EXPECT_EQ(v.transpose_first ? v.first_cols : v.first_rows, v.m);
+      EXPECT_EQ(v.transpose_second ? v.second_rows : v.second_cols, v.n);
+      EXPECT_EQ(v.out_rows, v.m);
+      EXPECT_EQ(v.out_cols, v.n);
+      EXPECT_GE(v.ld_first, v.first_rows);
+      EXPECT_GE(v.ld_second, v.second_rows);
+      column_major_gemm(v.transpose_first, v.transpose_second, v.m, v.n, v.k, b, v.ld_first, a,
+                        v.ld_second, got, v.ld_out);
+      for (std::size_t i = 0; i < want.size(); ++i)
+        EXPECT_DOUBLE_EQ(got[i], want[i]) << "ta=" << ta << " tb=" << tb << " at " << i;
+    }
+}
+
+}  // namespace ridgeline

@@ -9,6 +9,7 @@
 #include "gpu_gemm_kernel.hpp"
 #include "gpu_kernels.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
 
@@ -79,11 +80,13 @@ class CublasGemm final : public GpuGemmKernel {
                          : fmt::format("cublasGemmEx {}", cublas_types(g.dtype).name);
   }
   void launch(const DeviceGemm& g, cudaStream_t) override {
-    const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const int m = static_cast<int>(g.n), n = static_cast<int>(g.m), k = static_cast<int>(g.k);
-    const int ld_first = static_cast<int>(g.ldb), ld_second = static_cast<int>(g.lda),
-              ldc = static_cast<int>(g.ldc);
+    const ColumnMajorGemm v =
+        column_major_view(g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.transpose_a, g.transpose_b);
+    const cublasOperation_t op_b = v.transpose_first ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_a = v.transpose_second ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int m = static_cast<int>(v.m), n = static_cast<int>(v.n), k = static_cast<int>(v.k);
+    const int ld_first = static_cast<int>(v.ld_first), ld_second = static_cast<int>(v.ld_second),
+              ldc = static_cast<int>(v.ld_out);
     if (g.dtype == DType::f64) {
       RIDGELINE_CUBLAS(cublasDgemm(handle_, op_b, op_a, m, n, k, &scalars_.f64[0],
                                    static_cast<const double*>(g.b), ld_first,
@@ -152,19 +155,21 @@ CublasLtPlan::CublasLtPlan(cublasLtHandle_t handle, const DeviceGemm& g,
   scale_ = t.scale;
   try {
     RIDGELINE_CUBLAS(cublasLtMatmulDescCreate(&desc_, t.compute, t.scale));
-    const cublasOperation_t op_b = g.transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasOperation_t op_a = g.transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const ColumnMajorGemm v =
+        column_major_view(g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.transpose_a, g.transpose_b);
+    const cublasOperation_t op_b = v.transpose_first ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_a = v.transpose_second ? CUBLAS_OP_T : CUBLAS_OP_N;
     RIDGELINE_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)));
     RIDGELINE_CUBLAS(
         cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)));
-    // Column-major views of the row-major buffers (rows and columns swap).
     const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
-    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&first_, t.input, g.transpose_b ? u(g.k) : u(g.n),
-                                                g.transpose_b ? u(g.n) : u(g.k), g.ldb));
-    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&second_, t.input, g.transpose_a ? u(g.m) : u(g.k),
-                                                g.transpose_a ? u(g.k) : u(g.m), g.lda));
-    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&out_, t.output, u(g.n), u(g.m), g.ldc));
+    RIDGELINE_CUBLAS(
+        cublasLtMatrixLayoutCreate(&first_, t.input, u(v.first_rows), u(v.first_cols), v.ld_first));
+    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&second_, t.input, u(v.second_rows),
+                                                u(v.second_cols), v.ld_second));
+    RIDGELINE_CUBLAS(
+        cublasLtMatrixLayoutCreate(&out_, t.output, u(v.out_rows), u(v.out_cols), v.ld_out));
     cublasLtMatmulPreference_t preference = nullptr;
     RIDGELINE_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
     const std::uint64_t bytes = workspace_bytes;

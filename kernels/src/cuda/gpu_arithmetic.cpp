@@ -17,6 +17,28 @@ int rotation_slots(std::int64_t set_bytes, std::int64_t l2_bytes, std::int64_t m
 
 namespace ridgeline {
 
+ColumnMajorGemm column_major_view(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
+                                  std::int64_t ldb, std::int64_t ldc, bool transpose_a,
+                                  bool transpose_b) {
+  ColumnMajorGemm g;
+  g.transpose_first = transpose_b;
+  g.transpose_second = transpose_a;
+  g.m = n;
+  g.n = m;
+  g.k = k;
+  // B stored k x n (n x k when transposed), read column-major: n x k (k x n).
+  g.first_rows = transpose_b ? k : n;
+  g.first_cols = transpose_b ? n : k;
+  g.ld_first = ldb;
+  g.second_rows = transpose_a ? m : k;
+  g.second_cols = transpose_a ? k : m;
+  g.ld_second = lda;
+  g.out_rows = n;
+  g.out_cols = m;
+  g.ld_out = ldc;
+  return g;
+}
+
 double gpu_ops_per_clock_per_sm(int cc_major, int cc_minor, const std::string& cls) {
   // A100 (8.0): 9.7 TFLOP/s f64, 19.5 f32, 156 tf32, 312 bf16/f16, 624 TOPS i8 at 1410 MHz
   // on 108 SMs. H100/H200 SXM (9.0): 67 TFLOP/s f32, 33.5 f64 (FMA units), 494.7 tf32,

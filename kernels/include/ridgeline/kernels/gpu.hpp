@@ -62,6 +62,20 @@ std::vector<GpuCeiling> measure_gpu_ceilings(
     const std::function<bool(const std::string&)>& wanted,
     const std::function<void(const std::string&)>& progress, double seconds, int trials);
 
+// How a row-major C = op(A) op(B) (m x n, A and B stored as the layout says) is asked of a
+// column-major library (cuBLAS, cuBLASLt): as C^T = op(B)^T op(A)^T, B first. The views are
+// the stored buffers read column-major (rows and columns swap).
+struct ColumnMajorGemm {
+  bool transpose_first = false, transpose_second = false;        // op of B's view, of A's view
+  std::int64_t m = 0, n = 0, k = 0;                              // of the column-major product
+  std::int64_t first_rows = 0, first_cols = 0, ld_first = 0;     // B's view
+  std::int64_t second_rows = 0, second_cols = 0, ld_second = 0;  // A's view
+  std::int64_t out_rows = 0, out_cols = 0, ld_out = 0;           // C's view
+};
+ColumnMajorGemm column_major_view(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
+                                  std::int64_t ldb, std::int64_t ldc, bool transpose_a,
+                                  bool transpose_b);
+
 // Operations per clock per multiprocessor of the tensor cores and FMA units, from NVIDIA's
 // published peaks, for compute capability 8.0 and 9.0; 0 when the design or class is not in
 // the table. `cls`: "f64.fma", "f32.fma", "tf32", "bf16", "f16", "i8".

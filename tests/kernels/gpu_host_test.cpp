@@ -37,9 +37,10 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
     EXPECT_TRUE(gpu_kernels.empty());
     GTEST_SKIP() << gpu_probe().reason;
   }
-  for (const char* backend : {"cuda.simt_naive", "cuda.simt_coalesced", "cuda.simt_smem_32x32",
-                              "cuda.simt_regblock_128x128x8_8x8", "cuda.simt_vec4_128x128x8_8x8",
-                              "cuda.wmma_128x128x32", "cuda.cublas", "cuda.cublaslt"})
+  for (const char* backend :
+       {"cuda.simt_naive", "cuda.simt_coalesced", "cuda.simt_smem_32x32",
+        "cuda.simt_regblock_128x128x8_8x8", "cuda.simt_vec4_128x128x8_8x8",
+        "cuda.simt_warptile_128x128x16", "cuda.wmma_128x128x32", "cuda.cublas", "cuda.cublaslt"})
     EXPECT_NE(catalog.find(backend), nullptr) << backend;
   EXPECT_EQ(catalog.find("cuda.cublas")->dtypes.size(), 6u);
   for (const KernelInfo* k : gpu_kernels) {

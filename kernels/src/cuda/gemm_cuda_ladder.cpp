@@ -14,24 +14,25 @@ using Launcher = void (*)(const DeviceGemm&, cudaStream_t);
 
 class HandWrittenGemm final : public GpuGemmKernel {
  public:
-  HandWrittenGemm(KernelInfo info, Launcher launcher, std::int64_t multiple)
-      : GpuGemmKernel(std::move(info)), launcher_(launcher), multiple_(multiple) {}
+  // m and n must be multiples of `mn`, k of `k`.
+  HandWrittenGemm(KernelInfo info, Launcher launcher, std::int64_t mn, std::int64_t k)
+      : GpuGemmKernel(std::move(info)), launcher_(launcher), mn_(mn), k_(k) {}
 
  protected:
   Support supports_shape(const Problem& p) const override {
     if (p.layout != Layout::NN)
       return Support::no(fmt::format("{} handles only the NN layout", info().id()));
     const auto& s = p.shape;
-    if (s.m % multiple_ || s.n % multiple_ || s.k % multiple_)
+    if (s.m % mn_ || s.n % mn_ || s.k % k_)
       return Support::no(
-          fmt::format("{} needs m, n and k to be multiples of {}", info().id(), multiple_));
+          fmt::format("{} needs m and n to be multiples of {} and k of {}", info().id(), mn_, k_));
     return Support::yes();
   }
   void launch(const DeviceGemm& g, cudaStream_t stream) override { launcher_(g, stream); }
 
  private:
   Launcher launcher_;
-  std::int64_t multiple_;
+  std::int64_t mn_, k_;
 };
 
 KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
@@ -43,25 +44,30 @@ KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
 
 void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
   const auto add = [&](std::string backend, std::vector<DType> dtypes, std::string description,
-                       Launcher launcher, std::int64_t multiple) {
+                       Launcher launcher, std::int64_t mn, std::int64_t k) {
     catalog.add([=] {
-      return std::make_unique<HandWrittenGemm>(gpu_info(backend, dtypes, description), launcher,
-                                               multiple);
+      return std::make_unique<HandWrittenGemm>(gpu_info(backend, dtypes, description), launcher, mn,
+                                               k);
     });
   };
   add("cuda.simt_naive", {DType::f32}, "one thread per C entry, threads along rows (uncoalesced)",
-      &launch_sgemm_naive, 1);
+      &launch_sgemm_naive, 1, 1);
   add("cuda.simt_coalesced", {DType::f32}, "one thread per C entry, threads along columns",
-      &launch_sgemm_coalesced, 1);
+      &launch_sgemm_coalesced, 1, 1);
   add("cuda.simt_smem_32x32", {DType::f32}, "32x32 tiles of A and B in shared memory",
-      &launch_sgemm_smem_32x32, 1);
+      &launch_sgemm_smem_32x32, 1, 1);
   add("cuda.simt_regblock_128x128x8_8x8", {DType::f32},
-      "128x128 block tiles, 8x8 register tile per thread", &launch_sgemm_regblock_128x128x8_8x8, 1);
+      "128x128 block tiles, 8x8 register tile per thread", &launch_sgemm_regblock_128x128x8_8x8, 1,
+      1);
   add("cuda.simt_vec4_128x128x8_8x8", {DType::f32},
-      "register-blocked with 16-byte global and shared loads", &launch_sgemm_vec4_128x128x8_8x8, 4);
+      "register-blocked with 16-byte global and shared loads", &launch_sgemm_vec4_128x128x8_8x8, 4,
+      4);
+  add("cuda.simt_warptile_128x128x16", {DType::f32},
+      "warp tiles of 64x64 as 64x16 sub-tiles, 8x16 results per thread, 16-byte loads",
+      &launch_sgemm_warptile_128x128x16, 128, 16);
   add("cuda.wmma_128x128x32", {DType::bf16, DType::f16},
       "tensor cores through WMMA, f32 accumulators, two-stage cp.async pipeline",
-      &launch_wmma_128x128x32, 16);
+      &launch_wmma_128x128x32, 16, 16);
 }
 
 }  // namespace ridgeline

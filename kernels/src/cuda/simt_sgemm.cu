@@ -145,6 +145,78 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// Warp tiling: 128 threads, a 128x128 block tile in 16-deep k slices; each warp owns a
+// 64x64 piece, computed as four 64x16 sub-tiles so that a warp's 32 threads read 16
+// consecutive B values and broadcast A values from shared memory; each thread holds 8x16
+// results. Needs m and n multiples of 128, k a multiple of 16.
+__global__ void __launch_bounds__(128)
+    sgemm_warptile(Index m, Index n, Index k, const float* a, Index lda, const float* b, Index ldb,
+                   float* c, Index ldc) {
+  constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 64, WNITER = 4, TM = 8, TN = 4;
+  constexpr int WSUBN = WN / WNITER;           // 16
+  __shared__ __align__(16) float as[BK * BM];  // transposed: as[p * BM + row]
+  __shared__ __align__(16) float bs[BK * BN];
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_row = warp / (BN / WN), warp_col = warp % (BN / WN);
+  const int lane_row = lane / (WSUBN / TN), lane_col = lane % (WSUBN / TN);  // 8 x 4 lanes
+  const Index row0 = static_cast<Index>(blockIdx.y) * BM;
+  const Index col0 = static_cast<Index>(blockIdx.x) * BN;
+  (void)m;
+  float acc[TM * WNITER * TN] = {};
+  float reg_m[TM], reg_n[WNITER * TN];
+  for (Index t = 0; t < k; t += BK) {
+#pragma unroll
+    for (int step = 0; step < BM; step += 32) {  // A: 128 rows x 4 vectors, 4 per thread
+      const int r = step + tid / (BK / 4), c4 = (tid % (BK / 4)) * 4;
+      const float4 v = *reinterpret_cast<const float4*>(&a[(row0 + r) * lda + t + c4]);
+      as[(c4 + 0) * BM + r] = v.x;
+      as[(c4 + 1) * BM + r] = v.y;
+      as[(c4 + 2) * BM + r] = v.z;
+      as[(c4 + 3) * BM + r] = v.w;
+    }
+#pragma unroll
+    for (int step = 0; step < BK; step += 4) {  // B: 16 rows x 32 vectors, 4 per thread
+      const int r = step + tid / (BN / 4), c4 = (tid % (BN / 4)) * 4;
+      *reinterpret_cast<float4*>(&bs[r * BN + c4]) =
+          *reinterpret_cast<const float4*>(&b[(t + r) * ldb + col0 + c4]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < BK; ++p) {
+#pragma unroll
+      for (int i = 0; i < TM; i += 4) {  // 16-byte reads: no bank conflicts across a warp
+        const float4 v =
+            *reinterpret_cast<const float4*>(&as[p * BM + warp_row * WM + lane_row * TM + i]);
+        reg_m[i] = v.x, reg_m[i + 1] = v.y, reg_m[i + 2] = v.z, reg_m[i + 3] = v.w;
+      }
+#pragma unroll
+      for (int w = 0; w < WNITER; ++w) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            &bs[p * BN + warp_col * WN + w * WSUBN + lane_col * TN]);
+        reg_n[w * TN] = v.x, reg_n[w * TN + 1] = v.y, reg_n[w * TN + 2] = v.z,
+                  reg_n[w * TN + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < WNITER * TN; ++j) acc[i * WNITER * TN + j] += reg_m[i] * reg_n[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const Index gr = row0 + warp_row * WM + lane_row * TM + i;
+#pragma unroll
+    for (int w = 0; w < WNITER; ++w) {
+      const Index gc = col0 + warp_col * WN + w * WSUBN + lane_col * TN;
+      *reinterpret_cast<float4*>(&c[gr * ldc + gc]) =
+          make_float4(acc[i * WNITER * TN + w * TN + 0], acc[i * WNITER * TN + w * TN + 1],
+                      acc[i * WNITER * TN + w * TN + 2], acc[i * WNITER * TN + w * TN + 3]);
+    }
+  }
+}
+
 template <typename Kernel>
 void launch(Kernel kernel, dim3 grid, dim3 block, const DeviceGemm& g, cudaStream_t stream,
             const char* name) {
@@ -179,6 +251,11 @@ void launch_sgemm_regblock_128x128x8_8x8(const DeviceGemm& g, cudaStream_t strea
 void launch_sgemm_vec4_128x128x8_8x8(const DeviceGemm& g, cudaStream_t stream) {
   launch(sgemm_regblock<true>, dim3(blocks(g.n, 128), blocks(g.m, 128)), dim3(256), g, stream,
          "sgemm_vec4_128x128x8_8x8");
+}
+
+void launch_sgemm_warptile_128x128x16(const DeviceGemm& g, cudaStream_t stream) {
+  launch(sgemm_warptile, dim3(blocks(g.n, 128), blocks(g.m, 128)), dim3(128), g, stream,
+         "sgemm_warptile_128x128x16");
 }
 
 }  // namespace ridgeline

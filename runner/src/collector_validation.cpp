@@ -111,6 +111,35 @@ Workload read_sweep(const std::string& level, std::int64_t bytes, int passes) {
   return w;
 }
 
+// The SIMT f32 GEMM at n = 1024 on the GPU: 2 n^3 FLOPs, all FFMA instructions. The
+// device is touched only in prepare(), after the collector's probe, and this is the last
+// check: a process that has initialised CUDA must not fork CUDA work afterwards.
+Workload gpu_gemm() {
+  constexpr std::int64_t n = 1024;
+  struct State {
+    std::unique_ptr<Kernel> kernel;
+    GemmOperands operands;
+  };
+  auto state = std::make_shared<State>();
+  Workload w{"cuda.simt_vec4_128x128x8_8x8 f32 gemm n=1024", 2.0 * n * n * n, [state] {
+               state->kernel->run();
+               state->kernel->finish();
+             }};
+  w.prepare = [state] {
+    if (state->kernel) return;
+    const Problem problem{"gemm", {n, n, n, 1}, Layout::NN, DType::f32, "normal"};
+    state->kernel = KernelCatalog::with_builtin_kernels({}).create("cuda.simt_vec4_128x128x8_8x8");
+    if (!state->kernel) throw std::runtime_error("this build has no CUDA kernels");
+    state->operands = allocate_gemm_operands(problem);
+    fill_pattern(state->operands.a, "normal", 1);
+    fill_pattern(state->operands.b, "normal", 2);
+    state->kernel->prepare(problem, state->operands, 1);
+    state->kernel->run();  // creates the context the counters attach to
+    state->kernel->finish();
+  };
+  return w;
+}
+
 std::unique_ptr<Collector> collector_for(const std::string& item) {
   const auto colon = item.find(':');
   const CollectorDescriptor* d = find_collector(item.substr(0, colon));
@@ -153,7 +182,12 @@ CollectorCheck check_item(const std::string& item, const std::string& metric, co
     c.reason = a.reason;
     return c;
   }
-  if (w.prepare) w.prepare();
+  try {
+    if (w.prepare) w.prepare();
+  } catch (const std::exception& e) {
+    c.reason = std::string("the workload could not run: ") + e.what();
+    return c;
+  }
   const double before = w.reference_clock ? w.reference_clock() : 0;
   collector->start();
   w.run();
@@ -243,6 +277,9 @@ CollectorValidation validate_collectors() {
   v.checks.push_back(check_group("L2", "bytes.L2", from_l2, 0.10));
   v.checks.push_back(check_group("L3", "bytes.L3", from_l3, 0.10));
   v.checks.push_back(check_group("MEM", "bytes.DRAM", from_dram, 0.10));
+  // GPU counters: FFMA instructions of a SIMT GEMM (±1%, the bound). Last: see
+  // gpu_gemm().
+  v.checks.push_back(check_item("cupti", "flops", gpu_gemm(), 0.01));
   return v;
 }
 

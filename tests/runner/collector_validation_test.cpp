@@ -39,6 +39,11 @@ TEST(CollectorValidation, SoftwareCountersMatchKnownWorkAndTheRestSayWhy) {
     EXPECT_EQ(bytes->metric.rfind("bytes.", 0), 0u) << bytes->metric;
   }
   EXPECT_GE(find_check(v, "--group MEM")->expected, 256.0 * 1024 * 1024);
+  // GPU counters against the SIMT GEMM's FFMAs, within the 1%.
+  const CollectorCheck* gpu = find_check(v, "cupti");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_DOUBLE_EQ(gpu->expected, 2.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(gpu->tolerance, 0.01);
 }
 
 TEST(CollectorValidation, RoundTripsThroughJsonAndBadJsonNamesTheFile) {

@@ -44,7 +44,8 @@ TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
   MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
   for (const auto& c : m.compute) EXPECT_EQ(c.device, "cpu");  // written before GPUs
   EXPECT_TRUE(m.gpus.empty());
-  m.gpus.push_back({0, "NVIDIA H100 80GB HBM3", "9.0", 132, std::int64_t{85} << 30, 50 << 20, 1.98e9});
+  m.gpus.push_back(
+      {0, "NVIDIA H100 80GB HBM3", "9.0", 132, std::int64_t{85} << 30, 50 << 20, 1.98e9});
   ComputeCeiling tensor;
   tensor.name = "gpu.bf16.cublaslt";
   tensor.dtype = "bf16";

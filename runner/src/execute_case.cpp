@@ -16,8 +16,8 @@ namespace {
 CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
   CaseDetails d;
   d.backend = spec.backend;
-  // Known from the kernel once it exists (execute_case sets it); the CUDA backends'
-  // prefix says it for results that never created one.
+  // Timed results take it from the kernel; the CUDA backends' prefix says it for results
+  // whose kernel never ran.
   d.device = spec.backend.rfind("cuda.", 0) == 0 ? "gpu" : "cpu";
   d.problem = spec.problem;
   d.threads = spec.threads;
@@ -127,10 +127,14 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
     for (auto& c : collectors) c->start();
     likwid_marker_start(region, spec.threads);
-    if (device_timed)  // each iteration's time from the device's own events
-      for (auto _ : state) state.SetIterationTime(*kernel->timed_run());
-    else
-      for (auto _ : state) kernel->run();
+    try {
+      if (device_timed)  // each iteration's time from the device's own events
+        for (auto _ : state) state.SetIterationTime(*kernel->timed_run());
+      else
+        for (auto _ : state) kernel->run();
+    } catch (const std::exception& e) {  // a device fault mid-run: recorded with its reason
+      state.SkipWithError(fmt::format("threw while timed: {}", e.what()).c_str());
+    }
     likwid_marker_stop(region, spec.threads);
     for (auto& c : collectors) c->stop();
     std::vector<Metric> metrics;
@@ -182,6 +186,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     r.error_message = run.error_message;
     for (const auto& [cname, counter] : run.counters) r.counters[cname] = counter.value;
     r.ridgeline = details_for(spec, work);
+    r.ridgeline->device = kernel->info().device;
     r.ridgeline->validation = validation;
     r.ridgeline->kernel_notes = notes;
     if (!aggregate) {

@@ -93,6 +93,20 @@ TEST(RunPlan, RecordsEachFailureAndKeepsTheCasesAround_it) {
   fs::remove(journal);
 }
 
+TEST(ExecuteCase, AFaultWhileTimedIsRecordedWithItsReason) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  const std::vector<CaseResult> results =
+      execute_case(catalog, spec("test.throws_when_timed", 8), quick());
+  ASSERT_FALSE(results.empty());
+  EXPECT_EQ(results.front().ridgeline->validation.disposition, Disposition::passed);
+  bool recorded = false;
+  for (const auto& r : results)
+    recorded = recorded || (r.error_occurred &&
+                            r.error_message.find("threw while timed: cudaStreamSynchronize") !=
+                                std::string::npos);
+  EXPECT_TRUE(recorded) << results.front().error_message;
+}
+
 TEST(RunPlan, InterruptKeepsWhatFinished) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
   const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.hang", 8),

@@ -11,7 +11,7 @@ namespace ridgeline::testing {
 
 namespace {
 
-enum class Misbehaviour { wrong, segfault, abort, hang, unwritten };
+enum class Misbehaviour { wrong, segfault, abort, hang, unwritten, throws_when_timed };
 
 class MisbehavingKernel : public Kernel {
  public:
@@ -38,6 +38,11 @@ class MisbehavingKernel : public Kernel {
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
       case Misbehaviour::unwritten:
         return;
+      case Misbehaviour::throws_when_timed:  // right once (validation), then a device-like fault
+        if (runs_++ > 0)
+          throw std::runtime_error("cudaStreamSynchronize failed: an illegal address");
+        inner_->run();
+        return;
       case Misbehaviour::wrong:
         inner_->run();
         if (ops_->c.dtype() == DType::f32)
@@ -53,6 +58,7 @@ class MisbehavingKernel : public Kernel {
   Misbehaviour how_;
   std::unique_ptr<Kernel> inner_;
   GemmOperands* ops_ = nullptr;
+  int runs_ = 0;
 };
 
 }  // namespace
@@ -64,7 +70,8 @@ KernelCatalog catalog_with_test_kernels() {
       {"test.segfault", Misbehaviour::segfault},
       {"test.abort", Misbehaviour::abort},
       {"test.hang", Misbehaviour::hang},
-      {"test.unwritten", Misbehaviour::unwritten}};
+      {"test.unwritten", Misbehaviour::unwritten},
+      {"test.throws_when_timed", Misbehaviour::throws_when_timed}};
   for (auto [name, how] : tests) {
     std::string backend = name;
     c.add([backend, how] { return std::make_unique<MisbehavingKernel>(backend, how); });

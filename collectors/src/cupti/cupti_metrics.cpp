@@ -33,6 +33,7 @@ const std::vector<CuptiMetricUse>& cupti_metric_table() {
       {"dram__bytes_write.sum", "bytes.dram", 1, "B"},
       {"lts__t_bytes.sum", "bytes.L2", 1, "B"},
       {"l1tex__t_bytes.sum", "bytes.L1", 1, "B"},
+      {"sm__inst_executed_pipe_tensor.sum", "gpu.tensor_instructions", 1, "warp instruction"},
       {"sm__cycles_elapsed.max", "gpu.cycles", 1, "cycle"},
       {"gpu__time_duration.sum", "gpu.time", 1e-9, "s"},
   };

@@ -66,15 +66,31 @@ def main(out):
                 for f in c.get("failures", []):
                     print(f"  FAILED {s['name']}.{c['name']}: {f['failure'].splitlines()[0]}")
     machine = out / "machine.json"
-    if machine.exists() and (m := load(machine)):
+    m = load(machine) if machine.exists() else None
+    if m:
         for g in m.get("gpus", []):
             print(f"GPU {g.get('name')}")
+        if m.get("gpu_reason"):
+            print(f"  {m['gpu_reason']}")
         for c in m.get("compute", []):
             if c.get("device") == "gpu":
-                print(f"  ceiling {c['name']:<28} {c['flops_per_s'] / 1e12:9.2f} T{c.get('unit', 'FLOP/s')}")
+                theo = c.get("theoretical_per_second", 0)
+                of = f" ({100 * c['per_second'] / theo:.0f}% of {theo / 1e12:.1f})" if theo else ""
+                print(f"  ceiling {c['name']:<24} {c['per_second'] / 1e12:9.2f} T{c.get('unit', 'FLOP/s')}{of}")
         for c in m.get("memory", []):
             if c.get("device") == "gpu":
-                print(f"  ceiling {c['level'] + ' ' + c.get('kernel', ''):<28} {c['bytes_per_s'] / 1e9:9.1f} GB/s")
+                print(f"  ceiling {c['level'] + '.' + c.get('kernel', ''):<24} {c['bytes_per_s'] / 1e9:9.1f} GB/s"
+                      f"  {c.get('method', '')}")
+        for o in m.get("overhead", []):
+            if o.get("device") == "gpu":
+                print(f"  overhead {o['name']:<23} {o['seconds'] * 1e6:9.2f} us")
+        copies = {c.get("method", ""): c["bytes_per_s"] for c in m.get("memory", [])
+                  if c.get("device") == "gpu" and c["level"] == "HBM" and c["kernel"] == "copy"}
+        memcpy = [v for k, v in copies.items() if k.startswith("cudaMemcpy")]
+        kernel = [v for k, v in copies.items() if not k.startswith("cudaMemcpy")]
+        if memcpy and kernel:
+            print(f"probe HBM copy kernel / cudaMemcpy d2d: {kernel[0] / 1e9:.0f} / {memcpy[0] / 1e9:.0f} GB/s"
+                  f" = {kernel[0] / memcpy[0]:.3f} (target within 5%)")
     run = out / "gpu-run.json"
     if run.exists() and (r := load(run)):
         cs = cases(r)
@@ -101,9 +117,15 @@ def main(out):
         ratio("best SIMT f32 / cuBLAS SGEMM at 4096^3 (target >= 0.8)",
               best(lambda c: n4096(c) and c["backend"].startswith("cuda.simt") and c["dtype"] == "f32"),
               best(lambda c: n4096(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "f32"))
+        cublas_bf16 = best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "bf16")
         ratio("WMMA bf16 / cuBLAS bf16 at 8192^3 (target >= 0.6)",
               best(lambda c: n8192(c) and c["backend"].startswith("cuda.wmma") and c["dtype"] == "bf16"),
-              best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "bf16"))
+              cublas_bf16)
+        if m:
+            peaks = [c["per_second"] for c in m.get("compute", [])
+                     if c.get("device") == "gpu" and c["dtype"] == "bf16"]
+            ratio("probe bf16 tensor ceiling / cuBLAS bf16 at 8192^3 (target within 5%)",
+                  max(peaks) if peaks else None, cublas_bf16)
     patterns = out / "gpu-patterns.json"
     if patterns.exists() and (p := load(patterns)):
         print(f"{'pattern':<10} {'TFLOP/s':>9} {'avg W':>7} {'SM MHz':>7} throttled")

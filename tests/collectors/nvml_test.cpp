@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <map>
+#include <thread>
+
 #include "ridgeline/collectors/collector.hpp"
 
 namespace ridgeline {
@@ -25,6 +29,33 @@ TEST(Nvml, ALibraryThatIsNotNvmlIsNamed) {
   const Availability a = c.probe();
   EXPECT_FALSE(a.available);
   EXPECT_NE(a.reason.find("libm.so.6 lacks an NVML function"), std::string::npos) << a.reason;
+}
+
+// Through the fixture library (named as such: fixed readings, not NVML): the loader, the
+// sampling thread and the arithmetic end to end.
+TEST(Nvml, AFixtureLibraryIsSampledAndItsEnergyCounterRead) {
+  NvmlCollector c(RIDGELINE_FIXTURE_NVML, 0, std::chrono::milliseconds(1));
+  const Availability a = c.probe();
+  ASSERT_TRUE(a.available) << a.reason;
+  EXPECT_NE(a.reason.find("Fixture GPU"), std::string::npos) << a.reason;
+  c.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  c.stop();
+  std::map<std::string, Metric> m;
+  for (const auto& x : c.read()) m[x.name] = x;
+  ASSERT_EQ(m.count("energy.gpu"), 1u);
+  EXPECT_DOUBLE_EQ(m["energy.gpu"].value, 1.0);  // one counter step between start and stop
+  EXPECT_EQ(m["energy.gpu"].source, MetricSource::counted);
+  EXPECT_DOUBLE_EQ(m["power.gpu.avg"].value, 350);
+  EXPECT_DOUBLE_EQ(m["clock.sm.avg"].value, 1.98e9);
+  EXPECT_DOUBLE_EQ(m["clock.memory.avg"].value, 2.619e9);
+  EXPECT_DOUBLE_EQ(m["temperature.gpu.max"].value, 55);
+  EXPECT_DOUBLE_EQ(m["gpu.throttled"].value, 1);  // the power cap held the clocks
+  EXPECT_GE(m["nvml.samples"].value, 3);          // start, the thread's, stop
+  EXPECT_EQ(m["power.gpu.avg"].source, MetricSource::sampled);
+  // A device NVML does not have is named.
+  NvmlCollector second(RIDGELINE_FIXTURE_NVML, 1);
+  EXPECT_NE(second.probe().reason.find("device 1 does not exist"), std::string::npos);
 }
 
 TEST(Nvml, TheRegistryHasItAndOnThisMachineItSaysWhy) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <tuple>
 
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/escape.hpp"
@@ -128,6 +129,75 @@ TEST(ReportFormat, ChosenByExtension) {
   EXPECT_EQ(report_format_for("r.md"), ReportFormat::markdown);
   EXPECT_EQ(report_format_for("r.csv"), ReportFormat::csv);
   EXPECT_FALSE(report_format_for("r.pdf"));
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+namespace {
+
+// The recorded CPU run plus GPU cases (cuBLAS bf16 at 8192^3 on two patterns, one
+// throttled) and GPU ceilings added to its machine: the shape a GPU machine's run has.
+ReportInput with_gpu_cases() {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  MachineModel machine = *run.context.machine;
+  machine.gpus.push_back(
+      {0, "NVIDIA H100 80GB HBM3", "9.0", 132, std::int64_t{80} << 30, 50 << 20, 0});
+  ComputeCeiling tensor;
+  tensor.name = "gpu.bf16.cublaslt";
+  tensor.dtype = "bf16";
+  tensor.per_second = 7.5e14;
+  tensor.device = "gpu";
+  tensor.method = "cuBLASLt GEMM 8192^3, uniform data";
+  machine.compute.push_back(tensor);
+  MemoryCeiling hbm;
+  hbm.level = "HBM";
+  hbm.kernel = "copy";
+  hbm.bytes_per_s = 3e12;
+  hbm.device = "gpu";
+  hbm.method = "cudaMemcpyAsync device to device";
+  machine.memory.push_back(hbm);
+  for (const auto& [pattern, rate, power, throttled] :
+       std::vector<std::tuple<std::string, double, double, double>>{{"zeros", 8.9e14, 420, 0},
+                                                                    {"normal", 7.2e14, 690, 1}}) {
+    CaseResult r;
+    r.run_type = "iteration";
+    r.iterations = 10;
+    r.real_time = 2.0 * 8192 * 8192 * 8192 / rate * 1e3;
+    r.time_unit = "ms";
+    CaseDetails d;
+    d.backend = "cuda.cublas";
+    d.device = "gpu";
+    d.problem = {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern};
+    d.work = gemm_work(d.problem);
+    d.validation.disposition = Disposition::passed;
+    d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived},
+                 {"power.gpu.avg", power, "W", MetricSource::sampled},
+                 {"clock.sm.avg", 1.9e9, "Hz", MetricSource::sampled},
+                 {"gpu.throttled", throttled, "bool", MetricSource::sampled}};
+    r.ridgeline = d;
+    r.name = r.run_name = "gemm/cuda.cublas/bf16/8192/" + pattern;
+    run.benchmarks.push_back(r);
+  }
+  return make_report_input(std::move(run), "gpu.json", machine, "with GPU ceilings");
+}
+
+}  // namespace
+
+TEST(HtmlReport, GpuCasesSitUnderTheGpuRoofWithTheirPatternsAndThrottling) {
+  const std::string html = html_report(with_gpu_cases());
+  EXPECT_NE(html.find("bf16 GPU peak"), std::string::npos);  // the GPU's roof, labelled
+  EXPECT_NE(html.find("HBM GPU"), std::string::npos);        // its HBM line
+  EXPECT_NE(html.find("NVIDIA H100 80GB HBM3"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Input data</h2>"), std::string::npos);
+  EXPECT_NE(html.find("(GPU throttled)"), std::string::npos);
+  EXPECT_NE(html.find("cudaMemcpyAsync device to device"), std::string::npos);
+  const std::string md = markdown_report(with_gpu_cases());
+  EXPECT_NE(md.find("## Input data"), std::string::npos);
+  EXPECT_TRUE(
+      matches(md, R"(\| normal \(GPU throttled\) \| [0-9.]+ \| 0\.809 \| 690\.0 \| 1900 \|)"))
+      << md;
 }
 
 }  // namespace ridgeline

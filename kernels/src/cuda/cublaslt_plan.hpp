@@ -14,7 +14,7 @@ namespace ridgeline {
 inline constexpr std::size_t kCublasLtWorkspaceBytes = 32u << 20;
 
 // alpha = 1 and beta = 0 in the scale type.
-struct Scalars {
+struct UnitScalars {
   double f64[2] = {1.0, 0.0};
   float f32[2] = {1.0f, 0.0f};
   std::int32_t i32[2] = {1, 0};
@@ -47,7 +47,7 @@ class CublasLtPlan {
   cublasLtMatrixLayout_t first_ = nullptr, second_ = nullptr, out_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
   cudaDataType_t scale_ = CUDA_R_32F;
-  Scalars scalars_;
+  UnitScalars scalars_;
   std::string description_;
 };
 

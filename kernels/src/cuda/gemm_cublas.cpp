@@ -108,7 +108,7 @@ class CublasGemm final : public GpuGemmKernel {
 
  private:
   cublasHandle_t handle_ = nullptr;
-  Scalars scalars_;
+  UnitScalars scalars_;
 };
 
 // cuBLASLt: the plan built once per prepare(), the algorithm picked by the library's

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -46,7 +47,13 @@ TEST(Nvml, AFixtureLibraryIsSampledAndItsEnergyCounterRead) {
   ASSERT_EQ(m.count("energy.gpu"), 1u);
   EXPECT_DOUBLE_EQ(m["energy.gpu"].value, 1.0);  // one counter step between start and stop
   EXPECT_EQ(m["energy.gpu"].source, MetricSource::counted);
-  EXPECT_DOUBLE_EQ(m["power.gpu.avg"].value, 350);
+  // Instantaneous power (the fixture's field alternates 400 and 440 W), not the average.
+  EXPECT_NE(a.reason.find("power: NVML_FI_DEV_POWER_INSTANT"), std::string::npos) << a.reason;
+  EXPECT_DOUBLE_EQ(m["nvml.power_instant"].value, 1);
+  EXPECT_GE(m["power.gpu.avg"].value, 400);
+  EXPECT_LE(m["power.gpu.avg"].value, 440);
+  EXPECT_DOUBLE_EQ(m["power.gpu.max"].value, 440);
+  EXPECT_EQ(m["nvml.power_changes"].value, m["nvml.samples"].value - 1);
   EXPECT_DOUBLE_EQ(m["clock.sm.avg"].value, 1.98e9);
   EXPECT_DOUBLE_EQ(m["clock.memory.avg"].value, 2.619e9);
   EXPECT_DOUBLE_EQ(m["temperature.gpu.max"].value, 55);
@@ -56,6 +63,26 @@ TEST(Nvml, AFixtureLibraryIsSampledAndItsEnergyCounterRead) {
   // A device NVML does not have is named.
   NvmlCollector second(RIDGELINE_FIXTURE_NVML, 1);
   EXPECT_NE(second.probe().reason.find("device 1 does not exist"), std::string::npos);
+}
+
+TEST(Nvml, WithoutTheInstantFieldTheAverageIsReadAndSaidSo) {
+  ::setenv("FIXTURE_NVML_NO_INSTANT", "1", 1);
+  NvmlCollector c(RIDGELINE_FIXTURE_NVML, 0, std::chrono::milliseconds(1));
+  const Availability a = c.probe();
+  ::unsetenv("FIXTURE_NVML_NO_INSTANT");
+  ASSERT_TRUE(a.available) << a.reason;
+  EXPECT_NE(a.reason.find("power: nvmlDeviceGetPowerUsage (a one-second average"),
+            std::string::npos)
+      << a.reason;
+  EXPECT_NE(a.reason.find("NVML_FI_DEV_POWER_INSTANT (3"), std::string::npos) << a.reason;
+  c.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  c.stop();
+  std::map<std::string, Metric> m;
+  for (const auto& x : c.read()) m[x.name] = x;
+  EXPECT_DOUBLE_EQ(m["power.gpu.avg"].value, 350);
+  EXPECT_DOUBLE_EQ(m["nvml.power_instant"].value, 0);
+  EXPECT_DOUBLE_EQ(m["nvml.power_changes"].value, 0);
 }
 
 TEST(Nvml, TheRegistryHasItAndOnThisMachineItSaysWhy) {

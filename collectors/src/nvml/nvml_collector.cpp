@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "ridgeline/collectors/nvml.hpp"
 
@@ -11,6 +12,24 @@ namespace ridgeline {
 // the _v2 names have not changed since CUDA 9).
 struct NvmlApi {
   using Device = void*;
+  // nvmlFieldValue_t: one field's request and answer (value is a union of 8 bytes).
+  struct FieldValue {
+    unsigned field_id = 0;
+    unsigned scope_id = 0;
+    long long timestamp_us = 0;
+    long long latency_us = 0;
+    int value_type = 0;
+    int nvml_return = 0;
+    union {
+      double d;
+      unsigned ui;
+      unsigned long ul;
+      unsigned long long ull;
+      long long sll;
+      int si;
+      unsigned short us;
+    } value{};
+  };
   void* handle = nullptr;
   int (*init)() = nullptr;
   int (*shutdown)() = nullptr;
@@ -23,6 +42,7 @@ struct NvmlApi {
   int (*clock_info)(Device, int, unsigned*) = nullptr;          // MHz
   int (*temperature)(Device, int, unsigned*) = nullptr;         // degrees C
   int (*clock_reasons)(Device, unsigned long long*) = nullptr;  // bit mask
+  int (*field_values)(Device, int, FieldValue*) = nullptr;      // R450 on
   ~NvmlApi() {
     if (handle) ::dlclose(handle);
   }
@@ -35,6 +55,29 @@ namespace {
 
 constexpr int kSuccess = 0;
 constexpr int kClockSm = 1, kClockMemory = 2, kSensorGpu = 0;
+constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, mW
+
+// A field's value as a double, whatever type the driver chose to answer in.
+std::optional<double> field_number(const NvmlApi::FieldValue& f) {
+  switch (f.value_type) {
+    case 0:
+      return f.value.d;
+    case 1:
+      return f.value.ui;
+    case 2:
+      return static_cast<double>(f.value.ul);
+    case 3:
+      return static_cast<double>(f.value.ull);
+    case 4:
+      return static_cast<double>(f.value.sll);
+    case 5:
+      return f.value.si;
+    case 6:
+      return f.value.us;
+    default:
+      return std::nullopt;
+  }
+}
 
 template <typename F>
 bool resolve(void* lib, F& f, const char* name) {
@@ -95,6 +138,7 @@ NvmlSummary summarize(const std::vector<NvmlSample>& samples) {
     s.memory_clock_avg_hz += x.memory_clock_hz;
     s.temperature_max_c = std::max(s.temperature_max_c, x.temperature_c);
     s.clock_reasons |= x.clock_reasons;
+    if (i > 0 && x.power_w != samples[i - 1].power_w) ++s.power_changes;
     if (i > 0)
       s.integrated_energy_j +=
           0.5 * (x.power_w + samples[i - 1].power_w) * (x.seconds - samples[i - 1].seconds);
@@ -143,8 +187,10 @@ Availability NvmlCollector::probe() {
                  false, fmt::format("{} lacks an NVML function Ridgeline needs ({}): not NVML, or "
                                     "one older than CUDA 9",
                                     library_, ::dlerror())});
-  // Optional: energy counter (Volta on) and clock reasons (new name first).
+  // Optional: energy counter (Volta on), instantaneous power and clock reasons (new name
+  // first).
   resolve(api->handle, api->total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+  resolve(api->handle, api->field_values, "nvmlDeviceGetFieldValues");
   if (!resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   if (int rc = api->init(); rc != kSuccess)
@@ -165,22 +211,63 @@ Availability NvmlCollector::probe() {
   }
   unsigned long long mj = 0;
   has_energy_counter_ = api->total_energy && api->total_energy(device_, &mj) == kSuccess;
-  unsigned mw = 0;
-  std::string note;
-  if (int prc = api->power_usage(device_, &mw); prc != kSuccess)
-    note = fmt::format("; power reading returned {}", api->error(prc));
-  if (!has_energy_counter_) note += "; no energy counter: energy integrated from power samples";
   api_ = std::move(api);
+  std::string note;
+  // nvmlDeviceGetPowerUsage is a one-second average on Ampere and later: 10 ms samples of it
+  // describe the last second, not the case. The instant field is what the board reads now.
+  if (!api_->field_values) {
+    note =
+        "; power: nvmlDeviceGetPowerUsage (a one-second average on Ampere and later): this "
+        "NVML has no nvmlDeviceGetFieldValues";
+  } else if (std::string why = instant_power_reason(); !why.empty()) {
+    note = "; power: nvmlDeviceGetPowerUsage (a one-second average on Ampere and later): " + why;
+  } else {
+    power_instant_ = true;
+    note = "; power: NVML_FI_DEV_POWER_INSTANT";
+  }
+  if (!power_instant_) {
+    unsigned mw = 0;
+    if (int prc = api_->power_usage(device_, &mw); prc != kSuccess)
+      note += fmt::format("; power reading returned {}", api_->error(prc));
+  }
+  if (!has_energy_counter_) note += "; no energy counter: energy integrated from power samples";
   char name[96] = {};
   api_->device_name(device_, name, sizeof name);
   return *(probed_ = Availability{true, fmt::format("device {}: {}{}", device_index_, name, note)});
+}
+
+std::optional<double> NvmlCollector::instant_power_w() const {
+  NvmlApi::FieldValue f;
+  f.field_id = kFieldPowerInstant;
+  if (api_->field_values(device_, 1, &f) != kSuccess || f.nvml_return != kSuccess)
+    return std::nullopt;
+  const std::optional<double> mw = field_number(f);
+  if (!mw) return std::nullopt;
+  return 1e-3 * *mw;
+}
+
+std::string NvmlCollector::instant_power_reason() const {
+  NvmlApi::FieldValue f;
+  f.field_id = kFieldPowerInstant;
+  if (int rc = api_->field_values(device_, 1, &f); rc != kSuccess)
+    return fmt::format("nvmlDeviceGetFieldValues returned {}", api_->error(rc));
+  if (f.nvml_return != kSuccess)
+    return fmt::format("the driver has no NVML_FI_DEV_POWER_INSTANT ({})",
+                       api_->error(f.nvml_return));
+  if (!field_number(f))
+    return fmt::format("NVML_FI_DEV_POWER_INSTANT came as type {}", f.value_type);
+  return {};
 }
 
 NvmlSample NvmlCollector::sample_now(std::chrono::steady_clock::time_point t0) const {
   NvmlSample s;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   unsigned v = 0;
-  if (api_->power_usage(device_, &v) == kSuccess) s.power_w = 1e-3 * v;
+  if (power_instant_) {
+    if (const std::optional<double> w = instant_power_w()) s.power_w = *w;
+  } else if (api_->power_usage(device_, &v) == kSuccess) {
+    s.power_w = 1e-3 * v;
+  }
   if (api_->clock_info(device_, kClockSm, &v) == kSuccess) s.sm_clock_hz = 1e6 * v;
   if (api_->clock_info(device_, kClockMemory, &v) == kSuccess) s.memory_clock_hz = 1e6 * v;
   if (api_->temperature(device_, kSensorGpu, &v) == kSuccess) s.temperature_c = v;
@@ -235,6 +322,11 @@ std::vector<Metric> NvmlCollector::read() {
       {"gpu.clock_reasons", static_cast<double>(s.clock_reasons), "mask", MetricSource::sampled});
   out.push_back({"gpu.throttled", s.throttled ? 1.0 : 0.0, "bool", MetricSource::sampled});
   out.push_back({"nvml.samples", static_cast<double>(s.samples), "count", MetricSource::sampled});
+  // 1: power samples are NVML_FI_DEV_POWER_INSTANT; 0: the one-second average.
+  out.push_back({"nvml.power_instant", power_instant_ ? 1.0 : 0.0, "bool", MetricSource::sampled});
+  // How often the power reading changed between samples: how fresh the readings really are.
+  out.push_back(
+      {"nvml.power_changes", static_cast<double>(s.power_changes), "count", MetricSource::sampled});
   return out;
 }
 

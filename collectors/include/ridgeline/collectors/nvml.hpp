@@ -18,7 +18,7 @@ namespace ridgeline {
 // One reading of the device.
 struct NvmlSample {
   double seconds = 0;  // since start()
-  double power_w = 0;  // board power
+  double power_w = 0;  // board power: instantaneous where NVML has the field, else the 1 s mean
   double sm_clock_hz = 0;
   double memory_clock_hz = 0;
   double temperature_c = 0;
@@ -40,6 +40,7 @@ struct NvmlSummary {
   double memory_clock_avg_hz = 0;
   double temperature_max_c = 0;
   std::uint64_t clock_reasons = 0;
+  std::size_t power_changes = 0;  // samples whose power differs from the one before
   bool throttled = false;
   double integrated_energy_j = 0;
 };
@@ -62,6 +63,8 @@ class NvmlCollector : public Collector {
 
  private:
   NvmlSample sample_now(std::chrono::steady_clock::time_point t0) const;
+  std::optional<double> instant_power_w() const;  // W, NVML_FI_DEV_POWER_INSTANT
+  std::string instant_power_reason() const;       // why it cannot be read; empty if it can
 
   std::string library_;
   unsigned device_index_;
@@ -70,6 +73,7 @@ class NvmlCollector : public Collector {
   void* device_ = nullptr;
   std::optional<Availability> probed_;
   bool has_energy_counter_ = false;
+  bool power_instant_ = false;  // samples read NVML_FI_DEV_POWER_INSTANT, not the 1 s average
   std::uint64_t energy_before_mj_ = 0, energy_after_mj_ = 0;
   std::chrono::steady_clock::time_point t0_{}, t1_{};
   std::vector<NvmlSample> samples_;

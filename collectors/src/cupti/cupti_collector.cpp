@@ -1,5 +1,6 @@
 // The CUPTI range-profiler collector. Range profiling initialises the CUDA driver, which
-// does not survive fork(): probe() asks in a child process, and the profiling itself
+// does not survive fork(): probe() asks in a child process (unless this process already
+// holds the driver), and the profiling itself
 // happens only in the process that runs the kernels (a case's child).
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -8,6 +9,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
 #include <cupti_target.h>
+#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -249,7 +251,15 @@ class CuptiCollector final : public Collector {
     static std::map<std::vector<std::string>, Availability> cache;
     if (auto it = cache.find(metrics_); it != cache.end()) return it->second;
     std::string why;
-    const auto text = text_from_child([this] { return probe_here(metrics_).dump(); }, why);
+    // A process that already holds the CUDA driver cannot ask a forked child (CUDA does not
+    // survive fork: the child's cudaSetDevice fails), and has nothing left to protect: ask here.
+    std::optional<std::string> text;
+    if (void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+      ::dlclose(driver);
+      text = probe_here(metrics_).dump();
+    } else {
+      text = text_from_child([this] { return probe_here(metrics_).dump(); }, why);
+    }
     Availability a;
     if (!text) {
       a = {false, "the CUPTI probe failed: " + why};

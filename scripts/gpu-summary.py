@@ -34,9 +34,14 @@ def cases(run):
                                            "shape": r["shape"], "pattern": r["pattern"],
                                            "disposition": r["validation"]["disposition"],
                                            "message": r["validation"].get("message", ""),
-                                           "rate": [], "power": [], "clock": [], "throttled": []})
+                                           "rate": [], "power": [], "clock": [], "throttled": [],
+                                           "per_joule": [], "instant": [], "changes": [],
+                                           "samples": [], "flops": [], "dram": []})
         for key, name in (("rate", "flop_rate"), ("power", "power.gpu.avg"),
-                          ("clock", "clock.sm.avg"), ("throttled", "gpu.throttled")):
+                          ("clock", "clock.sm.avg"), ("throttled", "gpu.throttled"),
+                          ("per_joule", "flop_per_joule.gpu"), ("instant", "nvml.power_instant"),
+                          ("changes", "nvml.power_changes"), ("samples", "nvml.samples"),
+                          ("flops", "flops"), ("dram", "bytes.dram")):
             v = metric(b, name)
             if v is not None:
                 c[key].append(v)
@@ -61,6 +66,8 @@ def main(out):
         for s in t.get("testsuites", []):
             for c in s.get("testsuite", []):
                 for key, value in c.items():
+                    if key.startswith("nvml."):
+                        print(f"  NVML {key}: {value}")
                     if key.endswith("counted_over_analytic"):
                         print(f"  CUPTI {key}: {value} (target within 1% of 1)")
                 for f in c.get("failures", []):
@@ -118,9 +125,12 @@ def main(out):
               best(lambda c: n4096(c) and c["backend"].startswith("cuda.simt") and c["dtype"] == "f32"),
               best(lambda c: n4096(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "f32"))
         cublas_bf16 = best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "bf16")
-        ratio("WMMA bf16 / cuBLAS bf16 at 8192^3 (target >= 0.6)",
-              best(lambda c: n8192(c) and c["backend"].startswith("cuda.wmma") and c["dtype"] == "bf16"),
-              cublas_bf16)
+        for prefix, label in (("cuda.wmma", "WMMA"), ("cuda.mma_", "mma.sync")):
+            for dt in ("bf16", "f16"):
+                lib = best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == dt)
+                ratio(f"{label} {dt} / cuBLAS {dt} at 8192^3 (target >= 0.6)",
+                      best(lambda c: n8192(c) and c["backend"].startswith(prefix) and c["dtype"] == dt),
+                      lib)
         if m:
             peaks = [c["per_second"] for c in m.get("compute", [])
                      if c.get("device") == "gpu" and c["dtype"] == "bf16"]
@@ -128,11 +138,24 @@ def main(out):
                   max(peaks) if peaks else None, cublas_bf16)
     patterns = out / "gpu-patterns.json"
     if patterns.exists() and (p := load(patterns)):
-        print(f"{'pattern':<10} {'TFLOP/s':>9} {'avg W':>7} {'SM MHz':>7} throttled")
+        print(f"{'pattern':<10} {'TFLOP/s':>9} {'avg W':>7} {'SM MHz':>7} {'TFLOP/J':>8} throttled"
+              f"  power source (changed/samples)")
         for c in cases(p).values():
             rate, power, clock = med(c["rate"]), med(c["power"]), med(c["clock"])
+            per_joule = med(c["per_joule"])
+            source = ("instant" if all(c["instant"]) else "1 s average") if c["instant"] else "?"
             print(f"{c['pattern']:<10} {(rate or 0) / 1e12:9.2f} {power or 0:7.0f} {(clock or 0) / 1e6:7.0f}"
-                  f" {'yes' if any(c['throttled']) else 'no'}")
+                  f" {(per_joule or 0) / 1e12:8.3f} {'yes' if any(c['throttled']) else 'no':<9}"
+                  f"  {source} ({sum(c['changes']):.0f}/{sum(c['samples']):.0f})")
+    counted = out / "gpu-counted.json"
+    if counted.exists() and (k := load(counted)):
+        print(f"{'CUPTI-counted case':<70} {'FLOPs/2mnk':>10} {'HBM GB':>8}")
+        for name, c in cases(k).items():
+            s = c["shape"]
+            analytic = 2.0 * s["m"] * s["n"] * s["k"] * s.get("batch", 1)
+            flops, dram = med(c["flops"]), med(c["dram"])
+            print(f"{name:<70} {flops / analytic if flops else float('nan'):10.4f}"
+                  f" {(dram or 0) / 1e9:8.2f}" + ("" if flops else f"  {c['disposition']} {c['message'][:40]}"))
 
 
 if __name__ == "__main__":

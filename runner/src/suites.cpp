@@ -68,6 +68,10 @@ std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n
     for (DType dtype : k.dtypes) {
       const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? f32_n : tensor_n;
       cases.push_back({k.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, 1});
+      // i8 also as C = A B^T (column-major TN), the form the libraries give the IMMA
+      // tensor cores; NN shows what a user who does not know that gets.
+      if (dtype == DType::i8)
+        cases.push_back({k.backend, {"gemm", {n, n, n, 1}, Layout::NT, dtype, "normal"}, 1});
     }
   }
   return cases;

@@ -83,10 +83,21 @@ __global__ void mma_peak(float* sink, int iterations) {
   if (s == -1234.5f) sink[0] = s;
 }
 
+// Four independent 16-byte loads in flight per thread before the first store (one in flight
+// reached 94% of cudaMemcpy on an H100); streaming hints keep the copy from evicting L2
+// lines it will never reuse.
 __global__ void copy_kernel(float4* dst, const float4* src, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    dst[i] = src[i];
+  constexpr int kUnroll = 4;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
+    float4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(&src[i + u * stride]);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) __stcs(&dst[i + u * stride], v[u]);
+  }
+  for (; i < n; i += stride) __stcs(&dst[i], __ldcs(&src[i]));
 }
 
 __global__ void read_kernel(const float4* src, std::size_t n, int passes, float* sink) {

@@ -65,9 +65,17 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
   add("cuda.simt_warptile_128x128x16", {DType::f32},
       "warp tiles of 64x64 as 64x16 sub-tiles, 8x16 results per thread, 16-byte loads",
       &launch_sgemm_warptile_128x128x16, 128, 16);
+  add("cuda.simt_pipelined_128x128x16", {DType::f32},
+      "the warp-tiled kernel double-buffered: next B slice by cp.async, next A slice in "
+      "registers, while the current one is computed",
+      &launch_sgemm_pipelined_128x128x16, 128, 16);
   add("cuda.wmma_128x128x32", {DType::bf16, DType::f16},
       "tensor cores through WMMA, f32 accumulators, two-stage cp.async pipeline",
       &launch_wmma_128x128x32, 16, 16);
+  add("cuda.mma_128x256x32", {DType::bf16, DType::f16},
+      "tensor cores through mma.sync m16n8k16 and ldmatrix, 64x64 warp tiles, four-stage "
+      "cp.async pipeline",
+      &launch_mma_128x256x32, 8, 8);
 }
 
 }  // namespace ridgeline

@@ -61,14 +61,16 @@ int fill_code(DType d) {
   }
 }
 
-// cuBLASLt at n^3 on uniform data filled on the device.
+// cuBLASLt at n^3 on uniform data filled on the device. i8 runs as C = A B^T (column-major
+// TN), the only form cuBLASLt gives the IMMA tensor cores.
 double cublaslt_rate(const CeilingContext& c, DType dtype, std::int64_t n) {
   const auto elements = static_cast<std::size_t>(n * n);
   DeviceBuffer a(elements * size_of(dtype)), b(elements * size_of(dtype)),
       out(elements * size_of(output_dtype(dtype))), workspace(kCublasLtWorkspaceBytes);
   launch_fill_uniform(a.get(), elements, fill_code(dtype), 1, c.stream);
   launch_fill_uniform(b.get(), elements, fill_code(dtype), 2, c.stream);
-  const DeviceGemm g{a.get(), b.get(), out.get(), n, n, n, n, n, n, false, false, dtype};
+  const bool b_transposed = dtype == DType::i8;
+  const DeviceGemm g{a.get(), b.get(), out.get(), n, n, n, n, n, n, false, b_transposed, dtype};
   const LtHandle handle;
   const CublasLtPlan plan(handle.h, g, workspace.bytes());
   return library_rate(c, 2.0 * static_cast<double>(n) * n * n,
@@ -149,10 +151,12 @@ void measure_compute_ceilings(const CeilingContext& c, const MeasureCeiling& mea
   // which mma.sync cannot issue).
   for (DType d : {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8}) {
     const std::string dt(to_string(d));
-    const std::string cls = d == DType::f64 ? "f64.fma" : d == DType::f32 ? "f32.fma" : dt;
+    const std::string cls = d == DType::f64 ? "f64.tensor" : d == DType::f32 ? "f32.fma" : dt;
+    const std::string form = d == DType::i8 ? " (C = A B^T: column-major TN)" : "";
     measure("gpu." + dt + ".cublaslt", [&] {
       return compute_ceiling(c, cls, dt, "gpu." + dt + ".cublaslt",
-                             "cuBLASLt GEMM 8192^3, uniform data", cublaslt_rate(c, d, 8192));
+                             "cuBLASLt GEMM 8192^3, uniform data" + form,
+                             cublaslt_rate(c, d, 8192));
     });
   }
   if (c.device.cc_major * 10 + c.device.cc_minor >= 89)  // fp8 tensor cores: Ada and Hopper on

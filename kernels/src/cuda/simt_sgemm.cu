@@ -217,6 +217,111 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+// The warp-tiled kernel with its global loads taken off the critical path: two shared
+// buffers; while the warps compute on one, the next slice of B streams into the other by
+// cp.async and the next slice of A waits in registers (it is stored transposed, which
+// cp.async cannot do) until the compute is done. One barrier per slice instead of two.
+// Needs m and n multiples of 128, k a multiple of 16.
+__device__ void copy16_async(float* shared, const float* global) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global));
+}
+
+__global__ void __launch_bounds__(128)
+    sgemm_pipelined(Index m, Index n, Index k, const float* a, Index lda, const float* b, Index ldb,
+                    float* c, Index ldc) {
+  constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 64, WNITER = 4, TM = 8, TN = 4;
+  constexpr int WSUBN = WN / WNITER;
+  __shared__ __align__(16) float as[2][BK * BM];  // transposed: as[.][p * BM + row]
+  __shared__ __align__(16) float bs[2][BK * BN];
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_row = warp / (BN / WN), warp_col = warp % (BN / WN);
+  const int lane_row = lane / (WSUBN / TN), lane_col = lane % (WSUBN / TN);
+  const Index row0 = static_cast<Index>(blockIdx.y) * BM;
+  const Index col0 = static_cast<Index>(blockIdx.x) * BN;
+  (void)m;
+  const int a_row = tid / (BK / 4), a_c4 = (tid % (BK / 4)) * 4;  // + 32 rows per step
+  const int b_row = tid / (BN / 4), b_c4 = (tid % (BN / 4)) * 4;  // + 4 rows per step
+  float4 a_next[BM / 32];
+  const auto load_a = [&](Index t) {
+#pragma unroll
+    for (int s = 0; s < BM / 32; ++s)
+      a_next[s] = *reinterpret_cast<const float4*>(&a[(row0 + a_row + 32 * s) * lda + t + a_c4]);
+  };
+  const auto store_a = [&](int buf) {
+#pragma unroll
+    for (int s = 0; s < BM / 32; ++s) {
+      const int r = a_row + 32 * s;
+      as[buf][(a_c4 + 0) * BM + r] = a_next[s].x;
+      as[buf][(a_c4 + 1) * BM + r] = a_next[s].y;
+      as[buf][(a_c4 + 2) * BM + r] = a_next[s].z;
+      as[buf][(a_c4 + 3) * BM + r] = a_next[s].w;
+    }
+  };
+  const auto load_b = [&](int buf, Index t) {
+#pragma unroll
+    for (int s = 0; s < BK / 4; ++s) {
+      const int r = b_row + 4 * s;
+      copy16_async(&bs[buf][r * BN + b_c4], &b[(t + r) * ldb + col0 + b_c4]);
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
+  };
+
+  float acc[TM * WNITER * TN] = {};
+  float reg_m[TM], reg_n[WNITER * TN];
+  load_a(0);
+  load_b(0, 0);
+  store_a(0);
+  asm volatile("cp.async.wait_group 0;\n" ::);
+  __syncthreads();
+  int cur = 0;
+  for (Index t = 0; t < k; t += BK) {
+    const bool more = t + BK < k;
+    if (more) {
+      load_a(t + BK);
+      load_b(cur ^ 1, t + BK);
+    }
+#pragma unroll
+    for (int p = 0; p < BK; ++p) {
+#pragma unroll
+      for (int i = 0; i < TM; i += 4) {
+        const float4 v =
+            *reinterpret_cast<const float4*>(&as[cur][p * BM + warp_row * WM + lane_row * TM + i]);
+        reg_m[i] = v.x, reg_m[i + 1] = v.y, reg_m[i + 2] = v.z, reg_m[i + 3] = v.w;
+      }
+#pragma unroll
+      for (int w = 0; w < WNITER; ++w) {
+        const float4 v = *reinterpret_cast<const float4*>(
+            &bs[cur][p * BN + warp_col * WN + w * WSUBN + lane_col * TN]);
+        reg_n[w * TN] = v.x, reg_n[w * TN + 1] = v.y, reg_n[w * TN + 2] = v.z,
+                  reg_n[w * TN + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < WNITER * TN; ++j) acc[i * WNITER * TN + j] += reg_m[i] * reg_n[j];
+    }
+    if (more) {
+      store_a(cur ^ 1);
+      asm volatile("cp.async.wait_group 0;\n" ::);
+    }
+    __syncthreads();
+    cur ^= 1;
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const Index gr = row0 + warp_row * WM + lane_row * TM + i;
+#pragma unroll
+    for (int w = 0; w < WNITER; ++w) {
+      const Index gc = col0 + warp_col * WN + w * WSUBN + lane_col * TN;
+      *reinterpret_cast<float4*>(&c[gr * ldc + gc]) =
+          make_float4(acc[i * WNITER * TN + w * TN + 0], acc[i * WNITER * TN + w * TN + 1],
+                      acc[i * WNITER * TN + w * TN + 2], acc[i * WNITER * TN + w * TN + 3]);
+    }
+  }
+}
+
 template <typename Kernel>
 void launch(Kernel kernel, dim3 grid, dim3 block, const DeviceGemm& g, cudaStream_t stream,
             const char* name) {
@@ -256,6 +361,11 @@ void launch_sgemm_vec4_128x128x8_8x8(const DeviceGemm& g, cudaStream_t stream) {
 void launch_sgemm_warptile_128x128x16(const DeviceGemm& g, cudaStream_t stream) {
   launch(sgemm_warptile, dim3(blocks(g.n, 128), blocks(g.m, 128)), dim3(128), g, stream,
          "sgemm_warptile_128x128x16");
+}
+
+void launch_sgemm_pipelined_128x128x16(const DeviceGemm& g, cudaStream_t stream) {
+  launch(sgemm_pipelined, dim3(blocks(g.n, 128), blocks(g.m, 128)), dim3(128), g, stream,
+         "sgemm_pipelined_128x128x16");
 }
 
 }  // namespace ridgeline

@@ -78,7 +78,7 @@ ColumnMajorGemm column_major_view(std::int64_t m, std::int64_t n, std::int64_t k
 
 // Operations per clock per multiprocessor of the tensor cores and FMA units, from NVIDIA's
 // published peaks, for compute capability 8.0 and 9.0; 0 when the design or class is not in
-// the table. `cls`: "f64.fma", "f32.fma", "tf32", "bf16", "f16", "i8".
+// the table. `cls`: "f64.fma", "f64.tensor", "f32.fma", "tf32", "bf16", "f16", "i8", "fp8".
 double gpu_ops_per_clock_per_sm(int cc_major, int cc_minor, const std::string& cls);
 
 // The GPU kernels: the f32 SIMT ladder, the tensor-core kernel, cuBLAS and cuBLASLt. Adds

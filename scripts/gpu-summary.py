@@ -96,8 +96,8 @@ def main(out):
         memcpy = [v for k, v in copies.items() if k.startswith("cudaMemcpy")]
         kernel = [v for k, v in copies.items() if not k.startswith("cudaMemcpy")]
         if memcpy and kernel:
-            print(f"probe HBM copy kernel / cudaMemcpy d2d: {kernel[0] / 1e9:.0f} / {memcpy[0] / 1e9:.0f} GB/s"
-                  f" = {kernel[0] / memcpy[0]:.3f} (target within 5%)")
+            print(f"probe HBM copy kernel (best) / cudaMemcpy d2d: {max(kernel) / 1e9:.0f} / {memcpy[0] / 1e9:.0f} GB/s"
+                  f" = {max(kernel) / memcpy[0]:.3f} (target within 5%)")
     run = out / "gpu-run.json"
     if run.exists() and (r := load(run)):
         cs = cases(r)

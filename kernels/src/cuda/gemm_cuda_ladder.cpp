@@ -76,6 +76,10 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
       "tensor cores through mma.sync m16n8k16 and ldmatrix, 64x64 warp tiles, four-stage "
       "cp.async pipeline",
       &launch_mma_128x256x32, 8, 8);
+  add("cuda.mma_128x256x64", {DType::bf16, DType::f16},
+      "the mma.sync kernel with 64-deep k slices in three stages: half the barriers and copy "
+      "batches per FLOP",
+      &launch_mma_128x256x64, 8, 8);
 }
 
 }  // namespace ridgeline

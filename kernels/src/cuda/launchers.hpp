@@ -17,5 +17,6 @@ void launch_sgemm_pipelined_128x128x16(const DeviceGemm& g, cudaStream_t stream)
 // bf16 or f16 inputs (g.dtype), f32 accumulators and C.
 void launch_wmma_128x128x32(const DeviceGemm& g, cudaStream_t stream);
 void launch_mma_128x256x32(const DeviceGemm& g, cudaStream_t stream);
+void launch_mma_128x256x64(const DeviceGemm& g, cudaStream_t stream);
 
 }  // namespace ridgeline

@@ -1,8 +1,8 @@
 // Tensor-core GEMM on mma.sync directly (the instruction WMMA wraps), written the way
 // CUTLASS's sm80 kernels are: bf16 or f16 inputs, f32 accumulators and C; 128x256 block
-// tiles, 32-deep k slices; 8 warps of 64x64 (4 x 8 mma.m16n8k16 per 16-deep step), their
-// fragments read from shared memory by ldmatrix (transposed for B); a 4-stage cp.async
-// pipeline so that three slices are in flight while the tensor cores work on the fourth.
+// tiles, BK-deep k slices (32 or 64); 8 warps of 64x64 (4 x 8 mma.m16n8k16 per 16-deep
+// step), their fragments read from shared memory by ldmatrix (transposed for B); a
+// cp.async pipeline of STAGES slices, STAGES - 1 in flight while the tensor cores work.
 // Rows of shared memory are padded by 16 bytes: the 8 rows one ldmatrix reads then fall
 // in 8 different groups of banks. Row-major, NN; n and k multiples of 8 (16-byte rows),
 // any m.
@@ -21,11 +21,17 @@ namespace {
 
 using Index = long long;
 
-constexpr int BM = 128, BN = 256, BK = 32, STAGES = 4, THREADS = 256;
-constexpr int A_LD = BK + 8;  // elements per shared row of A (padded)
-constexpr int B_LD = BN + 8;  // and of B
-constexpr int A_STAGE = BM * A_LD, B_STAGE = BK * B_LD;
-constexpr std::size_t kSharedBytes = STAGES * (A_STAGE + B_STAGE) * 2;  // 2-byte elements
+constexpr int BM = 128, BN = 256, THREADS = 256;
+constexpr int B_LD = BN + 8;  // elements per shared row of B (padded)
+template <int BK>
+struct Slice {
+  static constexpr int A_LD = BK + 8;                 // elements per shared row of A (padded)
+  static constexpr int A = BM * A_LD, B = BK * B_LD;  // elements per stage
+};
+template <int BK, int STAGES>
+constexpr std::size_t shared_bytes() {
+  return STAGES * (Slice<BK>::A + Slice<BK>::B) * 2;  // 2-byte elements
+}
 
 __device__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
@@ -37,9 +43,9 @@ __device__ void copy16_async(void* shared, const void* global, bool inside) {
                "l"(global), "r"(inside ? 16 : 0));
 }
 
-// One k slice of A (128 x 32: 512 vectors, 2 per thread) and B (32 x 256: 1024 vectors, 4
-// per thread) into one stage.
-template <typename T>
+// One k slice of A (128 x BK) and B (BK x 256) into one stage, 16 bytes per copy (BK = 32:
+// 2 copies of A and 4 of B per thread).
+template <typename T, int BK>
 __device__ void load_slice(T* as, T* bs, const T* a, const T* b, Index m, Index n, Index k,
                            Index lda, Index ldb, Index row0, Index col0, Index t) {
   const int tid = threadIdx.x;
@@ -49,7 +55,7 @@ __device__ void load_slice(T* as, T* bs, const T* a, const T* b, Index m, Index 
     const int r = v / (BK / 8), c8 = (v % (BK / 8)) * 8;
     const Index gr = row0 + r, gc = t + c8;
     const bool inside = gr < m && gc < k;
-    copy16_async(&as[r * A_LD + c8], inside ? &a[gr * lda + gc] : a, inside);
+    copy16_async(&as[r * Slice<BK>::A_LD + c8], inside ? &a[gr * lda + gc] : a, inside);
   }
 #pragma unroll
   for (int i = 0; i < BK * BN / 8 / THREADS; ++i) {
@@ -88,12 +94,13 @@ __device__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, un
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-template <typename T>
+template <typename T, int BK, int STAGES>
 __global__ void __launch_bounds__(THREADS, 1)
     mma_gemm(Index m, Index n, Index k, const T* a, Index lda, const T* b, Index ldb, float* c,
              Index ldc) {
   extern __shared__ __align__(128) unsigned char shared[];
   T* as = reinterpret_cast<T*>(shared);
+  constexpr int A_LD = Slice<BK>::A_LD, A_STAGE = Slice<BK>::A, B_STAGE = Slice<BK>::B;
   T* bs = as + STAGES * A_STAGE;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warp_m = warp / 4, warp_n = warp % 4;  // 2 x 4 warps of 64 x 64
@@ -120,8 +127,8 @@ __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < slices)
-      load_slice(as + s * A_STAGE, bs + s * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
-                 static_cast<Index>(s) * BK);
+      load_slice<T, BK>(as + s * A_STAGE, bs + s * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
+                        static_cast<Index>(s) * BK);
     asm volatile("cp.async.commit_group;\n" ::);
   }
 
@@ -133,8 +140,8 @@ __global__ void __launch_bounds__(THREADS, 1)
     const Index next = s + STAGES - 1;
     if (next < slices) {
       const int st = static_cast<int>(next % STAGES);
-      load_slice(as + st * A_STAGE, bs + st * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
-                 next * BK);
+      load_slice<T, BK>(as + st * A_STAGE, bs + st * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
+                        next * BK);
     }
     asm volatile("cp.async.commit_group;\n" ::);
 
@@ -176,29 +183,41 @@ __global__ void __launch_bounds__(THREADS, 1)
     }
 }
 
-template <typename T>
-void launch_typed(const DeviceGemm& g, cudaStream_t stream) {
-  static bool configured = false;  // the dynamic shared-memory limit, once per type
+template <typename T, int BK, int STAGES>
+void launch_typed(const DeviceGemm& g, cudaStream_t stream, const char* name) {
+  constexpr std::size_t bytes = shared_bytes<BK, STAGES>();
+  static bool configured = false;  // the dynamic shared-memory limit, once per instance
   if (!configured) {
-    RIDGELINE_CUDA(cudaFuncSetAttribute(mma_gemm<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(kSharedBytes)));
+    RIDGELINE_CUDA(cudaFuncSetAttribute(mma_gemm<T, BK, STAGES>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(bytes)));
     configured = true;
   }
   const dim3 grid(static_cast<unsigned>((g.n + BN - 1) / BN),
                   static_cast<unsigned>((g.m + BM - 1) / BM));
-  mma_gemm<T><<<grid, THREADS, kSharedBytes, stream>>>(g.m, g.n, g.k, static_cast<const T*>(g.a),
-                                                       g.lda, static_cast<const T*>(g.b), g.ldb,
-                                                       static_cast<float*>(g.c), g.ldc);
-  cuda_check_launch("mma_gemm_128x256x32");
+  mma_gemm<T, BK, STAGES><<<grid, THREADS, bytes, stream>>>(
+      g.m, g.n, g.k, static_cast<const T*>(g.a), g.lda, static_cast<const T*>(g.b), g.ldb,
+      static_cast<float*>(g.c), g.ldc);
+  cuda_check_launch(name);
+}
+
+template <int BK, int STAGES>
+void launch_dtype(const DeviceGemm& g, cudaStream_t stream, const char* name) {
+  if (g.dtype == DType::bf16)
+    launch_typed<__nv_bfloat16, BK, STAGES>(g, stream, name);
+  else
+    launch_typed<__half, BK, STAGES>(g, stream, name);
 }
 
 }  // namespace
 
 void launch_mma_128x256x32(const DeviceGemm& g, cudaStream_t stream) {
-  if (g.dtype == DType::bf16)
-    launch_typed<__nv_bfloat16>(g, stream);
-  else
-    launch_typed<__half>(g, stream);
+  launch_dtype<32, 4>(g, stream, "mma_gemm_128x256x32");
+}
+
+// Twice the k depth per barrier and per batch of copies, one stage fewer (153 KiB).
+void launch_mma_128x256x64(const DeviceGemm& g, cudaStream_t stream) {
+  launch_dtype<64, 3>(g, stream, "mma_gemm_128x256x64");
 }
 
 }  // namespace ridgeline

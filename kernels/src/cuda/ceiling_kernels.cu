@@ -83,38 +83,10 @@ __global__ void mma_peak(float* sink, int iterations) {
   if (s == -1234.5f) sink[0] = s;
 }
 
-// Four independent 16-byte loads in flight per thread before the first store (one in flight
-// reached 94% of cudaMemcpy on an H100); streaming hints keep the copy from evicting L2
-// lines it will never reuse.
 __global__ void copy_kernel(float4* dst, const float4* src, std::size_t n) {
-  constexpr int kUnroll = 4;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
-    float4 v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(&src[i + u * stride]);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) __stcs(&dst[i + u * stride], v[u]);
-  }
-  for (; i < n; i += stride) __stcs(&dst[i], __ldcs(&src[i]));
-}
-
-// The same traffic with each thread moving a whole 32-byte sector (two adjacent vectors)
-// per step, two steps in flight, plain loads and stores: a second pattern, the probe keeps
-// the faster.
-__global__ void copy_sector_kernel(float4* dst, const float4* src, std::size_t n) {
-  const std::size_t sectors = n / 2;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  for (; i + stride < sectors; i += 2 * stride) {
-    const float4 v0 = src[2 * i], v1 = src[2 * i + 1];
-    const float4 w0 = src[2 * (i + stride)], w1 = src[2 * (i + stride) + 1];
-    dst[2 * i] = v0, dst[2 * i + 1] = v1;
-    dst[2 * (i + stride)] = w0, dst[2 * (i + stride) + 1] = w1;
-  }
-  for (; i < sectors; i += stride) dst[2 * i] = src[2 * i], dst[2 * i + 1] = src[2 * i + 1];
-  if (blockIdx.x == 0 && threadIdx.x == 0 && n % 2) dst[n - 1] = src[n - 1];
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
 }
 
 __global__ void read_kernel(const float4* src, std::size_t n, int passes, float* sink) {
@@ -230,12 +202,6 @@ void launch_read(const void* src, std::size_t bytes, int passes, void* sink, int
   read_kernel<<<blocks, 512, 0, s>>>(static_cast<const float4*>(src), bytes / 16, passes,
                                      static_cast<float*>(sink));
   cuda_check_launch("read_kernel");
-}
-
-void launch_copy_sector(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t s) {
-  copy_sector_kernel<<<blocks, 512, 0, s>>>(static_cast<float4*>(dst),
-                                            static_cast<const float4*>(src), bytes / 16);
-  cuda_check_launch("copy_sector_kernel");
 }
 
 double launch_shared_read(int blocks, int passes, void* sink, cudaStream_t s) {

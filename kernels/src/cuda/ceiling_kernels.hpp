@@ -19,7 +19,6 @@ double launch_mma_peak(const char* kind, int blocks, int warps_per_block, int it
 
 // dst = src over `bytes` (16-byte vectors, grid-stride): reads and writes `bytes` each.
 void launch_copy(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t s);
-void launch_copy_sector(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t s);
 // Sums `bytes` of `src` `passes` times (16-byte vectors, grid-stride).
 void launch_read(const void* src, std::size_t bytes, int passes, void* sink, int blocks,
                  cudaStream_t s);

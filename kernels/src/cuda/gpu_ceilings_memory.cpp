@@ -29,22 +29,10 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
   const auto copy_bytes = static_cast<std::int64_t>(2 * big);
   measure("HBM.copy", [&] {
     arrays();
-    return memory_ceiling("HBM", "copy",
-                          "copy kernel, 16-byte vectors, 4 in flight (read + write counted)",
+    return memory_ceiling("HBM", "copy", "copy kernel, 16-byte vectors (read + write counted)",
                           best_rate(c,
                                     [&] {
                                       launch_copy(y->get(), x->get(), big, sms * 8, s);
-                                      return 2.0 * big;
-                                    }),
-                          copy_bytes);
-  });
-  measure("HBM.copy", [&] {
-    arrays();
-    return memory_ceiling("HBM", "copy",
-                          "copy kernel, 32-byte sectors, 2 in flight (read + write counted)",
-                          best_rate(c,
-                                    [&] {
-                                      launch_copy_sector(y->get(), x->get(), big, sms * 4, s);
                                       return 2.0 * big;
                                     }),
                           copy_bytes);

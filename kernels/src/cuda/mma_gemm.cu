@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cp_async.cuh"
 #include "cuda_check.hpp"
 #include "launchers.hpp"
 
@@ -31,16 +32,6 @@ struct Slice {
 template <int BK, int STAGES>
 constexpr std::size_t shared_bytes() {
   return STAGES * (Slice<BK>::A + Slice<BK>::B) * 2;  // 2-byte elements
-}
-
-__device__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-// 16 bytes global -> shared; zero-filled (the source not read) when `inside` is false.
-__device__ void copy16_async(void* shared, const void* global, bool inside) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared)),
-               "l"(global), "r"(inside ? 16 : 0));
 }
 
 // One k slice of A (128 x BK) and B (BK x 256) into one stage, 16 bytes per copy (BK = 32:
@@ -129,13 +120,13 @@ __global__ void __launch_bounds__(THREADS, 1)
     if (s < slices)
       load_slice<T, BK>(as + s * A_STAGE, bs + s * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
                         static_cast<Index>(s) * BK);
-    asm volatile("cp.async.commit_group;\n" ::);
+    commit_copies();
   }
 
   for (Index s = 0; s < slices; ++s) {
     // Slice s has landed once at most STAGES - 2 younger groups are pending; the barrier
     // also says every warp is done with the stage the next load overwrites.
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));
+    wait_copies<STAGES - 2>();
     __syncthreads();
     const Index next = s + STAGES - 1;
     if (next < slices) {
@@ -143,7 +134,7 @@ __global__ void __launch_bounds__(THREADS, 1)
       load_slice<T, BK>(as + st * A_STAGE, bs + st * B_STAGE, a, b, m, n, k, lda, ldb, row0, col0,
                         next * BK);
     }
-    asm volatile("cp.async.commit_group;\n" ::);
+    commit_copies();
 
     const int st = static_cast<int>(s % STAGES);
     const T* at = as + st * A_STAGE + (warp_m * 64) * A_LD;
@@ -164,7 +155,7 @@ __global__ void __launch_bounds__(THREADS, 1)
           mma_16816<T>(acc[i][j], fa[i], fb[j / 2][(j % 2) * 2], fb[j / 2][(j % 2) * 2 + 1]);
     }
   }
-  asm volatile("cp.async.wait_group 0;\n" ::);
+  wait_copies<0>();
 
   // Accumulator layout of m16n8: c0, c1 at (lane/4, 2*(lane%4) + {0,1}); c2, c3 eight rows on.
 #pragma unroll

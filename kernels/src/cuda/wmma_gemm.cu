@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include "cp_async.cuh"
 #include "cuda_check.hpp"
 #include "launchers.hpp"
 
@@ -19,22 +20,6 @@ namespace wmma = nvcuda::wmma;
 constexpr int BM = 128, BN = 128, BK = 32;
 constexpr int A_LD = BK + 8;  // padding of 16 bytes per row keeps ldmatrix off one bank
 constexpr int B_LD = BN + 8;
-
-// 16 bytes global -> shared without passing through registers; zero-filled when `inside`
-// is false (the source is then not read).
-__device__ void copy16_async(void* shared, const void* global, bool inside) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  const int bytes = inside ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global),
-               "r"(bytes));
-}
-__device__ void commit_copies() {
-  asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int Pending>
-__device__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
-}
 
 template <typename T>
 struct Tiles {

@@ -33,7 +33,13 @@ TEST(Papi, AnUnavailablePresetNamesTheCallAndTheError) {
     GTEST_SKIP() << "PAPI_DP_OPS exists on this machine";
   EXPECT_NE(a.reason.find("PAPI_add_named_event(PAPI_DP_OPS) failed: "), std::string::npos)
       << a.reason;
-  EXPECT_TRUE(a.available) << "the software event still counts";
+  // The software event counts only where PAPI enabled its perf_event component: libpfm4
+  // disables the whole component on a CPU it has no PMU table for (Zen 5 with libpfm4 4.13).
+  std::string error;
+  for (const auto& c : papi_components(error))
+    if (c.name == "perf_event" && c.disabled)
+      GTEST_SKIP() << "PAPI's perf_event component is disabled here: " << c.reason;
+  EXPECT_TRUE(a.available) << "the software event still counts: " << a.reason;
 }
 
 TEST(Papi, ComponentsAreListedWithTheirReasons) {

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "number_checks.hpp"
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/runner/probe.hpp"
 #include "terminal.hpp"
 
@@ -16,19 +18,22 @@ struct ProbeCommandOptions {
 };
 
 int run_probe(const ProbeCommandOptions& opt) {
-  bool from_cache = false;
+  if (!opt.output.empty()) check_output_file(opt.output);  // before measuring anything
+  CacheOutcome outcome{};
   MachineModel m = cached_or_probed_machine(
       opt.force, opt.probe, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); },
-      from_cache);
-  if (from_cache)
+      outcome);
+  if (outcome == CacheOutcome::from_cache)
     fmt::print(stderr, "machine model from the cache ({}, probed {}); --force re-measures\n",
                machine_cache_path().string(), m.date);
   else if (!opt.probe.only.empty())
     fmt::print(stderr, "probed in {:.1f} s (partial: --only {}; not cached)\n", m.probe_seconds,
                opt.probe.only);
-  else
+  else if (outcome == CacheOutcome::cached)
     fmt::print(stderr, "probed in {:.1f} s; cached as {}\n", m.probe_seconds,
                machine_cache_path().string());
+  else
+    fmt::print(stderr, "probed in {:.1f} s; not cached\n", m.probe_seconds);
   if (!opt.output.empty()) {
     write_machine_file(opt.output, m);
     fmt::print(stderr, "wrote {}\n", opt.output);
@@ -61,10 +66,10 @@ Command add_probe_command(CLI::App& app) {
   sub->add_option("--seconds", opt->probe.seconds_per_measurement,
                   "Seconds per trial of each ceiling")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(finite_between(0, 60, "seconds", true));
   sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(finite_between(1, 1000, "trials"));
   sub->add_option("--only", opt->probe.only,
                   "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
                   "DRAM.copy, call); not cached");

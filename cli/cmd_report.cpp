@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "report_writer.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/runner/probe.hpp"
 
@@ -16,9 +17,23 @@ struct ReportOptions {
   std::string run;
   std::string machine;
   std::vector<std::string> outputs;
+  std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
 };
 
 int run_report(const ReportOptions& opt) {
+  // Every output is checked before the first is written.
+  std::vector<std::string> outputs = opt.outputs;
+  if (outputs.empty())
+    outputs.push_back(std::filesystem::path(opt.run).replace_extension(".html").string());
+  std::optional<ReportFormat> forced;
+  if (!opt.format.empty())
+    forced = opt.format == "html" ? ReportFormat::html
+             : opt.format == "md" ? ReportFormat::markdown
+                                  : ReportFormat::csv;
+  for (const auto& out : outputs) {
+    check_output_file(out);
+    report_format_of(out, forced);
+  }
   Run run = read_run_file(opt.run);
   std::optional<MachineModel> machine;
   std::string origin;
@@ -40,17 +55,12 @@ int run_report(const ReportOptions& opt) {
           "the run carries no machine model and none is cached here; give --machine machine.json";
     }
   }
-  std::vector<std::string> outputs = opt.outputs;
-  if (outputs.empty())
-    outputs.push_back(std::filesystem::path(opt.run).replace_extension(".html").string());
-  for (const auto& out : outputs)
-    if (!report_format_for(out))
-      throw InputError(fmt::format("-o {}: unknown report format '{}' (use .html, .md or .csv)",
-                                   out, std::filesystem::path(out).extension().string()));
   ReportInput input = make_report_input(std::move(run), opt.run, machine, origin);
   for (const auto& out : outputs) {
-    write_report(input, out);
-    fmt::print("{}\n", std::filesystem::absolute(out).string());
+    write_report(input, out, forced);
+    // The path of each file written; a stream (-o /dev/stdout) carries the report itself.
+    if (!resolve_output_file(out).stream)
+      fmt::print("{}\n", std::filesystem::absolute(out).string());
   }
   return 0;
 }
@@ -66,6 +76,9 @@ Command add_report_command(CLI::App& app) {
                   "Machine model (default: the one in the run, else this machine's)");
   sub->add_option("-o,--output", opt->outputs,
                   "Report file(s): .html, .md or .csv (default: RUN.html)");
+  sub->add_option("--format", opt->format,
+                  "html, md or csv for every -o, whatever its name (for /dev/stdout, a pipe)")
+      ->check(CLI::IsMember({"html", "md", "csv"}));
   return {sub, [opt] { return run_report(*opt); }};
 }
 

@@ -1,20 +1,26 @@
 // ridgeline run: expand a suite into cases, run each isolated, write the Run document.
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <ctime>
 #include <map>
+#include <set>
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
+#include "number_checks.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/reports/report.hpp"
 #include "ridgeline/runner/probe.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "run_support.hpp"
@@ -48,32 +54,62 @@ std::string headline(const std::vector<CaseResult>& results) {
   return fmt::format("{:8.2f} GFLOP/s  {}", gflops, paint("passed", 32));
 }
 
-// Fails before any case runs, not after the last one.
-void check_writable_output(const std::filesystem::path& output) {
+// The Run's own file, checked before any work: a report format or a journal name would
+// get JSON it cannot hold.
+OutputFile check_run_output(const std::string& named) {
+  const OutputFile out = check_output_file(named);
+  const std::string ext = std::filesystem::path(named).extension().string();
+  if (ext == ".jsonl")
+    throw InputError(fmt::format("-o {}: .jsonl is the journal's name; name the Run .json", named));
+  if (report_format_for(named))
+    throw InputError(fmt::format(
+        "-o {}: ridgeline run writes a Run document (JSON); name it .json and make {} with "
+        "`ridgeline report RUN.json -o {}`",
+        named, ext, named));
+  return out;
+}
+
+// Beside the Run (run.jsonl for run.json); where the Run goes to a device or a pipe, in
+// the cache directory under a name of its own.
+std::filesystem::path journal_for(const OutputFile& out) {
+  if (!out.stream) return std::filesystem::path(out.target).replace_extension(".jsonl");
+  const std::filesystem::path dir = machine_cache_path().parent_path() / "journals";
   std::error_code ec;
-  const std::filesystem::path dir = output.parent_path().empty() ? "." : output.parent_path();
-  if (std::filesystem::is_directory(output, ec))
-    throw InputError(fmt::format("-o {}: is a directory", output.string()));
-  if (!std::filesystem::is_directory(dir, ec))
-    throw InputError(
-        fmt::format("-o {}: directory {} does not exist", output.string(), dir.string()));
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError(
-        fmt::format("-o {}: directory {} is not writable", output.string(), dir.string()));
+  std::filesystem::create_directories(dir, ec);
+  return dir / fmt::format("run-{:%Y%m%d-%H%M%S}-{}.jsonl", fmt::localtime(std::time(nullptr)),
+                           ::getpid());
+}
+
+// The previous Run and journal become NAME.prev, so that a killed run leaves no
+// earlier document standing where the new one was to be.
+void move_aside(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(file, ec))
+    std::filesystem::rename(file, file.string() + ".prev", ec);
+}
+
+// --benchmark_report_aggregates_only: timed cases keep their aggregate rows only.
+void keep_aggregates_only(Run& run) {
+  std::set<std::string> aggregated;
+  for (const auto& r : run.benchmarks)
+    if (r.run_type == "aggregate") aggregated.insert(r.run_name);
+  std::erase_if(run.benchmarks, [&](const CaseResult& r) {
+    return r.run_type == "iteration" && aggregated.count(r.run_name);
+  });
+}
+
+bool failed(Disposition d) {
+  return d == Disposition::incorrect || d == Disposition::crashed || d == Disposition::timed_out;
 }
 
 }  // namespace
 
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run) {
+  const OutputFile output = check_run_output(opt.output);
+  std::optional<MinTime> min_time;
+  if (opt.min_time) min_time = parse_min_time(*opt.min_time, "--min-time");
   for (const auto& s : opt.shapes) opt.plan.shapes.push_back(parse_shape(s));
-  if (opt.repetitions && *opt.repetitions < 1)
-    throw InputError(fmt::format("--repetitions {}: must be at least 1", *opt.repetitions));
-  if (opt.min_time && *opt.min_time < 0)
-    throw InputError(fmt::format("--min-time {}: must not be negative", *opt.min_time));
-  if (opt.settings.case_timeout_s <= 0)
-    throw InputError(
-        fmt::format("--case-timeout {}: must be positive", opt.settings.case_timeout_s));
   if (!opt.group.empty()) {
     const CpuIdentity cpu = cpu_identity();
     opt.settings.group = load_counter_group(
@@ -91,9 +127,15 @@ int execute_run(RunOptions& opt,
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);
   std::vector<CaseSpec> plan = make_plan(catalog, opt.plan);
   if (plan.empty()) throw InputError("no case matches the given suite and filters");
+  if (opt.list_tests) {
+    for (const auto& c : plan) fmt::print("{}\n", c.name());
+    return 0;
+  }
   const SuiteDefinition* suite = find_suite(opt.plan.suite);
   opt.settings.repetitions = opt.repetitions.value_or(suite->repetitions);
-  opt.settings.min_time_s = opt.min_time.value_or(suite->min_time_s);
+  opt.settings.min_time_s = suite->min_time_s;
+  if (min_time && min_time->seconds) opt.settings.min_time_s = *min_time->seconds;
+  if (min_time && min_time->iterations) opt.settings.iterations = *min_time->iterations;
   opt.settings.isolate = !opt.no_isolation;
   if (likwid_marker_active() && opt.settings.isolate) {
     // A forked child's marker regions never reach the file likwid-perfctr reads.
@@ -103,14 +145,13 @@ int execute_run(RunOptions& opt,
                "each one's marker region (a crashing kernel ends the run)\n");
   }
 
-  std::filesystem::path output(opt.output);
-  check_writable_output(output);
+  // One writer per Run file: a second `ridgeline run -o` the same file is refused.
+  std::optional<OutputLock> lock;
+  if (!output.stream) lock.emplace(output.target, "ridgeline run");
+  const std::filesystem::path journal = journal_for(output);
+  if (!output.stream) move_aside(output.target);
+  move_aside(journal);
   const std::optional<MachineModel> machine = machine_for_run();
-  std::filesystem::path journal = output;
-  journal.replace_extension(".jsonl");
-  std::error_code ec;
-  if (std::filesystem::exists(journal, ec))
-    std::filesystem::rename(journal, journal.string() + ".prev", ec);
 
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
@@ -120,8 +161,7 @@ int execute_run(RunOptions& opt,
 
   const bool tty = stderr_is_terminal();
   fmt::print(stderr, "ridgeline run: {} cases, suite {}, {} repetitions; writing {} (live: {})\n",
-             plan.size(), opt.plan.suite, opt.settings.repetitions, output.string(),
-             journal.string());
+             plan.size(), opt.plan.suite, opt.settings.repetitions, opt.output, journal.string());
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t n, const CaseSpec& c) {
     if (tty) fmt::print(stderr, "\r\033[K[{}/{}] {} ...", i + 1, n, c.name());
@@ -133,23 +173,31 @@ int execute_run(RunOptions& opt,
   };
   run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
-  write_run_file(output, run);
 
   std::map<std::string, int> counts;
-  std::size_t cases = 0;
+  std::size_t cases = 0, failures = 0;
   for (const auto& r : run.benchmarks)
     if (r.ridgeline && (r.run_type == "iteration") && r.repetition_index == 0) {
       ++counts[std::string(to_string(r.ridgeline->validation.disposition))];
       ++cases;
+      if (failed(r.ridgeline->validation.disposition)) ++failures;
     }
+  if (opt.report_aggregates_only) keep_aggregates_only(run);
+  write_run_file(output.named, run);
+  if (opt.format == "json") fmt::print("{}\n", to_json(run).dump(2));
   std::string summary;
   for (const auto& [k, v] : counts)
     summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
-  fmt::print(stderr, "{}wrote {} ({} of {} cases: {})\n", tty ? "\r\033[K" : "", output.string(),
-             cases, plan.size(), summary.empty() ? "none" : summary);
+  fmt::print(stderr, "{}wrote {} ({} of {} cases: {})\n", tty ? "\r\033[K" : "", opt.output, cases,
+             plan.size(), summary.empty() ? "none" : summary);
   if (run.context.interrupted) {
-    fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n", output.string());
+    fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n", opt.output);
     return 130;
+  }
+  if (failures > 0) {
+    fmt::print(stderr, "{} of {} cases failed (incorrect, crashed or timed out): exit status 1\n",
+               failures, cases);
+    return 1;
   }
   return 0;
 }
@@ -159,59 +207,13 @@ MachineChoice this_machine(bool probe_if_missing, bool force) {
   if (!probe_if_missing && !force && !std::filesystem::exists(machine_cache_path(), ec))
     return {std::nullopt,
             "none cached for this machine and --no-probe given; run `ridgeline probe`"};
-  bool from_cache = false;
   if (!std::filesystem::exists(machine_cache_path(), ec) || force)
     fmt::print(stderr, "probing this machine's ceilings (cached afterwards; about 15 s)\n");
+  CacheOutcome outcome{};
   MachineModel m = cached_or_probed_machine(
-      force, {}, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, from_cache);
-  return {
-      m, from_cache ? "this machine's cached probe (" + m.date + ")" : "a probe made for this run"};
-}
-
-void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
-  RunOptions* opt = &o;
-  sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas")
-      ->capture_default_str();
-  sub->add_option("--filter,--benchmark_filter", opt->plan.filter,
-                  "Keep cases whose name matches this regex (ECMAScript)");
-  auto* backends =
-      sub->add_option("--backend", opt->plan.backends,
-                      "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
-  auto* dtypes = sub->add_option("--dtype", opt->plan.dtypes, "Element types: f32, f64");
-  auto* patterns = sub->add_option("--pattern", opt->plan.patterns,
-                                   "Input patterns: normal, uniform, constant, zeros");
-  auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
-  sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
-  sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
-      ->delimiter(',');
-  sub->add_option("--repetitions,--benchmark_repetitions", opt->repetitions,
-                  "Timed repetitions per case (default: the suite's)");
-  sub->add_option("--min-time,--benchmark_min_time", opt->min_time,
-                  "Minimum seconds per repetition (default: the suite's)");
-  sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")
-      ->capture_default_str();
-  sub->add_option("--case-timeout", opt->settings.case_timeout_s,
-                  "Seconds before a case is killed and recorded as timed_out")
-      ->capture_default_str();
-  sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
-  sub->add_option("--blas-lib", opt->blas_libs,
-                  "Also profile this CBLAS shared library (any path)");
-  if (with_output)
-    sub->add_option("-o,--output,--benchmark_out", opt->output, "Run document to write")
-        ->capture_default_str();
-  sub->add_flag("--no-isolation", opt->no_isolation,
-                "Run cases in this process (a crash ends the run)");
-  sub->add_option(
-         "--collect", opt->settings.collect,
-         "Collectors and events, e.g. perf:cycles,perf:page-faults,rapl (default: timer, perf "
-         "task-clock/page-faults/context-switches, rapl)")
-      ->delimiter(',');
-  sub->add_option("--group", opt->group,
-                  "Counter group from collectors/groups (FLOPS_DP, MEM, ENERGY, SOFTWARE...): its "
-                  "events are collected and its metrics computed per repetition");
-  sub->add_flag("--no-probe", opt->no_probe,
-                "Do not probe the machine when no model is cached (the Run then has no ceilings)");
-  for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');
+      force, {}, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, outcome);
+  return {m, outcome == CacheOutcome::from_cache ? "this machine's cached probe (" + m.date + ")"
+                                                 : "a probe made for this run"};
 }
 
 Command add_run_command(CLI::App& app) {

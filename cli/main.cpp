@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"
@@ -16,8 +19,13 @@ int main(int argc, char** argv) {
       ridgeline::cli::add_list_command(app),    ridgeline::cli::add_run_command(app),
       ridgeline::cli::add_probe_command(app),   ridgeline::cli::add_report_command(app),
       ridgeline::cli::add_profile_command(app), ridgeline::cli::add_collectors_command(app)};
+  // Tools written for Google Benchmark binaries (compare.py) run `ridgeline --benchmark_...`:
+  // with no subcommand but such flags, the subcommand is `run`.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front().rfind("--benchmark_", 0) == 0) args.insert(args.begin(), "run");
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse order
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -7,12 +7,19 @@
 
 namespace ridgeline::cli {
 
-void write_report(const ReportInput& input, const std::filesystem::path& path) {
-  auto format = report_format_for(path);
-  if (!format)
-    throw InputError(fmt::format("-o {}: unknown report format '{}' (use .html, .md or .csv)",
-                                 path.string(), path.extension().string()));
-  switch (*format) {
+ReportFormat report_format_of(const std::filesystem::path& path,
+                              std::optional<ReportFormat> forced) {
+  if (forced) return *forced;
+  if (auto format = report_format_for(path)) return *format;
+  throw InputError(fmt::format(
+      "-o {}: unknown report format '{}' (name it .html, .md or .csv, or give --format)",
+      path.string(), path.extension().string()));
+}
+
+void write_report(const ReportInput& input, const std::filesystem::path& path,
+                  std::optional<ReportFormat> forced) {
+  const ReportFormat format = report_format_of(path, forced);
+  switch (format) {
     case ReportFormat::html:
       write_file_atomically(path, html_report(input));
       break;

@@ -17,13 +17,19 @@ struct RunOptions {
   PlanRequest plan;
   std::vector<std::string> shapes;
   std::optional<int> repetitions;
-  std::optional<double> min_time;
+  std::optional<std::string> min_time;  // "0.5", "0.5s" or "100x" (iterations)
   RunSettings settings;
   std::vector<std::string> blas_libs;
   std::string output = "run.json";
   bool no_isolation = false;
   bool no_probe = false;
   std::string group;  // --group NAME: a counter group of collectors/groups
+  // Google Benchmark's flags (run_options.cpp).
+  std::string format = "console";        // json: the Run also goes to stdout
+  std::string out_format = "json";       // the only format a Run has
+  bool display_aggregates_only = false;  // accepted; the console already shows aggregates
+  bool report_aggregates_only = false;   // the Run keeps only timed cases' aggregate rows
+  bool list_tests = false;               // print the planned case names, run nothing
 };
 
 // Registers the case-selection and timing options (and -o unless `with_output` is false).
@@ -31,7 +37,8 @@ void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
 
 // Plans (bad input fails here, before anything is measured), asks `machine_for_run` for
 // the model to embed, runs (progress on stderr) and writes opt.output. Returns the exit
-// code: 0, or 130 when interrupted.
+// code: 0; 1 when a case was incorrect, crashed or timed out (the Run is still written);
+// 130 when interrupted.
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run);
 

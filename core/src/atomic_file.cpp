@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
 
 namespace ridgeline {
 
@@ -27,30 +28,46 @@ void write_all(int fd, std::string_view content, const std::filesystem::path& fi
 }
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
+void write_file_atomically(const std::filesystem::path& named, std::string_view content) {
+  const OutputFile out = resolve_output_file(named, "");
+  const std::filesystem::path& file = out.target;
+  if (out.stream) {  // a device or FIFO: write through it, never replace it
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw InputError(fmt::format("{}: cannot open: {}", named.string(), std::strerror(errno)));
+    try {
+      write_all(fd, content, named);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+    return;
+  }
   std::filesystem::path dir = file.parent_path().empty() ? "." : file.parent_path();
   std::string hidden = ".";  // built by appends: GCC 12 warns falsely on "." + string
   hidden.append(file.filename().string()).append(".XXXXXX");
   std::string tmpl = (dir / hidden).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0)
-    throw InputError(fmt::format("{}: cannot create a temporary file in {}: {}", file.string(),
+    throw InputError(fmt::format("{}: cannot create a temporary file in {}: {}", named.string(),
                                  dir.string(), std::strerror(errno)));
   try {
-    write_all(fd, content, file);
+    write_all(fd, content, named);
     if (::fsync(fd) != 0)
-      throw InputError(fmt::format("{}: fsync failed: {}", file.string(), std::strerror(errno)));
+      throw InputError(fmt::format("{}: fsync failed: {}", named.string(), std::strerror(errno)));
   } catch (...) {
     ::close(fd);
     ::unlink(tmpl.c_str());
     throw;
   }
-  ::fchmod(fd, 0644);
+  struct stat old {};  // a replaced file keeps its permissions
+  ::fchmod(fd, ::stat(file.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644);
   ::close(fd);
   if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
-    throw InputError(fmt::format("{}: cannot rename temporary file into place: {}", file.string(),
+    throw InputError(fmt::format("{}: cannot rename temporary file into place: {}", named.string(),
                                  std::strerror(err)));
   }
 }

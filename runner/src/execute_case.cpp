@@ -146,9 +146,12 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
   });
   bench->Repetitions(settings.repetitions)
-      ->MinTime(settings.min_time_s)
       ->MinWarmUpTime(settings.warmup_s)
       ->Unit(benchmark::kMillisecond);
+  if (settings.iterations)
+    bench->Iterations(*settings.iterations);
+  else
+    bench->MinTime(settings.min_time_s);
   if (device_timed)
     bench->UseManualTime();
   else

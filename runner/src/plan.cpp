@@ -115,10 +115,13 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
   for (int t : req.threads)
     if (t <= 0) throw InputError(fmt::format("--threads {}: thread counts must be positive", t));
+  // As --benchmark_filter: a leading '-' keeps the cases that do NOT match the rest.
   std::optional<std::regex> filter;
+  const bool exclude = req.filter && !req.filter->empty() && req.filter->front() == '-';
   if (req.filter) {
+    const std::string pattern = exclude ? req.filter->substr(1) : *req.filter;
     try {
-      filter.emplace(*req.filter, std::regex::ECMAScript);
+      filter.emplace(pattern, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
       throw InputError(
           fmt::format("--filter '{}': invalid regular expression: {}", *req.filter, e.what()));
@@ -180,7 +183,8 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
              wanted_backends.end();
     });
   if (filter)
-    std::erase_if(cases, [&](const CaseSpec& c) { return !std::regex_search(c.name(), *filter); });
+    std::erase_if(cases,
+                  [&](const CaseSpec& c) { return std::regex_search(c.name(), *filter) == exclude; });
 
   const std::uint64_t available = available_memory_bytes();
   for (const CaseSpec& c : cases) {

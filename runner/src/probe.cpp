@@ -12,6 +12,7 @@
 #include "empty_kernel.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
@@ -271,7 +272,8 @@ MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProg
 }
 
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
-                                      const ProbeProgress& progress, bool& from_cache) {
+                                      const ProbeProgress& progress, CacheOutcome& outcome) {
+  outcome = CacheOutcome::not_cached;
   if (!options.only.empty()) {
     try {  // checked here, where an error is still one line and exit code 2
       std::regex(options.only, std::regex::ECMAScript);
@@ -279,7 +281,6 @@ MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
       throw InputError(
           fmt::format("--only '{}': invalid regular expression: {}", options.only, e.what()));
     }
-    from_cache = false;
     return probe_machine_isolated(options, progress);
   }
   const std::filesystem::path cache = machine_cache_path();
@@ -288,18 +289,34 @@ MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
     try {
       MachineModel m = read_machine_file(cache);
       if (m.fingerprint == machine_fingerprint()) {
-        from_cache = true;
+        outcome = CacheOutcome::from_cache;
         return m;
       }
     } catch (const InputError& e) {
       progress(fmt::format("ignoring the cached machine model: {}", e.what()));
     }
   }
-  from_cache = false;
+  // What the cache held when this probe started: if that changes while it measures,
+  // another probe finished first.
+  const auto stamp = [&] {
+    std::error_code e;
+    const auto t = std::filesystem::last_write_time(cache, e);
+    return e ? std::optional<std::filesystem::file_time_type>() : t;
+  };
+  const auto before = stamp();
   MachineModel m = probe_machine_isolated(options, progress);
   std::filesystem::create_directories(cache.parent_path(), ec);
   try {
+    const OutputLock lock(cache, "probe", true);
+    if (const auto now = stamp(); now && now != before) {
+      progress(
+          fmt::format("another probe finished first and cached its model in {}; this "
+                      "probe's measurements are used by this command only",
+                      cache.string()));
+      return m;
+    }
     write_machine_file(cache, m);
+    outcome = CacheOutcome::cached;
   } catch (const InputError& e) {
     progress(fmt::format("could not cache the machine model: {}", e.what()));
   }

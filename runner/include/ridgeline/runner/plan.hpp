@@ -11,7 +11,8 @@ namespace ridgeline {
 // What the user asked `ridgeline run` for. Empty lists mean "as the suite says".
 struct PlanRequest {
   std::string suite = "default";
-  std::optional<std::string> filter;  // regex searched in case names, like --benchmark_filter
+  // regex searched in case names, like --benchmark_filter ("-REGEX": the cases not matching)
+  std::optional<std::string> filter;
   std::vector<std::string> backends;
   std::vector<std::string> dtypes;
   std::vector<std::string> patterns;

@@ -31,9 +31,11 @@ std::string machine_fingerprint();
 std::filesystem::path machine_cache_path();
 
 // The cached model of this machine, or a fresh probe written to the cache; `force`
-// re-measures; a partial probe (options.only) is measured and never cached. `from_cache`
-// tells which happened.
+// re-measures; a partial probe (options.only) is measured and never cached. Of two probes
+// running at once, the first to finish is cached and the other is used only by its own
+// command (it says so through `progress`): the cache is always one whole model.
+enum class CacheOutcome { from_cache, cached, not_cached };
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
-                                      const ProbeProgress& progress, bool& from_cache);
+                                      const ProbeProgress& progress, CacheOutcome& outcome);
 
 }  // namespace ridgeline

@@ -1,0 +1,80 @@
+// The options of `ridgeline run` and `ridgeline profile`, with the Google Benchmark flags
+// that let tools written for benchmark binaries (compare.py) drive `ridgeline run`.
+#include "number_checks.hpp"
+#include "run_support.hpp"
+
+namespace ridgeline::cli {
+
+void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
+  RunOptions* opt = &o;
+  sub->add_option("--suite", opt->plan.suite, "Suite: smoke, default, ladder, blas, gpu...")
+      ->capture_default_str();
+  sub->add_option("--filter,--benchmark_filter", opt->plan.filter,
+                  "Keep cases whose name matches this regex (ECMAScript); -REGEX keeps those "
+                  "that do not");
+  auto* backends =
+      sub->add_option("--backend", opt->plan.backends,
+                      "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
+  auto* dtypes = sub->add_option("--dtype", opt->plan.dtypes, "Element types: f32, f64");
+  auto* patterns = sub->add_option("--pattern", opt->plan.patterns,
+                                   "Input patterns: normal, uniform, constant, zeros");
+  auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
+  sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
+  sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
+      ->delimiter(',');
+  sub->add_option("--repetitions,--benchmark_repetitions", opt->repetitions,
+                  "Timed repetitions per case (default: the suite's)")
+      ->check(finite_between(1, 10000, "repetitions"));
+  sub->add_option("--min-time,--benchmark_min_time", opt->min_time,
+                  "Per repetition: seconds (0.5 or 0.5s) or a fixed iteration count (100x); "
+                  "default: the suite's");
+  sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")
+      ->capture_default_str()
+      ->check(finite_between(0, 3600, "seconds"));
+  sub->add_option("--case-timeout", opt->settings.case_timeout_s,
+                  "Seconds before a case is killed and recorded as timed_out")
+      ->capture_default_str()
+      ->check(finite_between(0, 1e6, "seconds", true));
+  sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
+  sub->add_option("--blas-lib", opt->blas_libs,
+                  "Also profile this CBLAS shared library (any path)");
+  if (with_output)
+    sub->add_option("-o,--output,--benchmark_out", opt->output,
+                    "Run document to write (JSON; the journal goes beside it as .jsonl)")
+        ->capture_default_str();
+  sub->add_flag("--no-isolation", opt->no_isolation,
+                "Run cases in this process (a crash ends the run)");
+  sub->add_option(
+         "--collect", opt->settings.collect,
+         "Collectors and events, e.g. perf:cycles,perf:page-faults,rapl (default: timer, perf "
+         "task-clock/page-faults/context-switches, rapl)")
+      ->delimiter(',');
+  sub->add_option("--group", opt->group,
+                  "Counter group from collectors/groups (FLOPS_DP, MEM, ENERGY, SOFTWARE...): its "
+                  "events are collected and its metrics computed per repetition");
+  sub->add_flag("--no-probe", opt->no_probe,
+                "Do not probe the machine when no model is cached (the Run then has no ceilings)");
+  for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');
+
+  // Google Benchmark's own flags, as compare.py and other tools pass them.
+  auto* gbench = "Google Benchmark compatibility";
+  sub->add_option("--benchmark_format", opt->format,
+                  "console (progress on stderr), or json (also the Run on stdout)")
+      ->check(CLI::IsMember({"console", "json"}))
+      ->group(gbench);
+  sub->add_option("--benchmark_out_format", opt->out_format,
+                  "json only: the Run document is Google Benchmark's JSON")
+      ->check(CLI::IsMember({"json"}))
+      ->group(gbench);
+  sub->add_flag("--benchmark_display_aggregates_only", opt->display_aggregates_only,
+                "Accepted: the console shows one line per case, from its aggregates")
+      ->group(gbench);
+  sub->add_flag("--benchmark_report_aggregates_only", opt->report_aggregates_only,
+                "The Run keeps only the aggregate rows (mean, median, stddev, cv) of timed cases")
+      ->group(gbench);
+  sub->add_flag("--benchmark_list_tests", opt->list_tests,
+                "Print the names of the cases that would run, and run nothing")
+      ->group(gbench);
+}
+
+}  // namespace ridgeline::cli

@@ -1,0 +1,41 @@
+#pragma once
+// Files the user names for output (-o): checked before any work is done, written without
+// destroying anything. A symbolic link is followed and its final target replaced
+// atomically; a device or FIFO (/dev/null, /dev/stdout, a named pipe) is written through,
+// never replaced by a regular file.
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ridgeline {
+
+struct OutputFile {
+  std::filesystem::path named;   // as the user wrote it
+  std::filesystem::path target;  // the file written: the end of a symlink chain, else `named`
+  bool stream = false;           // an existing device, FIFO or socket: written through
+};
+
+// Follows symbolic links to the file they lead to (which may not exist yet); an
+// InputError for a loop.
+OutputFile resolve_output_file(const std::filesystem::path& named, std::string_view option = "-o");
+
+// resolve_output_file, then the checks that can fail before any work: an empty name, a
+// directory, a missing or unwritable directory. InputError with one line naming `option`.
+OutputFile check_output_file(const std::filesystem::path& named, std::string_view option = "-o");
+
+// Held while this process writes `target` (a regular file): a second process asking for
+// the same target is refused with an InputError that says who holds it (or, with `wait`,
+// waits its turn). The lock is an flock on a hidden file beside the target (".NAME.lock"),
+// released when this is destroyed or the process dies; the file stays and is reused.
+class OutputLock {
+ public:
+  OutputLock(const std::filesystem::path& target, std::string_view what, bool wait = false);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace ridgeline

@@ -1,0 +1,104 @@
+#include "ridgeline/core/output_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ridgeline/core/error.hpp"
+
+namespace ridgeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+// "-o run.json" in messages, or just the file when no option names it.
+std::string label(std::string_view option, const fs::path& file) {
+  return option.empty() ? file.string() : fmt::format("{} {}", option, file.string());
+}
+}  // namespace
+
+OutputFile resolve_output_file(const fs::path& named, std::string_view option) {
+  OutputFile out{named, named, false};
+  // A device, FIFO or socket, reached through any links (/dev/stdout -> /proc/self/fd/1 ->
+  // a pipe): written through the name as given, which the kernel resolves.
+  struct stat dev {};
+  if (::stat(named.c_str(), &dev) == 0 &&
+      (S_ISCHR(dev.st_mode) || S_ISFIFO(dev.st_mode) || S_ISSOCK(dev.st_mode))) {
+    out.stream = true;
+    return out;
+  }
+  for (int hops = 0;; ++hops) {
+    struct stat st {};
+    if (::lstat(out.target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+    if (hops == 40)
+      throw InputError(fmt::format("{}: too many levels of symbolic links", label(option, named)));
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(out.target, ec);
+    if (ec)
+      throw InputError(
+          fmt::format("{}: cannot read the symbolic link: {}", label(option, named), ec.message()));
+    out.target = link.is_absolute() ? link : out.target.parent_path() / link;
+  }
+  return out;
+}
+
+OutputFile check_output_file(const fs::path& named, std::string_view option) {
+  if (named.empty()) throw InputError(fmt::format("{} '': an empty file name", option));
+  const OutputFile out = resolve_output_file(named, option);
+  const std::string shown =
+      out.target == named
+          ? label(option, named)
+          : fmt::format("{} (a link to {})", label(option, named), out.target.string());
+  std::error_code ec;
+  if (out.stream) {
+    if (::access(out.target.c_str(), W_OK) != 0)
+      throw InputError(fmt::format("{}: not writable: {}", shown, std::strerror(errno)));
+    return out;
+  }
+  if (fs::is_directory(out.target, ec)) throw InputError(fmt::format("{}: is a directory", shown));
+  if (fs::exists(out.target, ec) && !fs::is_regular_file(out.target, ec))
+    throw InputError(fmt::format("{}: exists and is not a regular file", shown));
+  const fs::path dir = out.target.parent_path().empty() ? "." : out.target.parent_path();
+  if (!fs::is_directory(dir, ec))
+    throw InputError(fmt::format("{}: directory {} does not exist", shown, dir.string()));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError(fmt::format("{}: directory {} is not writable", shown, dir.string()));
+  return out;
+}
+
+OutputLock::OutputLock(const fs::path& target, std::string_view what, bool wait) {
+  const fs::path dir = target.parent_path().empty() ? "." : target.parent_path();
+  std::string name = ".";
+  name.append(target.filename().string()).append(".lock");
+  const fs::path lock = dir / name;
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw InputError(fmt::format("{}: cannot create the lock file {}: {}", target.string(),
+                                 lock.string(), std::strerror(errno)));
+  if (::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : "?";
+    throw InputError(
+        fmt::format("{}: another {} (pid {}) is writing it; wait for it to end or "
+                    "choose another file",
+                    target.string(), what, pid.substr(0, pid.find('\n'))));
+  }
+  const std::string pid = fmt::format("{}\n", ::getpid());
+  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only for the message a second writer prints; the lock holds without it.
+  }
+}
+
+OutputLock::~OutputLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+}  // namespace ridgeline

@@ -55,6 +55,7 @@ Command add_profile_command(CLI::App& app) {
   sub->add_flag("--force-probe", opt->force_probe,
                 "Re-measure the machine even if a model is cached");
   add_run_options(sub, opt->run, false);
+  sub->footer(kRunExitStatus);
   return {sub, [opt] { return run_profile(*opt); }};
 }
 

@@ -220,6 +220,7 @@ Command add_run_command(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a suite of cases and write a Run document");
   add_run_options(sub, *opt, true);
+  sub->footer(kRunExitStatus);
   return {sub, [opt] {
             Run run;
             return execute_run(

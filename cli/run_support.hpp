@@ -32,6 +32,12 @@ struct RunOptions {
   bool list_tests = false;               // print the planned case names, run nothing
 };
 
+// What `run` and `profile` exit with, for --help.
+inline constexpr const char* kRunExitStatus =
+    "Exit status: 0 every case passed or was not supported here; 1 a case was incorrect, "
+    "crashed or timed out (the Run is still written); 2 bad usage or input, refused before "
+    "anything runs; 130 interrupted (the cases that finished are kept).";
+
 // Registers the case-selection and timing options (and -o unless `with_output` is false).
 void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
 

@@ -296,31 +296,38 @@ MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
       progress(fmt::format("ignoring the cached machine model: {}", e.what()));
     }
   }
-  // What the cache held when this probe started: if that changes while it measures,
-  // another probe finished first.
-  const auto stamp = [&] {
-    std::error_code e;
-    const auto t = std::filesystem::last_write_time(cache, e);
-    return e ? std::optional<std::filesystem::file_time_type>() : t;
-  };
-  const auto before = stamp();
+  const auto before = cache_stamp(cache);
   MachineModel m = probe_machine_isolated(options, progress);
+  outcome = commit_to_cache(cache, m, before, progress);
+  return m;
+}
+
+std::optional<std::filesystem::file_time_type> cache_stamp(const std::filesystem::path& cache) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(cache, ec);
+  return ec ? std::nullopt : std::optional(t);
+}
+
+CacheOutcome commit_to_cache(const std::filesystem::path& cache, const MachineModel& m,
+                             std::optional<std::filesystem::file_time_type> seen_at_start,
+                             const ProbeProgress& progress) {
+  std::error_code ec;
   std::filesystem::create_directories(cache.parent_path(), ec);
   try {
     const OutputLock lock(cache, "probe", true);
-    if (const auto now = stamp(); now && now != before) {
+    if (const auto now = cache_stamp(cache); now && now != seen_at_start) {
       progress(
           fmt::format("another probe finished first and cached its model in {}; this "
                       "probe's measurements are used by this command only",
                       cache.string()));
-      return m;
+      return CacheOutcome::not_cached;
     }
     write_machine_file(cache, m);
-    outcome = CacheOutcome::cached;
+    return CacheOutcome::cached;
   } catch (const InputError& e) {
     progress(fmt::format("could not cache the machine model: {}", e.what()));
   }
-  return m;
+  return CacheOutcome::not_cached;
 }
 
 }  // namespace ridgeline

@@ -74,7 +74,7 @@ class BadInput(unittest.TestCase):
         self.assert_bad(["run", "--shape", "-3"], "--shape -3", "positive")
         self.assert_bad(["run", "--shape", "big"], "'big' is not a whole number")
         self.assert_bad(["run", "--shape", "1048576", "--backend", "cpu.naive"], "GiB for its operands")
-        self.assert_bad(["run", "--repetitions", "0"], "--repetitions 0")
+        self.assert_bad(["run", "--repetitions", "0"], "--repetitions", "between 1 and 10000")
         self.assert_bad(["run", "--repetitions", "many"], "--repetitions")
 
     def test_unwritable_output_fails_before_running(self):

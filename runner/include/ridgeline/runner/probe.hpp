@@ -38,4 +38,12 @@ enum class CacheOutcome { from_cache, cached, not_cached };
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
                                       const ProbeProgress& progress, CacheOutcome& outcome);
 
+// The cache file's modification time, if it exists: taken when a probe starts.
+std::optional<std::filesystem::file_time_type> cache_stamp(const std::filesystem::path& cache);
+// Writes `m` to the cache (atomically, under a lock) unless the cache changed since
+// `seen_at_start`: then another probe finished first, it stays, and `progress` says so.
+CacheOutcome commit_to_cache(const std::filesystem::path& cache, const MachineModel& m,
+                             std::optional<std::filesystem::file_time_type> seen_at_start,
+                             const ProbeProgress& progress);
+
 }  // namespace ridgeline

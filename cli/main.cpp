@@ -19,10 +19,14 @@ int main(int argc, char** argv) {
       ridgeline::cli::add_list_command(app),    ridgeline::cli::add_run_command(app),
       ridgeline::cli::add_probe_command(app),   ridgeline::cli::add_report_command(app),
       ridgeline::cli::add_profile_command(app), ridgeline::cli::add_collectors_command(app)};
-  // Tools written for Google Benchmark binaries (compare.py) run `ridgeline --benchmark_...`:
-  // with no subcommand but such flags, the subcommand is `run`.
+  // Tools written for Google Benchmark binaries (compare.py) run `ridgeline --benchmark_out=...
+  // [their options]`: options with no subcommand before them mean `run`.
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args.front().rfind("--benchmark_", 0) == 0) args.insert(args.begin(), "run");
+  const auto top_level = [](const std::string& a) {
+    return a == "-h" || a == "--help" || a == "--help-all" || a == "--version";
+  };
+  if (!args.empty() && args.front().rfind("--", 0) == 0 && !top_level(args.front()))
+    args.insert(args.begin(), "run");
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse order
   try {
     app.parse(args);

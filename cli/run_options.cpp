@@ -26,8 +26,8 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
                   "Timed repetitions per case (default: the suite's)")
       ->check(finite_between(1, 10000, "repetitions"));
   sub->add_option("--min-time,--benchmark_min_time", opt->min_time,
-                  "Per repetition: seconds (0.5 or 0.5s) or a fixed iteration count (100x); "
-                  "default: the suite's");
+                  "Per repetition: seconds (0.5 or 0.5s) or a fixed iteration count (100x, "
+                  "then with no warm-up); default: the suite's");
   sub->add_option("--warmup", opt->settings.warmup_s, "Untimed warm-up seconds per case")
       ->capture_default_str()
       ->check(finite_between(0, 3600, "seconds"));

@@ -145,13 +145,11 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
     state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
   });
-  bench->Repetitions(settings.repetitions)
-      ->MinWarmUpTime(settings.warmup_s)
-      ->Unit(benchmark::kMillisecond);
-  if (settings.iterations)
+  bench->Repetitions(settings.repetitions)->Unit(benchmark::kMillisecond);
+  if (settings.iterations)  // a fixed count: Google Benchmark allows no warm-up with it
     bench->Iterations(*settings.iterations);
   else
-    bench->MinTime(settings.min_time_s);
+    bench->MinTime(settings.min_time_s)->MinWarmUpTime(settings.warmup_s);
   if (device_timed)
     bench->UseManualTime();
   else

@@ -1,6 +1,7 @@
 #include "ridgeline/core/child_process.hpp"
 
 #include <fmt/format.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     why = fmt::format("pipe failed: {}", std::strerror(errno));
     return std::nullopt;
   }
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     why = fmt::format("fork failed: {}", std::strerror(errno));
@@ -25,6 +27,7 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     return std::nullopt;
   }
   if (pid == 0) {
+    die_with_parent(parent);
     ::close(fds[0]);
     std::string text;
     try {
@@ -64,6 +67,11 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     return std::nullopt;
   }
   return text;
+}
+
+void die_with_parent(pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);  // it died before the line above took effect
 }
 
 }  // namespace ridgeline

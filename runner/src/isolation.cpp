@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ridgeline/core/child_process.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -40,6 +42,7 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
             fmt::format("pipe failed: {}", std::strerror(errno))};
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -48,6 +51,7 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
             fmt::format("fork failed: {}", std::strerror(errno))};
   }
   if (pid == 0) {
+    die_with_parent(parent);
     ::close(fds[0]);
     std::signal(SIGINT, SIG_DFL);
     std::string out = body();

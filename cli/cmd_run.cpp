@@ -122,6 +122,19 @@ int execute_run(RunOptions& opt,
     }
   }
   make_collectors(opt.settings.collect);  // an unknown collector fails here, before anything runs
+  // What the user named and this machine cannot count is said before the run, one line per
+  // item; --strict refuses to run without it.
+  const std::vector<UncountedItem> uncounted = uncounted_items(opt.settings.collect);
+  if (opt.strict && !uncounted.empty()) {
+    std::string list;
+    for (const auto& u : uncounted)
+      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", u.item, u.reason);
+    throw InputError(fmt::format("--strict: {} of the events asked for cannot be counted here: {}",
+                                 uncounted.size(), list));
+  }
+  for (const auto& u : uncounted)
+    fmt::print(stderr, "ridgeline run: warning: --collect {} will not be counted: {}\n", u.item,
+               u.reason);
   std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
   // A user library joins the suite's rungs unless --backend already chose.
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);

@@ -30,6 +30,7 @@ struct RunOptions {
   bool display_aggregates_only = false;  // accepted; the console already shows aggregates
   bool report_aggregates_only = false;   // the Run keeps only timed cases' aggregate rows
   bool list_tests = false;               // print the planned case names, run nothing
+  bool strict = false;  // an event asked for that cannot be counted refuses the run (exit 2)
 };
 
 // What `run` and `profile` exit with, for --help.

@@ -143,4 +143,25 @@ std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::s
   return out;
 }
 
+std::vector<UncountedItem> uncounted_items(const std::vector<std::string>& collect) {
+  std::map<std::string, std::vector<std::string>> asked;  // collector -> events ("" alone)
+  for (const auto& item : collect) {
+    const auto colon = item.find(':');
+    asked[item.substr(0, colon)].push_back(colon == std::string::npos ? ""
+                                                                      : item.substr(colon + 1));
+  }
+  std::vector<UncountedItem> out;
+  for (const auto& [name, events] : asked) {
+    std::vector<std::string> named;
+    for (const auto& e : events)
+      if (!e.empty()) named.push_back(e);
+    const CollectorDescriptor* d = find_collector(name);
+    if (!d) continue;  // make_collectors names it
+    auto collector = d->factory(named);
+    for (const auto& u : collector->uncounted(named.empty() ? std::vector<std::string>{""} : named))
+      out.push_back({u.event.empty() ? name : name + ":" + u.event, u.reason});
+  }
+  return out;
+}
+
 }  // namespace ridgeline

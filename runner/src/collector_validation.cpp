@@ -321,6 +321,7 @@ std::filesystem::path validation_cache_path() {
 
 void apply_validation(const CollectorValidation& v, std::vector<CollectorStatus>& statuses) {
   for (auto& s : statuses) {
+    if (!s.available) continue;  // trust is about readings; an unavailable one gave none
     std::string trusted, untrusted;
     for (const auto& c : v.checks) {
       if (c.collector != s.name || c.verdict == "skipped") continue;

@@ -175,6 +175,34 @@ class OutputsAreNeverDestroyed(unittest.TestCase):
         self.assertEqual(names, set(listed), "every case of the first run is kept")
 
 
+class RequestedEvents(unittest.TestCase):
+    """An event named in --collect that cannot be counted is said before the run (no such
+    PAPI event exists anywhere, so this holds on every machine)."""
+
+    ASKED = ["--collect", "papi:RIDGELINE_NO_SUCH_EVENT,perf:page-faults"]
+
+    def test_each_uncountable_event_is_one_warning_and_the_run_goes_on(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "run.json")
+            r = ridgeline("run", *ONE_CASE, *self.ASKED, "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            warnings = [l for l in r.stderr.splitlines() if "warning:" in l]
+            self.assertEqual(len(warnings), 1, r.stderr)
+            self.assertIn("--collect papi:RIDGELINE_NO_SUCH_EVENT will not be counted", warnings[0])
+            with open(out) as f:
+                for s in json.load(f)["context"]["ridgeline"]["collectors"]:
+                    self.assertFalse(not s["available"] and s.get("trust") == "trusted", s)
+
+    def test_strict_refuses_before_running(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = ridgeline("run", *ONE_CASE, *self.ASKED, "--strict", cwd=d)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn("--strict", r.stderr)
+            self.assertIn("papi:RIDGELINE_NO_SUCH_EVENT", r.stderr)
+            self.assertEqual(os.listdir(d), [])
+
+
 class ExitStatus(unittest.TestCase):
     def test_all_passed_is_0_and_help_documents_the_statuses(self):
         with tempfile.TemporaryDirectory() as d:

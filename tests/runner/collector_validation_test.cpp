@@ -88,5 +88,17 @@ TEST(CollectorValidation, OneFailedCheckMakesTheCollectorUntrusted) {
   EXPECT_NE(statuses[3].validation.find("2026-11-21"), std::string::npos);
 }
 
+// A collector that gave no readings in this run (its events failed) is not "trusted",
+// whatever an earlier validation of other events said.
+TEST(CollectorValidation, AnUnavailableCollectorGetsNoTrust) {
+  CollectorValidation v{"fp", "2026-11-21", {}};
+  v.checks.push_back({"perf", "perf:page-faults", "perf.page-faults", "touch 10 pages", 10, 10,
+                      0.05, "trusted", ""});
+  std::vector<CollectorStatus> statuses{{"perf", false, "cycles: ENOENT", "", ""}};
+  apply_validation(v, statuses);
+  EXPECT_EQ(statuses[0].trust, "");
+  EXPECT_EQ(statuses[0].validation, "");
+}
+
 }  // namespace
 }  // namespace ridgeline

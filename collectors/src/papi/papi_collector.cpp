@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 #include <papi.h>
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 
 #include "ridgeline/collectors/papi.hpp"
@@ -47,6 +49,19 @@ class PapiCollector : public Collector {
     if (requested_.empty()) return {true, "no PAPI event requested (--collect papi:EVENT)"};
     if (added_.empty()) return {false, failures_};
     return {true, failures_};
+  }
+
+  std::vector<Uncounted> uncounted(const std::vector<std::string>& requested) override {
+    probe();
+    std::vector<Uncounted> out;
+    for (const auto& e : requested) {
+      if (e.empty() || std::find(added_.begin(), added_.end(), e) != added_.end()) continue;
+      const auto why = event_failures_.find(e);
+      out.push_back({e, !init_error_.empty()           ? init_error_
+                        : why != event_failures_.end() ? why->second
+                                                       : failures_});
+    }
+    return out;
   }
 
   // PAPI_start zeroes the counters itself: no PAPI_reset (one system call less per case).
@@ -135,12 +150,14 @@ class PapiCollector : public Collector {
         why += ": it conflicts with events already in the set (too few counters)";
       else if (rc == PAPI_EPERM)
         why += ": not permitted (kernel.perf_event_paranoid)";
+      event_failures_[e] = why;
       failures_ += (failures_.empty() ? "" : "; ") + why;
     }
   }
 
   std::vector<std::string> requested_;
   std::vector<std::string> added_;
+  std::map<std::string, std::string> event_failures_;  // event -> why it was not added
   std::vector<long long> values_;
   int eventset_ = PAPI_NULL;
   bool opened_ = false, running_ = false, multiplexed_ = false;

@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -156,6 +157,17 @@ Availability PerfEventCollector::probe() {
     if (!s.available) why += (why.empty() ? "" : "; ") + s.reason;
   if (counters_.empty() && why.empty()) why = "no event requested";
   return {!counters_.empty(), why};
+}
+
+std::vector<Collector::Uncounted> PerfEventCollector::uncounted(
+    const std::vector<std::string>& requested) {
+  probe();
+  std::vector<Uncounted> out;
+  for (const auto& s : status_)
+    if (!s.available && (requested.empty() ||
+                         std::find(requested.begin(), requested.end(), s.event) != requested.end()))
+      out.push_back({s.event, s.reason});
+  return out;
 }
 
 void PerfEventCollector::start() {

@@ -24,6 +24,19 @@ class Collector {
   virtual void stop() = 0;
   // Metrics of the last start/stop interval, each with its source.
   virtual std::vector<Metric> read() = 0;
+  // After probe(): the events asked of this collector that it will not count here, each
+  // with the reason. The default: all of `requested` when the collector is unavailable.
+  struct Uncounted {
+    std::string event;
+    std::string reason;
+  };
+  virtual std::vector<Uncounted> uncounted(const std::vector<std::string>& requested) {
+    const Availability a = probe();
+    std::vector<Uncounted> out;
+    if (!a.available)
+      for (const auto& e : requested) out.push_back({e, a.reason});
+    return out;
+  }
 };
 
 struct CollectorDescriptor {
@@ -48,5 +61,14 @@ const CollectorDescriptor* find_collector(const std::string& name);
 // it ("perf:page-faults,perf:task-clock,rapl"); collectors not named keep their defaults.
 // Throws InputError naming an unknown collector.
 std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<std::string>& collect);
+
+// Every item named explicitly in --collect ("perf:cycles", "papi:PAPI_DP_OPS", "rapl") that
+// cannot be counted on this machine, with the reason: the run warns once per item (or
+// refuses to start under --strict). Probes the collectors concerned.
+struct UncountedItem {
+  std::string item;
+  std::string reason;
+};
+std::vector<UncountedItem> uncounted_items(const std::vector<std::string>& collect);
 
 }  // namespace ridgeline

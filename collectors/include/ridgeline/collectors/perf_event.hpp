@@ -59,6 +59,7 @@ class PerfEventCollector : public Collector {
   void start() override;
   void stop() override;
   std::vector<Metric> read() override;
+  std::vector<Uncounted> uncounted(const std::vector<std::string>& requested) override;
 
   // Each requested event and whether it opened, or why not.
   struct EventStatus {

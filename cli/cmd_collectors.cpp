@@ -1,8 +1,10 @@
 // ridgeline collectors: each collector and event source, available or the exact reason.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "columns.hpp"
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
@@ -62,14 +64,19 @@ int run_collectors(bool json) {
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
+  std::size_t name_width = 0;
+  for (const auto& c : out) name_width = std::max(name_width, c["name"].get<std::string>().size());
   for (const auto& c : out) {
-    fmt::print("{:<6} {:<11} {}\n", c["name"].get<std::string>(),
+    fmt::print("{:<{}} {:<11} {}\n", c["name"].get<std::string>(), name_width,
                c["available"].get<bool>() ? "available" : "unavailable",
                c["description"].get<std::string>());
     if (c.contains("events")) {
+      std::vector<Row> events;
       for (const auto& e : c["events"])
-        fmt::print("         {:<17} {}\n", e["event"].get<std::string>(),
-                   e["available"].get<bool>() ? "available" : e["reason"].get<std::string>());
+        events.push_back({e["event"].get<std::string>(), e["available"].get<bool>()
+                                                             ? "available"
+                                                             : e["reason"].get<std::string>()});
+      fmt::print("{}", format_columns(events, "         "));
     } else if (!c["reason"].get<std::string>().empty()) {
       fmt::print("         {}\n", c["reason"].get<std::string>());
     }
@@ -106,13 +113,14 @@ int run_validation(bool json) {
     fmt::print("{}\n", validation_to_json(v));
     return 0;
   }
-  fmt::print("{:<16} {:<26} {:<38} {:>13} {:>13} {:>5}  {}\n", "collector", "metric", "known work",
-             "expected", "counted", "tol.", "verdict");
+  std::vector<Row> rows{
+      {"collector", "metric", "known work", "expected", "counted", "tol.", "verdict"}};
   for (const auto& c : v.checks)
-    fmt::print("{:<16} {:<26} {:<38} {:>13.6g} {:>13} {:>4.0f}%  {}\n", c.collector, c.metric,
-               c.workload, c.expected,
-               c.verdict == "skipped" ? "-" : fmt::format("{:.6g}", c.counted), c.tolerance * 100,
-               c.verdict == "skipped" ? "skipped: " + c.reason : c.verdict);
+    rows.push_back({c.collector, c.metric, c.workload, fmt::format("{:.6g}", c.expected),
+                    c.verdict == "skipped" ? "-" : fmt::format("{:.6g}", c.counted),
+                    fmt::format("{:.0f}%", c.tolerance * 100),
+                    c.verdict == "skipped" ? "skipped: " + c.reason : c.verdict});
+  fmt::print("{}", format_columns(rows, "", {3, 4, 5}));
   fmt::print(stderr, "kept in {}: runs on this machine record each collector's verdict\n",
              cache.string());
   return 0;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "blas_probe.hpp"
+#include "columns.hpp"
 #include "commands.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -84,16 +85,18 @@ int run_list(const ListOptions& opt) {
     return 0;
   }
   fmt::print("Kernels\n");
+  std::vector<Row> rows;
   for (const auto& k : kernels) {
     std::string dt;
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
-    fmt::print("  {:<37} {:<14} {:<9} {}\n", k["id"].get<std::string>(), dt,
-               k["device"] == "gpu"        ? "GPU"
-               : k["threaded"].get<bool>() ? "threads"
-                                           : "1 thread",
-               k["available"].get<bool>() ? k["description"].get<std::string>()
-                                          : "unavailable: " + k["reason"].get<std::string>());
+    rows.push_back({k["id"].get<std::string>(), dt,
+                    k["device"] == "gpu"        ? "GPU"
+                    : k["threaded"].get<bool>() ? "threads"
+                                                : "1 thread",
+                    k["available"].get<bool>() ? k["description"].get<std::string>()
+                                               : "unavailable: " + k["reason"].get<std::string>()});
   }
+  fmt::print("{}", format_columns(rows));
   fmt::print("\nBLAS libraries (loaded at run time; add any CBLAS .so with --blas-lib PATH)\n");
   if (probes.empty()) fmt::print("  none found\n");
   for (const auto& p : probes)
@@ -110,9 +113,11 @@ int run_list(const ListOptions& opt) {
                static_cast<double>(d.memory_bytes) / (1 << 30),
                static_cast<double>(d.l2_bytes) / (1 << 20));
   fmt::print("\nSuites\n");
+  rows.clear();
   for (const auto& s : suite_list)
-    fmt::print("  {:<8} {:>4} cases  {}\n", s["name"].get<std::string>(), s["cases"].get<int>(),
-               s["description"].get<std::string>());
+    rows.push_back({s["name"].get<std::string>(), fmt::format("{} cases", s["cases"].get<int>()),
+                    s["description"].get<std::string>()});
+  fmt::print("{}", format_columns(rows, "  ", {1}));
   return 0;
 }
 

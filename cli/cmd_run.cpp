@@ -13,6 +13,7 @@
 #include "blas_probe.hpp"
 #include "commands.hpp"
 #include "number_checks.hpp"
+#include "progress.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
@@ -172,17 +173,17 @@ int execute_run(RunOptions& opt,
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  const bool tty = stderr_is_terminal();
+  const bool tty = stderr_takes_escapes();
   fmt::print(stderr, "ridgeline run: {} cases, suite {}, {} repetitions; writing {} (live: {})\n",
              plan.size(), opt.plan.suite, opt.settings.repetitions, opt.output, journal.string());
+  Progress progress(plan.size(), tty);
   RunObserver observer;
-  observer.case_started = [&](std::size_t i, std::size_t n, const CaseSpec& c) {
-    if (tty) fmt::print(stderr, "\r\033[K[{}/{}] {} ...", i + 1, n, c.name());
+  observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {
+    progress.started(i, c.name());
   };
-  observer.case_finished = [&](std::size_t i, std::size_t n, const CaseSpec& c,
+  observer.case_finished = [&](std::size_t i, std::size_t, const CaseSpec& c,
                                const std::vector<CaseResult>& results) {
-    fmt::print(stderr, "{}[{}/{}] {}  {}\n", tty ? "\r\033[K" : "", i + 1, n, c.name(),
-               headline(results));
+    progress.finished(i, c.name(), "  " + headline(results));
   };
   run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
@@ -201,8 +202,8 @@ int execute_run(RunOptions& opt,
   std::string summary;
   for (const auto& [k, v] : counts)
     summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
-  fmt::print(stderr, "{}wrote {} ({} of {} cases: {})\n", tty ? "\r\033[K" : "", opt.output, cases,
-             plan.size(), summary.empty() ? "none" : summary);
+  progress.close(fmt::format("wrote {} ({} of {} cases: {})", opt.output, cases, plan.size(),
+                             summary.empty() ? "none" : summary));
   if (run.context.interrupted) {
     fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n", opt.output);
     return 130;

@@ -37,6 +37,14 @@ std::string GroupEvent::metric_name() const {
 fs::path counter_groups_dir() {
   if (const char* env = std::getenv("RIDGELINE_GROUPS_DIR"); env && *env) return env;
   std::error_code ec;
+  // Beside the running binary first (PREFIX/bin/ridgeline -> PREFIX/share/ridgeline/groups),
+  // so an installed or moved tree finds its own groups; then where `cmake --install` puts
+  // them; then the source tree of a build.
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = exe.parent_path().parent_path() / "share" / "ridgeline" / "groups";
+    if (fs::is_directory(beside, ec)) return beside;
+  }
   for (const char* candidate : {RIDGELINE_INSTALLED_GROUPS_DIR, RIDGELINE_SOURCE_GROUPS_DIR})
     if (*candidate && fs::is_directory(candidate, ec)) return candidate;
   return RIDGELINE_SOURCE_GROUPS_DIR;

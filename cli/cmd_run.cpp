@@ -1,6 +1,7 @@
 // ridgeline run: expand a suite into cases, run each isolated, write the Run document.
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -105,6 +106,19 @@ bool failed(Disposition d) {
 
 }  // namespace
 
+std::vector<std::string>& invocation_storage() {
+  static std::vector<std::string> args;
+  return args;
+}
+
+void remember_invocation(int argc, char** argv) {
+  invocation_storage().assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& invocation() {
+  return invocation_storage();
+}
+
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run) {
   const OutputFile output = check_run_output(opt.output);
@@ -159,6 +173,20 @@ int execute_run(RunOptions& opt,
                "each one's marker region (a crashing kernel ends the run)\n");
   }
 
+  if (opt.dry_run) {
+    fmt::print(
+        "{} cases, suite {}, {} repetitions of {} each, {} s warm-up, {} s case timeout, "
+        "seed {}\nwould write {} (journal {})\ncollect: {}\n",
+        plan.size(), opt.plan.suite, opt.settings.repetitions,
+        opt.settings.iterations ? fmt::format("{} iterations", *opt.settings.iterations)
+                                : fmt::format("at least {} s", opt.settings.min_time_s),
+        opt.settings.warmup_s, opt.settings.case_timeout_s, opt.settings.seed, opt.output,
+        output.stream ? "in the cache directory" : journal_for(output).string(),
+        opt.settings.collect.empty() ? "the defaults"
+                                     : fmt::format("{}", fmt::join(opt.settings.collect, ",")));
+    for (const auto& c : plan) fmt::print("  {}\n", c.name());
+    return 0;
+  }
   // One writer per Run file: a second `ridgeline run -o` the same file is refused.
   std::optional<OutputLock> lock;
   if (!output.stream) lock.emplace(output.target, "ridgeline run");
@@ -187,6 +215,15 @@ int execute_run(RunOptions& opt,
   };
   run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
+  RunProvenance& p = run.context.provenance;
+  p.suite = opt.plan.suite;
+  p.seed = opt.settings.seed;
+  p.repetitions = opt.settings.repetitions;
+  p.min_time_s = opt.settings.min_time_s;
+  p.iterations = opt.settings.iterations.value_or(0);
+  p.warmup_s = opt.settings.warmup_s;
+  p.case_timeout_s = opt.settings.case_timeout_s;
+  p.command_line = invocation();
 
   std::map<std::string, int> counts;
   std::size_t cases = 0, failures = 0;

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "run_support.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Ridgeline: matmul ladder, vendor BLAS and roofline profiling", "ridgeline"};
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
       ridgeline::cli::add_profile_command(app), ridgeline::cli::add_collectors_command(app)};
   // Tools written for Google Benchmark binaries (compare.py) run `ridgeline --benchmark_out=...
   // [their options]`: options with no subcommand before them mean `run`.
+  ridgeline::cli::remember_invocation(argc, argv);
   std::vector<std::string> args(argv + 1, argv + argc);
   const auto top_level = [](const std::string& a) {
     return a == "-h" || a == "--help" || a == "--help-all" || a == "--version";

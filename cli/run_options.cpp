@@ -52,6 +52,9 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
   sub->add_option("--group", opt->group,
                   "Counter group from collectors/groups (FLOPS_DP, MEM, ENERGY, SOFTWARE...): its "
                   "events are collected and its metrics computed per repetition");
+  sub->add_flag("--dry-run", opt->dry_run,
+                "Print the plan (every case) and the settings it would run with; run and write "
+                "nothing");
   sub->add_flag("--strict", opt->strict,
                 "Refuse to run (exit 2) when an event named in --collect or --group cannot be "
                 "counted here; without it, each such event is one warning line");

@@ -30,8 +30,13 @@ struct RunOptions {
   bool display_aggregates_only = false;  // accepted; the console already shows aggregates
   bool report_aggregates_only = false;   // the Run keeps only timed cases' aggregate rows
   bool list_tests = false;               // print the planned case names, run nothing
+  bool dry_run = false;                  // print the plan and settings, run and write nothing
   bool strict = false;  // an event asked for that cannot be counted refuses the run (exit 2)
 };
+
+// The command line as given, recorded in every Run (set once by main).
+void remember_invocation(int argc, char** argv);
+const std::vector<std::string>& invocation();
 
 // What `run` and `profile` exit with, for --help.
 inline constexpr const char* kRunExitStatus =

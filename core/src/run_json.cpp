@@ -162,6 +162,19 @@ json to_json(const Run& run) {
         {"machine",
          c.machine ? to_json(*c.machine) : json{{"cpu_model", c.cpu_model}, {"isa", c.isa}}},
         {"collectors", collectors}};
+    const RunProvenance& p = c.provenance;
+    if (!p.suite.empty() || !p.commit.empty())
+      context["ridgeline"]["provenance"] = {{"suite", p.suite},
+                                            {"seed", p.seed},
+                                            {"repetitions", p.repetitions},
+                                            {"min_time_s", p.min_time_s},
+                                            {"iterations", p.iterations},
+                                            {"warmup_s", p.warmup_s},
+                                            {"case_timeout_s", p.case_timeout_s},
+                                            {"command_line", p.command_line},
+                                            {"commit", p.commit},
+                                            {"compiler", p.compiler},
+                                            {"flags", p.flags}};
   }
   json benchmarks = json::array();
   for (const auto& r : run.benchmarks) benchmarks.push_back(to_json(r));
@@ -259,6 +272,23 @@ Run run_from_json(const json& j, const std::string& origin) {
         for (const auto& v : m.array("isa"))
           if (v.is_string()) ctx.isa.push_back(v.get<std::string>());
       if (ctx.machine && ctx.isa.empty()) ctx.isa = ctx.machine->isa;
+    }
+    if (r.has("provenance")) {
+      JsonFields pf = r.object("provenance");
+      RunProvenance& p = ctx.provenance;
+      p.suite = pf.string_or("suite", "");
+      p.seed = static_cast<std::uint64_t>(pf.integer_or("seed", 0));
+      p.repetitions = static_cast<int>(pf.integer_or("repetitions", 0));
+      p.min_time_s = pf.number_or("min_time_s", 0);
+      p.iterations = pf.integer_or("iterations", 0);
+      p.warmup_s = pf.number_or("warmup_s", 0);
+      p.case_timeout_s = pf.number_or("case_timeout_s", 0);
+      if (pf.has("command_line"))
+        for (const auto& a : pf.array("command_line"))
+          if (a.is_string()) p.command_line.push_back(a.get<std::string>());
+      p.commit = pf.string_or("commit", "");
+      p.compiler = pf.string_or("compiler", "");
+      p.flags = pf.string_or("flags", "");
     }
     if (r.has("collectors")) {
       const json& cols = r.array("collectors");

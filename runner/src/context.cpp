@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "build_info.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/runner/runner.hpp"
 
@@ -50,6 +51,9 @@ RunContext current_context() {
   c.version = RIDGELINE_VERSION;
   c.cpu_model = cpu_features().model;
   c.isa = cpu_features().isa_list();
+  c.provenance.commit = build_info().commit;
+  c.provenance.compiler = build_info().compiler;
+  c.provenance.flags = build_info().flags;
   return c;
 }
 

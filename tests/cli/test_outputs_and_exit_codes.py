@@ -203,6 +203,34 @@ class RequestedEvents(unittest.TestCase):
             self.assertEqual(os.listdir(d), [])
 
 
+class Reproducible(unittest.TestCase):
+    def test_a_run_records_how_it_was_made(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "run.json")
+            r = ridgeline("run", *ONE_CASE, "--seed", "77", "--warmup", "0.01", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                p = json.load(f)["context"]["ridgeline"]["provenance"]
+        self.assertEqual((p["suite"], p["seed"], p["repetitions"]), ("smoke", 77, 1))
+        self.assertEqual((p["min_time_s"], p["warmup_s"], p["iterations"]), (0.01, 0.01, 0))
+        self.assertEqual(p["case_timeout_s"], 600)
+        self.assertEqual(p["command_line"][1:3], ["run", "--suite"])
+        self.assertIn("--seed", p["command_line"])
+        self.assertTrue(p["commit"])
+        self.assertRegex(p["compiler"], r"^(GNU|Clang) \d+")
+        self.assertIn("-march=", p["flags"])
+
+    def test_dry_run_prints_the_plan_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = ridgeline("run", "--suite", "smoke", "--filter", "naive/f64", "--min-time", "5x",
+                          "--dry-run", cwd=d)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("2 cases, suite smoke", r.stdout)
+            self.assertIn("5 iterations", r.stdout)
+            self.assertIn("  gemm/cpu.naive/f64/m=64,n=64,k=64", r.stdout)
+            self.assertEqual(os.listdir(d), [])
+
+
 class ExitStatus(unittest.TestCase):
     def test_all_passed_is_0_and_help_documents_the_statuses(self):
         with tempfile.TemporaryDirectory() as d:

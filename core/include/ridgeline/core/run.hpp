@@ -30,6 +30,23 @@ struct CollectorStatus {
   bool operator==(const CollectorStatus&) const = default;
 };
 
+// How a run was made, enough to make it again: the settings, the command line and the
+// build. Absent (empty) in runs written before it was recorded and in foreign files.
+struct RunProvenance {
+  std::string suite;
+  std::uint64_t seed = 0;
+  int repetitions = 0;
+  double min_time_s = 0;        // per repetition...
+  std::int64_t iterations = 0;  // ...or, when not 0, a fixed count (--min-time Nx)
+  double warmup_s = 0;
+  double case_timeout_s = 0;
+  std::vector<std::string> command_line;
+  std::string commit;    // git describe of the source tree built
+  std::string compiler;  // "GNU 12.2.0"
+  std::string flags;
+  bool operator==(const RunProvenance&) const = default;
+};
+
 // Google Benchmark's "context" plus Ridgeline's own block.
 struct RunContext {
   std::string date;
@@ -50,6 +67,7 @@ struct RunContext {
   std::vector<CollectorStatus> collectors;
   std::optional<MachineModel> machine;  // the probed ceilings this run was made under
   bool interrupted = false;             // the run was stopped before its plan finished
+  RunProvenance provenance;
   bool operator==(const RunContext&) const = default;
 };
 

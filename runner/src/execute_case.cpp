@@ -70,6 +70,7 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   r.error_occurred = true;
   r.error_message = fmt::format("{}: {}", to_string(disposition), why);
   r.ridgeline = details_for(spec, gemm_work(spec.problem));
+  r.time_unit = time_unit_for(r.ridgeline->work, r.ridgeline->device);  // as when it runs
   r.ridgeline->validation.disposition = disposition;
   r.ridgeline->validation.message = why;
   return r;

@@ -137,6 +137,7 @@ TEST(RunPlan, UnsupportedCaseIsRecordedNotRun) {
   ASSERT_EQ(run.benchmarks.size(), 1u);
   EXPECT_EQ(disposition(&run.benchmarks[0]), Disposition::not_supported);
   EXPECT_TRUE(run.benchmarks[0].error_occurred);
+  EXPECT_EQ(run.benchmarks[0].time_unit, "ns") << "the unit it has when it runs: compare.py";
 }
 
 TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {

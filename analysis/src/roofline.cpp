@@ -298,16 +298,18 @@ std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel*
   std::vector<RooflinePlacement> out;
   for (const auto& key : order) {
     const CaseResult* r = chosen.at(key);
-    if (!r) continue;
-    if (r->run_type == "aggregate" && (r->aggregate_name == "BigO" || r->aggregate_name == "RMS")) {
+    const bool fit = r && r->run_type == "aggregate" &&
+                     (r->aggregate_name == "BigO" || r->aggregate_name == "RMS");
+    if (!r || fit) {
       RooflinePlacement p;
-      p.name = r->name;
+      p.name = fit ? r->name : key;
       p.backend = "(google benchmark)";
       p.disposition = std::string(to_string(Disposition::not_verified));
       p.flops_source = p.bytes_source = MetricSource::derived;
       p.reason =
-          fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",
-                      r->aggregate_name);
+          fit ? fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",
+                            r->aggregate_name)
+              : "no iteration, median or mean row: not placed";
       out.push_back(std::move(p));
       continue;
     }

@@ -122,6 +122,18 @@ TEST(ForeignPlacement, FitsSkipsErrorsAndNonFiniteCountersAreNotPlaced) {
   }
 }
 
+TEST(ForeignPlacement, ACaseWithOnlySpreadsIsListedNotDropped) {
+  ridgeline::Run run = recording("gbench-1.7.1-aggregates-only.json");
+  std::vector<CaseResult> spreads;
+  for (const auto& r : run.benchmarks)
+    if (r.aggregate_name == "stddev" || r.aggregate_name == "cv") spreads.push_back(r);
+  run.benchmarks = spreads;
+  const auto placed = place_results(run, nullptr);
+  ASSERT_EQ(placed.size(), 5u);
+  for (const auto& p : placed)
+    EXPECT_NE(p.reason.find("no iteration, median or mean"), std::string::npos);
+}
+
 TEST(ForeignPlacement, NonFiniteRateIsNotMeasured) {
   ridgeline::Run run = recording("gbench-1.7.1-rates.json");
   run.benchmarks = repetition(run, 0).benchmarks;

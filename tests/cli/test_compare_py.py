@@ -3,7 +3,7 @@
 compare.py comes from Debian's libbenchmark-tools (/usr/share/benchmark/compare.py) and
 needs python3-scipy (both in scripts/install-deps). RIDGELINE names the binary and
 COMPARE_PY the script (CTest sets both). Everything is written under the working directory
-(CTest runs this in the build tree) and removed afterwards.
+(CTest runs this in build/tests/cli-work) and removed afterwards.
 """
 import json
 import os

@@ -2,8 +2,8 @@
 by a kill), Google Benchmark's own files, and bad input (one line, exit 2).
 
 RIDGELINE names the binary and RIDGELINE_FIXTURES the recorded files (CTest sets both).
-Everything is written under the working directory (CTest runs this in the build tree) and
-removed afterwards.
+Everything is written under the working directory (CTest runs this in
+build/tests/cli-work) and removed afterwards.
 """
 import csv
 import json
@@ -88,6 +88,19 @@ class ReportInputs(unittest.TestCase):
                 self.assertNotIn("counted", (r["flops_source"], r["bytes_source"]))
                 if r["placeable"] == "yes":
                     self.assertAlmostEqual(float(r["flops_per_call"]), 8192, places=3)
+
+    def test_a_run_of_aggregates_only_lists_each_case_once(self):
+        out = self.path("aggregates.json")
+        r = self.ridgeline("run", "--suite", "smoke", "--backend", "cpu.naive,cpu.tiled",
+                           "--dtype", "f64", "--threads", "1", "--shape", "16",
+                           "--repetitions", "3", "--min-time", "0.001", "--warmup", "0",
+                           "--no-probe", "--benchmark_report_aggregates_only", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows, _ = self.report_csv(out)
+        self.assertEqual(sorted(x["case"] for x in rows),
+                         sorted({x["case"] for x in rows}), "a case listed twice")
+        self.assertEqual(len(rows), 2)
+        self.assertTrue(all(x["placeable"] == "yes" for x in rows), rows)
 
     def test_a_directory_says_so(self):
         self.assert_bad(["report", self.dir], self.dir, "is a directory")

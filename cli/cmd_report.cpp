@@ -35,6 +35,7 @@ int run_report(const ReportOptions& opt) {
     report_format_of(out, forced);
   }
   Run run = read_run_file(opt.run);
+  for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);
   std::optional<MachineModel> machine;
   std::string origin;
   if (!opt.machine.empty()) {
@@ -71,7 +72,8 @@ Command add_report_command(CLI::App& app) {
   auto opt = std::make_shared<ReportOptions>();
   CLI::App* sub =
       app.add_subcommand("report", "Place a Run (or any Google Benchmark JSON) on the roofline");
-  sub->add_option("run", opt->run, "Run document or Google Benchmark JSON")->required();
+  sub->add_option("run", opt->run, "Run document, its .jsonl journal, or Google Benchmark JSON")
+      ->required();
   sub->add_option("--machine", opt->machine,
                   "Machine model (default: the one in the run, else this machine's)");
   sub->add_option("-o,--output", opt->outputs,

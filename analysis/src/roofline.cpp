@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "foreign_time_base.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -30,13 +32,6 @@ int matching_threads(const MachineModel& m, int threads, const std::string& devi
   return best;
 }
 
-double to_seconds(double value, const std::string& unit) {
-  if (unit == "ns") return value * 1e-9;
-  if (unit == "us") return value * 1e-6;
-  if (unit == "ms") return value * 1e-3;
-  return value;
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -58,8 +53,8 @@ std::string human_bytes(double b) {
   return fmt::format("{:.0f} KiB", b / 1024);
 }
 
+// `achieved` set by the caller: the rate per second of wall time.
 void finish(RooflinePlacement& p, const MachineModel* machine) {
-  p.achieved = p.flops / p.seconds;
   for (const auto& [level, b] : p.bytes)
     if (b > 0) p.intensity[level] = p.flops / b;
   if (!machine) {
@@ -109,8 +104,8 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
                            d.validation.message.empty() ? r.error_message : d.validation.message);
     return p;
   }
-  p.seconds = to_seconds(r.real_time, r.time_unit);
-  if (p.seconds <= 0) {
+  p.seconds = detail::to_seconds(r.real_time, r.time_unit);
+  if (!(p.seconds > 0) || !std::isfinite(p.seconds)) {
     p.reason = "no time recorded";
     return p;
   }
@@ -163,20 +158,31 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
     return p;
   }
   p.placeable = true;
+  p.achieved = p.flops / p.seconds;
   finish(p, machine);
   return p;
 }
 
-// Foreign Google Benchmark output: a FLOP rate counter and bytes_per_second, both as
-// Google Benchmark writes rate counters (per second of the benchmark's time).
-RooflinePlacement place_foreign(const CaseResult& r, const MachineModel* machine) {
+// Foreign Google Benchmark output: a FLOP rate counter and bytes_per_second, rates over
+// the benchmark's own time base (foreign_time_base.hpp). Ridgeline validated nothing in it.
+RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
+                                const MachineModel* machine) {
   RooflinePlacement p;
   p.name = r.run_name.empty() ? r.name : r.run_name;
   p.backend = "(google benchmark)";
   p.threads = static_cast<int>(std::max<std::int64_t>(1, r.threads));
+  p.disposition = std::string(to_string(Disposition::not_verified));
+  // The benchmark's own counters, turned into amounts per call: derived, not counted.
+  p.flops_source = MetricSource::derived;
+  p.bytes_source = MetricSource::derived;
   if (r.error_occurred) {
     p.disposition = "error";
     p.reason = "error: " + r.error_message;
+    return p;
+  }
+  if (r.skipped) {
+    p.disposition = "skipped";
+    p.reason = "skipped: " + r.skip_message;
     return p;
   }
   auto flop_rate = counter(r, {"flops", "flop_rate", "flop/s", "flops_per_second"});
@@ -189,18 +195,30 @@ RooflinePlacement place_foreign(const CaseResult& r, const MachineModel* machine
     p.reason = "no bytes_per_second (state.SetBytesProcessed)";
     return p;
   }
-  p.seconds = to_seconds(r.real_time, r.time_unit);
-  if (p.seconds <= 0 || *flop_rate <= 0 || *byte_rate <= 0) {
-    p.reason = "zero time or rate";
+  if (!std::isfinite(*flop_rate) || !std::isfinite(*byte_rate)) {
+    p.reason = fmt::format("FLOP rate {} and byte rate {}: not measured", *flop_rate, *byte_rate);
     return p;
   }
-  p.flops = *flop_rate * p.seconds;
-  p.flops_source = MetricSource::counted;
-  p.bytes_source = MetricSource::counted;
-  p.bytes["DRAM"] = *byte_rate * p.seconds;
+  const detail::ForeignTimeBase base = detail::foreign_time_base(context, r);
+  if (!base.problem.empty()) {
+    p.reason = base.problem;
+    return p;
+  }
+  if (*flop_rate <= 0 || *byte_rate <= 0) {
+    p.reason = "zero FLOP or byte rate";
+    return p;
+  }
+  p.seconds = base.seconds_per_call;
+  p.flops = *flop_rate * base.per_call;
+  p.achieved = *flop_rate * base.per_wall_second;
+  p.bytes["DRAM"] = *byte_rate * base.per_call;
   p.level_note = "bytes from bytes_per_second, level unknown: compared with DRAM";
+  p.rate_note = base.note;
+  if (r.run_type == "aggregate")
+    p.rate_note += fmt::format("; from the {} of {} repetitions (the file has no iteration rows)",
+                               r.aggregate_name, r.repetitions);
   p.placeable = true;
-  finish(p, machine);  // achieved = flops / seconds, which is the counter's rate
+  finish(p, machine);
   return p;
 }
 
@@ -254,23 +272,48 @@ double ridge_point(const Roof& roof, const std::string& level) {
 }
 
 std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {
-  // One entry per case: the median aggregate if any, else the first repetition that is
-  // not an aggregate; errored entries stand for their case.
+  // One entry per case: its median aggregate if any, else its first iteration, else its
+  // mean (a file of aggregates only); errored entries stand for their case. A Complexity()
+  // fit (BigO, RMS) is its own entry, never placed.
   std::vector<std::string> order;
   std::map<std::string, const CaseResult*> chosen;
+  auto rank = [](const CaseResult& r) {
+    if (r.run_type != "aggregate") return 2;
+    if (r.aggregate_name == "median") return 3;
+    if (r.aggregate_name == "mean") return 1;
+    return 0;
+  };
   for (const auto& r : run.benchmarks) {
-    const std::string key = r.run_name.empty() ? r.name : r.run_name;
+    const bool fit =
+        r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
+    const std::string key = fit || r.run_name.empty() ? r.name : r.run_name;
     auto it = chosen.find(key);
-    if (it == chosen.end()) order.push_back(key);
-    const bool median = r.run_type == "aggregate" && r.aggregate_name == "median";
-    if (median || (it == chosen.end() && r.run_type != "aggregate")) chosen[key] = &r;
+    if (it == chosen.end()) {
+      order.push_back(key);
+      it = chosen.emplace(key, nullptr).first;
+    }
+    if (rank(r) > 0 && (!it->second || rank(r) > rank(*it->second))) it->second = &r;
+    if (fit) it->second = &r;
   }
   std::vector<RooflinePlacement> out;
   for (const auto& key : order) {
-    auto it = chosen.find(key);
-    if (it == chosen.end()) continue;
-    const CaseResult& r = *it->second;
-    out.push_back(r.ridgeline ? place_ours(r, machine) : place_foreign(r, machine));
+    const CaseResult* r = chosen.at(key);
+    const bool fit = r && r->run_type == "aggregate" &&
+                     (r->aggregate_name == "BigO" || r->aggregate_name == "RMS");
+    if (!r || fit) {
+      RooflinePlacement p;
+      p.name = fit ? r->name : key;
+      p.backend = "(google benchmark)";
+      p.disposition = std::string(to_string(Disposition::not_verified));
+      p.flops_source = p.bytes_source = MetricSource::derived;
+      p.reason =
+          fit ? fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",
+                            r->aggregate_name)
+              : "no iteration, median or mean row: not placed";
+      out.push_back(std::move(p));
+      continue;
+    }
+    out.push_back(r->ridgeline ? place_ours(*r, machine) : place_foreign(run.context, *r, machine));
   }
   return out;
 }

@@ -90,11 +90,16 @@ void append_line_durably(const std::filesystem::path& file, std::string_view lin
 }
 
 std::string read_text_file(const std::filesystem::path& file) {
+  // A directory opens and reads as nothing: say what it is, not "truncated".
+  if (std::error_code ec; std::filesystem::is_directory(file, ec))
+    throw InputError(fmt::format("{}: is a directory, not a file", file.string()));
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
   std::ostringstream out;
   out << in.rdbuf();
+  if (in.bad())
+    throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
   return out.str();
 }
 

@@ -3,6 +3,7 @@
 // InputError naming the file and the full path of the field.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -43,7 +44,16 @@ class JsonFields {
   std::string string(const char* key) const {
     return get(key, nlohmann::json::value_t::string).get<std::string>();
   }
+  // A finite number. NaN and infinities (Google Benchmark's literals) are refused here:
+  // Ridgeline's own fields never hold them.
   double number(const char* key) const {
+    const double v = measured(key);
+    if (!std::isfinite(v)) fail(key, fmt::format("expected a finite number, got {}", v));
+    return v;
+  }
+  // A number that may be NaN or infinite: a value Google Benchmark could not compute, kept
+  // so that readers treat it as not measured.
+  double measured(const char* key) const {
     return get(key, nlohmann::json::value_t::number_float).get<double>();
   }
   std::int64_t integer(const char* key) const {
@@ -57,6 +67,9 @@ class JsonFields {
   }
   double number_or(const char* key, double fallback) const {
     return has(key) ? number(key) : fallback;
+  }
+  double measured_or(const char* key, double fallback) const {
+    return has(key) ? measured(key) : fallback;
   }
   std::int64_t integer_or(const char* key, std::int64_t fallback) const {
     return has(key) ? integer(key) : fallback;

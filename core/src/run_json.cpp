@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "json_fields.hpp"
 #include "ridgeline/core/atomic_file.hpp"
@@ -75,10 +77,8 @@ CaseDetails details_from_json(const JsonFields& f) {
   JsonFields work = f.object("work");
   d.work.flops = work.number("flops");
   JsonFields bytes = work.object("bytes");
-  for (const auto& [level, value] : bytes.raw().items()) {
-    if (!value.is_number()) bytes.fail(level, "expected a number");
-    d.work.bytes[level] = value.get<double>();
-  }
+  for (const auto& [level, value] : bytes.raw().items())
+    d.work.bytes[level] = bytes.number(level.c_str());
   const json& metrics = f.array("metrics");
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     JsonFields m(metrics[i], f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
@@ -101,6 +101,40 @@ CaseDetails details_from_json(const JsonFields& f) {
   return d;
 }
 
+std::string aggregate_unit_of(const CaseResult& r) {
+  if (!r.aggregate_unit.empty()) return r.aggregate_unit;
+  return r.aggregate_name == "cv" ? "percentage" : "time";
+}
+
+// Keys Google Benchmark writes for itself; every other numeric key is a user counter.
+bool is_benchmark_key(const std::string& key) {
+  static const char* const kKeys[] = {"name",
+                                      "family_index",
+                                      "per_family_instance_index",
+                                      "run_name",
+                                      "run_type",
+                                      "repetitions",
+                                      "repetition_index",
+                                      "threads",
+                                      "iterations",
+                                      "real_time",
+                                      "cpu_time",
+                                      "time_unit",
+                                      "aggregate_name",
+                                      "aggregate_unit",
+                                      "error_occurred",
+                                      "error_message",
+                                      "skipped",
+                                      "skip_message",
+                                      "ridgeline",
+                                      "label",
+                                      "big_o",
+                                      "cpu_coefficient",
+                                      "real_coefficient",
+                                      "rms"};
+  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+}
+
 }  // namespace
 
 json to_json(const CaseResult& r) {
@@ -118,11 +152,15 @@ json to_json(const CaseResult& r) {
             {"time_unit", r.time_unit}};
   if (r.run_type == "aggregate") {
     j["aggregate_name"] = r.aggregate_name;
-    j["aggregate_unit"] = r.aggregate_name == "cv" ? "percentage" : "time";
+    j["aggregate_unit"] = aggregate_unit_of(r);
   }
   if (r.error_occurred) {
     j["error_occurred"] = true;
     j["error_message"] = r.error_message;
+  }
+  if (r.skipped) {
+    j["skipped"] = true;
+    j["skip_message"] = r.skip_message;
   }
   for (const auto& [name, value] : r.counters) j[name] = value;
   if (r.ridgeline) j["ridgeline"] = details_to_json(*r.ridgeline);
@@ -147,6 +185,7 @@ json to_json(const Run& run) {
                   {"load_avg", c.load_avg},
                   {"library_build_type", c.library_build_type},
                   {"json_schema_version", 1}};
+  if (!c.library_version.empty()) context["library_version"] = c.library_version;
   if (c.has_ridgeline) {
     json collectors = json::array();
     for (const auto& s : c.collectors)
@@ -191,6 +230,7 @@ CaseResult case_result_from_json(const json& j, const std::string& origin,
   if (r.run_type != "iteration" && r.run_type != "aggregate")
     f.fail("run_type", fmt::format("expected 'iteration' or 'aggregate', got '{}'", r.run_type));
   r.aggregate_name = f.string_or("aggregate_name", "");
+  r.aggregate_unit = f.string_or("aggregate_unit", "");
   r.family_index = f.integer_or("family_index", 0);
   r.per_family_instance_index = f.integer_or("per_family_instance_index", 0);
   r.repetitions = f.integer_or("repetitions", 1);
@@ -199,34 +239,22 @@ CaseResult case_result_from_json(const json& j, const std::string& origin,
   r.iterations = f.integer_or("iterations", 0);
   r.error_occurred = f.boolean_or("error_occurred", false);
   r.error_message = f.string_or("error_message", "");
-  // Google Benchmark omits times only for errored runs.
-  r.real_time = r.error_occurred ? f.number_or("real_time", 0) : f.number("real_time");
-  r.cpu_time = r.error_occurred ? f.number_or("cpu_time", 0) : f.number("cpu_time");
+  r.skipped = f.boolean_or("skipped", false);
+  r.skip_message = f.string_or("skip_message", "");
+  // Google Benchmark writes no times for Complexity() fits (BigO, RMS: coefficients
+  // instead); errored and skipped runs may have none. Non-finite times are kept: the
+  // readers treat them as not measured.
+  const bool fit = r.run_type == "aggregate" && (f.has("big_o") || f.has("rms"));
+  const bool untimed = fit || r.error_occurred || r.skipped;
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  r.real_time = untimed ? f.measured_or("real_time", kNone) : f.measured("real_time");
+  r.cpu_time = untimed ? f.measured_or("cpu_time", kNone) : f.measured("cpu_time");
   r.time_unit = f.string_or("time_unit", "ns");
   if (r.time_unit != "ns" && r.time_unit != "us" && r.time_unit != "ms" && r.time_unit != "s")
     f.fail("time_unit", fmt::format("expected ns, us, ms or s, got '{}'", r.time_unit));
-  static const std::vector<std::string> known = {"name",
-                                                 "family_index",
-                                                 "per_family_instance_index",
-                                                 "run_name",
-                                                 "run_type",
-                                                 "repetitions",
-                                                 "repetition_index",
-                                                 "threads",
-                                                 "iterations",
-                                                 "real_time",
-                                                 "cpu_time",
-                                                 "time_unit",
-                                                 "aggregate_name",
-                                                 "aggregate_unit",
-                                                 "error_occurred",
-                                                 "error_message",
-                                                 "ridgeline",
-                                                 "label"};
   // Every other numeric key is a user counter, as Google Benchmark writes them.
   for (const auto& [key, value] : j.items())
-    if (value.is_number() && std::find(known.begin(), known.end(), key) == known.end())
-      r.counters[key] = value.get<double>();
+    if (value.is_number() && !is_benchmark_key(key)) r.counters[key] = value.get<double>();
   if (f.has("ridgeline")) r.ridgeline = details_from_json(f.object("ridgeline"));
   return r;
 }
@@ -243,6 +271,7 @@ Run run_from_json(const json& j, const std::string& origin) {
   ctx.mhz_per_cpu = c.number_or("mhz_per_cpu", 0);
   ctx.cpu_scaling_enabled = c.boolean_or("cpu_scaling_enabled", false);
   ctx.library_build_type = c.string_or("library_build_type", "");
+  ctx.library_version = c.string_or("library_version", "");
   if (c.has("caches")) {
     const json& caches = c.array("caches");
     for (std::size_t i = 0; i < caches.size(); ++i) {
@@ -307,19 +336,10 @@ Run run_from_json(const json& j, const std::string& origin) {
   return run;
 }
 
-json read_json_file(const std::filesystem::path& file) {
-  std::string text = read_text_file(file);
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string why =
-        e.byte >= text.size() ? "unexpected end of file (truncated?)" : "not valid JSON";
-    throw InputError(fmt::format("{}: {} at byte {}", file.string(), why, e.byte));
-  }
-}
-
 Run read_run_file(const std::filesystem::path& file) {
-  return run_from_json(read_json_file(file), file.string());
+  const std::string text = read_text_file(file);
+  if (is_journal(file, text)) return run_from_journal(text, file.string());
+  return run_from_json(parse_json_text(text, file.string()), file.string());
 }
 
 void write_run_file(const std::filesystem::path& file, const Run& run) {

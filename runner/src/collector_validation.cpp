@@ -15,6 +15,7 @@
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/json_file.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
@@ -302,7 +303,7 @@ std::string validation_to_json(const CollectorValidation& v) {
 CollectorValidation validation_from_json(const std::string& text, const std::string& origin) {
   CollectorValidation v;
   try {
-    const auto j = nlohmann::json::parse(text);
+    const auto j = parse_json_text(text, origin);
     v.fingerprint = j.at("fingerprint").get<std::string>();
     v.date = j.at("date").get<std::string>();
     for (const auto& c : j.at("checks"))

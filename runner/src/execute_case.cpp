@@ -3,6 +3,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -28,17 +30,11 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
   return d;
 }
 
-const char* unit_name(benchmark::TimeUnit unit) {
-  switch (unit) {
-    case benchmark::kNanosecond:
-      return "ns";
-    case benchmark::kMicrosecond:
-      return "us";
-    case benchmark::kMillisecond:
-      return "ms";
-    default:
-      return "s";
-  }
+benchmark::TimeUnit time_unit_of(const std::string& name) {
+  if (name == "s") return benchmark::kSecond;
+  if (name == "ms") return benchmark::kMillisecond;
+  if (name == "us") return benchmark::kMicrosecond;
+  return benchmark::kNanosecond;
 }
 
 // Collects Google Benchmark's runs instead of printing them.
@@ -56,6 +52,17 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
 
 }  // namespace
 
+std::string time_unit_for(const WorkModel& work, const std::string& device) {
+  const bool gpu = device == "gpu";
+  double bytes = 0;
+  for (const auto& [level, b] : work.bytes) bytes = std::max(bytes, b);
+  const double expected =
+      std::max(work.flops / (gpu ? 1e13 : 1e11), bytes / (gpu ? 1e12 : 1e10));  // seconds
+  for (const auto& [unit, scale] : {std::pair{"s", 1.0}, {"ms", 1e3}, {"us", 1e6}})
+    if (expected * scale >= 1000) return unit;
+  return "ns";
+}
+
 CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why) {
   CaseResult r;
   r.name = spec.name();
@@ -63,6 +70,7 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   r.error_occurred = true;
   r.error_message = fmt::format("{}: {}", to_string(disposition), why);
   r.ridgeline = details_for(spec, gemm_work(spec.problem));
+  r.time_unit = time_unit_for(r.ridgeline->work, r.ridgeline->device);  // as when it runs
   r.ridgeline->validation.disposition = disposition;
   r.ridgeline->validation.message = why;
   return r;
@@ -145,7 +153,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
     state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
   });
-  bench->Repetitions(settings.repetitions)->Unit(benchmark::kMillisecond);
+  bench->Repetitions(settings.repetitions)
+      ->Unit(time_unit_of(time_unit_for(work, kernel->info().device)));
   if (settings.iterations)  // a fixed count: Google Benchmark allows no warm-up with it
     bench->Iterations(*settings.iterations);
   else
@@ -180,9 +189,17 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     r.repetition_index = aggregate ? 0 : run.repetition_index;
     r.threads = run.threads;
     r.iterations = run.iterations;
-    r.real_time = run.GetAdjustedRealTime();
-    r.cpu_time = run.GetAdjustedCPUTime();
-    r.time_unit = unit_name(run.time_unit);
+    r.time_unit = time_unit_for(work, kernel->info().device);
+    if (aggregate && run.aggregate_unit == benchmark::StatisticUnit::kPercentage) {
+      // cv: the plain fraction, as Google Benchmark's JSON writer does
+      r.aggregate_unit = "percentage";
+      r.real_time = run.real_accumulated_time;
+      r.cpu_time = run.cpu_accumulated_time;
+    } else {
+      r.aggregate_unit = aggregate ? "time" : "";
+      r.real_time = run.GetAdjustedRealTime();
+      r.cpu_time = run.GetAdjustedCPUTime();
+    }
     r.error_occurred = run.error_occurred;
     r.error_message = run.error_message;
     for (const auto& [cname, counter] : run.counters) r.counters[cname] = counter.value;

@@ -262,9 +262,13 @@ TEST(Placement, ForeignGoogleBenchmarkOutputIsPlacedWhereItCanBe) {
   auto placed = place_results(run, &m);
   ASSERT_EQ(placed.size(), 3u);
   EXPECT_TRUE(placed[0].placeable);
-  EXPECT_DOUBLE_EQ(placed[0].achieved, 4.0e9);
+  // No library_version, no real_time: the FLOPS counter is per CPU-second (249 us of CPU
+  // in 250 us of wall time per iteration).
+  EXPECT_DOUBLE_EQ(placed[0].achieved, 4.0e9 * 249.0 / 250.0);
+  EXPECT_DOUBLE_EQ(placed[0].flops, 4.0e9 * 249e-6);
   EXPECT_DOUBLE_EQ(placed[0].intensity.at("DRAM"), 0.5);
-  EXPECT_EQ(placed[0].flops_source, MetricSource::counted);
+  EXPECT_EQ(placed[0].flops_source, MetricSource::derived) << "the benchmark's own counter";
+  EXPECT_EQ(placed[0].disposition, "not_verified") << "Ridgeline validated nothing";
   EXPECT_FALSE(placed[1].placeable);
   EXPECT_NE(placed[1].reason.find("no FLOP counter"), std::string::npos);
   EXPECT_FALSE(placed[2].placeable);

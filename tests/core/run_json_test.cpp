@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -51,6 +52,7 @@ Run sample_run() {
   agg.name += "_median";
   agg.run_type = "aggregate";
   agg.aggregate_name = "median";
+  agg.aggregate_unit = "time";
   agg.repetition_index = 0;
   CaseResult crashed = r;
   crashed.error_occurred = true;
@@ -76,8 +78,8 @@ class RunFiles : public ::testing::Test {
     return p;
   }
   // The error message of reading `text` as a Run file.
-  std::string error_of(const std::string& text) {
-    fs::path p = write("bad.json", text);
+  std::string error_of(const std::string& text, const std::string& name = "bad.json") {
+    fs::path p = write(name, text);
     try {
       read_run_file(p);
     } catch (const InputError& e) {
@@ -178,6 +180,86 @@ TEST_F(RunFiles, WrongShapeNamesTheField) {
 
   EXPECT_NE(error_of("[1, 2]").find("(top level): expected an object"), std::string::npos);
   EXPECT_NE(error_of(R"({"context": {}})").find("benchmarks: missing"), std::string::npos);
+}
+
+TEST_F(RunFiles, SkippedAndPercentageAggregatesRoundTrip) {
+  ridgeline::Run run = sample_run();
+  CaseResult cv = run.benchmarks[1];
+  cv.name = cv.run_name + "_cv";
+  cv.aggregate_name = "cv";
+  cv.aggregate_unit = "percentage";
+  cv.real_time = 0.1286;  // a plain fraction, as Google Benchmark writes it
+  CaseResult skipped = run.benchmarks[0];
+  skipped.skipped = true;
+  skipped.skip_message = "needs AVX-512 VNNI";
+  run.benchmarks = {cv, skipped};
+  run.context.library_version = "v1.9.5";
+  const nlohmann::json j = to_json(run);
+  EXPECT_EQ(j["benchmarks"][0]["aggregate_unit"], "percentage");
+  EXPECT_EQ(j["benchmarks"][0]["real_time"], 0.1286);
+  EXPECT_EQ(j["benchmarks"][1]["skip_message"], "needs AVX-512 VNNI");
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+}
+
+TEST_F(RunFiles, ReadsWhatGoogleBenchmarkWrites) {
+  for (const char* file :
+       {"gbench-1.7.1-rates.json", "gbench-1.9.4-rates.json", "gbench-1.9.5-rates.json"}) {
+    const ridgeline::Run run = read_run_file(fs::path(RIDGELINE_FIXTURES) / file);
+    SCOPED_TRACE(file);
+    EXPECT_EQ(run.context.library_version.empty(),
+              std::string(file).find("1.7.1") != std::string::npos);
+    int non_finite = 0, fits = 0, errors = 0, skipped = 0, control = 0;
+    for (const auto& r : run.benchmarks) {
+      for (const auto& [name, value] : r.counters) non_finite += !std::isfinite(value);
+      if (r.aggregate_name == "BigO" || r.aggregate_name == "RMS") {
+        ++fits;
+        EXPECT_TRUE(std::isnan(r.real_time)) << r.name << ": a fit has no time";
+        EXPECT_FALSE(r.counters.count("rms") || r.counters.count("cpu_coefficient"))
+            << "Google Benchmark's own keys are not user counters";
+      }
+      errors += r.error_occurred;
+      if (r.skipped) {
+        ++skipped;
+        EXPECT_EQ(r.skip_message, "needs AVX-512 VNNI");
+      }
+      control += r.name.find('\x01') != std::string::npos;
+    }
+    EXPECT_GT(non_finite, 0) << "Infinity and NaN counters kept as such";
+    EXPECT_EQ(fits, 2);
+    EXPECT_EQ(errors, 3);
+    EXPECT_EQ(skipped, std::string(file).find("1.9") != std::string::npos ? 3 : 0);
+    EXPECT_GT(control, 0);
+  }
+}
+
+TEST_F(RunFiles, ReadsAJournalAndLeavesOutALastLineCutByAKill) {
+  const ridgeline::Run run = sample_run();
+  std::string text;
+  for (const auto& r : run.benchmarks) text += to_json(r).dump() + "\n";
+  const std::string next = to_json(run.benchmarks[0]).dump();
+  fs::path whole = write("run.jsonl", text);
+  ridgeline::Run read = read_run_file(whole);
+  EXPECT_EQ(read.benchmarks, run.benchmarks);
+  ASSERT_EQ(read.notes.size(), 1u);
+  EXPECT_NE(read.notes[0].find("journal"), std::string::npos) << read.notes[0];
+
+  fs::path cut = write("killed.jsonl", text + next.substr(0, next.size() / 2));
+  read = read_run_file(cut);
+  EXPECT_EQ(read.benchmarks, run.benchmarks);
+  ASSERT_EQ(read.notes.size(), 2u);
+  EXPECT_NE(read.notes[0].find("line 4: the last line was cut short"), std::string::npos)
+      << read.notes[0];
+
+  // Known by its content too: a journal copied to another name.
+  EXPECT_EQ(read_run_file(write("copy.json", text)).benchmarks, run.benchmarks);
+
+  // A bad line that is not the last, or a last line that was ended, is an error.
+  std::string msg = error_of(text + "{\"name\": 3}\n", "bad.jsonl");
+  EXPECT_NE(msg.find("bad.jsonl: line 4: name: expected a string"), std::string::npos) << msg;
+  msg = error_of(next.substr(0, 20) + "\n" + text, "bad.jsonl");
+  EXPECT_NE(msg.find("bad.jsonl: line 1: "), std::string::npos) << msg;
 }
 
 TEST_F(RunFiles, MissingFileNamesIt) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -136,6 +137,7 @@ TEST(RunPlan, UnsupportedCaseIsRecordedNotRun) {
   ASSERT_EQ(run.benchmarks.size(), 1u);
   EXPECT_EQ(disposition(&run.benchmarks[0]), Disposition::not_supported);
   EXPECT_TRUE(run.benchmarks[0].error_occurred);
+  EXPECT_EQ(run.benchmarks[0].time_unit, "ns") << "the unit it has when it runs: compare.py";
 }
 
 TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {
@@ -154,6 +156,45 @@ TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {
   EXPECT_GT(r.counters.at("flops"), 0);
   EXPECT_TRUE(run.context.has_ridgeline);
   EXPECT_FALSE(run.context.collectors.empty());
+}
+
+TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  RunSettings settings = quick();
+  settings.repetitions = 3;
+  const CaseSpec c = spec("cpu.naive", 16);
+  const std::vector<CaseResult> results = execute_case(catalog, c, settings);
+  const std::string unit = time_unit_for(gemm_work(c.problem), "cpu");
+  EXPECT_EQ(unit, "ns") << "8192 FLOP: microseconds would print as 0 in compare.py";
+  std::vector<double> times;
+  const CaseResult* cv = nullptr;
+  for (const auto& r : results) {
+    EXPECT_EQ(r.time_unit, unit) << r.name;
+    if (r.run_type == "iteration") times.push_back(r.real_time);
+    if (r.aggregate_name == "cv") cv = &r;
+  }
+  ASSERT_EQ(times.size(), 3u);
+  ASSERT_TRUE(cv);
+  EXPECT_EQ(cv->aggregate_unit, "percentage");
+  // Google Benchmark's cv: the sample standard deviation over the mean, a plain fraction
+  // (every repetition ran the same iterations).
+  double mean = 0, var = 0;
+  for (double t : times) mean += t / 3;
+  for (double t : times) var += (t - mean) * (t - mean) / 2;
+  EXPECT_NEAR(cv->real_time, std::sqrt(var) / mean, 1e-9 * std::max(1.0, cv->real_time));
+  EXPECT_EQ(to_json(*cv)["aggregate_unit"], "percentage");
+}
+
+TEST(TimeUnit, TheLargestUnitInWhichTheExpectedTimeReadsAtLeastAThousand) {
+  auto unit = [](std::int64_t n, const std::string& device) {
+    return time_unit_for(gemm_work({"gemm", {n, n, n, 1}, Layout::NN, DType::f32, "normal"}),
+                         device);
+  };
+  EXPECT_EQ(unit(64, "cpu"), "ns");    // 0.5 MFLOP, 49 kB: ~5 us
+  EXPECT_EQ(unit(512, "cpu"), "us");   // 268 MFLOP: ~2.7 ms
+  EXPECT_EQ(unit(4096, "cpu"), "ms");  // 137 GFLOP: ~1.4 s
+  EXPECT_EQ(unit(8192, "gpu"), "us");  // 1.1 TFLOP at 10 TFLOP/s: ~110 ms
+  EXPECT_EQ(time_unit_for({}, "cpu"), "ns");
 }
 
 }  // namespace ridgeline

@@ -53,11 +53,13 @@ struct RooflinePlacement {
   std::map<std::string, double> bytes;      // level -> bytes per call
   std::map<std::string, double> intensity;  // level -> FLOP/B
   std::string level_note;                   // how bytes were assigned to a level
-  double attainable = 0;                    // FLOP/s; 0 without ceilings
-  std::string bound;                        // "compute", a level, "call overhead", or ""
-  double efficiency = 0;                    // achieved / attainable
-  bool above_roof = false;                  // achieved > attainable (by more than 2%)
+  std::string rate_note;    // how a foreign result's counters became FLOPs per call and FLOP/s
+  double attainable = 0;    // FLOP/s; 0 without ceilings
+  std::string bound;        // "compute", a level, "call overhead", or ""
+  double efficiency = 0;    // achieved / attainable
+  bool above_roof = false;  // achieved > attainable (by more than 2%)
   std::string roof_note;
+  // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
   std::string disposition = "passed";
 };
 

@@ -45,20 +45,26 @@ struct CaseResult {
   std::string name;
   std::string run_name;
   std::string run_type = "iteration";  // or "aggregate"
-  std::string aggregate_name;          // "mean", "median", "stddev", "cv" for aggregates
+  std::string aggregate_name;          // "mean", "median", "stddev", "cv" for aggregates;
+                                       // "BigO", "RMS" for Complexity() fits (no times)
+  std::string aggregate_unit;          // "time", or "percentage" (cv: a plain fraction)
   std::int64_t family_index = 0;
   std::int64_t per_family_instance_index = 0;
   std::int64_t repetitions = 1;
   std::int64_t repetition_index = 0;
   std::int64_t threads = 1;
   std::int64_t iterations = 0;
+  // Per iteration in `time_unit`; NaN where Google Benchmark wrote none or NaN (not measured).
   double real_time = 0;
   double cpu_time = 0;
   std::string time_unit = "ms";
   bool error_occurred = false;
   std::string error_message;
-  std::map<std::string, double> counters;  // user counters, e.g. "flops" (per second)
-  std::optional<CaseDetails> ridgeline;    // absent in foreign Google Benchmark output
+  bool skipped = false;  // Google Benchmark >= 1.8: state.SkipWithMessage
+  std::string skip_message;
+  // User counters, e.g. "flops" (per second); NaN or infinite where Google Benchmark wrote so.
+  std::map<std::string, double> counters;
+  std::optional<CaseDetails> ridgeline;  // absent in foreign Google Benchmark output
   bool operator==(const CaseResult&) const = default;
 };
 

@@ -58,6 +58,7 @@ struct RunContext {
   std::vector<CacheDescription> caches;
   std::vector<double> load_avg;
   std::string library_build_type = "release";
+  std::string library_version;  // Google Benchmark >= 1.9 writes it ("v1.9.5"); else empty
   // Ridgeline's block; absent in foreign Google Benchmark output.
   bool has_ridgeline = false;
   int schema = kRunSchemaVersion;
@@ -74,6 +75,9 @@ struct RunContext {
 struct Run {
   RunContext context;
   std::vector<CaseResult> benchmarks;
+  // What reading the file left out or had to assume ("the journal's last line was cut by a
+  // kill: left out"); never written.
+  std::vector<std::string> notes;
   bool operator==(const Run&) const = default;
 };
 

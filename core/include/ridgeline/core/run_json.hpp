@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "ridgeline/core/run.hpp"
 
@@ -16,7 +17,16 @@ CaseResult case_result_from_json(const nlohmann::json& json, const std::string& 
                                  const std::string& path);
 Run run_from_json(const nlohmann::json& json, const std::string& origin);
 
+// A Run document, any Google Benchmark JSON, or a journal (below).
 Run read_run_file(const std::filesystem::path& file);
+
+// The journal `ridgeline run` appends while it runs: one benchmark entry per line. A
+// last line cut short (a kill mid-write) is left out with a note in `Run::notes`; any other
+// bad line is an InputError naming the line. The Run has no context (machine, collectors):
+// the journal does not hold one.
+bool is_journal(const std::filesystem::path& file, std::string_view text);
+Run run_from_journal(std::string_view text, const std::string& origin);
+
 // Written atomically: a temporary file beside it, then rename.
 void write_run_file(const std::filesystem::path& file, const Run& run);
 

@@ -31,6 +31,13 @@ struct RunSettings {
 std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpec& spec,
                                      const RunSettings& settings);
 
+// Google Benchmark's time unit ("ns", "us", "ms", "s") for a case, chosen as a benchmark
+// author picks Unit(): the largest in which the case's expected time per call reads at
+// least 1000 (its work at a nominal 100 GFLOP/s and 10 GB/s on a CPU, 10 TFLOP/s and
+// 1 TB/s on a GPU), else ns. From the work, not the measurement, so that a case has the same
+// unit in every run: compare.py compares only rows of the same unit.
+std::string time_unit_for(const WorkModel& work, const std::string& device);
+
 // FLOP per joule for each energy reading (`energy.<domain>`, joules over a repetition of
 // `flops` FLOPs in all): `flop_per_joule.<domain>`, derived.
 std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, double flops);

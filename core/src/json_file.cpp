@@ -1,0 +1,214 @@
+// The one JSON reader. Strict JSON through nlohmann's SAX parser, after a pass that
+// rewrites what Google Benchmark writes beyond it; the handler builds the document and
+// knows the path of the value being read, so an error can name the field.
+#include "ridgeline/core/json_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "ridgeline/core/atomic_file.hpp"
+#include "ridgeline/core/error.hpp"
+
+namespace ridgeline {
+
+using nlohmann::json;
+
+namespace {
+
+// Strict JSON for nlohmann: each non-finite literal becomes `marker` (a number that does
+// not occur in the text), its value kept in `nonfinite` in document order; each raw
+// control character inside a string becomes a \u00XX escape. `shifts` maps a position in
+// `text` back to the original: (position in `text` after a rewrite, growth so far).
+struct Relaxed {
+  std::string text;
+  std::string marker = "0e-0";
+  std::vector<double> nonfinite;
+  std::vector<std::pair<std::size_t, long long>> shifts;
+
+  std::size_t original_position(std::size_t position) const {
+    long long growth = 0;
+    for (const auto& [at, g] : shifts)
+      if (at <= position) growth = g;
+    return static_cast<std::size_t>(static_cast<long long>(position) - growth);
+  }
+};
+
+Relaxed relax(std::string_view in) {
+  Relaxed r;
+  while (in.find(r.marker) != std::string_view::npos) r.marker += '0';
+  static constexpr std::pair<std::string_view, double> kLiterals[] = {
+      {"-Infinity", -std::numeric_limits<double>::infinity()},
+      {"Infinity", std::numeric_limits<double>::infinity()},
+      {"-NaN", std::numeric_limits<double>::quiet_NaN()},
+      {"NaN", std::numeric_limits<double>::quiet_NaN()}};
+  r.text.reserve(in.size());
+  long long growth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (in_string) {
+      if (c == '\\' && i + 1 < in.size()) {
+        r.text += c;
+        r.text += in[++i];
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        r.text += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        growth += 5;
+        r.shifts.emplace_back(r.text.size(), growth);
+      } else {
+        r.text += c;
+        in_string = c != '"';
+      }
+      continue;
+    }
+    bool replaced = false;
+    for (const auto& [literal, value] : kLiterals)
+      if (in.substr(i, literal.size()) == literal) {
+        r.text += r.marker;
+        r.nonfinite.push_back(value);
+        growth += static_cast<long long>(r.marker.size()) - static_cast<long long>(literal.size());
+        r.shifts.emplace_back(r.text.size(), growth);
+        i += literal.size() - 1;
+        replaced = true;
+        break;
+      }
+    if (replaced) continue;
+    in_string = c == '"';
+    r.text += c;
+  }
+  return r;
+}
+
+// Builds the document (nlohmann's SAX interface) and keeps the path of the open values.
+class Builder {
+ public:
+  explicit Builder(const Relaxed& relaxed) : relaxed_(relaxed) {}
+
+  bool null() { return put(nullptr); }
+  bool boolean(bool v) { return put(v); }
+  bool number_integer(json::number_integer_t v) { return put(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return put(v); }
+  bool number_float(json::number_float_t v, const std::string& token) {
+    if (token == relaxed_.marker && next_ < relaxed_.nonfinite.size())
+      v = relaxed_.nonfinite[next_++];
+    return put(v);
+  }
+  bool string(std::string& s) { return put(std::move(s)); }
+  bool binary(json::binary_t& b) { return put(json::binary(std::move(b))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool key(std::string& k) {
+    open_.back().key = k;
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& e) {
+    error_position_ = position;
+    error_token_ = token;
+    overflow_ = e.id == 406;  // out_of_range: a number too large for a double
+    return false;
+  }
+
+  json& document() { return root_; }
+  std::size_t error_position() const { return error_position_; }
+  const std::string& error_token() const { return error_token_; }
+  bool overflow() const { return overflow_; }
+  // The field being read: "benchmarks[3].real_time". An open array's last element is the
+  // open value inside it, except in the innermost, whose next element is being read.
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 0; i < open_.size(); ++i) {
+      const json& v = *open_[i].value;
+      if (v.is_array())
+        p += fmt::format("[{}]", i + 1 < open_.size() ? v.size() - 1 : v.size());
+      else
+        p += (p.empty() ? "" : ".") + open_[i].key;
+    }
+    return p;
+  }
+
+ private:
+  struct Open {
+    json* value;
+    std::string key;
+  };
+  json* place(json&& v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Open& top = open_.back();
+    if (top.value->is_array()) {
+      top.value->push_back(std::move(v));
+      return &top.value->back();
+    }
+    json& slot = (*top.value)[top.key];
+    slot = std::move(v);
+    return &slot;
+  }
+  bool put(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+  bool open(json&& container) {
+    open_.push_back({place(std::move(container)), ""});
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  const Relaxed& relaxed_;
+  std::size_t next_ = 0;
+  json root_;
+  std::vector<Open> open_;
+  std::size_t error_position_ = 0;
+  std::string error_token_;
+  bool overflow_ = false;
+};
+
+// What to do when a file is Google Benchmark's other output formats.
+std::string other_format_hint(std::string_view text) {
+  const std::string_view head = text.substr(0, 4096);
+  const char* what = nullptr;
+  if (head.find("name,iterations,real_time,cpu_time") != std::string_view::npos)
+    what = "CSV";
+  else if (head.find("Run on (") != std::string_view::npos ||
+           (head.find("Benchmark") != std::string_view::npos &&
+            head.find("Iterations") != std::string_view::npos))
+    what = "console";
+  if (!what) return "";
+  return fmt::format(
+      "; this is Google Benchmark's {} output: re-run with --benchmark_out=FILE "
+      "--benchmark_out_format=json (or --benchmark_format=json for standard output)",
+      what);
+}
+
+}  // namespace
+
+json parse_json_text(std::string_view text, const std::string& origin) {
+  const Relaxed relaxed = relax(text);
+  Builder builder(relaxed);
+  if (json::sax_parse(relaxed.text, &builder)) return std::move(builder.document());
+  if (builder.overflow()) {
+    const std::string path = builder.path();
+    throw InputError(fmt::format("{}: {}: number {} is too large for a double", origin,
+                                 path.empty() ? "(top level)" : path, builder.error_token()));
+  }
+  const std::size_t byte = relaxed.original_position(builder.error_position());
+  const bool truncated = builder.error_position() >= relaxed.text.size();
+  throw InputError(fmt::format("{}: {} at byte {}{}", origin,
+                               truncated ? "unexpected end of file (truncated?)" : "not valid JSON",
+                               byte, truncated ? "" : other_format_hint(text)));
+}
+
+json read_json_file(const std::filesystem::path& file) {
+  return parse_json_text(read_text_file(file), file.string());
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,139 @@
+// The one JSON reader: what Google Benchmark writes beyond strict JSON, and errors that name
+// the file and the field.
+#include "ridgeline/core/json_file.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/core/run_json.hpp"
+
+namespace ridgeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string error_of(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+    return msg;
+  }
+  ADD_FAILURE() << "no InputError";
+  return "";
+}
+
+std::string parse_error(const std::string& text) {
+  return error_of([&] { parse_json_text(text, "in.json"); });
+}
+
+class JsonFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ridgeline_json_file_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST(JsonText, GoogleBenchmarksNonFiniteLiteralsAreNonFiniteNumbers) {
+  const auto j = parse_json_text(
+      R"({"a": NaN, "b": -NaN, "c": Infinity, "d": -Infinity, "e": [1.5, NaN],
+          "s": "NaN and Infinity stay text", "f": 0e-0})",
+      "in.json");
+  EXPECT_TRUE(std::isnan(j["a"].get<double>()));
+  EXPECT_TRUE(std::isnan(j["b"].get<double>()));
+  EXPECT_EQ(j["c"].get<double>(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(j["d"].get<double>(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(j["e"][0].get<double>(), 1.5);
+  EXPECT_TRUE(std::isnan(j["e"][1].get<double>()));
+  EXPECT_EQ(j["s"], "NaN and Infinity stay text");
+  EXPECT_EQ(j["f"].get<double>(), 0.0) << "a number spelled like the marker stays itself";
+}
+
+TEST(JsonText, RawControlCharactersInStringsAreKept) {
+  const auto j = parse_json_text(
+      "{\"name\": \"BM_a\x01"
+      "b\x1f/c\\td\"}",
+      "in.json");
+  EXPECT_EQ(j["name"],
+            "BM_a\x01"
+            "b\x1f/c\td");
+}
+
+TEST(JsonText, ANumberTooLargeForADoubleNamesTheField) {
+  EXPECT_EQ(parse_error(R"({"benchmarks": [{"name": "a"}, {"name": "b", "real_time": 1e999}]})"),
+            "in.json: benchmarks[1].real_time: number 1e999 is too large for a double");
+  EXPECT_EQ(parse_error("[1, -2e400]"), "in.json: [1]: number -2e400 is too large for a double");
+  EXPECT_EQ(parse_error("1e999"), "in.json: (top level): number 1e999 is too large for a double");
+}
+
+TEST(JsonText, ErrorBytesAreThoseOfTheOriginalText) {
+  // 'x' is byte 31 of the original; the rewritten NaN and control character before it
+  // change the length of the text nlohmann reads.
+  const std::string text = "{\"a\": NaN, \"b\": \"\x01\", \"c\": [1, x]}";
+  EXPECT_EQ(parse_error(text), "in.json: not valid JSON at byte 31");
+  EXPECT_EQ(parse_error(R"({"a": Infinity, "b": [1, 2)"),
+            "in.json: unexpected end of file (truncated?) at byte 27");
+}
+
+TEST_F(JsonFiles, ADirectorySaysSo) {
+  EXPECT_EQ(error_of([&] { read_json_file(dir_); }),
+            dir_.string() + ": is a directory, not a file");
+  EXPECT_EQ(error_of([&] { read_run_file(dir_); }), dir_.string() + ": is a directory, not a file");
+}
+
+TEST_F(JsonFiles, OverflowInEveryKindOfInputNamesFileAndField) {
+  const fs::path machine = write("machine.json", R"({"schema": 1, "fingerprint": "x",
+      "cpu": {"model": "m", "cores": 2}, "compute": [{"name": "f64", "dtype": "f64",
+      "per_second": 1e999, "threads": 1}]})");
+  EXPECT_EQ(error_of([&] { read_machine_file(machine); }),
+            machine.string() + ": compute[0].per_second: number 1e999 is too large for a double");
+  const fs::path run = write("run.json", R"({"context": {}, "benchmarks": [
+      {"name": "BM_x", "iterations": 1, "real_time": 1, "cpu_time": 1e999}]})");
+  EXPECT_EQ(error_of([&] { read_run_file(run); }),
+            run.string() + ": benchmarks[0].cpu_time: number 1e999 is too large for a double");
+  const fs::path journal = write("run.jsonl",
+                                 "{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1}\n"
+                                 "{\"name\": \"b\", \"real_time\": 1e999, \"cpu_time\": 1}\n");
+  EXPECT_EQ(error_of([&] { read_run_file(journal); }),
+            journal.string() + ": line 2: real_time: number 1e999 is too large for a double");
+}
+
+TEST_F(JsonFiles, RidgelineFieldsRefuseNonFiniteNumbers) {
+  const fs::path machine = write("machine.json", R"({"schema": 1, "fingerprint": "x",
+      "cpu": {"model": "m", "cores": 2}, "compute": [{"name": "f64", "dtype": "f64",
+      "per_second": NaN, "threads": 1}]})");
+  EXPECT_EQ(error_of([&] { read_machine_file(machine); }),
+            machine.string() + ": compute[0].per_second: expected a finite number, got nan");
+}
+
+TEST_F(JsonFiles, GoogleBenchmarkConsoleAndCsvOutputSayWhatToDo) {
+  for (const char* name : {"gbench-1.7.1-console.txt", "gbench-1.7.1.csv"}) {
+    const fs::path p = fs::path(RIDGELINE_FIXTURES) / name;
+    const std::string msg = error_of([&] { read_run_file(p); });
+    EXPECT_EQ(msg.rfind(p.string() + ": not valid JSON at byte ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("--benchmark_out_format=json"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--benchmark_format=json"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(parse_error("not json").find("--benchmark"), std::string::npos)
+      << "the hint only where the text is Google Benchmark's";
+}
+
+}  // namespace ridgeline

@@ -15,10 +15,10 @@ namespace ridgeline {
 
 struct RunSettings {
   int repetitions = 3;
-  double min_time_s = 0.2;      // per repetition, as Google Benchmark's --benchmark_min_time
+  double min_time_s = 0.2;  // per repetition, as Google Benchmark's --benchmark_min_time
   std::optional<std::int64_t> iterations;  // a fixed count per repetition instead ("100x")
-  double warmup_s = 0.05;       // untimed run-up before the first repetition
-  double case_timeout_s = 600;  // a case still running after this is killed: timed_out
+  double warmup_s = 0.05;                  // untimed run-up before the first repetition
+  double case_timeout_s = 600;             // a case still running after this is killed: timed_out
   std::uint64_t seed = 20261121;
   bool isolate = true;               // run each case in a child process
   std::vector<std::string> collect;  // --collect items, e.g. "perf:page-faults"

@@ -156,11 +156,16 @@ class OutputsAreNeverDestroyed(unittest.TestCase):
     def test_a_second_run_on_the_same_file_is_refused_and_the_first_survives(self):
         out = os.path.join(self.d, "run.json")
         first = subprocess.Popen([RIDGELINE, "run", "--suite", "smoke", "--filter", "naive/f64",
-                                  "--repetitions", "2", "--min-time", "0.2", "--no-probe",
+                                  "--repetitions", "2", "--min-time", "1", "--no-probe",
                                   "-o", out], env=ENV, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(1)
+            lock = os.path.join(self.d, ".run.json.lock")
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:  # until the first run holds the file
+                if os.path.exists(lock) and open(lock).read().strip() == str(first.pid):
+                    break
+                time.sleep(0.05)
             second = ridgeline("run", *ONE_CASE, "-o", out)
             self.assertEqual(second.returncode, 2, second.stderr)
             self.assertIn("another ridgeline run", second.stderr)

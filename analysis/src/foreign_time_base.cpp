@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "ridgeline/analysis/usable.hpp"
+
 namespace ridgeline::detail {
 
 namespace {
@@ -54,7 +56,8 @@ ForeignTimeBase foreign_time_base(const RunContext& context, const CaseResult& r
   const double real = to_seconds(r.real_time, r.time_unit);
   const double cpu = to_seconds(r.cpu_time, r.time_unit);
   const double base = type == "cpu_time" ? cpu : real;
-  if (!std::isfinite(real) || !std::isfinite(base) || real <= 0 || base <= 0) {
+  // Finite, positive and normal (usable.hpp): a subnormal time is no measurement either.
+  if (!usable(real) || !usable(base)) {
     b.problem = fmt::format("no usable time (real_time {}, cpu_time {} {}): not measured",
                             r.real_time, r.cpu_time, r.time_unit);
     return b;

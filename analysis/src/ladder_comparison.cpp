@@ -17,13 +17,15 @@ std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacem
   for (const auto& p : placements) {
     if (p.shape.empty() || p.achieved <= 0 || p.disposition != "passed") continue;
     LadderRow& row = row_of(p);
-    row.rates.emplace_back(p.backend, p.achieved);
+    row.rates.push_back({p.backend, p.achieved, 0});
     if (p.backend.rfind("blas.", 0) == 0 && p.achieved > row.best_blas_rate) {
       row.best_blas = p.backend;
       row.best_blas_rate = p.achieved;
     }
   }
   std::erase_if(rows, [](const LadderRow& r) { return r.best_blas.empty(); });
+  for (auto& row : rows)
+    for (auto& r : row.rates) r.vs_best = r.rate / row.best_blas_rate;
   return rows;
 }
 

@@ -1,7 +1,10 @@
 #include "ridgeline/analysis/pattern_effect.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+
+#include "ridgeline/analysis/usable.hpp"
 
 namespace ridgeline {
 
@@ -10,7 +13,7 @@ namespace {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return n % 2 ? v[n / 2] : 0.5 * v[n / 2 - 1] + 0.5 * v[n / 2];  // no overflow
 }
 
 std::optional<double> median_of(const std::vector<double>& v) {
@@ -20,8 +23,15 @@ std::optional<double> median_of(const std::vector<double>& v) {
 
 struct Series {
   std::vector<double> rate, power, clock, fpj;
+  std::vector<std::string> left_out;  // readings that are not usable numbers
   bool throttled = false;
 };
+
+bool is_reading(const Metric& m, const std::string& device) {
+  return m.name == "flop_rate" || m.name == "power.gpu.avg" || m.name == "clock.sm.avg" ||
+         m.name == "flop_per_joule.gpu" ||
+         (device == "cpu" && (m.name == "power.package-0" || m.name == "flop_per_joule.package-0"));
+}
 
 }  // namespace
 
@@ -41,6 +51,13 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
     if (std::find(p.begin(), p.end(), d.problem.pattern) == p.end()) p.push_back(d.problem.pattern);
     Series& s = series[{key, d.problem.pattern}];
     for (const auto& m : d.metrics) {
+      if (m.name == "gpu.throttled" && m.value > 0) s.throttled = true;
+      if (!is_reading(m, d.device)) continue;
+      // NaN would break the sort behind the median; a rate must be positive.
+      if (!std::isfinite(m.value) || m.value < 0 || (m.name == "flop_rate" && !usable(m.value))) {
+        s.left_out.push_back(m.name + " " + unusable_because(m.value));
+        continue;
+      }
       if (m.name == "flop_rate") s.rate.push_back(m.value);
       if (m.name == "power.gpu.avg" || (d.device == "cpu" && m.name == "power.package-0"))
         s.power.push_back(m.value);
@@ -48,7 +65,6 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
       if (m.name == "flop_per_joule.gpu" ||
           (d.device == "cpu" && m.name == "flop_per_joule.package-0"))
         s.fpj.push_back(m.value);
-      if (m.name == "gpu.throttled" && m.value > 0) s.throttled = true;
     }
   }
   std::vector<PatternEffect> out;
@@ -57,9 +73,16 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
     PatternEffect e{key, {}};
     for (const auto& pattern : patterns[key]) {
       const Series& s = series[{key, pattern}];
-      if (s.rate.empty()) continue;
-      e.points.push_back({pattern, median(s.rate), median_of(s.power), median_of(s.clock),
-                          median_of(s.fpj), s.throttled});
+      if (s.rate.empty() && s.left_out.empty()) continue;
+      std::string note;
+      for (const auto& why : s.left_out) note += (note.empty() ? "reading left out: " : "; ") + why;
+      e.points.push_back({pattern, s.rate.empty() ? 0 : median(s.rate), 0, median_of(s.power),
+                          median_of(s.clock), median_of(s.fpj), s.throttled, note});
+    }
+    // Against the first pattern; 0 (shown as no ratio) where either has no usable rate.
+    for (auto& point : e.points) {
+      const double ratio = point.flop_rate / e.points.front().flop_rate;
+      point.vs_first = usable(ratio) ? ratio : 0;
     }
     if (e.points.size() >= 2) out.push_back(std::move(e));
   }

@@ -1,11 +1,77 @@
 #include "ridgeline/reports/escape.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdint>
+
 namespace ridgeline {
 
-std::string escape_html(std::string_view text) {
+namespace {
+
+// Code points that are shown as escapes although they are valid UTF-8.
+bool invisible(std::uint32_t cp) {
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)  // C0, DEL, C1
+         || cp == 0x061C || cp == 0x200E || cp == 0x200F        // ALM, LRM, RLM
+         || (cp >= 0x202A && cp <= 0x202E)                      // LRE RLE PDF LRO RLO
+         || (cp >= 0x2066 && cp <= 0x2069)                      // LRI RLI FSI PDI
+         || cp == 0x2028 || cp == 0x2029;                       // line, paragraph sep.
+}
+
+// Length of the valid UTF-8 sequence at `s[i]` and its code point; 0 when invalid
+// (truncated, overlong, a surrogate, or above U+10FFFF).
+std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  std::size_t n = 0;
+  std::uint32_t min = 0;
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  } else if ((c & 0xE0) == 0xC0) {
+    n = 2, cp = c & 0x1F, min = 0x80;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3, cp = c & 0x0F, min = 0x800;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4, cp = c & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string escape_visible(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    std::uint32_t cp = 0;
+    const std::size_t n = utf8_at(text, i, cp);
+    if (n == 0) {
+      out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[i]));
+      ++i;
+      continue;
+    }
+    if (invisible(cp))
+      out += cp < 0x100 ? fmt::format("\\x{:02X}", cp) : fmt::format("\\u{:04X}", cp);
+    else
+      out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::string escape_html(std::string_view text) {
+  const std::string visible = escape_visible(text);
+  std::string out;
+  out.reserve(visible.size());
+  for (char c : visible) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -31,14 +97,10 @@ std::string escape_html(std::string_view text) {
 
 std::string escape_markdown_cell(std::string_view text) {
   std::string out;
-  for (char c : text) {
+  for (char c : escape_visible(text)) {
     switch (c) {
       case '|':
         out += "\\|";
-        break;
-      case '\n':
-      case '\r':
-        out += ' ';
         break;
       case '<':
         out += "&lt;";
@@ -54,6 +116,7 @@ std::string escape_markdown_cell(std::string_view text) {
       case '_':
       case '[':
       case ']':
+      case '\\':
         out += '\\';
         out += c;
         break;
@@ -65,9 +128,14 @@ std::string escape_markdown_cell(std::string_view text) {
 }
 
 std::string escape_csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string cell = escape_visible(text);
+  // After escape_visible a tab or CR can no longer lead; the check keeps OWASP's list.
+  const bool formula =
+      !cell.empty() && std::string_view("=+-@\t\r").find(cell[0]) != std::string_view::npos;
+  if (formula) cell.insert(cell.begin(), '\'');
+  if (!formula && cell.find_first_of(",;\"") == std::string::npos) return cell;
   std::string out = "\"";
-  for (char c : text) {
+  for (char c : cell) {
     if (c == '"') out += '"';
     out += c;
   }

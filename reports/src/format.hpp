@@ -1,24 +1,35 @@
 #pragma once
-// Number formatting shared by the report views.
+// Number formatting shared by the report views. Fixed notation below a million (in the
+// unit shown), an exponent above, so no value prints as hundreds of digits.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <string>
+
+#include "ridgeline/reports/report.hpp"
 
 namespace ridgeline::reports {
 
+inline std::string fixed(double v, int decimals) {
+  return std::fabs(v) < 1e6 ? fmt::format("{:.{}f}", v, decimals) : fmt::format("{:.4g}", v);
+}
 inline std::string gflops(double flops_per_s) {
-  return fmt::format("{:.2f}", flops_per_s / 1e9);
+  return fixed(flops_per_s / 1e9, 2);
 }
 inline std::string gbytes(double bytes_per_s) {
-  return fmt::format("{:.1f}", bytes_per_s / 1e9);
+  return fixed(bytes_per_s / 1e9, 1);
 }
 inline std::string percent(double x) {
-  return fmt::format("{:.0f}%", 100 * x);
+  return fixed(100 * x, 0) + "%";
 }
 inline std::string intensity(double ai) {
-  return ai >= 10 ? fmt::format("{:.1f}", ai) : fmt::format("{:.3g}", ai);
+  return ai >= 10 ? fixed(ai, 1) : fmt::format("{:.3g}", ai);
 }
 // "12.3 GFLOP/s" with an SI prefix fit for the value.
 std::string si_rate(double value, const std::string& unit);
+
+// The footer line: the Ridgeline that wrote the report, and the one that wrote the run
+// (or that the run is a foreign Google Benchmark file).
+std::string version_line(const ReportInput& input);
 
 }  // namespace ridgeline::reports

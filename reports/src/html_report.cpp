@@ -3,6 +3,7 @@
 #include "format.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "roofline_svg.hpp"
@@ -55,6 +56,15 @@ document.body.setAttribute('data-report-ready', '1');
 std::string cell(const std::string& text) {
   return "<td>" + escape_html(text) + "</td>";
 }
+// One line per note, "kind: text".
+std::string notes_cell(const std::vector<Note>& notes) {
+  std::string s = "<td class=\"notes\">";
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    if (i > 0) s += "<br>";
+    s += escape_html(fmt::format("{}: {}", to_string(notes[i].kind), notes[i].text));
+  }
+  return s + "</td>";
+}
 std::string num(double value, const std::string& shown) {
   return fmt::format(R"(<td class="n" data-v="{}">{}</td>)", value, escape_html(shown));
 }
@@ -71,18 +81,18 @@ std::string machine_section(const ReportInput& in) {
   row("vendor / family / model",
       fmt::format("{} / {:#x} / {:#x}", m.cpu_vendor, m.cpu_family, m.cpu_model_number));
   row("cores used", std::to_string(m.cores));
-  row("clock (measured)",
-      fmt::format("{:.0f} MHz — {}", m.measured_clock_hz / 1e6, m.clock_method));
+  row("clock (measured)", fixed(m.measured_clock_hz / 1e6, 0) + " MHz — " + m.clock_method);
   row("caches", fmt::format("L1d {} KiB, L2 {} KiB, L3 {} KiB", m.l1d_bytes / 1024,
                             m.l2_bytes / 1024, m.l3_bytes / 1024));
-  row("memory", fmt::format("{:.1f} GiB", static_cast<double>(m.memory_bytes) / (1 << 30)));
+  row("memory", fixed(static_cast<double>(m.memory_bytes) / (1 << 30), 1) + " GiB");
   std::string isa;
   for (const auto& i : m.isa) isa += (isa.empty() ? "" : " ") + i;
   row("ISA", isa);
   for (const auto& g : m.gpus)
-    row("GPU", fmt::format("{}: {}, sm_{}, {} SMs, {:.0f} GiB, L2 {} MiB", g.index, g.name,
-                           g.compute_capability, g.multiprocessors,
-                           static_cast<double>(g.memory_bytes) / (1 << 30), g.l2_bytes >> 20));
+    row("GPU",
+        fmt::format("{}: {}, sm_{}, {} SMs, {} GiB, L2 {} MiB", g.index, g.name,
+                    g.compute_capability, g.multiprocessors,
+                    fixed(static_cast<double>(g.memory_bytes) / (1 << 30), 0), g.l2_bytes >> 20));
   if (m.gpus.empty() && !m.gpu_reason.empty()) row("GPU", "none: " + m.gpu_reason);
   row("host, probed", m.host + ", " + m.date);
   row("fingerprint", m.fingerprint);
@@ -112,8 +122,8 @@ std::string machine_section(const ReportInput& in) {
          cell(std::string(to_string(c.source))) + "</tr>";
   s += "</tbody></table>";
   for (const auto& o : m.overhead)
-    s += fmt::format("<p>overhead.{}: {:.2f} ns per call ({}{}{})</p>", escape_html(o.name),
-                     o.seconds * 1e9, to_string(o.source), o.method.empty() ? "" : ", ",
+    s += fmt::format("<p>overhead.{}: {} ns per call ({}{}{})</p>", escape_html(o.name),
+                     fixed(o.seconds * 1e9, 2), to_string(o.source), o.method.empty() ? "" : ", ",
                      escape_html(o.method));
   s += "<p class=\"meta\">bytes: " + escape_html(m.byte_convention) + "</p>";
   return s;
@@ -125,7 +135,8 @@ std::string results_section(const ReportInput& in) {
       "id=\"results\"><thead><tr><th>case</th><th>backend</th><th>dtype</th>"
       "<th>threads</th><th>GFLOP/s</th><th>intensity (FLOP/B)</th><th>level</th><th>attainable "
       "GFLOP/s</th>"
-      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th></tr></thead><tbody>";
+      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th><th>notes</th></tr></thead>"
+      "<tbody>";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
     std::string level, ai;
@@ -146,15 +157,41 @@ std::string results_section(const ReportInput& in) {
                                         percent(p.efficiency) + (p.above_roof ? " above roof" : ""))
                           : cell("")) +
         cell(p.bound) +
-        cell(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source))) + "</tr>";
+        cell(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source))) +
+        notes_cell(p.notes) + "</tr>";
   }
   s += "</tbody></table>";
   std::string unplaced;
   for (const auto& p : in.placements)
-    if (!p.placeable) unplaced += "<tr>" + cell(p.name) + cell(p.reason) + "</tr>";
+    if (!p.placeable)
+      unplaced += "<tr>" + cell(p.name) + cell(p.reason) + notes_cell(p.notes) + "</tr>";
   if (!unplaced.empty())
-    s += "<h2>Not placeable</h2><table><thead><tr><th>case</th><th>why</th></tr></thead><tbody>" +
+    s += "<h2>Not placeable</h2><table><thead><tr><th>case</th><th>why</th><th>notes</th></tr>"
+         "</thead><tbody>" +
          unplaced + "</tbody></table>";
+  return s;
+}
+
+// What the plot shows and what it leaves out: its caption, the roof labels that found no
+// room on it, and every result or roof left off with the reason.
+std::string plot_notes(const RooflineScene& scene) {
+  std::string s = "<p class=\"meta\" id=\"caption\">";
+  for (const auto& line : scene.caption) s += escape_html(line) + " ";
+  s += "</p>";
+  if (!scene.key.empty()) {
+    s += "<p class=\"meta\">Roofs whose labels found no room on the plot: ";
+    for (std::size_t i = 0; i < scene.key.size(); ++i) {
+      if (i > 0) s += "; ";
+      s += escape_html(scene.key[i]);
+    }
+    s += ".</p>";
+  }
+  if (!scene.omitted.empty()) {
+    s += "<h3>Not on the plot</h3><table id=\"off-plot\"><thead><tr><th>what</th><th>why</th>"
+         "</tr></thead><tbody>";
+    for (const auto& o : scene.omitted) s += "<tr>" + cell(o.what) + cell(o.reason) + "</tr>";
+    s += "</tbody></table>";
+  }
   return s;
 }
 
@@ -166,10 +203,10 @@ std::string ladder_section(const ReportInput& in) {
       "<th>problem</th><th>threads</th><th>backend</th><th>GFLOP/s</th><th>× best BLAS</th>"
       "<th>best BLAS</th></tr></thead><tbody>";
   for (const auto& r : rows)
-    for (const auto& [backend, rate] : r.rates)
+    for (const auto& b : r.rates)
       s += "<tr>" + cell(fmt::format("{} {} {}", r.op, r.dtype, r.shape)) +
-           num(r.threads, std::to_string(r.threads)) + cell(backend) + num(rate, gflops(rate)) +
-           num(rate / r.best_blas_rate, fmt::format("{:.2f}×", rate / r.best_blas_rate)) +
+           num(r.threads, std::to_string(r.threads)) + cell(b.backend) +
+           num(b.rate, gflops(b.rate)) + num(b.vs_best, fixed(b.vs_best, 2) + "×") +
            cell(r.best_blas) + "</tr>";
   return s + "</tbody></table>";
 }
@@ -183,15 +220,15 @@ std::string pattern_section(const ReportInput& in) {
       "<table><thead><tr><th>case</th><th>pattern</th><th>GFLOP/s</th><th>× first</th>"
       "<th>power</th><th>SM clock</th><th>GFLOP/J</th></tr></thead><tbody>";
   const auto opt = [](const std::optional<double>& v, double scale, const char* unit) {
-    return v ? fmt::format("{:.1f} {}", *v / scale, unit) : std::string("—");
+    return v ? fixed(*v / scale, 1) + " " + unit : std::string("—");
   };
   for (const auto& e : effects)
     for (const auto& p : e.points)
       s += "<tr>" + cell(e.case_name) +
-           cell(p.throttled ? p.pattern + " (GPU throttled)" : p.pattern) +
-           num(p.flop_rate, gflops(p.flop_rate)) +
-           num(p.flop_rate / e.points.front().flop_rate,
-               fmt::format("{:.3f}", p.flop_rate / e.points.front().flop_rate)) +
+           cell(p.pattern + (p.throttled ? " (GPU throttled)" : "") +
+                (p.note.empty() ? "" : " — " + p.note)) +
+           (p.flop_rate > 0 ? num(p.flop_rate, gflops(p.flop_rate)) : cell("—")) +
+           (p.vs_first > 0 ? num(p.vs_first, fixed(p.vs_first, 3)) : cell("—")) +
            cell(opt(p.power_w, 1, "W")) + cell(opt(p.sm_clock_hz, 1e6, "MHz")) +
            cell(opt(p.flop_per_joule, 1e9, "")) + "</tr>";
   return s + "</tbody></table>";
@@ -232,17 +269,15 @@ std::string html_report(const ReportInput& in) {
        fmt::format("{} cases, {} placed, {} not placeable", in.placements.size(), placed,
                    in.placements.size() - placed) +
        (c.interrupted ? " — <b>the run was interrupted</b>" : "") + "</p>";
-  s += "<h2>Roofline</h2>" + reports::roofline_svg(in) + legend(in);
-  s += "<p class=\"meta\">Hover a point for its numbers. Analytic bytes are the compulsory traffic "
-       "of the operands, "
-       "compared with the level their working set fits in.</p>";
+  const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
+  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in) + legend(in) + plot_notes(scene);
   s += results_section(in) + ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!collectors.empty())
     s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"
          "<th>validation</th><th>reason</th></tr></thead><tbody>" +
          collectors + "</tbody></table>";
-  s += "<p class=\"meta\">Ridgeline " + escape_html(c.version) + "</p><script>" + kScript +
-       "</script></body></html>\n";
+  s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(in)) + "</p><script>" +
+       kScript + "</script></body></html>\n";
   return s;
 }
 

@@ -1,13 +1,14 @@
 #pragma once
 #include <string>
 
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline::reports {
 
-// The log-log roofline as inline SVG: ceilings labelled with their values, ridge points,
-// one point per placed result (colour: backend, shape: dtype) with a tooltip.
-std::string roofline_svg(const ReportInput& input);
+// Draws the scene as inline SVG: roofs with their labels where the scene placed them,
+// ridge points, one marker per point (colour: backend, shape: dtype) with a tooltip.
+std::string roofline_svg(const RooflineScene& scene, const ReportInput& input);
 // Colour of a backend, stable within one report.
 std::string backend_colour(const ReportInput& input, const std::string& backend);
 

@@ -27,8 +27,9 @@ std::string markdown_report(const ReportInput& in) {
                    md(in.run.context.host_name));
   if (in.machine) {
     const MachineModel& m = *in.machine;
-    s += fmt::format("Machine: {}, {} cores, {:.0f} MHz measured (ceilings from {}).\n\n",
-                     md(m.cpu_model), m.cores, m.measured_clock_hz / 1e6, md(in.machine_origin));
+    s += fmt::format("Machine: {}, {} cores, {} MHz measured (ceilings from {}).\n\n",
+                     md(m.cpu_model), m.cores, fixed(m.measured_clock_hz / 1e6, 0),
+                     md(in.machine_origin));
     for (const auto& g : m.gpus)
       s += fmt::format("GPU {}: {}, sm_{}, {} SMs.\n\n", g.index, md(g.name), g.compute_capability,
                        g.multiprocessors);
@@ -51,43 +52,46 @@ std::string markdown_report(const ReportInput& in) {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";
   }
   s += "## Results\n\n| case | GFLOP/s | intensity (FLOP/B) | level | attainable GFLOP/s | "
-       "efficiency | bound | sources |\n"
-       "|---|---:|---:|---|---:|---:|---|---|\n";
+       "efficiency | bound | sources | notes |\n"
+       "|---|---:|---:|---|---:|---:|---|---|---|\n";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
     auto [level, ai] = level_and_intensity(p);
-    s += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {}, {} |\n",
+    s += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
                      md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
                      intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
                      p.attainable > 0 ? percent(p.efficiency) : "—",
                      p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
-                     to_string(p.bytes_source));
+                     to_string(p.bytes_source), md(join_notes(p.notes)));
   }
   auto rows = ladder_against_best_blas(in.placements);
   if (!rows.empty()) {
     s += "\n## Ladder against the best BLAS\n\n| problem | threads | backend | GFLOP/s | × best "
          "BLAS |\n|---|---:|---|---:|---:|\n";
     for (const auto& r : rows)
-      for (const auto& [backend, rate] : r.rates)
-        s +=
-            fmt::format("| {} {} {} | {} | {} | {} | {:.2f}× |\n", md(r.op), md(r.dtype),
-                        md(r.shape), r.threads, md(backend), gflops(rate), rate / r.best_blas_rate);
+      for (const auto& b : r.rates)
+        s += fmt::format("| {} {} {} | {} | {} | {} | {}× |\n", md(r.op), md(r.dtype), md(r.shape),
+                         r.threads, md(b.backend), gflops(b.rate), fixed(b.vs_best, 2));
   }
   if (const auto effects = pattern_effects(in.run); !effects.empty()) {
     s += "\n## Input data\n\n| case | pattern | GFLOP/s | × first | power (W) | SM clock (MHz) "
          "|\n|---|---|---:|---:|---:|---:|\n";
     for (const auto& e : effects)
       for (const auto& p : e.points)
-        s += fmt::format("| {} | {}{} | {} | {:.3f} | {} | {} |\n", md(e.case_name), md(p.pattern),
-                         p.throttled ? " (GPU throttled)" : "", gflops(p.flop_rate),
-                         p.flop_rate / e.points.front().flop_rate,
-                         p.power_w ? fmt::format("{:.1f}", *p.power_w) : "—",
-                         p.sm_clock_hz ? fmt::format("{:.0f}", *p.sm_clock_hz / 1e6) : "—");
+        s += fmt::format(
+            "| {} | {}{}{} | {} | {} | {} | {} |\n", md(e.case_name), md(p.pattern),
+            p.throttled ? " (GPU throttled)" : "", p.note.empty() ? "" : " — " + md(p.note),
+            p.flop_rate > 0 ? gflops(p.flop_rate) : "—",
+            p.vs_first > 0 ? fixed(p.vs_first, 3) : "—", p.power_w ? fixed(*p.power_w, 1) : "—",
+            p.sm_clock_hz ? fixed(*p.sm_clock_hz / 1e6, 0) : "—");
   }
   std::string unplaced;
   for (const auto& p : in.placements)
-    if (!p.placeable) unplaced += fmt::format("| {} | {} |\n", md(p.name), md(p.reason));
-  if (!unplaced.empty()) s += "\n## Not placeable\n\n| case | why |\n|---|---|\n" + unplaced;
+    if (!p.placeable)
+      unplaced +=
+          fmt::format("| {} | {} | {} |\n", md(p.name), md(p.reason), md(join_notes(p.notes)));
+  if (!unplaced.empty())
+    s += "\n## Not placeable\n\n| case | why | notes |\n|---|---|---|\n" + unplaced;
   if (!in.run.context.collectors.empty()) {
     s += "\n## Collectors\n\n| collector | status | validation | reason |\n|---|---|---|---|\n";
     for (const auto& c : in.run.context.collectors)
@@ -95,7 +99,7 @@ std::string markdown_report(const ReportInput& in) {
           "| {} | {} | {} | {} |\n", md(c.name), c.available ? "available" : "unavailable",
           c.trust.empty() ? "not validated" : md(c.trust + ": " + c.validation), md(c.reason));
   }
-  return s;
+  return s + "\n" + md(version_line(in)) + "\n";
 }
 
 std::string csv_report(const ReportInput& in) {
@@ -104,18 +108,18 @@ std::string csv_report(const ReportInput& in) {
       "gflops_per_s,"
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
       "bound,above_roof,"
-      "reason\n";
+      "reason,notes\n";
   for (const auto& p : in.placements) {
     auto [level, ai] = level_and_intensity(p);
     auto f = [](const std::string& x) { return escape_csv_field(x); };
-    s += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{},{},{},{:.6g},{},{},{},{},{}\n",
+    s += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{},{},{},{:.6g},{},{},{},{},{},{}\n",
                      f(p.name), f(p.backend), f(p.op), f(p.dtype), f(p.shape), p.threads,
                      f(p.disposition), p.placeable ? "yes" : "no", p.seconds, p.flops,
                      p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source),
                      to_string(p.bytes_source), f(level), ai,
                      p.attainable > 0 ? gflops(p.attainable) : "",
                      p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
-                     p.above_roof ? "yes" : "no", f(p.reason));
+                     p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)));
   }
   return s;
 }
@@ -124,14 +128,17 @@ std::string terminal_summary(const ReportInput& in) {
   std::string s =
       fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", "case", "GFLOP/s", "AI", "eff.", "bound");
   for (const auto& p : in.placements) {
+    const std::string name = escape_visible(p.name);
     if (!p.placeable) {
-      s += fmt::format("{:<72} {}\n", p.name, p.reason);
-      continue;
+      s += fmt::format("{:<72} {}\n", name, escape_visible(p.reason));
+    } else {
+      auto [level, ai] = level_and_intensity(p);
+      s += fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", name, gflops(p.achieved), intensity(ai),
+                       p.attainable > 0 ? percent(p.efficiency) : "—",
+                       escape_visible(p.bound) + (p.above_roof ? " (above roof)" : ""));
     }
-    auto [level, ai] = level_and_intensity(p);
-    s += fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", p.name, gflops(p.achieved), intensity(ai),
-                     p.attainable > 0 ? percent(p.efficiency) : "—",
-                     p.bound + (p.above_roof ? " (above roof)" : ""));
+    for (const auto& n : p.notes)
+      s += fmt::format("    {}: {}\n", to_string(n.kind), escape_visible(n.text));
   }
   return s;
 }

@@ -47,12 +47,12 @@ TEST_P(Recordings, WorkPerCallIsTheDeclaredWork) {
   for (const auto& p : place_results(run, &m)) {
     if (!p.placeable) continue;
     ++placed;
-    EXPECT_NEAR(p.flops, kFlops, 1e-6 * kFlops) << p.name << ": " << p.rate_note;
+    EXPECT_NEAR(p.flops, kFlops, 1e-6 * kFlops) << p.name << ": " << join_notes(p.notes);
     EXPECT_NEAR(p.bytes.at("DRAM"), kBytes, 1e-6 * kBytes) << p.name;
     EXPECT_EQ(p.flops_source, MetricSource::derived) << p.name;
     EXPECT_EQ(p.bytes_source, MetricSource::derived) << p.name;
     EXPECT_EQ(p.disposition, "not_verified") << p.name;
-    EXPECT_FALSE(p.rate_note.empty()) << p.name;
+    EXPECT_NE(join_notes(p.notes).find("rate: "), std::string::npos) << p.name;
   }
   EXPECT_GE(placed, 5) << "every case with counters, once";
 }
@@ -72,7 +72,7 @@ TEST_P(Recordings, RatesArePerSecondOfWallTime) {
       const double wall = r.counters.at("wall_s") / threads;
       const double wall_rate = kFlops * static_cast<double>(r.iterations) / wall;
       EXPECT_NEAR(p.achieved / wall_rate, 1.0, 0.01)
-          << p.name << " rep " << rep << ": " << p.rate_note;
+          << p.name << " rep " << rep << ": " << join_notes(p.notes);
       // One call is one iteration of one thread: threads x wall time / iterations.
       EXPECT_NEAR(p.seconds * static_cast<double>(r.iterations) / (threads * wall), 1.0, 0.01)
           << p.name;
@@ -96,7 +96,8 @@ TEST(ForeignPlacement, AggregatesOnlyFilesPlaceEachCaseOnceFromItsMedian) {
     for (const auto& p : placed) {
       EXPECT_TRUE(p.placeable) << file << " " << p.name << ": " << p.reason;
       EXPECT_NEAR(p.flops, kFlops, 1e-6 * kFlops) << file << " " << p.name;
-      EXPECT_NE(p.rate_note.find("median of 3 repetitions"), std::string::npos) << p.rate_note;
+      EXPECT_NE(join_notes(p.notes).find("median of 3 repetitions"), std::string::npos)
+          << join_notes(p.notes);
     }
   }
 }

@@ -106,10 +106,13 @@ TEST(RooflineProperties, UnknownThreadCountUsesTheNearestBelowAndSaysSo) {
   MachineModel m = random_machine(rng);
   Roof roof = roof_for(m, "f64", 3);
   EXPECT_EQ(roof.threads, 1);
-  EXPECT_NE(roof.note.find("measured with 1 thread, the result ran with 3"), std::string::npos)
-      << roof.note;
-  EXPECT_TRUE(roof_for(m, "f64", 8).note.find("4 threads") != std::string::npos);
-  EXPECT_TRUE(roof_for(m, "f64", 4).note.empty());
+  ASSERT_EQ(roof.notes.size(), 1u);
+  EXPECT_EQ(roof.notes[0].kind, NoteKind::threads);
+  EXPECT_NE(roof.notes[0].text.find("measured with 1 thread, the result ran with 3"),
+            std::string::npos)
+      << roof.notes[0].text;
+  EXPECT_NE(join_notes(roof_for(m, "f64", 8).notes).find("4 threads"), std::string::npos);
+  EXPECT_TRUE(roof_for(m, "f64", 4).notes.empty());
 }
 
 namespace {
@@ -213,7 +216,7 @@ TEST(Placement, BytesAreComparedWithTheLevelTheWorkingSetFitsIn) {
   EXPECT_DOUBLE_EQ(big.intensity.at("DRAM"), 2.0 * 2048 * 2048 * 2048 / (3.0 * 2048 * 2048 * 8));
   EXPECT_EQ(big.bytes_source, MetricSource::analytic);
   EXPECT_EQ(big.flops_source, MetricSource::analytic);
-  EXPECT_NE(big.level_note.find("analytic"), std::string::npos);
+  EXPECT_NE(join_notes(big.notes).find("level: compulsory bytes (analytic)"), std::string::npos);
 }
 
 TEST(Placement, TinyCallsAreBoundByCallOverhead) {
@@ -253,7 +256,7 @@ TEST(Placement, WithoutAMachineModelPointsHaveNoBound) {
   EXPECT_GT(p.achieved, 0);
   EXPECT_EQ(p.attainable, 0);
   EXPECT_TRUE(p.bound.empty());
-  EXPECT_NE(p.roof_note.find("no machine model"), std::string::npos);
+  EXPECT_NE(join_notes(p.notes).find("machine: no machine model"), std::string::npos);
 }
 
 TEST(Placement, ForeignGoogleBenchmarkOutputIsPlacedWhereItCanBe) {

@@ -107,7 +107,7 @@ TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
             "call,gflops_per_s,"
             "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
             "efficiency,bound,"
-            "above_roof,reason");
+            "above_roof,reason,notes");
   EXPECT_EQ(count(csv, "\n"), in.placements.size() + 1);
   EXPECT_TRUE(matches(csv,
                       "\n\"gemm/cpu\\.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
@@ -119,7 +119,7 @@ TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
 
 TEST(Escaping, EachEscaperHandlesItsSpecialCharacters) {
   EXPECT_EQ(escape_html("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
-  EXPECT_EQ(escape_markdown_cell("a|b\nc`d"), "a\\|b c\\`d");
+  EXPECT_EQ(escape_markdown_cell("a|b\nc`d"), "a\\|b\\\\x0Ac\\`d");
   EXPECT_EQ(escape_csv_field("plain"), "plain");
   EXPECT_EQ(escape_csv_field("a,\"b\""), "\"a,\"\"b\"\"\"");
 }

@@ -11,11 +11,13 @@ namespace ridgeline {
 
 struct PatternPoint {
   std::string pattern;
-  double flop_rate = 0;               // FLOP/s, median over the repetitions
+  double flop_rate = 0;               // FLOP/s, median over the repetitions; 0: none usable
+  double vs_first = 0;                // flop_rate / the first pattern's; 0: no usable ratio
   std::optional<double> power_w;      // average power (NVML's GPU, else RAPL's package)
   std::optional<double> sm_clock_hz;  // average SM clock (GPU)
   std::optional<double> flop_per_joule;
   bool throttled = false;
+  std::string note;  // readings left out because they are not usable numbers, and why
 };
 
 struct PatternEffect {
@@ -23,7 +25,9 @@ struct PatternEffect {
   std::vector<PatternPoint> points;  // in run order
 };
 
-// Every case that ran on two or more patterns (timed repetitions only).
+// Every case that ran on two or more patterns (timed repetitions only). Readings that are
+// not usable numbers (rates: finite and positive; power, clock: finite and not negative)
+// are left out of the medians.
 std::vector<PatternEffect> pattern_effects(const Run& run);
 
 }  // namespace ridgeline

@@ -6,18 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "ridgeline/analysis/note.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
 
 namespace ridgeline {
 
-// The ceilings that bound one kind of result: a dtype at a thread count.
+// The ceilings that bound one kind of result: a dtype at a thread count. Only ceilings
+// with usable values (finite, positive, normal) are taken; the others are noted.
 struct Roof {
   std::optional<ComputeCeiling> compute;        // best measured peak for the dtype
   std::map<std::string, MemoryCeiling> memory;  // level -> best measured bandwidth
   std::optional<OverheadCeiling> overhead;
-  int threads = 1;   // thread count of the ceilings used
-  std::string note;  // when they do not match the result exactly
+  int threads = 1;          // thread count of the ceilings used
+  std::vector<Note> notes;  // where they do not match the result exactly, ceilings left out
 };
 
 // `dtype` "f64"/"f32"/...; "" means unknown (the highest floating-point peak is used).
@@ -33,7 +35,8 @@ struct Attainable {
 };
 Attainable attainable(const Roof& roof, const std::map<std::string, double>& intensity);
 
-// Intensity where a level's bandwidth line meets the compute peak (FLOP/B).
+// Intensity where a level's bandwidth line meets the compute peak (FLOP/B); 0 where
+// there is none (no peak, no such level, or a ratio that is not a usable number).
 double ridge_point(const Roof& roof, const std::string& level);
 
 struct RooflinePlacement {
@@ -52,19 +55,21 @@ struct RooflinePlacement {
   MetricSource bytes_source = MetricSource::analytic;
   std::map<std::string, double> bytes;      // level -> bytes per call
   std::map<std::string, double> intensity;  // level -> FLOP/B
-  std::string level_note;                   // how bytes were assigned to a level
-  std::string rate_note;    // how a foreign result's counters became FLOPs per call and FLOP/s
-  double attainable = 0;    // FLOP/s; 0 without ceilings
-  std::string bound;        // "compute", a level, "call overhead", or ""
-  double efficiency = 0;    // achieved / attainable
-  bool above_roof = false;  // achieved > attainable (by more than 2%)
-  std::string roof_note;
+  double attainable = 0;                    // FLOP/s; 0 without ceilings
+  std::string bound;                        // "compute", a level, "call overhead", or ""
+  double efficiency = 0;                    // achieved / attainable
+  bool above_roof = false;                  // achieved > attainable (by more than 2%)
   // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
   std::string disposition = "passed";
+  bool foreign = false;     // from a foreign Google Benchmark file: never validated here
+  std::vector<Note> notes;  // how it was placed: level, rate, dtype, threads, ceilings, origin
 };
 
 // One placement per case of the run (the median aggregate when there are repetitions).
-// Without a machine model, points get intensity and achieved rate but no bound.
+// Without a machine model, points get intensity and achieved rate but no bound. Every
+// number of a placeable result (flops, seconds, bytes, intensity, achieved, attainable,
+// efficiency) is finite and positive; a result whose numbers are not is not placeable,
+// with the field and the value in its reason.
 std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine);
 
 }  // namespace ridgeline

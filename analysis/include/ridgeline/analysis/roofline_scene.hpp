@@ -1,0 +1,92 @@
+#pragma once
+// The roofline picture, computed once and drawn by every backend (the SVG writer, a Qt
+// view): axis ranges and ticks, roofs, ridge points, point positions and roof labels
+// placed so that no two overlap, in the pixel space of a canvas. Every number in it is
+// finite and inside the canvas; whatever could not be drawn is listed in `omitted` with
+// the reason, and a roof label that found no free place is listed in `key`.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/roofline.hpp"
+
+namespace ridgeline {
+
+struct SceneCanvas {
+  double width = 960, height = 600;
+  double left = 80, right = 40, top = 24, bottom = 56;  // margins around the plot
+  double label_px = 11;                                 // font size of the roof labels
+  double plot_left() const { return left; }
+  double plot_right() const { return width - right; }
+  double plot_top() const { return top; }
+  double plot_bottom() const { return height - bottom; }
+};
+
+struct SceneTick {
+  double value = 0;  // FLOP/B on x, FLOP/s on y
+  double pixel = 0;  // x on the x axis, y on the y axis
+  std::string text;  // "0.01", "100" (FLOP/B); "1", "1000" (GFLOP/s)
+};
+
+struct SceneAxis {
+  double lo = 0.1, hi = 100;  // powers of ten, lo < hi
+  std::vector<SceneTick> ticks;
+};
+
+struct SceneLine {
+  enum class Kind { memory, compute };
+  Kind kind = Kind::memory;
+  std::string level;  // memory: its level ("L1", "DRAM", "HBM"); compute: the dtype
+  std::string device = "cpu";
+  int threads = 1;
+  double value = 0;                       // B/s or FLOP/s
+  std::string ceiling;                    // the ceiling's name (compute) or kernel (memory)
+  bool dashed = false;                    // more than one thread, or a GPU
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, inside the plot
+};
+
+struct SceneRidge {
+  double x = 0, y = 0;  // pixels
+  double intensity = 0;
+  std::string dtype, level, device;
+  int threads = 1;
+};
+
+struct SceneLabel {
+  std::string text;
+  std::string level;    // memory level of its roof, "" for a compute roof
+  double x = 0, y = 0;  // start of the baseline, pixels
+  double angle = 0;     // degrees, clockwise about (x, y)
+  double width = 0;     // estimated extent the placement reserved
+};
+
+struct ScenePoint {
+  std::size_t placement = 0;  // index into the placements the scene was made from
+  std::string level;
+  double intensity = 0;
+  double x = 0, y = 0;  // pixels
+};
+
+struct SceneOmission {
+  std::string what;     // a result's name, a roof, a ceiling
+  std::string reason;   // why it is not on the plot
+  bool result = false;  // a placed result (`what` is its name), not a roof
+};
+
+struct RooflineScene {
+  SceneCanvas canvas;
+  SceneAxis x, y;
+  std::vector<SceneLine> lines;
+  std::vector<SceneRidge> ridges;
+  std::vector<SceneLabel> labels;  // on the plot; no two overlap
+  std::vector<std::string> key;    // roof labels that did not fit on the plot
+  std::vector<ScenePoint> points;
+  std::vector<SceneOmission> omitted;
+  std::vector<std::string> caption;  // what the points are, true for each kind shown
+};
+
+// The scene of `placements` under `machine`'s ceilings (none: points only).
+RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
+                             const MachineModel* machine, const SceneCanvas& canvas = {});
+
+}  // namespace ridgeline

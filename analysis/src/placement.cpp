@@ -1,0 +1,336 @@
+// One placement per case: its FLOPs, bytes per level, time, and where it sits under the
+// machine's roof. Every number from a document is checked before it is used: a result
+// whose numbers are not finite, positive and normal is not placeable, with the reason.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "foreign_time_base.hpp"
+#include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/usable.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Analytic compulsory bytes move from the level the whole working set fits in (repeated
+// calls keep it there), so that is the level they are compared with.
+std::string residence_level(const MachineModel* m, double bytes) {
+  if (!m) return "DRAM";
+  if (m->l1d_bytes > 0 && bytes <= static_cast<double>(m->l1d_bytes)) return "L1";
+  if (m->l2_bytes > 0 && bytes <= static_cast<double>(m->l2_bytes)) return "L2";
+  if (m->l3_bytes > 0 && bytes <= static_cast<double>(m->l3_bytes)) return "L3";
+  return "DRAM";
+}
+
+std::string human_bytes(double b) {
+  if (b >= 1 << 30) return fmt::format("{:.4g} GiB", b / (1 << 30));
+  if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
+  return fmt::format("{:.0f} KiB", b / 1024);
+}
+
+// Sets `p.reason` when `value` is not usable; true when it is.
+bool check(RooflinePlacement& p, const std::string& what, double value) {
+  if (usable(value)) return true;
+  p.reason = fmt::format("{} {}", what, unusable_because(value));
+  return false;
+}
+
+// Intensities and the roof. `p` has usable flops, seconds and bytes; `p.achieved` is set
+// by the caller (the rate per second of wall time) and checked here.
+void finish(RooflinePlacement& p, const MachineModel* machine) {
+  if (!check(p,
+             fmt::format("the rate ({} FLOP in {} s)", describe_number(p.flops),
+                         describe_number(p.seconds)),
+             p.achieved))
+    return;
+  for (const auto& [level, b] : p.bytes) {
+    const double ai = p.flops / b;
+    if (usable(ai))
+      p.intensity[level] = ai;
+    else
+      p.notes.push_back(
+          {NoteKind::value,
+           fmt::format("intensity at {} ({} FLOP / {} B) {}: left out", level,
+                       describe_number(p.flops), describe_number(b), unusable_because(ai))});
+  }
+  if (p.intensity.empty()) {
+    p.reason = "no intensity is a usable number: " + join_notes(p.notes);
+    return;
+  }
+  p.placeable = true;
+  if (!machine) {
+    p.notes.push_back(
+        {NoteKind::machine,
+         "no machine model: give --machine, or run `ridgeline probe` on this machine"});
+    return;
+  }
+  Roof roof = roof_for(*machine, p.dtype, p.threads, p.device);
+  p.notes.insert(p.notes.end(), roof.notes.begin(), roof.notes.end());
+  Attainable a = attainable(roof, p.intensity);
+  if (a.flops_per_s <= 0) {
+    p.notes.push_back({NoteKind::machine,
+                       fmt::format("the machine model has no usable ceiling for {} on {} at {} "
+                                   "thread{}: no bound",
+                                   p.dtype.empty() ? "an unknown dtype" : p.dtype, p.device,
+                                   roof.threads, roof.threads == 1 ? "" : "s")});
+    return;
+  }
+  double attained = a.flops_per_s;
+  std::string bound = a.bound;
+  // A call cannot take less than the runner's call overhead.
+  if (roof.overhead && roof.overhead->seconds > p.flops / attained) {
+    attained = p.flops / roof.overhead->seconds;
+    bound = "call overhead";
+  }
+  const double efficiency = p.achieved / attained;
+  if (!usable(attained) || !usable(efficiency)) {
+    p.notes.push_back(
+        {NoteKind::value, fmt::format("attainable {} FLOP/s against achieved {} FLOP/s is not a "
+                                      "usable ratio: no bound",
+                                      describe_number(attained), describe_number(p.achieved))});
+    return;
+  }
+  p.attainable = attained;
+  p.bound = bound;
+  p.efficiency = efficiency;
+  p.above_roof = p.efficiency > 1.02;
+}
+
+std::optional<double> counter(const CaseResult& r, std::initializer_list<const char*> names) {
+  for (const auto& [key, value] : r.counters)
+    for (const char* n : names)
+      if (lower(key) == n) return value;
+  return std::nullopt;
+}
+
+RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
+  const CaseDetails& d = *r.ridgeline;
+  RooflinePlacement p;
+  p.name = r.run_name;
+  p.backend = d.backend;
+  p.device = d.device;
+  for (const auto& m : d.metrics)
+    if (m.name == "gpu.throttled" && m.value > 0) p.throttled = true;
+  p.dtype = std::string(to_string(d.problem.dtype));
+  p.op = d.problem.op;
+  p.shape = shape_label(d.problem.shape);
+  p.threads = d.threads;
+  p.disposition = std::string(to_string(d.validation.disposition));
+  if (d.validation.disposition != Disposition::passed || r.error_occurred) {
+    p.reason = fmt::format("{}: {}", p.disposition,
+                           d.validation.message.empty() ? r.error_message : d.validation.message);
+    return p;
+  }
+  if (p.threads < 1) {
+    p.reason = fmt::format("thread count {} is not positive", p.threads);
+    return p;
+  }
+  p.seconds = detail::to_seconds(r.real_time, r.time_unit);
+  if (!check(p, fmt::format("time per call ({} {})", describe_number(r.real_time), r.time_unit),
+             p.seconds))
+    return p;
+  p.flops = d.work.flops;
+  p.flops_source = MetricSource::analytic;
+  // Counters (and a counter group's formulas over them) total a repetition's timed loop;
+  // the placement is per kernel call.
+  const double calls = r.iterations > 0 ? static_cast<double>(r.iterations) : 1.0;
+  auto from_counters = [](const Metric& m) {
+    return m.source == MetricSource::counted || m.source == MetricSource::derived;
+  };
+  auto unusable_metric = [&](const Metric& m, double per_call) {
+    p.notes.push_back(
+        {NoteKind::value, fmt::format("{} ({}) per call {}: left out", m.name, to_string(m.source),
+                                      unusable_because(per_call))});
+  };
+  for (const auto& m : d.metrics)
+    if (m.name == "flops" && from_counters(m)) {
+      if (!usable(m.value / calls)) {
+        unusable_metric(m, m.value / calls);
+        continue;
+      }
+      p.flops = m.value / calls;
+      p.flops_source = m.source;
+    }
+  bool counted_bytes = false;
+  MetricSource bytes_source = MetricSource::counted;
+  for (const auto& m : d.metrics)
+    if (m.name.rfind("bytes.", 0) == 0 && from_counters(m)) {
+      if (!usable(m.value / calls)) {
+        unusable_metric(m, m.value / calls);
+        continue;
+      }
+      std::string level = m.name.substr(6);
+      if (level == "dram") level = d.device == "gpu" ? "HBM" : "DRAM";
+      p.bytes[level] = m.value / calls;
+      counted_bytes = true;
+      bytes_source = m.source;
+    }
+  const auto analytic = d.work.bytes.find("dram");
+  const bool analytic_bytes = analytic != d.work.bytes.end() && usable(analytic->second);
+  if (counted_bytes) {
+    p.bytes_source = bytes_source;
+  } else if (analytic_bytes && d.device == "gpu") {
+    // GPU runs rotate through operand copies larger than L2: every call reads from HBM.
+    p.bytes["HBM"] = analytic->second;
+    p.bytes_source = MetricSource::analytic;
+    p.notes.push_back(
+        {NoteKind::level,
+         fmt::format("compulsory bytes (analytic) from HBM: {} per call, operands rotated",
+                     human_bytes(analytic->second))});
+  } else if (analytic_bytes) {
+    const std::string level = residence_level(machine, analytic->second);
+    p.bytes[level] = analytic->second;
+    p.bytes_source = MetricSource::analytic;
+    p.notes.push_back(
+        {NoteKind::level,
+         fmt::format("compulsory bytes (analytic); the {} working set fits {}",
+                     human_bytes(analytic->second), level == "DRAM" ? "no cache" : level)});
+  }
+  if (!check(p, "FLOP count per call", p.flops)) return p;
+  if (p.bytes.empty()) {
+    p.reason = analytic == d.work.bytes.end()
+                   ? "no byte count"
+                   : fmt::format("byte count per call {}", unusable_because(analytic->second));
+    return p;
+  }
+  p.achieved = p.flops / p.seconds;
+  finish(p, machine);
+  return p;
+}
+
+// Foreign Google Benchmark output: a FLOP rate counter and bytes_per_second, rates over
+// the benchmark's own time base (foreign_time_base.hpp). Ridgeline validated nothing in it.
+RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
+                                const MachineModel* machine) {
+  RooflinePlacement p;
+  p.name = r.run_name.empty() ? r.name : r.run_name;
+  p.backend = "(google benchmark)";
+  p.foreign = true;
+  p.disposition = std::string(to_string(Disposition::not_verified));
+  // The benchmark's own counters, turned into amounts per call: derived, not counted.
+  p.flops_source = MetricSource::derived;
+  p.bytes_source = MetricSource::derived;
+  p.notes.push_back({NoteKind::origin,
+                     "a foreign Google Benchmark result: not validated by Ridgeline; FLOPs and "
+                     "bytes derived from its rate counters"});
+  if (r.threads < 1) {
+    p.reason = fmt::format("thread count {} is not positive", r.threads);
+    return p;
+  }
+  p.threads = static_cast<int>(std::min<std::int64_t>(r.threads, std::numeric_limits<int>::max()));
+  if (r.error_occurred) {
+    p.disposition = "error";
+    p.reason = "error: " + r.error_message;
+    return p;
+  }
+  if (r.skipped) {
+    p.disposition = "skipped";
+    p.reason = "skipped: " + r.skip_message;
+    return p;
+  }
+  auto flop_rate = counter(r, {"flops", "flop_rate", "flop/s", "flops_per_second"});
+  auto byte_rate = counter(r, {"bytes_per_second"});
+  if (!flop_rate) {
+    p.reason = "no FLOP counter (a rate counter named flops, flop_rate or FLOP/s)";
+    return p;
+  }
+  if (!byte_rate) {
+    p.reason = "no bytes_per_second (state.SetBytesProcessed)";
+    return p;
+  }
+  if (!std::isfinite(*flop_rate) || !std::isfinite(*byte_rate)) {
+    p.reason = fmt::format("the FLOP rate counter ({}) and bytes_per_second ({}): not measured",
+                           describe_number(*flop_rate), describe_number(*byte_rate));
+    return p;
+  }
+  const detail::ForeignTimeBase base = detail::foreign_time_base(context, r);
+  if (!base.problem.empty()) {
+    p.reason = base.problem;
+    return p;
+  }
+  if (!check(p, "the FLOP rate counter", *flop_rate) || !check(p, "bytes_per_second", *byte_rate))
+    return p;
+  p.seconds = base.seconds_per_call;
+  p.flops = *flop_rate * base.per_call;
+  p.achieved = *flop_rate * base.per_wall_second;
+  p.bytes["DRAM"] = *byte_rate * base.per_call;
+  const std::string times =
+      fmt::format("real_time {}, cpu_time {} {}", describe_number(r.real_time),
+                  describe_number(r.cpu_time), r.time_unit);
+  if (!check(p, fmt::format("time per call ({} s; {})", describe_number(p.seconds), times),
+             p.seconds) ||
+      !check(p, fmt::format("FLOPs per call (rate × time; {})", times), p.flops) ||
+      !check(p, fmt::format("bytes per call (rate × time; {})", times), p.bytes["DRAM"]) ||
+      !check(p, fmt::format("the FLOP rate per second of wall time ({})", times), p.achieved))
+    return p;
+  std::string rate = base.note;
+  if (r.run_type == "aggregate")
+    rate += fmt::format("; from the {} of {} repetitions (the file has no iteration rows)",
+                        r.aggregate_name, r.repetitions);
+  p.notes.push_back({NoteKind::rate, rate});
+  p.notes.push_back(
+      {NoteKind::level, "bytes from bytes_per_second, level unknown: compared with DRAM"});
+  finish(p, machine);
+  return p;
+}
+
+}  // namespace
+
+std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {
+  // One entry per case: its median aggregate if any, else its first iteration, else its
+  // mean (a file of aggregates only); errored entries stand for their case. A Complexity()
+  // fit (BigO, RMS) is its own entry, never placed.
+  std::vector<std::string> order;
+  std::map<std::string, const CaseResult*> chosen;
+  auto rank = [](const CaseResult& r) {
+    if (r.run_type != "aggregate") return 2;
+    if (r.aggregate_name == "median") return 3;
+    if (r.aggregate_name == "mean") return 1;
+    return 0;
+  };
+  for (const auto& r : run.benchmarks) {
+    const bool fit =
+        r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
+    const std::string key = fit || r.run_name.empty() ? r.name : r.run_name;
+    auto it = chosen.find(key);
+    if (it == chosen.end()) {
+      order.push_back(key);
+      it = chosen.emplace(key, nullptr).first;
+    }
+    if (rank(r) > 0 && (!it->second || rank(r) > rank(*it->second))) it->second = &r;
+    if (fit) it->second = &r;
+  }
+  std::vector<RooflinePlacement> out;
+  for (const auto& key : order) {
+    const CaseResult* r = chosen.at(key);
+    const bool fit = r && r->run_type == "aggregate" &&
+                     (r->aggregate_name == "BigO" || r->aggregate_name == "RMS");
+    if (!r || fit) {
+      RooflinePlacement p;
+      p.name = fit ? r->name : key;
+      p.backend = "(google benchmark)";
+      p.foreign = true;
+      p.disposition = std::string(to_string(Disposition::not_verified));
+      p.flops_source = p.bytes_source = MetricSource::derived;
+      p.reason =
+          fit ? fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",
+                            r->aggregate_name)
+              : "no iteration, median or mean row: not placed";
+      out.push_back(std::move(p));
+      continue;
+    }
+    out.push_back(r->ridgeline ? place_ours(*r, machine) : place_foreign(run.context, *r, machine));
+  }
+  return out;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,331 @@
+// The roofline scene: which roofs, which axis ranges, where every point and label goes.
+// All arithmetic is on log10 values of usable numbers, so nothing here can overflow,
+// loop without end or produce a coordinate outside the canvas.
+#include "ridgeline/analysis/roofline_scene.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <tuple>
+
+#include "ridgeline/analysis/usable.hpp"
+#include "scene_labels.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+constexpr int kMaxDecades = 12;        // an axis spans at most this many decades of data
+constexpr std::size_t kMaxGroups = 4;  // thread counts (and the GPU) with roofs drawn
+constexpr std::size_t kMaxPeaks = 6;   // compute roofs per group
+constexpr std::size_t kMaxLevels = 8;  // memory roofs per group
+
+// A number as a label shows it: fixed below a million, else with an exponent.
+std::string fixed(double v, int decimals) {
+  return std::fabs(v) < 1e6 ? fmt::format("{:.{}f}", v, decimals) : fmt::format("{:.4g}", v);
+}
+
+std::string who(const std::string& device, int threads) {
+  return device == "gpu" ? "GPU" : std::to_string(threads) + "t";
+}
+
+struct Group {
+  std::string device;
+  int threads = 1;
+  std::vector<ComputeCeiling> peaks;            // one per ceiling name
+  std::map<std::string, MemoryCeiling> memory;  // level -> best
+  bool operator<(const Group& o) const {
+    return std::tie(device, threads) < std::tie(o.device, o.threads);
+  }
+};
+
+void omit(RooflineScene& scene, std::string what, std::string reason, bool result = false) {
+  for (const auto& o : scene.omitted)
+    if (o.what == what && o.reason == reason) return;
+  scene.omitted.push_back({std::move(what), std::move(reason), result});
+}
+
+// The roofs to draw: those of the placed results (or, with none, every f32/f64 peak).
+std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
+                               const MachineModel& machine, RooflineScene& scene) {
+  std::set<std::tuple<std::string, int, std::string>> wanted;  // device, threads, dtype
+  for (const auto& p : placements)
+    if (p.placeable) wanted.insert({p.device, p.threads, p.dtype});
+  if (wanted.empty())
+    for (const auto& c : machine.compute)
+      if (c.dtype == "f32" || c.dtype == "f64") wanted.insert({c.device, c.threads, c.dtype});
+  std::map<std::pair<std::string, int>, Group> groups;
+  for (const auto& [device, threads, dtype] : wanted) {
+    const Roof roof = roof_for(machine, dtype, threads, device);
+    for (const auto& n : roof.notes)
+      if (n.kind == NoteKind::ceiling) omit(scene, "a ceiling of the machine model", n.text);
+    Group& g = groups[{device, roof.threads}];
+    g.device = device;
+    g.threads = roof.threads;
+    if (roof.compute && std::none_of(g.peaks.begin(), g.peaks.end(), [&](const ComputeCeiling& c) {
+          return c.name == roof.compute->name;
+        }))
+      g.peaks.push_back(*roof.compute);
+    for (const auto& [level, c] : roof.memory) g.memory.emplace(level, c);
+  }
+  std::vector<Group> out;
+  for (auto& [key, g] : groups) {
+    const std::string name = who(g.device, g.threads);
+    if (out.size() == kMaxGroups) {
+      omit(scene, "roofs " + name,
+           fmt::format("not drawn: at most {} thread counts have roofs on one plot", kMaxGroups));
+      continue;
+    }
+    std::sort(g.peaks.begin(), g.peaks.end(),
+              [](const auto& a, const auto& b) { return a.per_second > b.per_second; });
+    for (std::size_t i = kMaxPeaks; i < g.peaks.size(); ++i)
+      omit(scene, "compute roof " + g.peaks[i].name + " " + name,
+           fmt::format("not drawn: at most {} compute roofs per thread count", kMaxPeaks));
+    if (g.peaks.size() > kMaxPeaks) g.peaks.resize(kMaxPeaks);
+    while (g.memory.size() > kMaxLevels) {
+      auto last = std::prev(g.memory.end());
+      omit(scene, "memory roof " + last->first + " " + name,
+           fmt::format("not drawn: at most {} memory levels per thread count", kMaxLevels));
+      g.memory.erase(last);
+    }
+    if (g.peaks.empty())
+      omit(scene, "compute roofs " + name, "the machine model has no usable compute peak here");
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// Integer decades [lo, hi] holding as many of `logs` as an axis of at most kMaxDecades
+// (plus margins) can: the window with the most values wins, the lowest on a tie.
+std::pair<int, int> decades(std::vector<double> logs, double below, double above, int fallback_lo,
+                            int fallback_hi) {
+  if (logs.empty()) return {fallback_lo, fallback_hi};
+  std::sort(logs.begin(), logs.end());
+  std::size_t best_i = 0, best_j = 0, j = 0;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    j = std::max(j, i);
+    while (j + 1 < logs.size() && logs[j + 1] <= logs[i] + kMaxDecades) ++j;
+    if (j - i > best_j - best_i) {
+      best_i = i;
+      best_j = j;
+    }
+  }
+  // Double's normal range is 1e-307 to 1e308: the axis stays inside it.
+  int lo = static_cast<int>(std::floor(logs[best_i] - below));
+  int hi = static_cast<int>(std::ceil(logs[best_j] + above));
+  lo = std::clamp(lo, -307, 306);
+  hi = std::clamp(hi, lo + 2, 308);
+  lo = std::min(lo, hi - 2);
+  return {lo, hi};
+}
+
+SceneAxis axis(int lo, int hi, double from_px, double to_px, double shown_per_unit) {
+  SceneAxis a;
+  a.lo = std::pow(10.0, lo);
+  a.hi = std::pow(10.0, hi);
+  for (int d = lo; d <= hi; ++d) {
+    const double v = std::pow(10.0, d);
+    a.ticks.push_back({v, from_px + (to_px - from_px) * (d - lo) / (hi - lo),
+                       fmt::format("{:g}", std::pow(10.0, d + std::log10(shown_per_unit)))});
+  }
+  return a;
+}
+
+class Mapper {
+ public:
+  Mapper(const SceneCanvas& c, const SceneAxis& x, const SceneAxis& y)
+      : c_(c),
+        x0_(std::log10(x.lo)),
+        x1_(std::log10(x.hi)),
+        y0_(std::log10(y.lo)),
+        y1_(std::log10(y.hi)) {}
+  // Pixels of log10 coordinates.
+  double px(double lx) const {
+    return c_.plot_left() + (lx - x0_) / (x1_ - x0_) * (c_.plot_right() - c_.plot_left());
+  }
+  double py(double ly) const {
+    return c_.plot_bottom() - (ly - y0_) / (y1_ - y0_) * (c_.plot_bottom() - c_.plot_top());
+  }
+  bool in_x(double lx) const { return lx >= x0_ - 1e-9 && lx <= x1_ + 1e-9; }
+  bool in_y(double ly) const { return ly >= y0_ - 1e-9 && ly <= y1_ + 1e-9; }
+  double x0() const { return x0_; }
+  double x1() const { return x1_; }
+  double y0() const { return y0_; }
+  double y1() const { return y1_; }
+
+ private:
+  const SceneCanvas& c_;
+  double x0_, x1_, y0_, y1_;
+};
+
+std::string range_text(const SceneAxis& x, const SceneAxis& y) {
+  return fmt::format("intensity {:g} to {:g} FLOP/B, {:g} to {:g} GFLOP/s", x.lo, x.hi, y.lo / 1e9,
+                     y.hi / 1e9);
+}
+
+// Roof lines (clipped to the plot), ridge points and the labels' texts.
+void add_roofs(RooflineScene& scene, const std::vector<Group>& groups, const Mapper& m,
+               std::vector<scene::LabelRequest>& compute_labels,
+               std::vector<scene::LabelRequest>& memory_labels) {
+  for (const auto& g : groups) {
+    const std::string name = who(g.device, g.threads);
+    const bool dashed = g.threads > 1 || g.device == "gpu";
+    const double top = g.peaks.empty() ? std::numeric_limits<double>::infinity()
+                                       : std::log10(g.peaks.front().per_second);
+    for (const auto& [level, bw] : g.memory) {
+      const double lbw = std::log10(bw.bytes_per_s);
+      // log rate = lbw + log intensity, from the left edge up to the highest peak.
+      const double lx0 = std::max(m.x0(), m.y0() - lbw);
+      const double lx1 = std::min({m.x1(), m.y1() - lbw, top - lbw});
+      const std::string what =
+          fmt::format("{} {}: {} GB/s", level, name, fixed(bw.bytes_per_s / 1e9, 1));
+      if (!(lx1 - lx0 > 1e-6)) {
+        omit(scene, "memory roof " + what, "outside the plotted range");
+        continue;
+      }
+      scene.lines.push_back({SceneLine::Kind::memory, level, g.device, g.threads, bw.bytes_per_s,
+                             bw.kernel, dashed, m.px(lx0), m.py(lbw + lx0), m.px(lx1),
+                             m.py(lbw + lx1)});
+      memory_labels.push_back({what, scene.lines.size() - 1});
+    }
+    for (const auto& peak : g.peaks) {
+      const double lp = std::log10(peak.per_second);
+      double start = m.x1();
+      for (const auto& [level, bw] : g.memory) {
+        const double lr = lp - std::log10(bw.bytes_per_s);
+        start = std::min(start, lr);
+        if (m.in_x(lr) && m.in_y(lp))
+          scene.ridges.push_back(
+              {m.px(lr), m.py(lp), std::pow(10.0, lr), peak.dtype, level, g.device, g.threads});
+      }
+      if (g.memory.empty()) start = m.x0();
+      start = std::max(start, m.x0());
+      const std::string what = fmt::format("{} {} peak: {} GFLOP/s ({})", peak.dtype, name,
+                                           fixed(peak.per_second / 1e9, 2), peak.name);
+      if (!m.in_y(lp) || !(m.x1() - start > 1e-6)) {
+        omit(scene, "compute roof " + what, "outside the plotted range");
+        continue;
+      }
+      scene.lines.push_back({SceneLine::Kind::compute, peak.dtype, g.device, g.threads,
+                             peak.per_second, peak.name, dashed, m.px(start), m.py(lp),
+                             m.px(m.x1()), m.py(lp)});
+      compute_labels.push_back({what, scene.lines.size() - 1});
+    }
+  }
+}
+
+std::vector<std::string> caption(const std::vector<RooflinePlacement>& placements,
+                                 const RooflineScene& scene) {
+  std::size_t ours = 0, foreign = 0, analytic_cpu = 0, analytic_gpu = 0, counted = 0;
+  bool dtype_unknown = false;
+  for (const auto& p : placements) {
+    if (!p.placeable) continue;
+    if (p.foreign) {
+      ++foreign;
+      for (const auto& n : p.notes) dtype_unknown |= n.kind == NoteKind::dtype;
+      continue;
+    }
+    ++ours;
+    if (p.bytes_source == MetricSource::analytic)
+      ++(p.device == "gpu" ? analytic_gpu : analytic_cpu);
+    else
+      ++counted;
+  }
+  std::vector<std::string> out;
+  const auto results = [](std::size_t n) {
+    return fmt::format("{} result{}", n, n == 1 ? "" : "s");
+  };
+  if (ours > 0)
+    out.push_back(fmt::format(
+        "{} from Ridgeline runs, each validated against its reference before it was timed.",
+        results(ours)));
+  if (analytic_cpu > 0)
+    out.push_back(
+        "Analytic bytes are the compulsory traffic of the operands, compared with the level "
+        "their working set fits in.");
+  if (analytic_gpu > 0)
+    out.push_back("GPU results: compulsory bytes from HBM, operands rotated between calls.");
+  if (counted > 0)
+    out.push_back(fmt::format("{}: bytes per level from counters.", results(counted)));
+  if (foreign > 0)
+    out.push_back(fmt::format(
+        "{} from a foreign Google Benchmark file: not validated by Ridgeline; FLOPs and bytes "
+        "are the file's own rate counters, compared with DRAM since the level is unknown{}.",
+        results(foreign),
+        dtype_unknown ? ", under the highest floating-point peak since the dtype is unknown" : ""));
+  std::size_t off = 0;
+  for (const auto& o : scene.omitted) off += o.result;
+  if (off > 0)
+    out.push_back(fmt::format("{} placed but outside the plotted range: listed below the plot.",
+                              results(off)));
+  out.push_back("Hover a point for its numbers.");
+  return out;
+}
+
+}  // namespace
+
+RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
+                             const MachineModel* machine, const SceneCanvas& canvas) {
+  RooflineScene scene;
+  scene.canvas = canvas;
+  const std::vector<Group> groups =
+      machine ? roof_groups(placements, *machine, scene) : std::vector<Group>{};
+
+  // Axis ranges from the points, the peaks and the ridge points.
+  std::vector<double> xs, ys;
+  for (const auto& p : placements)
+    if (p.placeable && usable(p.achieved))
+      for (const auto& [level, ai] : p.intensity)
+        if (usable(ai)) {
+          xs.push_back(std::log10(ai));
+          ys.push_back(std::log10(p.achieved));
+        }
+  for (const auto& g : groups) {
+    for (const auto& peak : g.peaks) {
+      ys.push_back(std::log10(peak.per_second));
+      for (const auto& [level, bw] : g.memory)
+        xs.push_back(std::log10(peak.per_second) - std::log10(bw.bytes_per_s));
+    }
+    if (g.peaks.empty())  // memory roofs alone: where they cross intensity 1
+      for (const auto& [level, bw] : g.memory) ys.push_back(std::log10(bw.bytes_per_s));
+  }
+  // Room left of the lowest ridge point for the steepest roofs' labels.
+  const auto [xlo, xhi] = decades(xs, std::log10(5.0), std::log10(2.0), -1, 2);
+  const auto [ylo, yhi] = decades(ys, std::log10(2.0), std::log10(1.5), 9, 11);
+  scene.x = axis(xlo, xhi, canvas.plot_left(), canvas.plot_right(), 1);
+  scene.y = axis(ylo, yhi, canvas.plot_bottom(), canvas.plot_top(), 1e-9);
+  const Mapper m(scene.canvas, scene.x, scene.y);
+
+  std::vector<scene::LabelRequest> compute_labels, memory_labels;
+  add_roofs(scene, groups, m, compute_labels, memory_labels);
+  // Peaks first (the fewest places), then the memory roofs from the highest bandwidth.
+  std::stable_sort(memory_labels.begin(), memory_labels.end(), [&](const auto& a, const auto& b) {
+    return scene.lines[a.line].value > scene.lines[b.line].value;
+  });
+  compute_labels.insert(compute_labels.end(), memory_labels.begin(), memory_labels.end());
+  scene::place_labels(scene, compute_labels);
+
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const auto& p = placements[i];
+    if (!p.placeable) continue;
+    for (const auto& [level, ai] : p.intensity) {
+      const double lx = std::log10(ai), ly = std::log10(p.achieved);
+      if (usable(ai) && usable(p.achieved) && m.in_x(lx) && m.in_y(ly)) {
+        scene.points.push_back({i, level, ai, m.px(lx), m.py(ly)});
+        continue;
+      }
+      omit(scene, p.name,
+           fmt::format("intensity {:.3g} FLOP/B ({}) at {:.3g} GFLOP/s is outside the plotted "
+                       "range ({})",
+                       ai, level, p.achieved / 1e9, range_text(scene.x, scene.y)),
+           true);
+    }
+  }
+  scene.caption = caption(placements, scene);
+  return scene;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,188 @@
+// The roofline scene: labels never collide, everything drawn stays on the canvas, axes
+// stay bounded whatever the numbers, and the caption tells what the points are.
+#include "ridgeline/analysis/roofline_scene.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "ridgeline/analysis/scene_geometry.hpp"
+#include "ridgeline/core/run_json.hpp"
+#include "scene_checks.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+ComputeCeiling peak(const std::string& dtype, double per_second, int threads) {
+  ComputeCeiling c;
+  c.name = dtype + ".avx512.fma";
+  c.dtype = dtype;
+  c.isa = "avx512";
+  c.per_second = per_second;
+  c.threads = threads;
+  return c;
+}
+
+MemoryCeiling bandwidth(const std::string& level, double bytes_per_s, int threads) {
+  MemoryCeiling m;
+  m.level = level;
+  m.kernel = "copy";
+  m.bytes_per_s = bytes_per_s;
+  m.threads = threads;
+  return m;
+}
+
+RooflinePlacement point(const std::string& name, double intensity, double achieved,
+                        const std::string& dtype = "f64", int threads = 1) {
+  RooflinePlacement p;
+  p.name = name;
+  p.backend = "cpu.test";
+  p.dtype = dtype;
+  p.threads = threads;
+  p.placeable = true;
+  p.achieved = achieved;
+  p.intensity["DRAM"] = intensity;
+  return p;
+}
+
+}  // namespace
+
+TEST(SceneLabels, L3AndDramRoofsWithCloseBandwidthsDoNotOverprint) {
+  // The Zen 5 VM's machine: L3 and DRAM within 1.3x of each other, at 1 and 2 threads.
+  MachineModel m;
+  for (int t : {1, 2}) {
+    m.compute.push_back(peak("f64", 114e9 * t, t));
+    m.compute.push_back(peak("f32", 228e9 * t, t));
+    m.memory.push_back(bandwidth("L1", 400e9 * t, t));
+    m.memory.push_back(bandwidth("L2", 150e9 * t, t));
+    m.memory.push_back(bandwidth("L3", 52e9 * t, t));
+    m.memory.push_back(bandwidth("DRAM", 40e9 * t, t));
+  }
+  const RooflineScene s = roofline_scene({point("a", 4, 30e9), point("b", 0.2, 5e9, "f32", 2)}, &m);
+  scene_checks::expect_sound_scene(s, "close L3 and DRAM");
+  EXPECT_GE(s.lines.size(), 10u);
+  std::size_t l3_dram = 0;
+  for (const auto& l : s.labels)
+    l3_dram += l.text.rfind("L3 ", 0) == 0 || l.text.rfind("DRAM ", 0) == 0;
+  EXPECT_EQ(l3_dram, 4u) << "L3 and DRAM at 1 and 2 threads: all four labelled on the plot";
+}
+
+TEST(SceneLabels, NoTwoLabelsOverlapOnRandomMachines) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> log_peak(9, 13), log_ratio(0, 2.5), log_ai(-3, 3);
+  for (int trial = 0; trial < 150; ++trial) {
+    MachineModel m;
+    std::vector<RooflinePlacement> points;
+    for (int t : {1, 4}) {
+      const double p64 = std::pow(10.0, log_peak(rng));
+      m.compute.push_back(peak("f64", p64, t));
+      m.compute.push_back(peak("f32", p64 * 2, t));
+      double bw = p64 / std::pow(10.0, log_ratio(rng) - 2);
+      for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+        m.memory.push_back(bandwidth(level, bw, t));
+        bw /= std::pow(10.0, log_ratio(rng) / 3);
+      }
+      points.push_back(point("p" + std::to_string(t), std::pow(10.0, log_ai(rng)), p64 / 10,
+                             trial % 2 ? "f32" : "f64", t));
+    }
+    scene_checks::expect_sound_scene(roofline_scene(points, &m), "trial " + std::to_string(trial));
+    if (HasFailure()) break;
+  }
+}
+
+TEST(SceneLabels, ALabelWithNoRoomGoesToTheKeyNotOntoAnother) {
+  MachineModel m;
+  m.compute.push_back(peak("f64", 1e11, 1));
+  for (int i = 0; i < 8; ++i)  // eight levels 1% apart: not all labels fit on the lines
+    m.memory.push_back(
+        bandwidth("a level with a long name " + std::to_string(i), 5e10 * (1 + 0.01 * i), 1));
+  const RooflineScene s = roofline_scene({point("a", 1, 1e10)}, &m);
+  scene_checks::expect_sound_scene(s, "eight close levels");
+  EXPECT_FALSE(s.key.empty());
+}
+
+TEST(SceneAxes, ExtremePointsAreLeftOffWithTheReasonAndTheAxesStayBounded) {
+  MachineModel m;
+  m.compute.push_back(peak("f64", 5e10, 1));
+  m.memory.push_back(bandwidth("DRAM", 2e10, 1));
+  const std::vector<RooflinePlacement> points{point("sane", 2, 1e10), point("tiny", 1e-300, 1e-290),
+                                              point("huge", 1e300, 1e300)};
+  const RooflineScene s = roofline_scene(points, &m);
+  scene_checks::expect_sound_scene(s, "extreme points");
+  ASSERT_EQ(s.points.size(), 1u);
+  EXPECT_EQ(s.points[0].placement, 0u);
+  std::size_t off = 0;
+  for (const auto& o : s.omitted)
+    if (o.result) {
+      ++off;
+      EXPECT_NE(o.reason.find("outside the plotted range"), std::string::npos) << o.reason;
+    }
+  EXPECT_EQ(off, 2u);
+  EXPECT_LE(std::log10(s.x.hi / s.x.lo), 14.0);
+  EXPECT_LE(std::log10(s.y.hi / s.y.lo), 14.0);
+}
+
+TEST(SceneAxes, NoCeilingsAndNoPointsGiveADefaultPlot) {
+  const RooflineScene s = roofline_scene({}, nullptr);
+  scene_checks::expect_sound_scene(s, "empty");
+  EXPECT_TRUE(s.lines.empty());
+  EXPECT_DOUBLE_EQ(s.x.lo, 0.1);
+}
+
+TEST(SceneRoofs, UnusableCeilingsAreLeftOutWithTheReason) {
+  MachineModel m;
+  m.compute.push_back(peak("f64", 0, 1));
+  m.memory.push_back(bandwidth("DRAM", std::nan(""), 1));
+  m.memory.push_back(bandwidth("L2", 1e11, 1));
+  const RooflineScene s = roofline_scene({point("a", 1, 1e9)}, &m);
+  scene_checks::expect_sound_scene(s, "unusable ceilings");
+  std::string omitted;
+  for (const auto& o : s.omitted) omitted += o.what + ": " + o.reason + "\n";
+  EXPECT_NE(omitted.find("compute ceiling f64.avx512.fma left out: its value is 0"),
+            std::string::npos)
+      << omitted;
+  EXPECT_NE(omitted.find("memory ceiling DRAM copy left out: its value is NaN"), std::string::npos)
+      << omitted;
+  EXPECT_NE(omitted.find("no usable compute peak"), std::string::npos) << omitted;
+  ASSERT_EQ(s.lines.size(), 1u);  // L2 alone, up to the top of the plot
+  EXPECT_EQ(s.lines[0].level, "L2");
+}
+
+TEST(SceneCaption, ForeignPointsAreSaidNotToBeValidatedByRidgeline) {
+  const ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/gbench-foreign.json");
+  const MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  const auto placed = place_results(run, &m);
+  const RooflineScene s = roofline_scene(placed, &m);
+  std::string caption;
+  for (const auto& c : s.caption) caption += c + " ";
+  EXPECT_NE(caption.find("1 result from a foreign Google Benchmark file: not validated by "
+                         "Ridgeline"),
+            std::string::npos)
+      << caption;
+  EXPECT_NE(caption.find("level is unknown"), std::string::npos) << caption;
+  EXPECT_NE(caption.find("dtype is unknown"), std::string::npos) << caption;
+  EXPECT_EQ(caption.find("validated against its reference"), std::string::npos)
+      << "no Ridgeline result in this file: " << caption;
+  const ridgeline::Run ours = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  std::string ours_caption;
+  for (const auto& c : roofline_scene(place_results(ours, &m), &m).caption) ours_caption += c;
+  EXPECT_NE(ours_caption.find("validated against its reference"), std::string::npos);
+  EXPECT_EQ(ours_caption.find("foreign"), std::string::npos);
+}
+
+TEST(SceneGeometry, OverlapOfRotatedBoxes) {
+  using namespace scene;
+  const Quad a = text_box({100, 100}, 0, 50, 10);
+  EXPECT_TRUE(overlap(a, text_box({120, 105}, 0, 50, 10)));
+  EXPECT_FALSE(overlap(a, text_box({100, 120}, 0, 50, 10)));
+  // Two parallel diagonal labels one above the other: apart, then touching.
+  EXPECT_FALSE(overlap(text_box({100, 100}, -45, 80, 10), text_box({100, 120}, -45, 80, 10)));
+  EXPECT_TRUE(overlap(text_box({100, 100}, -45, 80, 10), text_box({105, 105}, -45, 80, 10)));
+  // Their axis-aligned bounding boxes would overlap; the boxes themselves do not.
+  EXPECT_FALSE(overlap(text_box({100, 200}, -45, 100, 10), text_box({130, 200}, -45, 100, 10)));
+  EXPECT_GT(text_width("WWW", 10), text_width("iii", 10));
+  EXPECT_DOUBLE_EQ(text_width("\xE2\x80\xAE", 10), 10);  // one code point, three bytes
+}
+
+}  // namespace ridgeline

@@ -94,6 +94,37 @@ class ReportInChromium(unittest.TestCase):
         self.assertGreater(len(pixels), 20, "a handful of colours: blank page?")
         self.assertGreater(dark, 500, "almost no dark pixels: nothing drawn?")
 
+    def test_roof_labels_fit_the_boxes_the_scene_reserved(self):
+        """The scene places labels by estimated text extents (data-w); the browser's own
+        measure of each label must fit inside, or two labels could still touch."""
+        with open(self.html, encoding="utf-8") as f:
+            page = f.read()
+        probe = """<script>
+var out = [];
+document.querySelectorAll('text.roof-label').forEach(function (t) {
+  var box = t.getBBox();
+  out.push({text: t.textContent, width: t.getComputedTextLength(), reserved: parseFloat(t.getAttribute('data-w')),
+            top: box.y - parseFloat(t.getAttribute('y')), bottom: box.y + box.height - parseFloat(t.getAttribute('y')),
+            size: parseFloat(t.getAttribute('font-size'))});
+});
+var pre = document.createElement('pre'); pre.id = 'label-check'; pre.textContent = JSON.stringify(out);
+document.body.appendChild(pre);
+</script></body>"""
+        with open(self.html, "w", encoding="utf-8") as f:
+            f.write(page.replace("</body>", probe))
+        r = self.chromium("--dump-dom")
+        m = re.search(r'<pre id="label-check">(.*?)</pre>', r.stdout, re.S)
+        self.assertIsNotNone(m, r.stderr[-2000:])
+        import html as html_lib
+        import json
+        labels = json.loads(html_lib.unescape(m.group(1)))
+        self.assertGreater(len(labels), 4, "the recorded run's roofs are labelled")
+        for label in labels:
+            self.assertLessEqual(label["width"], label["reserved"], label)
+            # The box reserved above and below the baseline: 0.95 and 0.3 font sizes.
+            self.assertGreaterEqual(label["top"], -0.95 * label["size"] - 0.5, label)
+            self.assertLessEqual(label["bottom"], 0.3 * label["size"] + 0.5, label)
+
     def test_script_runs_to_the_end_without_console_errors(self):
         r = self.chromium("--dump-dom")
         self.assertIn('data-report-ready="1"', r.stdout, r.stderr[-2000:])

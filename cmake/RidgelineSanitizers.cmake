@@ -1,0 +1,26 @@
+# RIDGELINE_SANITIZE: every target compiled and linked with AddressSanitizer and
+# UndefinedBehaviorSanitizer (the `asan` preset). Any error stops the process (no
+# recovery), so a test or fuzz run fails on the first one.
+#
+# RIDGELINE_FUZZ: the libFuzzer targets in tests/fuzz (clang only). All code is
+# instrumented for coverage (-fsanitize=fuzzer-no-link); the targets link libFuzzer.
+option(RIDGELINE_SANITIZE "Build with ASan and UBSan" OFF)
+option(RIDGELINE_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
+
+if(RIDGELINE_SANITIZE)
+  set(_ridgeline_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_ridgeline_san}>")
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+if(RIDGELINE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "RIDGELINE_FUZZ needs clang (libFuzzer): configure with the asan preset, "
+                        "or -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14")
+  endif()
+  if(NOT RIDGELINE_SANITIZE)
+    message(FATAL_ERROR "RIDGELINE_FUZZ needs RIDGELINE_SANITIZE=ON: a fuzzer without ASan and "
+                        "UBSan finds only the crashes that happen to segfault")
+  endif()
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>")
+endif()

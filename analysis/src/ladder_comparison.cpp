@@ -1,18 +1,18 @@
 #include "ridgeline/analysis/ladder_comparison.hpp"
 
+#include <map>
 #include <tuple>
 
 namespace ridgeline {
 
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements) {
   std::vector<LadderRow> rows;
+  // Problem -> its row: one lookup per placement, however many problems there are.
+  std::map<std::tuple<std::string, std::string, std::string, int>, std::size_t> index;
   auto row_of = [&](const RooflinePlacement& p) -> LadderRow& {
-    for (auto& r : rows)
-      if (std::tie(r.op, r.dtype, r.shape, r.threads) ==
-          std::tie(p.op, p.dtype, p.shape, p.threads))
-        return r;
-    rows.push_back({p.op, p.dtype, p.shape, p.threads, "", 0, {}});
-    return rows.back();
+    auto [it, added] = index.try_emplace({p.op, p.dtype, p.shape, p.threads}, rows.size());
+    if (added) rows.push_back({p.op, p.dtype, p.shape, p.threads, "", 0, {}});
+    return rows[it->second];
   };
   for (const auto& p : placements) {
     if (p.shape.empty() || p.achieved <= 0 || p.disposition != "passed") continue;

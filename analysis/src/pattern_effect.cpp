@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "ridgeline/analysis/usable.hpp"
 
@@ -39,6 +40,7 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> patterns;  // key -> patterns in order
   std::map<std::pair<std::string, std::string>, Series> series;
+  std::set<std::pair<std::string, std::string>> seen;  // (key, pattern) already in order
   for (const auto& r : run.benchmarks) {
     if (!r.ridgeline || r.run_type != "iteration" || r.error_occurred) continue;
     const CaseDetails& d = *r.ridgeline;
@@ -48,7 +50,7 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
         "/threads=" + std::to_string(d.threads);
     if (!patterns.count(key)) order.push_back(key);
     auto& p = patterns[key];
-    if (std::find(p.begin(), p.end(), d.problem.pattern) == p.end()) p.push_back(d.problem.pattern);
+    if (seen.insert({key, d.problem.pattern}).second) p.push_back(d.problem.pattern);
     Series& s = series[{key, d.problem.pattern}];
     for (const auto& m : d.metrics) {
       if (m.name == "gpu.throttled" && m.value > 0) s.throttled = true;

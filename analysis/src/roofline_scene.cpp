@@ -42,15 +42,23 @@ struct Group {
   }
 };
 
-void omit(RooflineScene& scene, std::string what, std::string reason, bool result = false) {
-  for (const auto& o : scene.omitted)
-    if (o.what == what && o.reason == reason) return;
-  scene.omitted.push_back({std::move(what), std::move(reason), result});
-}
+// Adds an omission once; `seen` keeps the lookup logarithmic however many there are.
+class Omissions {
+ public:
+  explicit Omissions(RooflineScene& scene) : scene_(scene) {}
+  void operator()(std::string what, std::string reason, bool result = false) {
+    if (!seen_.insert({what, reason}).second) return;
+    scene_.omitted.push_back({std::move(what), std::move(reason), result});
+  }
+
+ private:
+  RooflineScene& scene_;
+  std::set<std::pair<std::string, std::string>> seen_;
+};
 
 // The roofs to draw: those of the placed results (or, with none, every f32/f64 peak).
 std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
-                               const MachineModel& machine, RooflineScene& scene) {
+                               const MachineModel& machine, Omissions& omit) {
   std::set<std::tuple<std::string, int, std::string>> wanted;  // device, threads, dtype
   for (const auto& p : placements)
     if (p.placeable) wanted.insert({p.device, p.threads, p.dtype});
@@ -61,7 +69,7 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
   for (const auto& [device, threads, dtype] : wanted) {
     const Roof roof = roof_for(machine, dtype, threads, device);
     for (const auto& n : roof.notes)
-      if (n.kind == NoteKind::ceiling) omit(scene, "a ceiling of the machine model", n.text);
+      if (n.kind == NoteKind::ceiling) omit("a ceiling of the machine model", n.text);
     Group& g = groups[{device, roof.threads}];
     g.device = device;
     g.threads = roof.threads;
@@ -75,24 +83,24 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
   for (auto& [key, g] : groups) {
     const std::string name = who(g.device, g.threads);
     if (out.size() == kMaxGroups) {
-      omit(scene, "roofs " + name,
+      omit("roofs " + name,
            fmt::format("not drawn: at most {} thread counts have roofs on one plot", kMaxGroups));
       continue;
     }
     std::sort(g.peaks.begin(), g.peaks.end(),
               [](const auto& a, const auto& b) { return a.per_second > b.per_second; });
     for (std::size_t i = kMaxPeaks; i < g.peaks.size(); ++i)
-      omit(scene, "compute roof " + g.peaks[i].name + " " + name,
+      omit("compute roof " + g.peaks[i].name + " " + name,
            fmt::format("not drawn: at most {} compute roofs per thread count", kMaxPeaks));
     if (g.peaks.size() > kMaxPeaks) g.peaks.resize(kMaxPeaks);
     while (g.memory.size() > kMaxLevels) {
       auto last = std::prev(g.memory.end());
-      omit(scene, "memory roof " + last->first + " " + name,
+      omit("memory roof " + last->first + " " + name,
            fmt::format("not drawn: at most {} memory levels per thread count", kMaxLevels));
       g.memory.erase(last);
     }
     if (g.peaks.empty())
-      omit(scene, "compute roofs " + name, "the machine model has no usable compute peak here");
+      omit("compute roofs " + name, "the machine model has no usable compute peak here");
     out.push_back(std::move(g));
   }
   return out;
@@ -167,8 +175,8 @@ std::string range_text(const SceneAxis& x, const SceneAxis& y) {
 }
 
 // Roof lines (clipped to the plot), ridge points and the labels' texts.
-void add_roofs(RooflineScene& scene, const std::vector<Group>& groups, const Mapper& m,
-               std::vector<scene::LabelRequest>& compute_labels,
+void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& groups,
+               const Mapper& m, std::vector<scene::LabelRequest>& compute_labels,
                std::vector<scene::LabelRequest>& memory_labels) {
   for (const auto& g : groups) {
     const std::string name = who(g.device, g.threads);
@@ -183,7 +191,7 @@ void add_roofs(RooflineScene& scene, const std::vector<Group>& groups, const Map
       const std::string what =
           fmt::format("{} {}: {} GB/s", level, name, fixed(bw.bytes_per_s / 1e9, 1));
       if (!(lx1 - lx0 > 1e-6)) {
-        omit(scene, "memory roof " + what, "outside the plotted range");
+        omit("memory roof " + what, "outside the plotted range");
         continue;
       }
       scene.lines.push_back({SceneLine::Kind::memory, level, g.device, g.threads, bw.bytes_per_s,
@@ -206,7 +214,7 @@ void add_roofs(RooflineScene& scene, const std::vector<Group>& groups, const Map
       const std::string what = fmt::format("{} {} peak: {} GFLOP/s ({})", peak.dtype, name,
                                            fixed(peak.per_second / 1e9, 2), peak.name);
       if (!m.in_y(lp) || !(m.x1() - start > 1e-6)) {
-        omit(scene, "compute roof " + what, "outside the plotted range");
+        omit("compute roof " + what, "outside the plotted range");
         continue;
       }
       scene.lines.push_back({SceneLine::Kind::compute, peak.dtype, g.device, g.threads,
@@ -271,8 +279,9 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
                              const MachineModel* machine, const SceneCanvas& canvas) {
   RooflineScene scene;
   scene.canvas = canvas;
+  Omissions omit(scene);
   const std::vector<Group> groups =
-      machine ? roof_groups(placements, *machine, scene) : std::vector<Group>{};
+      machine ? roof_groups(placements, *machine, omit) : std::vector<Group>{};
 
   // Axis ranges from the points, the peaks and the ridge points.
   std::vector<double> xs, ys;
@@ -300,7 +309,7 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
   const Mapper m(scene.canvas, scene.x, scene.y);
 
   std::vector<scene::LabelRequest> compute_labels, memory_labels;
-  add_roofs(scene, groups, m, compute_labels, memory_labels);
+  add_roofs(scene, omit, groups, m, compute_labels, memory_labels);
   // Peaks first (the fewest places), then the memory roofs from the highest bandwidth.
   std::stable_sort(memory_labels.begin(), memory_labels.end(), [&](const auto& a, const auto& b) {
     return scene.lines[a.line].value > scene.lines[b.line].value;
@@ -317,7 +326,7 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
         scene.points.push_back({i, level, ai, m.px(lx), m.py(ly)});
         continue;
       }
-      omit(scene, p.name,
+      omit(p.name,
            fmt::format("intensity {:.3g} FLOP/B ({}) at {:.3g} GFLOP/s is outside the plotted "
                        "range ({})",
                        ai, level, p.achieved / 1e9, range_text(scene.x, scene.y)),

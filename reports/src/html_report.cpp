@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <set>
+
 #include "format.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
@@ -234,14 +236,13 @@ std::string pattern_section(const ReportInput& in) {
   return s + "</tbody></table>";
 }
 
-std::string legend(const ReportInput& in) {
+std::string legend(const ReportInput& in, const BackendColours& colours) {
   std::string s = "<div class=\"legend\">";
-  std::vector<std::string> seen;
+  std::set<std::string> seen;
   for (const auto& p : in.placements) {
-    if (!p.placeable || std::find(seen.begin(), seen.end(), p.backend) != seen.end()) continue;
-    seen.push_back(p.backend);
+    if (!p.placeable || !seen.insert(p.backend).second) continue;
     s += fmt::format(R"(<span><i class="swatch" style="background:{}"></i>{}</span>)",
-                     backend_colour(in, p.backend), escape_html(p.backend));
+                     colours.at(p.backend), escape_html(p.backend));
   }
   s += "<span>● f32 &nbsp; ■ f64 &nbsp; ▲ other</span><span>solid: 1 thread, dashed: more</span>"
        "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
@@ -270,7 +271,9 @@ std::string html_report(const ReportInput& in) {
                    in.placements.size() - placed) +
        (c.interrupted ? " — <b>the run was interrupted</b>" : "") + "</p>";
   const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
-  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in) + legend(in) + plot_notes(scene);
+  const BackendColours colours = backend_colours(in);
+  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in, colours) + legend(in, colours) +
+       plot_notes(scene);
   s += results_section(in) + ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!collectors.empty())
     s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"

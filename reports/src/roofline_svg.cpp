@@ -91,18 +91,18 @@ std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt) {
 
 }  // namespace
 
-std::string backend_colour(const ReportInput& input, const std::string& backend) {
+BackendColours backend_colours(const ReportInput& input) {
   static const char* palette[] = {"#4263eb", "#f76707", "#2f9e44", "#ae3ec9", "#e03131", "#1098ad",
                                   "#f59f00", "#5c940d", "#d6336c", "#495057", "#7048e8", "#0ca678"};
-  std::vector<std::string> seen;
+  BackendColours colours;
   for (const auto& p : input.placements)
-    if (std::find(seen.begin(), seen.end(), p.backend) == seen.end()) seen.push_back(p.backend);
-  auto it = std::find(seen.begin(), seen.end(), backend);
-  const std::size_t i = it == seen.end() ? 0 : static_cast<std::size_t>(it - seen.begin());
-  return palette[i % (sizeof palette / sizeof palette[0])];
+    if (!colours.count(p.backend))
+      colours[p.backend] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
+  return colours;
 }
 
-std::string roofline_svg(const RooflineScene& sc, const ReportInput& in) {
+std::string roofline_svg(const RooflineScene& sc, const ReportInput& in,
+                         const BackendColours& colours) {
   const SceneCanvas& c = sc.canvas;
   std::string s = fmt::format(
       R"svg(<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {1}" width="{0}" height="{1}" role="img" aria-label="Roofline plot" font-family="sans-serif" font-size="12">)svg",
@@ -135,8 +135,7 @@ std::string roofline_svg(const RooflineScene& sc, const ReportInput& in) {
     if (pt.placement >= in.placements.size()) continue;
     const RooflinePlacement& p = in.placements[pt.placement];
     s += "<g class=\"point\">" +
-         marker(p.dtype, pt.x, pt.y, backend_colour(in, p.backend),
-                p.above_roof ? "#e03131" : "#212529") +
+         marker(p.dtype, pt.x, pt.y, colours.at(p.backend), p.above_roof ? "#e03131" : "#212529") +
          "<title>" + point_tip(p, pt) + "</title></g>";
   }
   s += "</g></svg>";

@@ -1,5 +1,4 @@
-// Markdown (fit for a CI job summary), CSV and the terminal table: the same numbers as
-// the HTML report.
+// Markdown (fit for a CI job summary) and CSV: the same numbers as the HTML report.
 #include <fmt/format.h>
 
 #include "format.hpp"
@@ -120,25 +119,6 @@ std::string csv_report(const ReportInput& in) {
                      p.attainable > 0 ? gflops(p.attainable) : "",
                      p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
                      p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)));
-  }
-  return s;
-}
-
-std::string terminal_summary(const ReportInput& in) {
-  std::string s =
-      fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", "case", "GFLOP/s", "AI", "eff.", "bound");
-  for (const auto& p : in.placements) {
-    const std::string name = escape_visible(p.name);
-    if (!p.placeable) {
-      s += fmt::format("{:<72} {}\n", name, escape_visible(p.reason));
-    } else {
-      auto [level, ai] = level_and_intensity(p);
-      s += fmt::format("{:<72} {:>9} {:>8} {:>7}  {}\n", name, gflops(p.achieved), intensity(ai),
-                       p.attainable > 0 ? percent(p.efficiency) : "—",
-                       escape_visible(p.bound) + (p.above_roof ? " (above roof)" : ""));
-    }
-    for (const auto& n : p.notes)
-      s += fmt::format("    {}: {}\n", to_string(n.kind), escape_visible(n.text));
   }
   return s;
 }

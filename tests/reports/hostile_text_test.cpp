@@ -125,3 +125,38 @@ TEST(Footer, NamesTheRidgelineThatWroteTheReportAndTheRun) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(TerminalTable, ColumnsLineUpWhateverTheNames) {
+  // A name longer than any fixed column, one with multi-byte characters, one with an escape.
+  ReportInput in = with_names(std::string(120, 'n'), "cpu.long");
+  in.placements[1].name = "gemm/ünïcödé/✓";
+  in.placements[2].name = "tab\there";
+  const std::string table = terminal_summary(in);
+  std::vector<std::size_t> ends;  // where the GFLOP/s column ends, in code points
+  std::size_t start = 0;
+  for (std::size_t nl = table.find('\n'); nl != std::string::npos;
+       start = nl + 1, nl = table.find('\n', start)) {
+    const std::string line = table.substr(start, nl - start);
+    if (line.rfind("    ", 0) == 0) continue;  // a note under its case
+    std::size_t points = 0, last_cell_end = 0, cells = 0;
+    bool in_cell = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if ((line[i] & 0xC0) == 0x80) continue;
+      ++points;
+      const bool space = line[i] == ' ' && i + 1 < line.size() && line[i + 1] == ' ';
+      if (in_cell && space) {
+        if (++cells == 2) last_cell_end = points - 1;
+        in_cell = false;
+      } else if (!in_cell && line[i] != ' ') {
+        in_cell = true;
+      }
+    }
+    ends.push_back(last_cell_end);
+  }
+  ASSERT_GT(ends.size(), 3u);
+  for (std::size_t e : ends) EXPECT_EQ(e, ends.front()) << table;
+}
+
+}  // namespace ridgeline

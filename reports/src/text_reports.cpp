@@ -4,6 +4,7 @@
 #include "format.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
+#include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 
@@ -108,14 +109,17 @@ std::string csv_report(const ReportInput& in) {
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
       "bound,above_roof,"
       "reason,notes\n";
+  // A number cell holds a usable number or nothing: a rejected value is named in the
+  // reason, never written where a spreadsheet would compute with it.
+  const auto number = [](double v) { return usable(v) ? fmt::format("{:.6g}", v) : ""; };
   for (const auto& p : in.placements) {
     auto [level, ai] = level_and_intensity(p);
     auto f = [](const std::string& x) { return escape_csv_field(x); };
-    s += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{},{},{},{},{:.6g},{},{},{},{},{},{}\n",
-                     f(p.name), f(p.backend), f(p.op), f(p.dtype), f(p.shape), p.threads,
-                     f(p.disposition), p.placeable ? "yes" : "no", p.seconds, p.flops,
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
+                     f(p.backend), f(p.op), f(p.dtype), f(p.shape), p.threads, f(p.disposition),
+                     p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
                      p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source),
-                     to_string(p.bytes_source), f(level), ai,
+                     to_string(p.bytes_source), f(level), number(ai),
                      p.attainable > 0 ? gflops(p.attainable) : "",
                      p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
                      p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)));

@@ -2,15 +2,18 @@
 // own fuzzer judges that) end here; every Run it accepts is placed under its embedded
 // machine model (and under none), drawn, and written as HTML, Markdown, CSV and the
 // terminal table. Any exception from there on is a finding, and so is output that breaks
-// the scene's promises: a coordinate off the canvas, overlapping labels, output out of
-// proportion to the input.
+// the promises of analysis and the scene: a placed result with an unusable number, or
+// neither drawn nor listed as off the plot; a coordinate off the canvas, overlapping
+// labels, a roof without its label; output out of proportion to the input.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include "fuzz_input_file.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/scene_geometry.hpp"
+#include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/report.hpp"
 
@@ -49,10 +52,35 @@ void check_scene(const ridgeline::RooflineScene& s) {
   if (s.labels.size() + s.key.size() != s.lines.size()) finding("a roof without its label");
 }
 
+// Every placed result is drawn or listed as off the plot; every number of it is usable.
+void check_placements(const ridgeline::ReportInput& in, const ridgeline::RooflineScene& s) {
+  std::set<std::size_t> drawn;
+  for (const auto& pt : s.points) drawn.insert(pt.placement);
+  std::set<std::string> off;
+  for (const auto& o : s.omitted)
+    if (o.result) off.insert(o.what);
+  for (std::size_t i = 0; i < in.placements.size(); ++i) {
+    const auto& p = in.placements[i];
+    if (!p.placeable) {
+      if (p.reason.empty()) finding("a result not placeable without a reason");
+      continue;
+    }
+    if (!ridgeline::usable(p.flops) || !ridgeline::usable(p.seconds) ||
+        !ridgeline::usable(p.achieved) || p.intensity.empty())
+      finding("a placed result with a number that is not usable");
+    if (p.attainable != 0 && (!ridgeline::usable(p.attainable) || !ridgeline::usable(p.efficiency)))
+      finding("an attainable rate or efficiency that is not usable");
+    if (!drawn.count(i) && !off.count(p.name)) finding("a placed result neither drawn nor listed");
+  }
+}
+
 void report_all(const ridgeline::Run& run, const std::optional<ridgeline::MachineModel>& machine,
                 std::size_t input_size) {
   const ridgeline::ReportInput in = ridgeline::make_report_input(run, "fuzz.json", machine, "fuzz");
-  check_scene(ridgeline::roofline_scene(in.placements, in.machine ? &*in.machine : nullptr));
+  const ridgeline::RooflineScene scene =
+      ridgeline::roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
+  check_scene(scene);
+  check_placements(in, scene);
   const std::size_t limit = (std::size_t{1} << 20) + 400 * input_size;
   if (ridgeline::html_report(in).size() > limit) finding("HTML out of proportion to the input");
   if (ridgeline::markdown_report(in).size() > limit) finding("Markdown out of proportion");

@@ -232,6 +232,8 @@ TEST(HostileNumbers, EveryValueInEveryFieldEndsBoundedAndLabelled) {
   const std::regex bad_svg_number(
       R"re((x|y|x1|y1|x2|y2|cx|cy|r|width|height|d|transform|data-w)="[^"]*(nan|inf))re",
       std::regex::icase);
+  const std::regex csv_non_number(R"re((^|,)(-?(nan|inf)|-[0-9.e+-]+|0)(,|$))re",
+                                  std::regex::icase | std::regex::multiline);
   for (const auto& field : fields())
     for (double value : values()) {
       const std::string row = fmt::format("{} = {}", field.name, describe_number(value));
@@ -247,6 +249,8 @@ TEST(HostileNumbers, EveryValueInEveryFieldEndsBoundedAndLabelled) {
       const std::string svg =
           o.html.substr(o.html.find("<svg"), o.html.find("</svg>") - o.html.find("<svg"));
       EXPECT_FALSE(std::regex_search(svg, bad_svg_number)) << row;
+      // No CSV number cell holds a value that is not usable: it would be computed with.
+      EXPECT_FALSE(std::regex_search(o.csv, csv_non_number)) << row << "\n" << o.csv;
       scene_checks::expect_sound_scene(o.scene, row);
       for (std::size_t i = 0; i < o.in.placements.size(); ++i) {
         const RooflinePlacement& p = o.in.placements[i];

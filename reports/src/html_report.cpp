@@ -29,6 +29,7 @@ th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" 
 .legend span{display:inline-block;margin-right:14px;font-size:13px}
 .swatch{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:middle}
 .above{color:#e03131;font-weight:600}.bad{color:#e03131}
+td.notes{min-width:320px;font-size:12px;color:#495057}
 )";
 
 // Click a header to sort by that column (numbers by data-v when present).

@@ -16,15 +16,8 @@
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "sanitizers.hpp"
 #include "scene_checks.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define RIDGELINE_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RIDGELINE_UNDER_ASAN 1
-#endif
-#endif
 
 namespace ridgeline {
 

@@ -72,8 +72,9 @@ KernelCatalog catalog_with_test_kernels() {
       {"test.hang", Misbehaviour::hang},
       {"test.unwritten", Misbehaviour::unwritten},
       {"test.throws_when_timed", Misbehaviour::throws_when_timed}};
-  for (auto [name, how] : tests) {
-    std::string backend = name;
+  for (const auto& test : tests) {
+    std::string backend = test.first;
+    Misbehaviour how = test.second;
     c.add([backend, how] { return std::make_unique<MisbehavingKernel>(backend, how); });
   }
   return c;

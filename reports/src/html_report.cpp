@@ -271,6 +271,9 @@ std::string html_report(const ReportInput& in) {
        fmt::format("{} cases, {} placed, {} not placeable", in.placements.size(), placed,
                    in.placements.size() - placed) +
        (c.interrupted ? " — <b>the run was interrupted</b>" : "") + "</p>";
+  // What reading the input left out or assumed (a journal's line cut by a kill).
+  for (const auto& note : in.run.notes)
+    s += "<p class=\"meta input-note\">Reading the input: " + escape_html(note) + "</p>";
   const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
   const BackendColours colours = backend_colours(in);
   s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in, colours) + legend(in, colours) +

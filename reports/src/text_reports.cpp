@@ -23,8 +23,10 @@ std::pair<std::string, double> level_and_intensity(const RooflinePlacement& p) {
 std::string markdown_report(const ReportInput& in) {
   auto md = [](const std::string& s) { return escape_markdown_cell(s); };
   std::string s = "# Ridgeline report\n\n";
-  s += fmt::format("{} — {} on {}\n\n", md(in.run_origin), md(in.run.context.date),
-                   md(in.run.context.host_name));
+  s += fmt::format("{} — {} on {}{}\n\n", md(in.run_origin), md(in.run.context.date),
+                   md(in.run.context.host_name),
+                   in.run.context.interrupted ? " — **the run was interrupted**" : "");
+  for (const auto& note : in.run.notes) s += "Reading the input: " + md(note) + "\n\n";
   if (in.machine) {
     const MachineModel& m = *in.machine;
     s += fmt::format("Machine: {}, {} cores, {} MHz measured (ceilings from {}).\n\n",

@@ -99,6 +99,22 @@ TEST(MarkdownReport, CarriesTheSameNumbersInTables) {
   EXPECT_NE(hostile.find("&lt;script&gt;"), std::string::npos);
 }
 
+TEST(Reports, SayWhatReadingTheInputLeftOutAndThatTheRunWasInterrupted) {
+  ReportInput in = recorded();
+  in.run.notes.push_back("the journal's last line was cut short <by a kill>: left out");
+  in.run.context.interrupted = true;
+  const std::string html = html_report(in);
+  EXPECT_NE(html.find("Reading the input: the journal&#39;s last line was cut short &lt;by a "
+                      "kill&gt;: left out"),
+            std::string::npos)
+      << html.substr(0, 2000);
+  EXPECT_NE(html.find("the run was interrupted"), std::string::npos);
+  const std::string md = markdown_report(in);
+  EXPECT_NE(md.find("Reading the input: the journal's last line was cut short"), std::string::npos)
+      << md.substr(0, 2000);
+  EXPECT_NE(md.find("the run was interrupted"), std::string::npos);
+}
+
 TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
   ReportInput in = recorded();
   std::string csv = csv_report(in);

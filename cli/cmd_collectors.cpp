@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "columns.hpp"
 #include "commands.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
@@ -13,6 +12,7 @@
 #include "ridgeline/collectors/perf_event.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/reports/columns.hpp"
 #include "ridgeline/runner/collector_validation.hpp"
 #include "ridgeline/runner/probe.hpp"
 
@@ -71,7 +71,7 @@ int run_collectors(bool json) {
                c["available"].get<bool>() ? "available" : "unavailable",
                c["description"].get<std::string>());
     if (c.contains("events")) {
-      std::vector<Row> events;
+      std::vector<TextRow> events;
       for (const auto& e : c["events"])
         events.push_back({e["event"].get<std::string>(), e["available"].get<bool>()
                                                              ? "available"
@@ -113,7 +113,7 @@ int run_validation(bool json) {
     fmt::print("{}\n", validation_to_json(v));
     return 0;
   }
-  std::vector<Row> rows{
+  std::vector<TextRow> rows{
       {"collector", "metric", "known work", "expected", "counted", "tol.", "verdict"}};
   for (const auto& c : v.checks)
     rows.push_back({c.collector, c.metric, c.workload, fmt::format("{:.6g}", c.expected),

@@ -5,11 +5,11 @@
 #include <thread>
 
 #include "blas_probe.hpp"
-#include "columns.hpp"
 #include "commands.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
+#include "ridgeline/reports/columns.hpp"
 #include "ridgeline/runner/suites.hpp"
 
 namespace ridgeline::cli {
@@ -85,7 +85,7 @@ int run_list(const ListOptions& opt) {
     return 0;
   }
   fmt::print("Kernels\n");
-  std::vector<Row> rows;
+  std::vector<TextRow> rows;
   for (const auto& k : kernels) {
     std::string dt;
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();

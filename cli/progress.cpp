@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-#include "columns.hpp"
+#include "ridgeline/reports/columns.hpp"
 
 namespace ridgeline::cli {
 

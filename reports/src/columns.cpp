@@ -1,8 +1,8 @@
-#include "columns.hpp"
+#include "ridgeline/reports/columns.hpp"
 
 #include <algorithm>
 
-namespace ridgeline::cli {
+namespace ridgeline {
 
 std::size_t visible_width(const std::string& text) {
   std::size_t width = 0;
@@ -18,7 +18,7 @@ std::size_t visible_width(const std::string& text) {
   return width;
 }
 
-std::string format_columns(const std::vector<Row>& rows, const std::string& indent,
+std::string format_columns(const std::vector<TextRow>& rows, const std::string& indent,
                            const std::vector<std::size_t>& right) {
   std::vector<std::size_t> widths;
   for (const auto& r : rows)
@@ -44,4 +44,4 @@ std::string format_columns(const std::vector<Row>& rows, const std::string& inde
   return out;
 }
 
-}  // namespace ridgeline::cli
+}  // namespace ridgeline

@@ -32,6 +32,14 @@ ReportInput with_names(const std::string& name, const std::string& backend) {
   return make_report_input(std::move(run), "hostile.json", machine, "embedded");
 }
 
+// Each format's text for one input, named.
+std::vector<std::pair<std::string, std::string>> every_format(const ReportInput& in) {
+  return {{"html", html_report(in)},
+          {"markdown", markdown_report(in)},
+          {"csv", csv_report(in)},
+          {"terminal", terminal_summary(in)}};
+}
+
 }  // namespace
 
 TEST(HostileText, TheVisibleFormShowsEveryInvisibleCharacterAsAnEscape) {
@@ -47,11 +55,7 @@ TEST(HostileText, TheVisibleFormShowsEveryInvisibleCharacterAsAnEscape) {
 
 TEST(HostileText, NoFormatCarriesAControlOrBidiCharacterFromAName) {
   const ReportInput in = with_names(kHostile, "cpu.\xE2\x80\xAEnaive\x1b]0;title\x07");
-  const std::vector<std::pair<std::string, std::string>> outputs{
-      {"html", html_report(in)},
-      {"markdown", markdown_report(in)},
-      {"csv", csv_report(in)},
-      {"terminal", terminal_summary(in)}};
+  const auto outputs = every_format(in);
   for (const auto& [format, text] : outputs) {
     for (const auto& raw : kRawBytes)
       EXPECT_EQ(text.find(raw), std::string::npos)
@@ -92,11 +96,7 @@ TEST(AnalysisNotes, ReachEveryFormat) {
   run.benchmarks.push_back(three);
   const MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
   const ReportInput in = make_report_input(run, "mixed.json", m, "fixture");
-  const std::vector<std::pair<std::string, std::string>> outputs{
-      {"html", html_report(in)},
-      {"markdown", markdown_report(in)},
-      {"csv", csv_report(in)},
-      {"terminal", terminal_summary(in)}};
+  const auto outputs = every_format(in);
   for (const auto& [format, text] : outputs) {
     EXPECT_NE(text.find("dtype unknown: under the highest floating-point peak"), std::string::npos)
         << format;

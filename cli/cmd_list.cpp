@@ -36,7 +36,7 @@ int run_list(const ListOptions& opt) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : catalog.kernels()) {
     // Availability for a small problem in the kernel's first dtype.
-    const Problem probe_problem{"gemm", {64, 64, 64, 1}, Layout::NN, k.dtypes.at(0), "normal"};
+    const Problem probe_problem = example_problem(op_definition(k.op), k.dtypes.at(0));
     Support s = catalog.create(k.backend)->supports(probe_problem, 1);
     if (!s && k.device == "gpu" && !gpu.available()) s.reason = "no GPU (see GPU below)";
     nlohmann::json dtypes = nlohmann::json::array();

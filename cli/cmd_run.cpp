@@ -124,7 +124,8 @@ int execute_run(RunOptions& opt,
   const OutputFile output = check_run_output(opt.output);
   std::optional<MinTime> min_time;
   if (opt.min_time) min_time = parse_min_time(*opt.min_time, "--min-time");
-  for (const auto& s : opt.shapes) opt.plan.shapes.push_back(parse_shape(s));
+  for (const auto& s : opt.shapes) opt.plan.params.push_back(parse_shape(s));
+  for (const auto& p : opt.params) opt.plan.params.push_back(p);
   if (!opt.group.empty()) {
     const CpuIdentity cpu = cpu_identity();
     opt.settings.group = load_counter_group(
@@ -175,9 +176,10 @@ int execute_run(RunOptions& opt,
 
   if (opt.dry_run) {
     fmt::print(
-        "{} cases, suite {}, {} repetitions of {} each, {} s warm-up, {} s case timeout, "
+        "{} case{}, suite {}, {} repetition{} of {} each, {} s warm-up, {} s case timeout, "
         "seed {}\nwould write {} (journal {})\ncollect: {}\n",
-        plan.size(), opt.plan.suite, opt.settings.repetitions,
+        plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
+        opt.settings.repetitions == 1 ? "" : "s",
         opt.settings.iterations ? fmt::format("{} iterations", *opt.settings.iterations)
                                 : fmt::format("at least {} s", opt.settings.min_time_s),
         opt.settings.warmup_s, opt.settings.case_timeout_s, opt.settings.seed, opt.output,
@@ -202,8 +204,9 @@ int execute_run(RunOptions& opt,
   sigaction(SIGTERM, &sa, nullptr);
 
   const bool tty = stderr_takes_escapes();
-  fmt::print(stderr, "ridgeline run: {} cases, suite {}, {} repetitions; writing {} (live: {})\n",
-             plan.size(), opt.plan.suite, opt.settings.repetitions, opt.output, journal.string());
+  fmt::print(stderr, "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
+             plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
+             opt.settings.repetitions == 1 ? "" : "s", opt.output, journal.string());
   Progress progress(plan.size(), tty);
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {

@@ -22,6 +22,9 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
   sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
   sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
       ->delimiter(',');
+  sub->add_option("--params", opt->params,
+                  "Op parameters, e.g. rows=4096,cols=1024 or m=512,n=512,k=64/layout=NT "
+                  "(repeatable; each replaces them in the suite's cases whose op has them)");
   sub->add_option("--repetitions,--benchmark_repetitions", opt->repetitions,
                   "Timed repetitions per case (default: the suite's)")
       ->check(finite_between(1, 10000, "repetitions"));

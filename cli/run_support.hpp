@@ -16,6 +16,7 @@ namespace ridgeline::cli {
 struct RunOptions {
   PlanRequest plan;
   std::vector<std::string> shapes;
+  std::vector<std::string> params;  // "rows=4096,cols=4096": passed to the plan as they are
   std::optional<int> repetitions;
   std::optional<std::string> min_time;  // "0.5", "0.5s" or "100x" (iterations)
   RunSettings settings;

@@ -31,7 +31,8 @@ def cases(run):
         if not r or b.get("run_type") != "iteration":
             continue
         c = out.setdefault(b["run_name"], {"backend": r["backend"], "dtype": r["dtype"],
-                                           "shape": r["shape"], "pattern": r["pattern"],
+                                           "shape": r["params"]["dims"] if "params" in r else r["shape"],
+                                           "pattern": r["pattern"],
                                            "disposition": r["validation"]["disposition"],
                                            "message": r["validation"].get("message", ""),
                                            "rate": [], "power": [], "clock": [], "throttled": [],

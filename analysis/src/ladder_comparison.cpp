@@ -10,12 +10,12 @@ std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacem
   // Problem -> its row: one lookup per placement, however many problems there are.
   std::map<std::tuple<std::string, std::string, std::string, int>, std::size_t> index;
   auto row_of = [&](const RooflinePlacement& p) -> LadderRow& {
-    auto [it, added] = index.try_emplace({p.op, p.dtype, p.shape, p.threads}, rows.size());
-    if (added) rows.push_back({p.op, p.dtype, p.shape, p.threads, "", 0, {}});
+    auto [it, added] = index.try_emplace({p.op, p.dtype, p.params, p.threads}, rows.size());
+    if (added) rows.push_back({p.op, p.dtype, p.params, p.threads, "", 0, {}});
     return rows[it->second];
   };
   for (const auto& p : placements) {
-    if (p.shape.empty() || p.achieved <= 0 || p.disposition != "passed") continue;
+    if (p.params.empty() || p.achieved <= 0 || p.disposition != "passed") continue;
     LadderRow& row = row_of(p);
     row.rates.push_back({p.backend, p.achieved, 0});
     if (p.backend.rfind("blas.", 0) == 0 && p.achieved > row.best_blas_rate) {

@@ -44,10 +44,9 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
   for (const auto& r : run.benchmarks) {
     if (!r.ridgeline || r.run_type != "iteration" || r.error_occurred) continue;
     const CaseDetails& d = *r.ridgeline;
-    const std::string key =
-        d.problem.op + "/" + d.backend + "/" + std::string(to_string(d.problem.dtype)) + "/" +
-        shape_label(d.problem.shape) + "/layout=" + std::string(to_string(d.problem.layout)) +
-        "/threads=" + std::to_string(d.threads);
+    const std::string key = d.problem.op + "/" + d.backend + "/" +
+                            std::string(to_string(d.problem.dtype)) + "/" +
+                            params_label(d.problem) + "/threads=" + std::to_string(d.threads);
     if (!patterns.count(key)) order.push_back(key);
     auto& p = patterns[key];
     if (seen.insert({key, d.problem.pattern}).second) p.push_back(d.problem.pattern);

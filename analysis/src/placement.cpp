@@ -122,7 +122,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
     if (m.name == "gpu.throttled" && m.value > 0) p.throttled = true;
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
-  p.shape = shape_label(d.problem.shape);
+  p.params = params_label(d.problem);
   p.threads = d.threads;
   p.disposition = std::string(to_string(d.validation.disposition));
   if (d.validation.disposition != Disposition::passed || r.error_occurred) {

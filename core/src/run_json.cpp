@@ -10,6 +10,7 @@
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 
 namespace ridgeline {
 
@@ -25,13 +26,11 @@ json details_to_json(const CaseDetails& d) {
                        {"value", m.value},
                        {"unit", m.unit},
                        {"source", std::string(to_string(m.source))}});
-  const auto& s = d.problem.shape;
   json j = {{"op", d.problem.op},
             {"backend", d.backend},
             {"device", d.device},
             {"dtype", std::string(to_string(d.problem.dtype))},
-            {"shape", {{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}}},
-            {"layout", std::string(to_string(d.problem.layout))},
+            {"params", {{"dims", d.problem.params.dims}, {"attrs", d.problem.params.attrs}}},
             {"pattern", d.problem.pattern},
             {"threads", d.threads},
             {"work", {{"flops", d.work.flops}, {"bytes", d.work.bytes}}},
@@ -45,6 +44,12 @@ json details_to_json(const CaseDetails& d) {
             {"kernel", d.kernel_notes},
             {"power", nullptr}};
   return j;
+}
+
+std::string known_ops() {
+  std::vector<std::string> names;
+  for (const auto& op : op_registry()) names.push_back(op.name);
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 template <typename Enum>
@@ -62,16 +67,47 @@ std::int64_t positive(const JsonFields& f, const char* key) {
   return v;
 }
 
+// Schema 2: "params": {"dims": {"rows": 4096, ...}, "attrs": {"causal": "1"}}, checked
+// against the op's definition in this build.
+OpParams params_from_json(const JsonFields& f, const std::string& op_name) {
+  const OpDefinition* op = find_op(op_name);
+  if (!op) f.fail("op", fmt::format("unknown op '{}' (this build knows {})", op_name, known_ops()));
+  JsonFields params = f.object("params");
+  OpParams given;
+  JsonFields dims = params.object("dims");
+  for (const auto& [name, value] : dims.raw().items())
+    given.dims[name] = dims.integer(name.c_str());
+  if (params.has("attrs")) {
+    JsonFields attrs = params.object("attrs");
+    for (const auto& [name, value] : attrs.raw().items())
+      given.attrs[name] = attrs.string(name.c_str());
+  }
+  try {
+    return checked_params(*op, given);
+  } catch (const InputError& e) {
+    f.fail("params", e.what());
+  }
+}
+
+// Schema 1 had only gemm: "shape": {"m", "n", "k", "batch"} and "layout".
+OpParams schema1_params(const JsonFields& f) {
+  JsonFields shape = f.object("shape");
+  OpParams p;
+  p.dims = {{"m", positive(shape, "m")},
+            {"n", positive(shape, "n")},
+            {"k", positive(shape, "k")},
+            {"batch", shape.has("batch") ? positive(shape, "batch") : 1}};
+  p.attrs = {{"layout", std::string(to_string(parse_enum<Layout>(f, "layout", parse_layout)))}};
+  return p;
+}
+
 CaseDetails details_from_json(const JsonFields& f) {
   CaseDetails d;
   d.problem.op = f.string("op");
   d.backend = f.string("backend");
   d.device = f.string_or("device", "cpu");  // runs from before the GPU kernels
   d.problem.dtype = parse_enum<DType>(f, "dtype", parse_dtype);
-  JsonFields shape = f.object("shape");
-  d.problem.shape = {positive(shape, "m"), positive(shape, "n"), positive(shape, "k"),
-                     shape.has("batch") ? positive(shape, "batch") : 1};
-  d.problem.layout = parse_enum<Layout>(f, "layout", parse_layout);
+  d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(positive(f, "threads"));
   JsonFields work = f.object("work");
@@ -195,7 +231,7 @@ json to_json(const Run& run) {
                             {"trust", s.trust},
                             {"validation", s.validation}});
     context["ridgeline"] = {
-        {"schema", c.schema},
+        {"schema", kRunSchemaVersion},  // what this build writes, whatever it read
         {"version", c.version},
         {"interrupted", c.interrupted},
         {"machine",
@@ -288,8 +324,8 @@ Run run_from_json(const json& j, const std::string& origin) {
     JsonFields r = c.object("ridgeline");
     ctx.has_ridgeline = true;
     ctx.schema = static_cast<int>(r.integer("schema"));
-    if (ctx.schema != kRunSchemaVersion)
-      r.fail("schema", fmt::format("schema version {} is not supported (this build reads {})",
+    if (ctx.schema < 1 || ctx.schema > kRunSchemaVersion)
+      r.fail("schema", fmt::format("schema version {} is not supported (this build reads 1 to {})",
                                    ctx.schema, kRunSchemaVersion));
     ctx.version = r.string_or("version", "");
     ctx.interrupted = r.boolean_or("interrupted", false);

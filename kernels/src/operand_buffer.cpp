@@ -1,8 +1,12 @@
 #include "ridgeline/kernels/operand_buffer.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/problem.hpp"
 
 namespace ridgeline {
@@ -38,20 +42,38 @@ double OperandBuffer::at(std::size_t i) const {
   return 0;
 }
 
-GemmOperands allocate_gemm_operands(const Problem& p) {
-  const auto& s = p.shape;
-  const auto count = [&](std::int64_t rows, std::int64_t cols) {
-    return static_cast<std::size_t>(rows * cols * s.batch);
-  };
-  return {OperandBuffer(p.dtype, count(s.m, s.k)), OperandBuffer(p.dtype, count(s.k, s.n)),
-          OperandBuffer(output_dtype(p.dtype), count(s.m, s.n))};
+void Operands::add(OperandSpec spec) {
+  OperandBuffer buffer(spec.dtype, static_cast<std::size_t>(spec.elements));
+  entries_.push_back({std::move(spec), std::move(buffer)});
+}
+
+OperandBuffer& Operands::at(std::string_view name) {
+  for (auto& e : entries_)
+    if (e.spec.name == name) return e.buffer;
+  throw std::logic_error(fmt::format("no operand named '{}'", name));
+}
+
+const OperandBuffer& Operands::at(std::string_view name) const {
+  return const_cast<Operands*>(this)->at(name);
+}
+
+Operands allocate_operands(const Problem& problem) {
+  Operands ops;
+  for (auto& spec : op_definition(problem.op).operands(problem)) ops.add(std::move(spec));
+  return ops;
+}
+
+GemmOperands gemm_view(Operands& operands) {
+  return {operands.at("A"), operands.at("B"), operands.at("C")};
 }
 
 std::int64_t lda_of(const Problem& p) {
-  return transposes_a(p.layout) ? p.shape.m : p.shape.k;
+  const Shape s = gemm_shape(p);
+  return transposes_a(gemm_layout(p)) ? s.m : s.k;
 }
 std::int64_t ldb_of(const Problem& p) {
-  return transposes_b(p.layout) ? p.shape.k : p.shape.n;
+  const Shape s = gemm_shape(p);
+  return transposes_b(gemm_layout(p)) ? s.k : s.n;
 }
 
 }  // namespace ridgeline

@@ -72,7 +72,7 @@ std::string markdown_report(const ReportInput& in) {
          "BLAS |\n|---|---:|---|---:|---:|\n";
     for (const auto& r : rows)
       for (const auto& b : r.rates)
-        s += fmt::format("| {} {} {} | {} | {} | {} | {}× |\n", md(r.op), md(r.dtype), md(r.shape),
+        s += fmt::format("| {} {} {} | {} | {} | {} | {}× |\n", md(r.op), md(r.dtype), md(r.params),
                          r.threads, md(b.backend), gflops(b.rate), fixed(b.vs_best, 2));
   }
   if (const auto effects = pattern_effects(in.run); !effects.empty()) {
@@ -106,7 +106,7 @@ std::string markdown_report(const ReportInput& in) {
 
 std::string csv_report(const ReportInput& in) {
   std::string s =
-      "case,backend,op,dtype,shape,threads,disposition,placeable,seconds_per_call,flops_per_call,"
+      "case,backend,op,dtype,params,threads,disposition,placeable,seconds_per_call,flops_per_call,"
       "gflops_per_s,"
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
       "bound,above_roof,"
@@ -118,7 +118,7 @@ std::string csv_report(const ReportInput& in) {
     auto [level, ai] = level_and_intensity(p);
     auto f = [](const std::string& x) { return escape_csv_field(x); };
     s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
-                     f(p.backend), f(p.op), f(p.dtype), f(p.shape), p.threads, f(p.disposition),
+                     f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, f(p.disposition),
                      p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
                      p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source),
                      to_string(p.bytes_source), f(level), number(ai),

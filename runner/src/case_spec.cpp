@@ -5,9 +5,8 @@
 namespace ridgeline {
 
 std::string CaseSpec::name() const {
-  return fmt::format("{}/{}/{}/{}/layout={}/pattern={}/threads={}", problem.op, backend,
-                     to_string(problem.dtype), shape_label(problem.shape),
-                     to_string(problem.layout), problem.pattern, threads);
+  return fmt::format("{}/{}/{}/{}/pattern={}/threads={}", problem.op, backend,
+                     to_string(problem.dtype), params_label(problem), problem.pattern, threads);
 }
 
 }  // namespace ridgeline

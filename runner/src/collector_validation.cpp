@@ -16,6 +16,7 @@
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
@@ -80,12 +81,12 @@ Workload instruction_loop(std::uint64_t iterations) {
 // The naive reference GEMM at n = 128: 2 n^3 FLOPs (an FMA counts two).
 Workload reference_gemm(DType dtype) {
   constexpr std::int64_t n = 128;
-  auto state = std::make_shared<std::pair<std::unique_ptr<Kernel>, GemmOperands>>();
-  const Problem problem{"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"};
+  auto state = std::make_shared<std::pair<std::unique_ptr<Kernel>, Operands>>();
+  const Problem problem = gemm_problem({n, n, n, 1}, Layout::NN, dtype);
   state->first = KernelCatalog::with_builtin_kernels({}).create("cpu.naive");
-  state->second = allocate_gemm_operands(problem);
-  fill_pattern(state->second.a, "normal", 1);
-  fill_pattern(state->second.b, "normal", 2);
+  state->second = allocate_operands(problem);
+  fill_pattern(state->second.at("A"), "normal", 1);
+  fill_pattern(state->second.at("B"), "normal", 2);
   state->first->prepare(problem, state->second, 1);
   return {fmt::format("cpu.naive {} gemm n=128", to_string(dtype)), 2.0 * n * n * n,
           [state] { state->first->run(); }};
@@ -119,7 +120,7 @@ Workload gpu_gemm() {
   constexpr std::int64_t n = 1024;
   struct State {
     std::unique_ptr<Kernel> kernel;
-    GemmOperands operands;
+    Operands operands;
   };
   auto state = std::make_shared<State>();
   Workload w{"cuda.simt_vec4_128x128x8_8x8 f32 gemm n=1024", 2.0 * n * n * n, [state] {
@@ -128,12 +129,12 @@ Workload gpu_gemm() {
              }};
   w.prepare = [state] {
     if (state->kernel) return;
-    const Problem problem{"gemm", {n, n, n, 1}, Layout::NN, DType::f32, "normal"};
+    const Problem problem = gemm_problem({n, n, n, 1});
     state->kernel = KernelCatalog::with_builtin_kernels({}).create("cuda.simt_vec4_128x128x8_8x8");
     if (!state->kernel) throw std::runtime_error("this build has no CUDA kernels");
-    state->operands = allocate_gemm_operands(problem);
-    fill_pattern(state->operands.a, "normal", 1);
-    fill_pattern(state->operands.b, "normal", 2);
+    state->operands = allocate_operands(problem);
+    fill_pattern(state->operands.at("A"), "normal", 1);
+    fill_pattern(state->operands.at("B"), "normal", 2);
     state->kernel->prepare(problem, state->operands, 1);
     state->kernel->run();  // creates the context the counters attach to
     state->kernel->finish();

@@ -7,7 +7,7 @@ class EmptyKernel : public Kernel {
  public:
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem&, int) const override { return Support::yes(); }
-  void prepare(const Problem&, GemmOperands&, int) override {}
+  void prepare(const Problem&, Operands&, int) override {}
   void run() override {}
 
  private:

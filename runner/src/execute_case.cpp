@@ -30,6 +30,16 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
   return d;
 }
 
+// Every input and weight from `pattern` (each its own seed), every output poisoned.
+void fill_inputs(Operands& ops, const std::string& pattern, std::uint64_t seed) {
+  for (auto& e : ops.entries()) {
+    if (e.spec.role == OperandRole::output)
+      poison(e.buffer);
+    else
+      fill_pattern(e.buffer, pattern, seed++);
+  }
+}
+
 benchmark::TimeUnit time_unit_of(const std::string& name) {
   if (name == "s") return benchmark::kSecond;
   if (name == "ms") return benchmark::kMillisecond;
@@ -69,7 +79,7 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   r.run_name = r.name;
   r.error_occurred = true;
   r.error_message = fmt::format("{}: {}", to_string(disposition), why);
-  r.ridgeline = details_for(spec, gemm_work(spec.problem));
+  r.ridgeline = details_for(spec, op_work(spec.problem));
   r.time_unit = time_unit_for(r.ridgeline->work, r.ridgeline->device);  // as when it runs
   r.ridgeline->validation.disposition = disposition;
   r.ridgeline->validation.message = why;
@@ -98,18 +108,16 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   if (!support) return {untimed_result(spec, Disposition::not_supported, support.reason)};
 
   const Problem& problem = spec.problem;
-  GemmOperands ops = allocate_gemm_operands(problem);
+  Operands ops = allocate_operands(problem);
   // Validation always runs on fresh random data, whatever pattern is timed, so a kernel
-  // cannot pass by being right only on zeros.
-  fill_pattern(ops.a, "normal", settings.seed);
-  fill_pattern(ops.b, "normal", settings.seed + 1);
-  poison(ops.c);
+  // cannot pass by being right only on zeros; outputs start poisoned.
+  fill_inputs(ops, "normal", settings.seed);
   Validation validation;
   try {
     kernel->prepare(problem, ops, spec.threads);
     kernel->run();
     kernel->finish();
-    validation = validate_gemm(problem, ops, settings.seed + 2);
+    validation = validate(problem, ops, settings.seed + 100);
   } catch (const std::exception& e) {
     return {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))};
   }
@@ -121,8 +129,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     return {r};
   }
   if (problem.pattern != "normal") {
-    fill_pattern(ops.a, problem.pattern, settings.seed + 3);
-    fill_pattern(ops.b, problem.pattern, settings.seed + 4);
+    fill_inputs(ops, problem.pattern, settings.seed + 200);
     kernel->prepare(problem, ops, spec.threads);
   }
 

@@ -55,7 +55,7 @@ void check_names(const std::vector<std::string>& given, const std::vector<std::s
 
 }  // namespace
 
-Shape parse_shape(const std::string& text) {
+std::string parse_shape(const std::string& text) {
   std::vector<std::string> parts;
   std::string current;
   for (char c : text) {
@@ -68,12 +68,12 @@ Shape parse_shape(const std::string& text) {
   }
   parts.push_back(current);
   if (parts.size() == 1) {
-    std::int64_t n = parse_dimension(parts[0], text);
-    return {n, n, n, 1};
+    const std::int64_t n = parse_dimension(parts[0], text);
+    return fmt::format("m={},n={},k={}", n, n, n);
   }
   if (parts.size() != 3) throw InputError(fmt::format("--shape {}: expected N or MxNxK", text));
-  return {parse_dimension(parts[0], text), parse_dimension(parts[1], text),
-          parse_dimension(parts[2], text), 1};
+  return fmt::format("m={},n={},k={}", parse_dimension(parts[0], text),
+                     parse_dimension(parts[1], text), parse_dimension(parts[2], text));
 }
 
 std::uint64_t available_memory_bytes() {
@@ -137,6 +137,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   // Overrides replace a dimension of the suite; the rest of the suite stays.
   std::vector<CaseSpec> cases;
   std::set<std::string> seen;
+  std::set<std::string> applied;  // the params overrides some case's op took
   auto emit = [&](CaseSpec c) {
     if (seen.insert(c.name()).second) cases.push_back(std::move(c));
   };
@@ -153,15 +154,25 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
         }
       variants = std::move(next);
     };
-    expand(req.shapes, [](CaseSpec& x, const Shape& s) { x.problem.shape = s; });
+    expand(req.params, [&](CaseSpec& x, const std::string& o) {
+      if (apply_params(x.problem, o)) applied.insert(o);
+    });
     expand(req.dtypes,
            [](CaseSpec& x, const std::string& d) { x.problem.dtype = *parse_dtype(d); });
     expand(req.layouts,
-           [](CaseSpec& x, const std::string& l) { x.problem.layout = *parse_layout(l); });
+           [](CaseSpec& x, const std::string& l) { apply_params(x.problem, "layout=" + l); });
     expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
     expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
     for (auto& v : variants) emit(std::move(v));
   }
+  for (const auto& o : req.params)
+    if (!applied.count(o)) {
+      std::set<std::string> ops;
+      for (const CaseSpec& c : base) ops.insert(c.problem.op);
+      throw InputError(
+          fmt::format("--params {}: no op of suite '{}' has these parameters (its ops: {})", o,
+                      suite->name, join({ops.begin(), ops.end()})));
+    }
   // A backend named explicitly but absent from the suite's rungs still runs on its shapes.
   for (const auto& b : wanted_backends) {
     bool present =
@@ -183,8 +194,8 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
              wanted_backends.end();
     });
   if (filter)
-    std::erase_if(cases,
-                  [&](const CaseSpec& c) { return std::regex_search(c.name(), *filter) == exclude; });
+    std::erase_if(
+        cases, [&](const CaseSpec& c) { return std::regex_search(c.name(), *filter) == exclude; });
 
   const std::uint64_t available = available_memory_bytes();
   for (const CaseSpec& c : cases) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
@@ -51,8 +52,8 @@ std::vector<CaseSpec> cube_cases(const KernelCatalog& catalog,
       for (DType dtype : dtypes_of(catalog, rung.backend))
         for (std::int64_t n : sizes) {
           if (n > rung.max_n) continue;
-          cases.push_back(
-              {rung.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, threads});
+          cases.push_back({rung.backend,
+                           gemm_problem(Shape{n, n, n, 1}, Layout::NN, dtype, "normal"), threads});
         }
   return cases;
 }
@@ -67,11 +68,12 @@ std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n
     if (k.device != "gpu") continue;
     for (DType dtype : k.dtypes) {
       const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? f32_n : tensor_n;
-      cases.push_back({k.backend, {"gemm", {n, n, n, 1}, Layout::NN, dtype, "normal"}, 1});
+      cases.push_back({k.backend, gemm_problem(Shape{n, n, n, 1}, Layout::NN, dtype, "normal"), 1});
       // i8 also as C = A B^T (column-major TN), the form the libraries give the IMMA
       // tensor cores; NN shows what a user who does not know that gets.
       if (dtype == DType::i8)
-        cases.push_back({k.backend, {"gemm", {n, n, n, 1}, Layout::NT, dtype, "normal"}, 1});
+        cases.push_back(
+            {k.backend, gemm_problem(Shape{n, n, n, 1}, Layout::NT, dtype, "normal"), 1});
     }
   }
   return cases;
@@ -93,12 +95,12 @@ std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
     for (const auto& rung : ladder(catalog, threads > 1, 1 << 20))
       for (DType dtype : dtypes_of(catalog, rung.backend))
         for (const Shape& s : shapes) {
-          cases.push_back({rung.backend, {"gemm", s, Layout::NN, dtype, "normal"}, threads});
+          cases.push_back({rung.backend, gemm_problem(s, Layout::NN, dtype, "normal"), threads});
         }
   // Every GPU kernel and dtype at 256^3, and at an odd shape that needs the edge paths.
   for (const Shape& s : {Shape{256, 256, 256, 1}, Shape{100, 60, 36, 1}})
     for (auto& c : gpu_cases(catalog, 0, 0)) {
-      c.problem.shape = s;
+      c.problem = gemm_problem(s, gemm_layout(c.problem), c.problem.dtype, c.problem.pattern);
       cases.push_back(c);
     }
   return cases;
@@ -119,8 +121,9 @@ std::vector<CaseSpec> gpu_patterns_suite(const KernelCatalog& catalog, int) {
   std::vector<CaseSpec> cases;
   if (!gpu_probe().available() || !catalog.find("cuda.cublas")) return cases;
   for (const char* pattern : {"zeros", "constant", "uniform", "normal"})
-    cases.push_back(
-        {"cuda.cublas", {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern}, 1});
+    cases.push_back({"cuda.cublas",
+                     gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern),
+                     1});
   return cases;
 }
 

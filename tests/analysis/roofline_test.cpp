@@ -9,6 +9,7 @@
 
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
@@ -126,8 +127,8 @@ Run run_with_case(double real_time_ms, std::int64_t n, Disposition d = Dispositi
   r.time_unit = "ms";
   CaseDetails det;
   det.backend = "cpu.test";
-  det.problem = {"gemm", {n, n, n, 1}, Layout::NN, DType::f64, "normal"};
-  det.work = gemm_work(det.problem);
+  det.problem = gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f64, "normal");
+  det.work = op_work(det.problem);
   det.validation.disposition = d;
   det.validation.message = d == Disposition::passed ? "" : "killed by SIGSEGV";
   r.ridgeline = det;
@@ -176,7 +177,7 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   ridgeline::Run run = run_with_case(2.0, 8192);  // 1.1e12 FLOP in 2 ms: 550 TFLOP/s
   run.benchmarks[0].ridgeline->device = "gpu";
   run.benchmarks[0].ridgeline->problem.dtype = DType::bf16;
-  run.benchmarks[0].ridgeline->work = gemm_work(run.benchmarks[0].ridgeline->problem);
+  run.benchmarks[0].ridgeline->work = op_work(run.benchmarks[0].ridgeline->problem);
   const RooflinePlacement p = place_results(run, &m)[0];
   ASSERT_TRUE(p.placeable) << p.reason;
   EXPECT_EQ(p.device, "gpu");
@@ -304,7 +305,7 @@ TEST(PatternEffect, TheSameCaseOnSeveralPatternsWithPowerAndClock) {
     CaseDetails d;
     d.backend = "cuda.cublas";
     d.device = "gpu";
-    d.problem = {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern};
+    d.problem = gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern);
     d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived},
                  {"power.gpu.avg", power, "W", MetricSource::sampled},
                  {"clock.sm.avg", clock, "Hz", MetricSource::sampled}};

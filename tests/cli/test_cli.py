@@ -265,7 +265,7 @@ class RunCommand(unittest.TestCase):
             rl = b["ridgeline"]
             self.assertEqual(rl["validation"]["disposition"], "passed", name)
             self.assertEqual(name.split("/")[1], rl["backend"])
-            self.assertEqual(rl["work"]["flops"], 2 * rl["shape"]["m"] * rl["shape"]["n"] * rl["shape"]["k"])
+            self.assertEqual(rl["work"]["flops"], 2 * rl["params"]["dims"]["m"] * rl["params"]["dims"]["n"] * rl["params"]["dims"]["k"])
             self.assertTrue(all(m["source"] in ("counted", "timed", "analytic", "derived", "sampled")
                                 for m in rl["metrics"]))
             self.assertGreater(b["flops"], 0)

@@ -78,7 +78,7 @@ class CompareLikeGoogleBenchmark(unittest.TestCase):
     def test_each_case_has_its_unit_and_the_unit_is_right(self):
         for doc in self.docs:
             for b in self.rows(doc):
-                shape = b["ridgeline"]["shape"]
+                shape = b["ridgeline"]["params"]["dims"]
                 key = f"m={shape['m']},n={shape['n']},k={shape['k']}"
                 self.assertEqual(b["time_unit"], CASES[key], b["name"])
                 if b["run_type"] != "iteration":

@@ -93,7 +93,9 @@ TEST(MachineModelJson, RunsEmbedTheModelAndReadItBack) {
   EXPECT_EQ(run.context.machine->cpu_model, run.context.cpu_model);
   nlohmann::json j = to_json(run);
   EXPECT_EQ(j["context"]["ridgeline"]["machine"]["schema"], 1);
-  EXPECT_EQ(run_from_json(j, "x"), run);
+  ridgeline::Run written = run;  // a schema-1 file is written again as this build's schema
+  written.context.schema = kRunSchemaVersion;
+  EXPECT_EQ(run_from_json(j, "x"), written);
   j["context"]["ridgeline"]["machine"]["compute"][0]["threads"] = "one";
   try {
     run_from_json(j, "run.json");

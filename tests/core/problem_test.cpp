@@ -1,28 +1,52 @@
+// The op model: the registry, params checking and labels, and each op's work model.
 #include "ridgeline/core/problem.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "ridgeline/core/work_model.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/ops/eltwise_chain.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 
 namespace ridgeline {
 
+namespace {
+
+Problem problem(const std::string& op, const std::string& params, DType dtype = DType::f32) {
+  Problem p;
+  p.op = op;
+  p.params = parse_params(op_definition(op), params);
+  p.dtype = dtype;
+  return p;
+}
+
+std::string error_of(const std::string& op, const std::string& params) {
+  try {
+    parse_params(op_definition(op), params);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
 TEST(Problem, GemmWorkIsTwoMnkFlopsAndEachOperandOnce) {
-  Problem p{"gemm", {3, 5, 7, 1}, Layout::NN, DType::f64, "normal"};
-  WorkModel w = gemm_work(p);
+  Problem p = gemm_problem({3, 5, 7, 1}, Layout::NN, DType::f64);
+  WorkModel w = op_work(p);
   EXPECT_DOUBLE_EQ(w.flops, 2.0 * 3 * 5 * 7);
   EXPECT_DOUBLE_EQ(w.bytes.at("dram"), (3 * 7 + 7 * 5 + 3 * 5) * 8.0);
-  p.dtype = DType::f32;
-  p.shape.batch = 4;
-  EXPECT_DOUBLE_EQ(gemm_work(p).bytes.at("dram"), (3 * 7 + 7 * 5 + 3 * 5) * 4.0 * 4);
+  p = gemm_problem({3, 5, 7, 4}, Layout::NN, DType::f32);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5 + 3 * 5) * 4.0 * 4);
+  EXPECT_EQ(operand_bytes(p), (3u * 7 + 7 * 5 + 3 * 5) * 4 * 4);
 }
 
 TEST(Problem, LowPrecisionInputsStoreCInTheirAccumulatorType) {
-  Problem p{"gemm", {3, 5, 7, 1}, Layout::NN, DType::bf16, "normal"};
-  EXPECT_DOUBLE_EQ(gemm_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 4.0);
+  Problem p = gemm_problem({3, 5, 7, 1}, Layout::NN, DType::bf16);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 4.0);
   p.dtype = DType::i8;
-  EXPECT_DOUBLE_EQ(gemm_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 1.0 + 3 * 5 * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 1.0 + 3 * 5 * 4.0);
   EXPECT_EQ(output_dtype(DType::i8), DType::i32);
   EXPECT_EQ(output_dtype(DType::tf32), DType::f32);
   EXPECT_EQ(output_dtype(DType::f64), DType::f64);
@@ -54,8 +78,110 @@ TEST(Problem, NamesRoundTrip) {
   EXPECT_FALSE(parse_layout("nn"));
   EXPECT_TRUE(transposes_a(Layout::TN));
   EXPECT_FALSE(transposes_b(Layout::TN));
-  EXPECT_EQ(shape_label({1, 2, 3, 1}), "m=1,n=2,k=3");
-  EXPECT_EQ(shape_label({1, 2, 3, 4}), "m=1,n=2,k=3,batch=4");
+}
+
+TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
+  std::vector<std::string> names;
+  for (const auto& op : op_registry()) {
+    names.push_back(op.name);
+    EXPECT_TRUE(op.operands && op.work && op.unfused_work && op.tolerance) << op.name;
+    EXPECT_FALSE(op.dtypes.empty()) << op.name;
+    const Problem p = example_problem(op, op.dtypes.front());
+    EXPECT_GT(op_work(p).flops, 0) << op.name;
+    EXPECT_GT(operand_bytes(p), 0u) << op.name;
+    EXPECT_GT(op.tolerance(p), 0) << op.name;
+    EXPECT_LT(op.tolerance(p), 1e-2) << op.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"gemm", "gemm_bias_act", "softmax", "layernorm",
+                                             "rmsnorm", "eltwise_chain", "attention"}));
+  EXPECT_EQ(find_op("conv"), nullptr);
+  EXPECT_THROW(op_definition("conv"), InputError);
+}
+
+TEST(OpParams, LabelsListDimsThenEachAttributeAndLeaveOutDefaults) {
+  EXPECT_EQ(params_label(gemm_problem({1, 2, 3, 1})), "m=1,n=2,k=3/layout=NN");
+  EXPECT_EQ(params_label(gemm_problem({1, 2, 3, 4}, Layout::NT)), "m=1,n=2,k=3,batch=4/layout=NT");
+  EXPECT_EQ(params_label(problem("softmax", "cols=7,rows=3")), "rows=3,cols=7");
+  EXPECT_EQ(params_label(problem("attention", "heads=8,seq=4096,head_dim=64/causal=1")),
+            "heads=8,seq=4096,head_dim=64/causal=1");
+  EXPECT_EQ(params_label(problem("gemm_bias_act", "m=2,n=3,k=4")), "m=2,n=3,k=4/act=gelu_tanh");
+}
+
+TEST(OpParams, BadParamsAreOneLineNamingOpAndParameter) {
+  EXPECT_EQ(error_of("softmax", "rows=4"),
+            "softmax: dimension 'cols' is missing (elements per row)");
+  EXPECT_EQ(error_of("softmax", "rows=4,cols=0"), "softmax: cols=0 is below its minimum of 1");
+  EXPECT_EQ(error_of("softmax", "rows=4,cols=8,seq=2"),
+            "softmax: unknown parameter 'seq' (dimensions: rows, cols; attributes: none)");
+  EXPECT_EQ(error_of("softmax", "rows=4,cols=x8"), "softmax: cols=x8 is not a whole number");
+  EXPECT_EQ(error_of("attention", "heads=1,seq=2,head_dim=2/causal=yes"),
+            "attention: causal=yes is not one of 0, 1");
+  EXPECT_EQ(error_of("eltwise_chain", "n=8,L=33"),
+            "eltwise_chain: L=33 is above its maximum of 32");
+  EXPECT_EQ(error_of("gemm", "m=1,n=1,k=1,,"), "gemm: an empty parameter in 'm=1,n=1,k=1,,'");
+  EXPECT_EQ(error_of("gemm", "m=1,n"), "gemm: 'n' is not name=value");
+}
+
+TEST(OpParams, AnOverrideAppliesOnlyWhereTheOpDeclaresEveryName) {
+  Problem s = problem("softmax", "rows=4,cols=8");
+  EXPECT_FALSE(apply_params(s, "m=16,n=16,k=16"));
+  EXPECT_EQ(params_label(s), "rows=4,cols=8");
+  EXPECT_TRUE(apply_params(s, "cols=4099"));
+  EXPECT_EQ(params_label(s), "rows=4,cols=4099");
+  Problem g = gemm_problem({8, 8, 8, 1});
+  EXPECT_TRUE(apply_params(g, "layout=TT"));
+  EXPECT_EQ(gemm_layout(g), Layout::TT);
+  EXPECT_THROW(apply_params(g, "m=0"), InputError);
+}
+
+// Fusion removes traffic, never work: the same FLOPs both ways, fewer bytes fused.
+TEST(OpWork, FusedMovesNoMoreBytesThanUnfusedForTheSameFlops) {
+  for (const auto& [op, params] : std::vector<std::pair<std::string, std::string>>{
+           {"gemm", "m=64,n=48,k=32"},
+           {"gemm_bias_act", "m=64,n=48,k=32/act=relu"},
+           {"softmax", "rows=3,cols=1000"},
+           {"layernorm", "rows=1,cols=7"},
+           {"rmsnorm", "rows=64,cols=4096"},
+           {"eltwise_chain", "n=1000,L=7"},
+           {"attention", "heads=2,seq=37,head_dim=16/causal=1"}}) {
+    const Problem p = problem(op, params);
+    const WorkModel fused = op_work(p), unfused = op_unfused_work(p);
+    EXPECT_EQ(fused.flops, unfused.flops) << op;
+    EXPECT_LE(fused.bytes.at("dram"), unfused.bytes.at("dram")) << op;
+  }
+  EXPECT_EQ(op_work(gemm_problem({64, 48, 32, 1})), op_unfused_work(gemm_problem({64, 48, 32, 1})));
+}
+
+TEST(OpWork, TheEltwiseChainIsEqualAtLengthOneAndGrowsApartWithLength) {
+  const Problem one = problem("eltwise_chain", "n=1000,L=1");
+  EXPECT_EQ(op_work(one).bytes.at("dram"), op_unfused_work(one).bytes.at("dram"));
+  EXPECT_DOUBLE_EQ(op_work(one).bytes.at("dram"), 2 * 1000 * 4.0);
+  const Problem eight = problem("eltwise_chain", "n=1000,L=8");
+  EXPECT_DOUBLE_EQ(op_unfused_work(eight).bytes.at("dram"), 8 * 2 * 1000 * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(eight).flops, 1000 * eltwise_chain_flops_per_element(8));
+  EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(8), 8 * 3.0);
+}
+
+TEST(OpWork, RowOpsCountTheirPassesAndOperands) {
+  const Problem s = problem("softmax", "rows=2,cols=10");
+  EXPECT_DOUBLE_EQ(op_work(s).flops, 5 * 20.0);
+  EXPECT_DOUBLE_EQ(op_work(s).bytes.at("dram"), 2 * 20 * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(s).bytes.at("dram"), (8 * 20 + 4 * 2) * 4.0);
+  const Problem l = problem("layernorm", "rows=2,cols=10");
+  EXPECT_DOUBLE_EQ(op_work(l).bytes.at("dram"), (2 * 20 + 2 * 10) * 4.0);  // x, y, gamma, beta
+  EXPECT_EQ(operand_bytes(l), (2u * 20 + 2 * 10) * 4);
+  const Problem r = problem("rmsnorm", "rows=2,cols=10", DType::bf16);
+  EXPECT_DOUBLE_EQ(op_work(r).bytes.at("dram"), (2 * 20 + 10) * 2.0);
+}
+
+TEST(OpWork, CausalAttentionCountsTheLowerTriangleAndTheUnfusedScores) {
+  const Problem full = problem("attention", "heads=1,seq=4,head_dim=8");
+  const Problem causal = problem("attention", "heads=1,seq=4,head_dim=8/causal=1");
+  EXPECT_DOUBLE_EQ(op_work(full).flops, 16 * (4 * 8 + 6.0));
+  EXPECT_DOUBLE_EQ(op_work(causal).flops, 10 * (4 * 8 + 6.0));
+  EXPECT_DOUBLE_EQ(op_work(full).bytes.at("dram"), 4 * 4 * 8 * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(full).bytes.at("dram"), (4 * 4 * 8 + 4 * 16) * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(causal).bytes.at("dram"), (4 * 4 * 8 + 6 * 16) * 4.0);
 }
 
 }  // namespace ridgeline

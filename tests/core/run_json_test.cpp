@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 
 namespace ridgeline {
 
@@ -40,9 +41,9 @@ Run sample_run() {
   r.counters = {{"flops", 1e9}, {"bytes_per_second", 2e8}};
   CaseDetails d;
   d.backend = "cpu.naive";
-  d.problem = {"gemm", {4, 5, 6, 1}, Layout::NT, DType::f32, "uniform"};
+  d.problem = gemm_problem({4, 5, 6, 1}, Layout::NT, DType::f32, "uniform");
   d.threads = 1;
-  d.work = gemm_work(d.problem);
+  d.work = op_work(d.problem);
   d.metrics = {{"flops", 240, "FLOP", MetricSource::analytic},
                {"time_per_iteration", 1e-3, "s", MetricSource::timed}};
   d.validation = {Disposition::passed, 1e-7, 1e-6, "direct", ""};
@@ -152,6 +153,32 @@ TEST_F(RunFiles, OtherSchemaVersionNamesTheField) {
   EXPECT_NE(msg.find("99"), std::string::npos) << msg;
 }
 
+// Runs written before the op model (schema 1: gemm only, "shape" and "layout") still read,
+// into the gemm op's params, and their errors still name the field.
+TEST_F(RunFiles, SchemaOneRunsReadIntoTheGemmParams) {
+  nlohmann::json j = sample_json();
+  j["context"]["ridgeline"]["schema"] = 1;
+  for (auto& b : j["benchmarks"]) {
+    b["ridgeline"].erase("params");
+    b["ridgeline"]["shape"] = {{"m", 4}, {"n", 5}, {"k", 6}, {"batch", 1}};
+    b["ridgeline"]["layout"] = "NT";
+  }
+  const ridgeline::Run run = run_from_json(j, "old.json");
+  EXPECT_EQ(run.context.schema, 1);
+  const Problem& p = run.benchmarks.at(0).ridgeline->problem;
+  EXPECT_EQ(p.op, "gemm");
+  EXPECT_EQ(gemm_shape(p), (Shape{4, 5, 6, 1}));
+  EXPECT_EQ(gemm_layout(p), Layout::NT);
+  EXPECT_EQ(to_json(run)["context"]["ridgeline"]["schema"], kRunSchemaVersion);
+
+  j["benchmarks"][0]["ridgeline"]["shape"]["m"] = -3;
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"),
+            std::string::npos);
+  j["context"]["ridgeline"]["schema"] = 3;
+  EXPECT_NE(error_of(j.dump()).find("schema version 3 is not supported (this build reads 1 to 2)"),
+            std::string::npos);
+}
+
 TEST_F(RunFiles, WrongShapeNamesTheField) {
   nlohmann::json j = sample_json();
   j["benchmarks"][1]["ridgeline"]["dtype"] = "f8";
@@ -164,12 +191,27 @@ TEST_F(RunFiles, WrongShapeNamesTheField) {
             std::string::npos);
 
   j = sample_json();
-  j["benchmarks"][0]["ridgeline"]["shape"].erase("k");
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.k: missing"), std::string::npos);
+  j["benchmarks"][0]["ridgeline"]["params"]["dims"].erase("k");
+  EXPECT_NE(
+      error_of(j.dump()).find("benchmarks[0].ridgeline.params: gemm: dimension 'k' is missing"),
+      std::string::npos)
+      << error_of(j.dump());
 
   j = sample_json();
-  j["benchmarks"][0]["ridgeline"]["shape"]["m"] = -3;
-  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"),
+  j["benchmarks"][0]["ridgeline"]["params"]["dims"]["m"] = -3;
+  EXPECT_NE(error_of(j.dump()).find(
+                "benchmarks[0].ridgeline.params: gemm: m=-3 is below its minimum of 1"),
+            std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["ridgeline"]["params"]["attrs"]["layout"] = "XY";
+  EXPECT_NE(error_of(j.dump()).find(
+                "benchmarks[0].ridgeline.params: gemm: layout=XY is not one of NN, NT, TN, TT"),
+            std::string::npos);
+
+  j = sample_json();
+  j["benchmarks"][0]["ridgeline"]["op"] = "conv";
+  EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.op: unknown op 'conv'"),
             std::string::npos);
 
   j = sample_json();

@@ -8,6 +8,7 @@
 
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/nvml.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -52,20 +53,20 @@ TEST_P(GpuKernel, ComputesTheProductAtEveryShapeItSupports) {
   for (const Shape& shape : {Shape{256, 256, 256, 1}, Shape{512, 384, 320, 1},
                              Shape{100, 60, 36, 1}, Shape{129, 257, 65, 1}})
     for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
-      const Problem p{"gemm", shape, layout, dtype, "normal"};
+      const Problem p = gemm_problem(shape, layout, dtype, "normal");
       const Support s = kernel->supports(p, 1);
       if (!s) continue;
       const std::string what = backend + " " + std::string(to_string(dtype)) + " " +
-                               shape_label(shape) + " " + std::string(to_string(layout));
+                               params_label(p) + " " + std::string(to_string(layout));
       try {  // a library refusing one supported shape must not hide the others' outcomes
-        GemmOperands ops = allocate_gemm_operands(p);
-        fill_pattern(ops.a, "normal", 1);
-        fill_pattern(ops.b, "normal", 2);
-        poison(ops.c);
+        Operands ops = allocate_operands(p);
+        fill_pattern(ops.at("A"), "normal", 1);
+        fill_pattern(ops.at("B"), "normal", 2);
+        poison(ops.at("C"));
         kernel->prepare(p, ops, 1);
         kernel->run();
         kernel->finish();
-        const Validation v = validate_gemm(p, ops, 3);
+        const Validation v = validate(p, ops, 3);
         EXPECT_EQ(v.disposition, Disposition::passed) << what << ": " << v.message;
         const std::optional<double> seconds = kernel->timed_run();
         ASSERT_TRUE(seconds.has_value()) << what;
@@ -98,7 +99,8 @@ TEST(GpuRunner, ACaseRunsInAForkedChildAndIsTimedByTheDevice) {
   settings.min_time_s = 0.01;
   settings.warmup_s = 0;
   const std::vector<CaseSpec> plan{
-      {"cuda.cublas", {"gemm", {1024, 1024, 1024, 1}, Layout::NN, DType::bf16, "normal"}, 1}};
+      {"cuda.cublas", gemm_problem(Shape{1024, 1024, 1024, 1}, Layout::NN, DType::bf16, "normal"),
+       1}};
   const ridgeline::Run run = run_plan(catalog, plan, settings, std::nullopt, {});
   ASSERT_FALSE(run.benchmarks.empty());
   const CaseResult& r = run.benchmarks.front();
@@ -115,10 +117,10 @@ TEST(GpuNvml, PowerClocksAndEnergyAreSampledAroundDeviceWork) {
   ASSERT_TRUE(a.available) << a.reason;
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   auto kernel = catalog.create("cuda.cublas");
-  const Problem p{"gemm", {4096, 4096, 4096, 1}, Layout::NN, DType::bf16, "normal"};
-  GemmOperands ops = allocate_gemm_operands(p);
-  fill_pattern(ops.a, "normal", 1);
-  fill_pattern(ops.b, "normal", 2);
+  const Problem p = gemm_problem(Shape{4096, 4096, 4096, 1}, Layout::NN, DType::bf16, "normal");
+  Operands ops = allocate_operands(p);
+  fill_pattern(ops.at("A"), "normal", 1);
+  fill_pattern(ops.at("B"), "normal", 2);
   kernel->prepare(p, ops, 1);
   nvml.start();
   double busy = 0;
@@ -183,10 +185,10 @@ TEST(GpuCupti, CountedFlopsMatchTheAnalyticCount) {
                                                   {"cuda.wmma_128x128x32", DType::bf16},
                                                   {"cuda.cublas", DType::bf16}}) {
     auto kernel = catalog.create(backend);
-    const Problem p{"gemm", {2048, 2048, 2048, 1}, Layout::NN, dtype, "normal"};
-    GemmOperands ops = allocate_gemm_operands(p);
-    fill_pattern(ops.a, "normal", 1);
-    fill_pattern(ops.b, "normal", 2);
+    const Problem p = gemm_problem(Shape{2048, 2048, 2048, 1}, Layout::NN, dtype, "normal");
+    Operands ops = allocate_operands(p);
+    fill_pattern(ops.at("A"), "normal", 1);
+    fill_pattern(ops.at("B"), "normal", 2);
     kernel->prepare(p, ops, 1);
     kernel->run();  // the context exists before counting starts
     kernel->finish();

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
@@ -21,7 +22,8 @@ struct KernelCase {
   int threads;
   friend void PrintTo(const KernelCase& c, std::ostream* os) {
     *os << c.backend << " " << to_string(c.dtype) << " " << to_string(c.layout) << " "
-        << shape_label(c.shape) << " threads=" << c.threads;
+        << fmt::format("m={},n={},k={}", c.shape.m, c.shape.n, c.shape.k)
+        << " threads=" << c.threads;
   }
 };
 
@@ -44,7 +46,7 @@ std::vector<KernelCase> all_cases() {
       for (Layout l : {Layout::NN, Layout::NT, Layout::TN, Layout::TT})
         for (const Shape& s : shapes)
           for (int threads : {1, 2}) {
-            if (!kernel->supports({"gemm", s, l, d, "normal"}, threads)) continue;
+            if (!kernel->supports(gemm_problem(s, l, d, "normal"), threads)) continue;
             if (k.backend == "cpu.naive" && s.m * s.n * s.k > 20'000'000) continue;
             cases.push_back({k.backend, d, l, s, threads});
           }
@@ -69,19 +71,19 @@ TEST_P(EveryKernel, PassesValidationOrSaysWhyNot) {
   const KernelCase& c = GetParam();
   auto kernel = catalog().create(c.backend);
   ASSERT_TRUE(kernel);
-  Problem p{"gemm", c.shape, c.layout, c.dtype, "normal"};
-  GemmOperands ops = allocate_gemm_operands(p);
-  fill_pattern(ops.a, "normal", 1);
-  fill_pattern(ops.b, "normal", 2);
-  poison(ops.c);
+  Problem p = gemm_problem(c.shape, c.layout, c.dtype, "normal");
+  Operands ops = allocate_operands(p);
+  fill_pattern(ops.at("A"), "normal", 1);
+  fill_pattern(ops.at("B"), "normal", 2);
+  poison(ops.at("C"));
   kernel->prepare(p, ops, c.threads);
   kernel->run();
-  Validation v = validate_gemm(p, ops, 3);
+  Validation v = validate(p, ops, 3);
   EXPECT_EQ(v.disposition, Disposition::passed)
       << v.message << " (max rel err " << v.max_rel_err << ")";
   // A second run must overwrite C, not accumulate into it.
   kernel->run();
-  Validation again = validate_gemm(p, ops, 4);
+  Validation again = validate(p, ops, 4);
   EXPECT_EQ(again.disposition, Disposition::passed) << "second run: " << again.message;
 }
 
@@ -92,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(Catalog, EveryKernel, ::testing::ValuesIn(all_cases()),
 TEST(Catalog, EveryKernelRunsHereOrSaysWhy) {
   for (const auto& k : catalog().kernels()) {
     auto kernel = catalog().create(k.backend);
-    Support nn = kernel->supports({"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"}, 1);
+    Support nn =
+        kernel->supports(gemm_problem(Shape{8, 8, 8, 1}, Layout::NN, DType::f32, "normal"), 1);
     if (!nn) {
       EXPECT_FALSE(nn.reason.empty()) << k.backend;
       std::cout << "[ SKIPPED  ] " << k.backend << ": " << nn.reason << "\n";
@@ -100,7 +103,8 @@ TEST(Catalog, EveryKernelRunsHereOrSaysWhy) {
     }
     for (Layout l : {Layout::NT, Layout::TN, Layout::TT})
       for (int threads : {1, 2}) {
-        Support s = kernel->supports({"gemm", {8, 8, 8, 1}, l, DType::f64, "normal"}, threads);
+        Support s =
+            kernel->supports(gemm_problem(Shape{8, 8, 8, 1}, l, DType::f64, "normal"), threads);
         if (!s) {
           EXPECT_NE(s.reason.find(k.id()), std::string::npos) << k.backend << ": " << s.reason;
         }
@@ -116,17 +120,17 @@ TEST(Catalog, HoldsTheLadderAndPicksThePackedIsaByCpuid) {
   auto best = best_packed_backend(false);
   ASSERT_TRUE(best);
   auto kernel = catalog().create(*best);
-  Problem p{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+  Problem p = gemm_problem(Shape{8, 8, 8, 1}, Layout::NN, DType::f32, "normal");
   EXPECT_TRUE(kernel->supports(p, 1)) << "the chosen packed ISA must run on this CPU";
 }
 
 TEST(Catalog, SingleThreadedKernelsRefuseThreads) {
   auto kernel = catalog().create("cpu.naive");
-  Problem p{"gemm", {8, 8, 8, 1}, Layout::NN, DType::f32, "normal"};
+  Problem p = gemm_problem(Shape{8, 8, 8, 1}, Layout::NN, DType::f32, "normal");
   Support s = kernel->supports(p, 2);
   EXPECT_FALSE(s);
   EXPECT_NE(s.reason.find("single-threaded"), std::string::npos);
-  p.shape.batch = 3;
+  p = gemm_problem(Shape{8, 8, 8, 3});
   EXPECT_FALSE(kernel->supports(p, 1));
 }
 

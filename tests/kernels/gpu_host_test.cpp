@@ -2,6 +2,7 @@
 // the reasons given when a GPU kernel cannot run. Runs everywhere.
 #include <gtest/gtest.h>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
@@ -45,7 +46,7 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
   EXPECT_EQ(catalog.find("cuda.cublas")->dtypes.size(), 6u);
   for (const KernelInfo* k : gpu_kernels) {
     auto kernel = catalog.create(k->backend);
-    const Problem p{"gemm", {64, 64, 64, 1}, Layout::NN, k->dtypes.at(0), "normal"};
+    const Problem p = gemm_problem({64, 64, 64, 1}, Layout::NN, k->dtypes.at(0));
     const Support s = kernel->supports(p, 1);
     if (!gpu_probe().available()) {
       EXPECT_FALSE(s.ok);
@@ -56,7 +57,7 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
   }
   // Shape limits come before the device check only when the device exists; the dtype
   // check always comes first.
-  const Problem f64_wmma{"gemm", {64, 64, 64, 1}, Layout::NN, DType::f64, "normal"};
+  const Problem f64_wmma = gemm_problem(Shape{64, 64, 64, 1}, Layout::NN, DType::f64, "normal");
   EXPECT_NE(catalog.create("cuda.wmma_128x128x32")->supports(f64_wmma, 1).reason.find("no f64"),
             std::string::npos);
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 
 namespace ridgeline {
@@ -12,27 +13,27 @@ namespace {
 
 // Exact product in long double, rounded to the dtype: what a correct kernel writes.
 template <typename T>
-void reference_into(const Problem& p, GemmOperands& ops) {
-  const auto& s = p.shape;
-  auto a = ops.a.as<T>();
-  auto b = ops.b.as<T>();
-  auto c = ops.c.as<T>();
+void reference_into(const Problem& p, Operands& ops) {
+  const Shape s = gemm_shape(p);
+  auto a = ops.at("A").as<T>();
+  auto b = ops.at("B").as<T>();
+  auto c = ops.at("C").as<T>();
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.n; ++j) {
       long double acc = 0;
       for (std::int64_t q = 0; q < s.k; ++q) {
-        long double x = transposes_a(p.layout) ? a[q * s.m + i] : a[i * s.k + q];
-        long double y = transposes_b(p.layout) ? b[j * s.k + q] : b[q * s.n + j];
+        long double x = transposes_a(gemm_layout(p)) ? a[q * s.m + i] : a[i * s.k + q];
+        long double y = transposes_b(gemm_layout(p)) ? b[j * s.k + q] : b[q * s.n + j];
         acc += x * y;
       }
       c[i * s.n + j] = static_cast<T>(acc);
     }
 }
 
-GemmOperands correct_operands(const Problem& p) {
-  GemmOperands ops = allocate_gemm_operands(p);
-  fill_pattern(ops.a, "normal", 11);
-  fill_pattern(ops.b, "normal", 12);
+Operands correct_operands(const Problem& p) {
+  Operands ops = allocate_operands(p);
+  fill_pattern(ops.at("A"), "normal", 11);
+  fill_pattern(ops.at("B"), "normal", 12);
   if (p.dtype == DType::f32)
     reference_into<float>(p, ops);
   else
@@ -41,22 +42,22 @@ GemmOperands correct_operands(const Problem& p) {
 }
 
 // C from the decoded inputs, stored in the output type (f32 for bf16/f16/tf32, i32 for i8).
-GemmOperands low_precision_operands(const Problem& p) {
-  GemmOperands ops = allocate_gemm_operands(p);
-  fill_pattern(ops.a, "normal", 21);
-  fill_pattern(ops.b, "uniform", 22);
-  const auto& s = p.shape;
+Operands low_precision_operands(const Problem& p) {
+  Operands ops = allocate_operands(p);
+  fill_pattern(ops.at("A"), "normal", 21);
+  fill_pattern(ops.at("B"), "uniform", 22);
+  const Shape s = gemm_shape(p);
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.n; ++j) {
       long double acc = 0;
       for (std::int64_t q = 0; q < s.k; ++q)
-        acc += static_cast<long double>(ops.a.at(static_cast<std::size_t>(i * s.k + q))) *
-               ops.b.at(static_cast<std::size_t>(q * s.n + j));
+        acc += static_cast<long double>(ops.at("A").at(static_cast<std::size_t>(i * s.k + q))) *
+               ops.at("B").at(static_cast<std::size_t>(q * s.n + j));
       const auto at = static_cast<std::size_t>(i * s.n + j);
-      if (ops.c.dtype() == DType::i32)
-        ops.c.as<std::int32_t>()[at] = static_cast<std::int32_t>(acc);
+      if (ops.at("C").dtype() == DType::i32)
+        ops.at("C").as<std::int32_t>()[at] = static_cast<std::int32_t>(acc);
       else
-        ops.c.as<float>()[at] = static_cast<float>(acc);
+        ops.at("C").as<float>()[at] = static_cast<float>(acc);
     }
   return ops;
 }
@@ -66,23 +67,23 @@ GemmOperands low_precision_operands(const Problem& p) {
 class LowPrecisionValidation : public ::testing::TestWithParam<DType> {};
 
 TEST_P(LowPrecisionValidation, AcceptsTheProductAndCatchesAWrongEntry) {
-  const Problem p{"gemm", {33, 47, 129, 1}, Layout::NN, GetParam(), "normal"};
-  GemmOperands ops = low_precision_operands(p);
-  EXPECT_EQ(ops.c.dtype(), output_dtype(p.dtype));
-  const Validation ok = validate_gemm(p, ops, 1);
+  const Problem p = gemm_problem({33, 47, 129, 1}, Layout::NN, GetParam());
+  Operands ops = low_precision_operands(p);
+  EXPECT_EQ(ops.at("C").dtype(), output_dtype(p.dtype));
+  const Validation ok = validate(p, ops, 1);
   EXPECT_EQ(ok.disposition, Disposition::passed) << ok.message;
   // Off by one unit for i8 products, by 1% of sum |a||b| (a term or two dropped) for the
   // floating types.
   const std::size_t at = 5 * 47 + 46;
-  if (ops.c.dtype() == DType::i32) {
-    ops.c.as<std::int32_t>()[at] += 1;
+  if (ops.at("C").dtype() == DType::i32) {
+    ops.at("C").as<std::int32_t>()[at] += 1;
   } else {
     double magnitude = 0;
     for (std::size_t q = 0; q < 129; ++q)
-      magnitude += std::fabs(ops.a.at(5 * 129 + q) * ops.b.at(q * 47 + 46));
-    ops.c.as<float>()[at] += static_cast<float>(0.01 * magnitude);
+      magnitude += std::fabs(ops.at("A").at(5 * 129 + q) * ops.at("B").at(q * 47 + 46));
+    ops.at("C").as<float>()[at] += static_cast<float>(0.01 * magnitude);
   }
-  const Validation bad = validate_gemm(p, ops, 1);
+  const Validation bad = validate(p, ops, 1);
   EXPECT_EQ(bad.disposition, Disposition::incorrect) << bad.max_rel_err;
 }
 
@@ -117,39 +118,39 @@ class ValidatorSizes : public ::testing::TestWithParam<std::tuple<Shape, DType, 
 
 TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   auto [shape, dtype, layout] = GetParam();
-  Problem p{"gemm", shape, layout, dtype, "normal"};
-  GemmOperands ops = correct_operands(p);
-  Validation ok = validate_gemm(p, ops, 1);
+  Problem p = gemm_problem(shape, layout, dtype, "normal");
+  Operands ops = correct_operands(p);
+  Validation ok = validate(p, ops, 1);
   EXPECT_EQ(ok.disposition, Disposition::passed) << ok.message;
   const bool direct = static_cast<double>(shape.m) * shape.n * shape.k <= kDirectCheckLimit;
   EXPECT_EQ(ok.method, direct ? "direct" : "freivalds+sampled");
 
   // An entry never written (still the NaN poison).
   const std::size_t mid = static_cast<std::size_t>((shape.m / 2) * shape.n + shape.n / 2);
-  GemmOperands unwritten = correct_operands(p);
+  Operands unwritten = correct_operands(p);
   if (dtype == DType::f32)
-    unwritten.c.as<float>()[mid] = std::nanf("");
+    unwritten.at("C").as<float>()[mid] = std::nanf("");
   else
-    unwritten.c.as<double>()[mid] = std::nan("");
-  Validation v1 = validate_gemm(p, unwritten, 1);
+    unwritten.at("C").as<double>()[mid] = std::nan("");
+  Validation v1 = validate(p, unwritten, 1);
   EXPECT_EQ(v1.disposition, Disposition::incorrect);
   EXPECT_NE(v1.message.find("never written"), std::string::npos) << v1.message;
 
   // A kernel that drops the last term of the sum in the last column (an edge-tile bug).
-  GemmOperands dropped = correct_operands(p);
+  Operands dropped = correct_operands(p);
   const auto& s = shape;
   for (std::int64_t i = 0; i < s.m; ++i) {
     const std::int64_t j = s.n - 1;
-    double a =
-        transposes_a(layout) ? dropped.a.at((s.k - 1) * s.m + i) : dropped.a.at(i * s.k + s.k - 1);
-    double b =
-        transposes_b(layout) ? dropped.b.at(j * s.k + s.k - 1) : dropped.b.at((s.k - 1) * s.n + j);
+    double a = transposes_a(layout) ? dropped.at("A").at((s.k - 1) * s.m + i)
+                                    : dropped.at("A").at(i * s.k + s.k - 1);
+    double b = transposes_b(layout) ? dropped.at("B").at(j * s.k + s.k - 1)
+                                    : dropped.at("B").at((s.k - 1) * s.n + j);
     if (dtype == DType::f32)
-      dropped.c.as<float>()[i * s.n + j] -= static_cast<float>(a * b);
+      dropped.at("C").as<float>()[i * s.n + j] -= static_cast<float>(a * b);
     else
-      dropped.c.as<double>()[i * s.n + j] -= a * b;
+      dropped.at("C").as<double>()[i * s.n + j] -= a * b;
   }
-  Validation v2 = validate_gemm(p, dropped, 1);
+  Validation v2 = validate(p, dropped, 1);
   EXPECT_EQ(v2.disposition, Disposition::incorrect) << "max rel err " << v2.max_rel_err;
 }
 
@@ -161,9 +162,9 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ValidatorSizes,
                                             ::testing::Values(Layout::NN, Layout::TT)));
 
 TEST(Validator, ToleranceGrowsWithSqrtKAndDependsOnDtype) {
-  Problem p{"gemm", {8, 8, 100, 1}, Layout::NN, DType::f32, "normal"};
+  Problem p = gemm_problem(Shape{8, 8, 100, 1}, Layout::NN, DType::f32, "normal");
   double t100 = gemm_tolerance(p);
-  p.shape.k = 400;
+  p = gemm_problem(Shape{8, 8, 400, 1}, Layout::NN, DType::f32);
   EXPECT_DOUBLE_EQ(gemm_tolerance(p), 2 * t100);
   p.dtype = DType::f64;
   EXPECT_LT(gemm_tolerance(p), 1e-12);

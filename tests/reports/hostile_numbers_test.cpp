@@ -15,6 +15,7 @@
 
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "sanitizers.hpp"
 #include "scene_checks.hpp"
@@ -31,8 +32,8 @@ CaseResult our_case(const std::string& pattern) {
   r.time_unit = "ms";
   CaseDetails d;
   d.backend = "cpu.test";
-  d.problem = {"gemm", {256, 256, 256, 1}, Layout::NN, DType::f64, pattern};
-  d.work = gemm_work(d.problem);
+  d.problem = gemm_problem(Shape{256, 256, 256, 1}, Layout::NN, DType::f64, pattern);
+  d.work = op_work(d.problem);
   d.validation.disposition = Disposition::passed;
   d.metrics = {{"flop_rate", 3.3e10, "FLOP/s", MetricSource::derived},
                {"power.package-0", 80, "W", MetricSource::sampled}};

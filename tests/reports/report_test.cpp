@@ -8,6 +8,7 @@
 #include <regex>
 #include <tuple>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/escape.hpp"
 
@@ -119,7 +120,7 @@ TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
   ReportInput in = recorded();
   std::string csv = csv_report(in);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "case,backend,op,dtype,shape,threads,disposition,placeable,seconds_per_call,flops_per_"
+            "case,backend,op,dtype,params,threads,disposition,placeable,seconds_per_call,flops_per_"
             "call,gflops_per_s,"
             "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
             "efficiency,bound,"
@@ -129,7 +130,7 @@ TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
                       "\n\"gemm/cpu\\.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
                       "threads=1\",cpu\\.naive,gemm,f64,"));
   std::string hostile = csv_report(with_hostile_names());
-  EXPECT_NE(hostile.find("\"m=64,n=64,k=64\""), std::string::npos)
+  EXPECT_NE(hostile.find("\"m=64,n=64,k=64/layout=NN\""), std::string::npos)
       << "fields with commas are quoted";
 }
 
@@ -185,8 +186,8 @@ ReportInput with_gpu_cases() {
     CaseDetails d;
     d.backend = "cuda.cublas";
     d.device = "gpu";
-    d.problem = {"gemm", {8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern};
-    d.work = gemm_work(d.problem);
+    d.problem = gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern);
+    d.work = op_work(d.problem);
     d.validation.disposition = Disposition::passed;
     d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived},
                  {"power.gpu.avg", power, "W", MetricSource::sampled},

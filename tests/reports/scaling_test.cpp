@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {
@@ -20,8 +21,9 @@ ridgeline::Run many_cases(int n) {
     const std::int64_t size = 8 + i;
     CaseDetails d;
     d.backend = fmt::format("{}{}", i % 2 ? "blas.lib" : "cpu.k", i);
-    d.problem = {"gemm", {size, size, 16, 1}, Layout::NN, DType::f64, fmt::format("p{}", i % 97)};
-    d.work = gemm_work(d.problem);
+    d.problem =
+        gemm_problem({size, size, 16, 1}, Layout::NN, DType::f64, fmt::format("p{}", i % 97));
+    d.work = op_work(d.problem);
     d.validation.disposition = Disposition::passed;
     d.metrics = {{"flop_rate", 1e9 + i, "FLOP/s", MetricSource::derived}};
     r.ridgeline = d;

@@ -71,14 +71,14 @@ TEST(Plan, BadSizesAreErrorsNamingTheInput) {
   EXPECT_NE(shape_error("64x64").find("expected N or MxNxK"), std::string::npos);
   EXPECT_NE(shape_error("1x2xk").find("'k' is not a whole number"), std::string::npos);
   EXPECT_NE(shape_error("99999999999").find("32-bit"), std::string::npos);
-  EXPECT_EQ(parse_shape("37x53x29"), (Shape{37, 53, 29, 1}));
-  EXPECT_EQ(parse_shape("256"), (Shape{256, 256, 256, 1}));
+  EXPECT_EQ(parse_shape("37x53x29"), "m=37,n=53,k=29");
+  EXPECT_EQ(parse_shape("256"), "m=256,n=256,k=256");
 }
 
 TEST(Plan, ProblemLargerThanMemoryIsRefusedBeforeAllocating) {
   PlanRequest r;
   r.backends = {"cpu.naive"};
-  r.shapes = {{1 << 20, 1 << 20, 1 << 20, 1}};
+  r.params = {"m=1048576,n=1048576,k=1048576"};
   std::string msg = plan_error(r);
   EXPECT_NE(msg.find("GiB for its operands"), std::string::npos) << msg;
   EXPECT_NE(msg.find("m=1048576"), std::string::npos) << msg;
@@ -94,13 +94,24 @@ TEST(Plan, FilterAndOverridesShapeThePlan) {
     EXPECT_EQ(c.backend, "cpu.tiled");
     EXPECT_EQ(c.problem.dtype, DType::f32);
   }
-  r.shapes = {{100, 100, 100, 1}};
+  r.params = {"m=100,n=100,k=100"};
   r.layouts = {"NN", "TN"};
   r.patterns = {"uniform"};
   plan = make_plan(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[1].name(),
             "gemm/cpu.tiled/f32/m=100,n=100,k=100/layout=TN/pattern=uniform/threads=1");
+}
+
+TEST(Plan, AParamsOverrideNoOpOfTheSuiteHasIsRefusedNotDropped) {
+  PlanRequest r;
+  r.suite = "smoke";
+  r.params = {"rows=4096,cols=4096"};
+  EXPECT_EQ(plan_error(r),
+            "--params rows=4096,cols=4096: no op of suite 'smoke' has these parameters (its ops: "
+            "gemm)");
+  r.params = {"m=0,n=1,k=1"};
+  EXPECT_EQ(plan_error(r), "gemm: m=0 is below its minimum of 1");
 }
 
 TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <thread>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/runner/runner.hpp"
 #include "test_kernels.hpp"
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 CaseSpec spec(const std::string& backend, std::int64_t n) {
-  return {backend, {"gemm", {n, n, n, 1}, Layout::NN, DType::f64, "normal"}, 1};
+  return {backend, gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f64, "normal"), 1};
 }
 
 RunSettings quick() {
@@ -164,7 +165,7 @@ TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
   settings.repetitions = 3;
   const CaseSpec c = spec("cpu.naive", 16);
   const std::vector<CaseResult> results = execute_case(catalog, c, settings);
-  const std::string unit = time_unit_for(gemm_work(c.problem), "cpu");
+  const std::string unit = time_unit_for(op_work(c.problem), "cpu");
   EXPECT_EQ(unit, "ns") << "8192 FLOP: microseconds would print as 0 in compare.py";
   std::vector<double> times;
   const CaseResult* cv = nullptr;
@@ -187,7 +188,7 @@ TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
 
 TEST(TimeUnit, TheLargestUnitInWhichTheExpectedTimeReadsAtLeastAThousand) {
   auto unit = [](std::int64_t n, const std::string& device) {
-    return time_unit_for(gemm_work({"gemm", {n, n, n, 1}, Layout::NN, DType::f32, "normal"}),
+    return time_unit_for(op_work(gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f32, "normal")),
                          device);
   };
   EXPECT_EQ(unit(64, "cpu"), "ns");    // 0.5 MFLOP, 49 kB: ~5 us

@@ -23,9 +23,9 @@ class MisbehavingKernel : public Kernel {
   Support supports(const Problem& p, int threads) const override {
     return check_common_support(info_, p, threads);
   }
-  void prepare(const Problem& p, GemmOperands& ops, int threads) override {
+  void prepare(const Problem& p, Operands& ops, int threads) override {
     inner_->prepare(p, ops, threads);
-    ops_ = &ops;
+    c_ = &ops.at("C");
   }
   void run() override {
     switch (how_) {
@@ -45,10 +45,10 @@ class MisbehavingKernel : public Kernel {
         return;
       case Misbehaviour::wrong:
         inner_->run();
-        if (ops_->c.dtype() == DType::f32)
-          ops_->c.as<float>()[0] += 1.0f;
+        if (c_->dtype() == DType::f32)
+          c_->as<float>()[0] += 1.0f;
         else
-          ops_->c.as<double>()[0] += 1.0;
+          c_->as<double>()[0] += 1.0;
         return;
     }
   }
@@ -57,7 +57,7 @@ class MisbehavingKernel : public Kernel {
   KernelInfo info_;
   Misbehaviour how_;
   std::unique_ptr<Kernel> inner_;
-  GemmOperands* ops_ = nullptr;
+  OperandBuffer* c_ = nullptr;
   int runs_ = 0;
 };
 

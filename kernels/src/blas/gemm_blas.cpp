@@ -1,6 +1,7 @@
 // Vendor BLAS rungs: the same problem through any CBLAS library loaded at run time.
 #include <fmt/format.h>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline {
@@ -24,18 +25,18 @@ class BlasGemmKernel : public Kernel {
                                      info_.id(), spec_.path.string()));
     return check_common_support(info_, problem, threads);
   }
-  void prepare(const Problem& problem, GemmOperands& ops, int threads) override {
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
     if (!lib_) lib_ = load_blas_library(spec_);
     if (!lib_->set_threads(threads) && threads > 1)
       throw std::runtime_error(fmt::format("{} has no thread-count setter; cannot run {} threads",
                                            spec_.path.string(), threads));
     problem_ = problem;
-    ops_ = &ops;
+    ops_.emplace(gemm_view(operands));
   }
   void run() override {
-    const auto& s = problem_.shape;
-    const int ta = transposes_a(problem_.layout) ? kCblasTrans : kCblasNoTrans;
-    const int tb = transposes_b(problem_.layout) ? kCblasTrans : kCblasNoTrans;
+    const Shape s = gemm_shape(problem_);
+    const int ta = transposes_a(gemm_layout(problem_)) ? kCblasTrans : kCblasNoTrans;
+    const int tb = transposes_b(gemm_layout(problem_)) ? kCblasTrans : kCblasNoTrans;
     const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
     const int lda = static_cast<int>(lda_of(problem_)), ldb = static_cast<int>(ldb_of(problem_));
     if (problem_.dtype == DType::f32)
@@ -59,7 +60,7 @@ class BlasGemmKernel : public Kernel {
   KernelInfo info_;
   std::unique_ptr<BlasLibrary> lib_;
   Problem problem_;
-  GemmOperands* ops_ = nullptr;
+  std::optional<GemmOperands> ops_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline {
@@ -27,8 +28,8 @@ using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajo
 
 template <typename T>
 void eigen_gemm(const Problem& p, GemmOperands& ops) {
-  const auto& s = p.shape;
-  const bool ta = transposes_a(p.layout), tb = transposes_b(p.layout);
+  const Shape s = gemm_shape(p);
+  const bool ta = transposes_a(gemm_layout(p)), tb = transposes_b(gemm_layout(p));
   Eigen::Map<const RowMajor<T>> a(ops.a.as<T>().data(), ta ? s.k : s.m, ta ? s.m : s.k);
   Eigen::Map<const RowMajor<T>> b(ops.b.as<T>().data(), tb ? s.n : s.k, tb ? s.k : s.n);
   Eigen::Map<RowMajor<T>> c(ops.c.as<T>().data(), s.m, s.n);
@@ -56,9 +57,9 @@ class EigenGemmKernel : public Kernel {
   Support supports(const Problem& problem, int threads) const override {
     return check_common_support(info_, problem, threads);
   }
-  void prepare(const Problem& problem, GemmOperands& ops, int threads) override {
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
     problem_ = problem;
-    ops_ = &ops;
+    ops_.emplace(gemm_view(operands));
     Eigen::setNbThreads(threads);
   }
   void run() override {
@@ -72,7 +73,7 @@ class EigenGemmKernel : public Kernel {
  private:
   KernelInfo info_;
   Problem problem_;
-  GemmOperands* ops_ = nullptr;
+  std::optional<GemmOperands> ops_;
 };
 
 }  // namespace

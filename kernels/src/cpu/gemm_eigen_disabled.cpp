@@ -10,7 +10,7 @@ class EigenDisabled : public Kernel {
   Support supports(const Problem&, int) const override {
     return Support::no("built without Eigen; reconfigure with -DRIDGELINE_WITH_EIGEN=ON");
   }
-  void prepare(const Problem&, GemmOperands&, int) override {}
+  void prepare(const Problem&, Operands&, int) override {}
   void run() override {}
 
  private:

@@ -182,13 +182,13 @@ class PackedGemmKernel : public Kernel {
     return check_common_support(info_, problem, threads);
   }
 
-  void prepare(const Problem& problem, GemmOperands& ops, int threads) override {
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
     dtype_ = problem.dtype;
     if (dtype_ == DType::f32) {
-      f32_.prepare(cpu::gemm_args<float>(problem, ops), uk32_,
+      f32_.prepare(cpu::gemm_args<float>(problem, gemm_view(operands)), uk32_,
                    packed::derive_blocking(cache_sizes(), uk32_.mr, uk32_.nr, 4), threads);
     } else {
-      f64_.prepare(cpu::gemm_args<double>(problem, ops), uk64_,
+      f64_.prepare(cpu::gemm_args<double>(problem, gemm_view(operands)), uk64_,
                    packed::derive_blocking(cache_sizes(), uk64_.mr, uk64_.nr, 8), threads);
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Shared plumbing of the single-buffer CPU rungs (naive, reordered, tiled): they keep the
 // operands and call one typed routine per dtype.
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 
 namespace ridgeline::cpu {
@@ -17,14 +18,14 @@ struct GemmArgs {
 };
 
 template <typename T>
-GemmArgs<T> gemm_args(const Problem& p, GemmOperands& ops) {
-  return {p.shape.m,
-          p.shape.n,
-          p.shape.k,
+GemmArgs<T> gemm_args(const Problem& p, GemmOperands ops) {
+  return {gemm_shape(p).m,
+          gemm_shape(p).n,
+          gemm_shape(p).k,
           lda_of(p),
           ldb_of(p),
-          transposes_a(p.layout),
-          transposes_b(p.layout),
+          transposes_a(gemm_layout(p)),
+          transposes_b(gemm_layout(p)),
           ops.a.as<T>().data(),
           ops.b.as<T>().data(),
           ops.c.as<T>().data()};
@@ -45,15 +46,15 @@ class SimpleGemmKernel : public Kernel {
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     Support s = check_common_support(info_, problem, threads);
-    if (s && needs_plain_b_ && transposes_b(problem.layout))
+    if (s && needs_plain_b_ && transposes_b(gemm_layout(problem)))
       return Support::no(info_.id() + " streams rows of B and handles only NN and TN layouts");
     return s;
   }
-  void prepare(const Problem& problem, GemmOperands& ops, int) override {
+  void prepare(const Problem& problem, Operands& operands, int) override {
     if (problem.dtype == DType::f32)
-      a32_ = gemm_args<float>(problem, ops);
+      a32_ = gemm_args<float>(problem, gemm_view(operands));
     else
-      a64_ = gemm_args<double>(problem, ops);
+      a64_ = gemm_args<double>(problem, gemm_view(operands));
     dtype_ = problem.dtype;
   }
   void run() override {

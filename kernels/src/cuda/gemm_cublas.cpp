@@ -8,6 +8,7 @@
 #include "cuda_check.hpp"
 #include "gpu_gemm_kernel.hpp"
 #include "gpu_kernels.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
@@ -50,13 +51,13 @@ CublasTypes cublas_types(DType d) {
 // 256^3 and 512x384x320: those layouts are offered at multiples of 32 only.
 Support integer_shape(const KernelInfo& info, const Problem& p) {
   if (p.dtype != DType::i8) return Support::yes();
-  const auto& s = p.shape;
-  const std::int64_t multiple = p.layout == Layout::NT ? 4 : 32;
+  const Shape s = gemm_shape(p);
+  const std::int64_t multiple = gemm_layout(p) == Layout::NT ? 4 : 32;
   if (s.m % multiple || s.n % multiple || s.k % multiple)
     return Support::no(fmt::format(
         "{} i8 needs m, n and k to be multiples of {} in layout {} (4 in layout NT, the "
         "column-major TN form of the IMMA tensor cores)",
-        info.id(), multiple, to_string(p.layout)));
+        info.id(), multiple, to_string(gemm_layout(p))));
   return Support::yes();
 }
 

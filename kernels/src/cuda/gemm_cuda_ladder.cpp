@@ -4,6 +4,7 @@
 #include "gpu_gemm_kernel.hpp"
 #include "gpu_kernels.hpp"
 #include "launchers.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {
@@ -20,9 +21,9 @@ class HandWrittenGemm final : public GpuGemmKernel {
 
  protected:
   Support supports_shape(const Problem& p) const override {
-    if (p.layout != Layout::NN)
+    if (gemm_layout(p) != Layout::NN)
       return Support::no(fmt::format("{} handles only the NN layout", info().id()));
-    const auto& s = p.shape;
+    const Shape s = gemm_shape(p);
     if (s.m % mn_ || s.n % mn_ || s.k % k_)
       return Support::no(
           fmt::format("{} needs m and n to be multiples of {} and k of {}", info().id(), mn_, k_));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cuda_check.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
@@ -26,7 +27,8 @@ DeviceGemm GpuGemmKernel::view(const Slot& slot) const {
   return d;
 }
 
-void GpuGemmKernel::prepare(const Problem& problem, GemmOperands& operands, int) {
+void GpuGemmKernel::prepare(const Problem& problem, Operands& all_operands, int) {
+  const GemmOperands operands = gemm_view(all_operands);
   const GpuDevice& device = gpu_probe().devices.at(0);
   RIDGELINE_CUDA(cudaSetDevice(device.index));
   if (!stream_) stream_ = std::make_unique<CudaStream>();
@@ -34,14 +36,14 @@ void GpuGemmKernel::prepare(const Problem& problem, GemmOperands& operands, int)
   dims_ = {nullptr,
            nullptr,
            nullptr,
-           problem.shape.m,
-           problem.shape.n,
-           problem.shape.k,
+           gemm_shape(problem).m,
+           gemm_shape(problem).n,
+           gemm_shape(problem).k,
            lda_of(problem),
            ldb_of(problem),
-           problem.shape.n,
-           transposes_a(problem.layout),
-           transposes_b(problem.layout),
+           gemm_shape(problem).n,
+           transposes_a(gemm_layout(problem)),
+           transposes_b(gemm_layout(problem)),
            problem.dtype};
   host_c_ = &operands.c;
   const std::size_t set_bytes = operands.a.bytes() + operands.b.bytes() + operands.c.bytes();

@@ -17,7 +17,7 @@ class GpuGemmKernel : public Kernel {
   explicit GpuGemmKernel(KernelInfo info);
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override;
-  void prepare(const Problem& problem, GemmOperands& operands, int threads) override;
+  void prepare(const Problem& problem, Operands& operands, int threads) override;
   void run() override;
   void finish() override;
   std::optional<double> timed_run() override;

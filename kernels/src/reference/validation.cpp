@@ -6,20 +6,9 @@
 #include <random>
 #include <vector>
 
-namespace ridgeline {
+#include "ridgeline/core/ops/gemm.hpp"
 
-double gemm_tolerance(const Problem& problem) {
-  // Integer products are exact: any wrong entry is off by at least 1 / sum|a||b| (> 1e-12
-  // for every size that fits in i32), while the Freivalds projections, done in long
-  // double with real weights, carry rounding near 1e-18.
-  if (unit_roundoff(problem.dtype) == 0) return 1e-12;
-  // Sums accumulate in C's type; bf16 and f16 inputs are exact there (their products too),
-  // while tf32 tensor cores drop the low 13 bits of each f32 input: up to 2^-10 relative
-  // error per input, so 2 * 2^-10 per product, relative to sum |a||b| whatever k is.
-  const double input_rounding = problem.dtype == DType::tf32 ? 0x1p-10 : 0.0;
-  return 2 * input_rounding + 16.0 * std::sqrt(static_cast<double>(problem.shape.k)) *
-                                  unit_roundoff(output_dtype(problem.dtype));
-}
+namespace ridgeline {
 
 namespace {
 
@@ -29,13 +18,13 @@ class GemmChecker {
  public:
   using Decode = long double (*)(In);
   GemmChecker(const Problem& p, const GemmOperands& ops, Decode decode)
-      : m_(p.shape.m),
-        n_(p.shape.n),
-        k_(p.shape.k),
+      : m_(gemm_shape(p).m),
+        n_(gemm_shape(p).n),
+        k_(gemm_shape(p).k),
         lda_(lda_of(p)),
         ldb_(ldb_of(p)),
-        ta_(transposes_a(p.layout)),
-        tb_(transposes_b(p.layout)),
+        ta_(transposes_a(gemm_layout(p))),
+        tb_(transposes_b(gemm_layout(p))),
         a_(ops.a.as<In>().data()),
         b_(ops.b.as<In>().data()),
         c_(ops.c.as<Out>().data()),
@@ -140,7 +129,7 @@ Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64
   Validation v;
   v.tolerance = gemm_tolerance(p);
   GemmChecker<In, Out> check(p, ops, decode);
-  const double work = static_cast<double>(p.shape.m) * p.shape.n * p.shape.k;
+  const double work = static_cast<double>(gemm_shape(p).m) * gemm_shape(p).n * gemm_shape(p).k;
   bool ok = true;
   if (work <= kDirectCheckLimit) {
     v.method = "direct";
@@ -176,7 +165,7 @@ Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64
 }  // namespace
 
 Validation validate_gemm(const Problem& problem, const GemmOperands& operands, std::uint64_t seed) {
-  if (problem.shape.batch != 1) {
+  if (gemm_shape(problem).batch != 1) {
     Validation v;
     v.disposition = Disposition::not_verified;
     v.message = "batched problems are not validated yet";
@@ -205,6 +194,14 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
   Validation v;
   v.disposition = Disposition::not_verified;
   v.message = "i32 is an output type; no problem has i32 inputs";
+  return v;
+}
+
+Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed) {
+  if (problem.op == "gemm") return validate_gemm(problem, gemm_view(operands), seed);
+  Validation v;
+  v.disposition = Disposition::not_verified;
+  v.message = fmt::format("this build has no reference for op {}", problem.op);
   return v;
 }
 

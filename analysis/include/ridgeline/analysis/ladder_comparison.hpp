@@ -6,7 +6,7 @@
 
 namespace ridgeline {
 
-// For each problem (op, dtype, shape, threads) that a BLAS library ran: every backend's
+// For each problem (op, dtype, params, threads) that a BLAS library ran: every backend's
 // rate beside the fastest BLAS on that problem.
 struct LadderRate {
   std::string backend;
@@ -15,7 +15,7 @@ struct LadderRate {
 };
 
 struct LadderRow {
-  std::string op, dtype, shape;
+  std::string op, dtype, params;
   int threads = 1;
   std::string best_blas;
   double best_blas_rate = 0;

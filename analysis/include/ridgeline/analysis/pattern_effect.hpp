@@ -1,6 +1,6 @@
 #pragma once
-// The effect of the input data on a kernel: the same case (op, backend, dtype, shape,
-// layout, threads) run on several input patterns, with its rate, power and clock on each.
+// The effect of the input data on a kernel: the same case (op, backend, dtype, params,
+// threads) run on several input patterns, with its rate, power and clock on each.
 #include <optional>
 #include <string>
 #include <vector>

@@ -44,7 +44,7 @@ struct RooflinePlacement {
   std::string backend, dtype, op;
   std::string device = "cpu";
   bool throttled = false;  // a GPU whose clocks were held down (NVML) during the timing
-  std::string shape;       // "m=..,n=..,k=.." or empty
+  std::string params;      // the op's params label, "m=..,n=..,k=../layout=NN", or empty
   int threads = 1;
   bool placeable = false;
   std::string reason;   // why not placeable

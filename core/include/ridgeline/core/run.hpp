@@ -9,7 +9,7 @@
 
 namespace ridgeline {
 
-inline constexpr int kRunSchemaVersion = 1;
+inline constexpr int kRunSchemaVersion = 2;  // 2: op params; 1 (gemm shape) still read
 
 struct CacheDescription {
   std::string type;

@@ -2,19 +2,15 @@
 #include <map>
 #include <string>
 
-#include "ridgeline/core/problem.hpp"
-
 namespace ridgeline {
 
 // The analytic work a kernel must do: FLOPs, and the bytes each memory level must move at
-// least (compulsory traffic: every operand read once, the output written once).
+// least (compulsory traffic: every operand read once, the output written once). Each op
+// defines its own (core/op.hpp: op_work).
 struct WorkModel {
   double flops = 0;
   std::map<std::string, double> bytes;  // memory level ("dram", ...) -> bytes
   bool operator==(const WorkModel&) const = default;
 };
-
-// 2*m*n*k*batch FLOPs; DRAM bytes (m*k + k*n + m*n) * size * batch.
-WorkModel gemm_work(const Problem& problem);
 
 }  // namespace ridgeline

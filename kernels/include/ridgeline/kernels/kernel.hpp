@@ -32,14 +32,14 @@ struct Support {
 
 // The kernel contract (docs/kernel-contract.md). The runner calls supports(), then
 // prepare() once with the operands and the thread count, then run() many times; only
-// run() is timed. run() computes C = op(A) * op(B), overwriting C.
+// run() is timed. run() computes the op's outputs from its inputs, overwriting them.
 class Kernel {
  public:
   virtual ~Kernel() = default;
   virtual const KernelInfo& info() const = 0;
   virtual Support supports(const Problem& problem, int threads) const = 0;
-  virtual WorkModel work(const Problem& problem) const { return gemm_work(problem); }
-  virtual void prepare(const Problem& problem, GemmOperands& operands, int threads) = 0;
+  virtual WorkModel work(const Problem& problem) const { return op_work(problem); }
+  virtual void prepare(const Problem& problem, Operands& operands, int threads) = 0;
   virtual void run() = 0;
   // Device kernels run asynchronously: finish() waits for the device and copies C back
   // into the operands given to prepare(), so validation reads what the device computed.

@@ -4,8 +4,11 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "ridgeline/core/dtype.hpp"
+#include "ridgeline/core/problem.hpp"
 
 namespace ridgeline {
 
@@ -49,16 +52,35 @@ class OperandBuffer {
   std::unique_ptr<void, Free> storage_;
 };
 
-// The three operands of C = op(A) * op(B), row-major, with the leading dimensions that
-// the layout implies (A is m x k, or k x m when transposed; likewise B).
-struct GemmOperands {
-  OperandBuffer a;
-  OperandBuffer b;
-  OperandBuffer c;
+// A problem's buffers by name, in its op's operand order (core/op.hpp: OperandSpec).
+class Operands {
+ public:
+  struct Entry {
+    OperandSpec spec;
+    OperandBuffer buffer;
+  };
+  void add(OperandSpec spec);  // allocates spec.elements of spec.dtype
+  // The buffer; std::logic_error naming the operand when the op has none of that name.
+  OperandBuffer& at(std::string_view name);
+  const OperandBuffer& at(std::string_view name) const;
+  std::vector<Entry>& entries() { return entries_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;
 };
 
-struct Problem;
-GemmOperands allocate_gemm_operands(const Problem& problem);
+// Every operand of the problem, allocated (not filled).
+Operands allocate_operands(const Problem& problem);
+
+// The gemm kernels' view of A, B and C (gemm and gemm_bias_act), row-major, with the
+// leading dimensions that the layout implies (A is m x k, or k x m when transposed).
+struct GemmOperands {
+  OperandBuffer& a;
+  OperandBuffer& b;
+  OperandBuffer& c;
+};
+GemmOperands gemm_view(Operands& operands);
 std::int64_t lda_of(const Problem& problem);
 std::int64_t ldb_of(const Problem& problem);
 

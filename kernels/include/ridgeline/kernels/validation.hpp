@@ -2,6 +2,7 @@
 #include <cstdint>
 
 #include "ridgeline/core/case_result.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
 
@@ -14,7 +15,8 @@ namespace ridgeline {
 // 16 * sqrt(k) * u(dtype) (u = unit roundoff), a statistical bound for any summation order.
 Validation validate_gemm(const Problem& problem, const GemmOperands& operands, std::uint64_t seed);
 
-double gemm_tolerance(const Problem& problem);
+// The op's reference check of the outputs (inputs as the case filled them).
+Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed);
 
 // Problems with m*n*k up to this are checked entry by entry.
 inline constexpr double kDirectCheckLimit = 1 << 25;

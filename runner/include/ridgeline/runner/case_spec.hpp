@@ -11,6 +11,7 @@ struct CaseSpec {
   Problem problem;
   int threads = 1;
   // "gemm/cpu.packed_avx512/f32/m=1024,n=1024,k=1024/layout=NN/pattern=normal/threads=1"
+  // (the op's params label, core/op.hpp: params_label)
   std::string name() const;
 };
 

@@ -18,15 +18,18 @@ struct PlanRequest {
   std::vector<std::string> patterns;
   std::vector<std::string> layouts;
   std::vector<int> threads;
-  std::vector<Shape> shapes;
+  // Params overrides, "m=512,n=256,k=128" or "rows=4096,cols=4096": each applies to the
+  // cases whose op declares every name in it (core/op.hpp: apply_params).
+  std::vector<std::string> params;
 };
 
 // Expands and filters; throws InputError on an unknown name, a bad regex, or a case whose
 // buffers would not fit in the memory available now.
 std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest& request);
 
-// "1024", "512x256x128" or "m=..,n=..,k=.." to a Shape; throws InputError naming `text`.
-Shape parse_shape(const std::string& text);
+// --shape: "1024" or "512x256x128" to the params override "m=512,n=256,k=128"; throws
+// InputError naming `text`.
+std::string parse_shape(const std::string& text);
 
 // Memory the OS says is available now (MemAvailable), in bytes.
 std::uint64_t available_memory_bytes();

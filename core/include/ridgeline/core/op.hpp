@@ -1,0 +1,106 @@
+#pragma once
+// The op model: every computation the suite measures is an op registered in core
+// (docs/adding-an-op.md). An op declares its named integer dimensions and attributes, its
+// operands, the label its cases are named by, and its work model: FLOPs, the compulsory
+// bytes of the fused computation, and the bytes of the same computation done the eager
+// way, as a chain of separate passes that each read and write memory. Nothing outside an
+// op's definition spells its dimensions: plans, names, analysis and reports ask here.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ridgeline/core/dtype.hpp"
+#include "ridgeline/core/work_model.hpp"
+
+namespace ridgeline {
+
+struct Problem;
+
+// A problem's named dimensions ("m" -> 1024) and attributes ("act" -> "gelu_tanh").
+struct OpParams {
+  std::map<std::string, std::int64_t> dims;
+  std::map<std::string, std::string> attrs;
+  bool operator==(const OpParams&) const = default;
+  // The value; std::logic_error when absent (the op's definition guarantees it is there).
+  std::int64_t dim(std::string_view name) const;
+  const std::string& attr(std::string_view name) const;
+};
+
+struct DimSpec {
+  std::string name;
+  std::int64_t min = 1;
+  std::optional<std::int64_t> default_value;  // a dim with a default may be left out
+  std::string meaning;
+  std::optional<std::int64_t> max;
+};
+
+struct AttrSpec {
+  std::string name;
+  std::vector<std::string> values;  // the accepted values; the first is the default
+  std::string meaning;
+};
+
+enum class OperandRole { input, weight, output };
+std::string_view to_string(OperandRole role);
+
+// One buffer of a problem: `elements` values of `dtype`, with the dims that shape it.
+struct OperandSpec {
+  std::string name;
+  OperandRole role = OperandRole::input;
+  std::vector<std::string> dims;  // e.g. {"rows", "cols"}; a count of 1 for an empty list
+  std::int64_t elements = 0;
+  DType dtype = DType::f32;
+};
+
+struct OpDefinition {
+  std::string name;  // "softmax"
+  std::string description;
+  std::vector<DimSpec> dims;
+  std::vector<AttrSpec> attrs;
+  std::vector<DType> dtypes;  // what the op is defined for
+  std::string example;        // a small problem's params, "rows=64,cols=64": availability checks
+  std::vector<OperandSpec> (*operands)(const Problem& problem) = nullptr;
+  // FLOPs and the compulsory bytes of the fused computation (each operand once).
+  WorkModel (*work)(const Problem& problem) = nullptr;
+  // The same FLOPs, and the bytes when every step is its own pass through memory.
+  WorkModel (*unfused_work)(const Problem& problem) = nullptr;
+  // Largest accepted error relative to the reference's scale (per op: a softmax or a
+  // normalisation errs differently from a long dot product), for the problem's dtype.
+  double (*tolerance)(const Problem& problem) = nullptr;
+};
+
+// Every registered op, in a fixed order (core/src/ops/registry.cpp).
+const std::vector<OpDefinition>& op_registry();
+const OpDefinition* find_op(std::string_view name);
+// The definition, or InputError "unknown op 'x' (known: gemm, softmax, ...)".
+const OpDefinition& op_definition(std::string_view name);
+
+// The params completed with defaults and checked against the op: an unknown or missing
+// dimension, a dimension below its minimum, an unknown attribute or value is InputError
+// with one line naming the op and the parameter.
+OpParams checked_params(const OpDefinition& op, const OpParams& given);
+
+// "m=1024,n=1024,k=1024/layout=NN": the dims (those equal to their default left out), then
+// each attribute as its own segment. Case names and tables use it.
+std::string params_label(const Problem& problem);
+// Parses "rows=4096,cols=4096/causal=1" (or with ',' between attributes too) for `op`,
+// then checks it: InputError on anything the op does not declare.
+OpParams parse_params(const OpDefinition& op, std::string_view text);
+// Applies "name=value,..." to the problem when its op declares every name in it, and says
+// so; false, the problem unchanged, when it does not. InputError on a value the op refuses.
+bool apply_params(Problem& problem, std::string_view overrides);
+
+// The op's small example problem in `dtype` (pattern normal).
+Problem example_problem(const OpDefinition& op, DType dtype);
+
+// The op's work model for the problem: fused (compulsory bytes) and as a chain of passes.
+WorkModel op_work(const Problem& problem);
+WorkModel op_unfused_work(const Problem& problem);
+
+// Bytes of every operand together: what a case allocates.
+std::uint64_t operand_bytes(const Problem& problem);
+
+}  // namespace ridgeline

@@ -1,0 +1,83 @@
+// attention: O = softmax(Q K^T / sqrt(head_dim) [+ causal mask]) V per (batch, head),
+// Q, K, V and O [batch, heads, seq, head_dim] contiguous. Fused (flash-style): tiles with
+// an online softmax, the seq x seq scores never written. Unfused, the way an eager
+// framework's math path runs it: a GEMM writes the scaled scores, a mask pass (causal),
+// a softmax kernel writes the probabilities, a GEMM multiplies them by V.
+#include <algorithm>
+#include <cmath>
+
+#include "op_definitions.hpp"
+
+namespace ridgeline::ops {
+
+namespace {
+
+double heads(const Problem& p) {
+  return dim(p, "batch") * dim(p, "heads");
+}
+
+bool causal(const Problem& p) {
+  return p.params.attr("causal") == "1";
+}
+
+// Score entries computed per head: all of seq x seq, or the lower triangle with the
+// diagonal when causal (the masked ones are not work, as in FlashAttention's count).
+double scores(const Problem& p) {
+  const double s = dim(p, "seq");
+  return causal(p) ? s * (s + 1) / 2 : s * s;
+}
+
+std::vector<OperandSpec> operands(const Problem& p) {
+  const std::int64_t elements = p.params.dim("batch") * p.params.dim("heads") *
+                                p.params.dim("seq") * p.params.dim("head_dim");
+  const std::vector<std::string> dims{"batch", "heads", "seq", "head_dim"};
+  return {{"Q", OperandRole::input, dims, elements, p.dtype},
+          {"K", OperandRole::input, dims, elements, p.dtype},
+          {"V", OperandRole::input, dims, elements, p.dtype},
+          {"O", OperandRole::output, dims, elements, p.dtype}};
+}
+
+// Q K^T and P V: 2 * head_dim each per score; the scale and softmax's 5 per score.
+double flops(const Problem& p) {
+  return heads(p) * scores(p) * (4.0 * dim(p, "head_dim") + 6.0);
+}
+
+WorkModel fused(const Problem& p) {
+  return dram_work(flops(p), 4.0 * heads(p) * dim(p, "seq") * dim(p, "head_dim") * in_bytes(p));
+}
+
+// Per head: the score GEMM reads Q and K and writes S (s^2); the causal mask reads and
+// writes S; softmax reads S and writes P; the second GEMM reads P and V and writes O.
+WorkModel unfused(const Problem& p) {
+  const double s = dim(p, "seq"), d = dim(p, "head_dim");
+  const double per_head = 4.0 * s * d + (causal(p) ? 6.0 : 4.0) * s * s;
+  return dram_work(flops(p), heads(p) * per_head * in_bytes(p));
+}
+
+// Two dot products (head_dim, then seq long) around a softmax.
+double tolerance(const Problem& p) {
+  const double longest = std::max(dim(p, "seq"), dim(p, "head_dim"));
+  return elementwise_tolerance(p, 6.0 + 2.0 * std::sqrt(longest));
+}
+
+}  // namespace
+
+OpDefinition attention_definition() {
+  OpDefinition op;
+  op.name = "attention";
+  op.description = "scaled dot-product attention, optionally causal";
+  op.dims = {defaulted_dim("batch", 1, "independent sequences"),
+             required_dim("heads", "attention heads"),
+             required_dim("seq", "sequence length (queries and keys)"),
+             required_dim("head_dim", "elements per head")};
+  op.attrs = {{"causal", {"0", "1"}, "1: each query sees only the keys up to its own position"}};
+  op.dtypes = {DType::f32, DType::bf16};
+  op.example = "heads=2,seq=64,head_dim=32";
+  op.operands = operands;
+  op.work = fused;
+  op.unfused_work = unfused;
+  op.tolerance = tolerance;
+  return op;
+}
+
+}  // namespace ridgeline::ops

@@ -1,0 +1,62 @@
+// eltwise_chain: L cheap unary ops applied in turn to n elements. Fused: one read and one
+// write per element whatever L is; unfused: each op a pass that reads and writes the whole
+// array, so the fused intensity grows with L while the unfused one stays flat. The ops
+// cycle through eltwise_chain_step(i) (core/ops/eltwise_chain.hpp): values stay finite
+// and bounded for any L up to 32.
+#include "ridgeline/core/ops/eltwise_chain.hpp"
+
+#include "op_definitions.hpp"
+
+namespace ridgeline {
+
+double eltwise_chain_flops_per_element(std::int64_t length) {
+  double flops = 0;
+  for (std::int64_t i = 0; i < length; ++i) flops += eltwise_chain_step(i).flops;
+  return flops;
+}
+
+namespace ops {
+
+namespace {
+
+std::vector<OperandSpec> operands(const Problem& p) {
+  const std::int64_t n = p.params.dim("n");
+  return {{"x", OperandRole::input, {"n"}, n, p.dtype},
+          {"y", OperandRole::output, {"n"}, n, p.dtype}};
+}
+
+double flops(const Problem& p) {
+  return dim(p, "n") * eltwise_chain_flops_per_element(p.params.dim("L"));
+}
+
+WorkModel fused(const Problem& p) {
+  return dram_work(flops(p), 2.0 * dim(p, "n") * in_bytes(p));
+}
+
+WorkModel unfused(const Problem& p) {
+  return dram_work(flops(p), 2.0 * dim(p, "n") * dim(p, "L") * in_bytes(p));
+}
+
+double tolerance(const Problem& p) {
+  return elementwise_tolerance(p, 2.0 * dim(p, "L"));
+}
+
+}  // namespace
+
+OpDefinition eltwise_chain_definition() {
+  OpDefinition op;
+  op.name = "eltwise_chain";
+  op.description = "L unary ops in turn on n elements";
+  op.dims = {required_dim("n", "elements"),
+             required_dim("L", "ops in the chain", kEltwiseChainMaxLength)};
+  op.dtypes = {DType::f32, DType::bf16};
+  op.example = "n=4096,L=4";
+  op.operands = operands;
+  op.work = fused;
+  op.unfused_work = unfused;
+  op.tolerance = tolerance;
+  return op;
+}
+
+}  // namespace ops
+}  // namespace ridgeline

@@ -1,0 +1,57 @@
+// softmax: y = exp(x - max_row) / sum_row exp(x - max_row), row by row. Fused: one read
+// of x and one write of y. Unfused, the way an eager framework composes it from
+// primitives: row maxima; t = x - max; t = exp(t); row sums; y = t / sum.
+#include <cmath>
+
+#include "op_definitions.hpp"
+
+namespace ridgeline::ops {
+
+namespace {
+
+std::vector<OperandSpec> operands(const Problem& p) {
+  const std::int64_t elements = p.params.dim("rows") * p.params.dim("cols");
+  return {{"x", OperandRole::input, {"rows", "cols"}, elements, p.dtype},
+          {"y", OperandRole::output, {"rows", "cols"}, elements, p.dtype}};
+}
+
+// Per element: the max, the subtraction, exp (counted as one), the sum and the division.
+double flops(const Problem& p) {
+  return 5.0 * dim(p, "rows") * dim(p, "cols");
+}
+
+WorkModel fused(const Problem& p) {
+  return dram_work(flops(p), 2.0 * dim(p, "rows") * dim(p, "cols") * in_bytes(p));
+}
+
+// Max (reads x, writes a row vector), subtract (reads x and the maxima, writes t), exp
+// (reads and writes t), sum (reads t, writes a row vector), divide (reads t and the sums,
+// writes y): 8 full passes' worth of elements and 4 of row vectors.
+WorkModel unfused(const Problem& p) {
+  const double r = dim(p, "rows"), c = dim(p, "cols");
+  return dram_work(flops(p), (8.0 * r * c + 4.0 * r) * in_bytes(p));
+}
+
+// Relative to the largest output of the row (at most 1): the sum's rounding grows like
+// sqrt(cols) in any order.
+double tolerance(const Problem& p) {
+  return elementwise_tolerance(p, 5.0 + std::sqrt(dim(p, "cols")));
+}
+
+}  // namespace
+
+OpDefinition softmax_definition() {
+  OpDefinition op;
+  op.name = "softmax";
+  op.description = "row-wise softmax, max-subtracted";
+  op.dims = {required_dim("rows", "independent rows"), required_dim("cols", "elements per row")};
+  op.dtypes = {DType::f32, DType::bf16};
+  op.example = "rows=64,cols=64";
+  op.operands = operands;
+  op.work = fused;
+  op.unfused_work = unfused;
+  op.tolerance = tolerance;
+  return op;
+}
+
+}  // namespace ridgeline::ops

@@ -1,0 +1,196 @@
+#pragma once
+// The fused ops, written once over a SIMD traits type S (rowwise_simd.hpp). Each row is read
+// from memory once and written once; every later sweep over it finds it in L1 (a 4096-float
+// row is 16 KiB) or L2. OpenMP splits rows between threads. Included only by the
+// ISA-specific translation units (anonymous namespace: one copy per ISA).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "rowwise_kernels.hpp"
+#include "rowwise_ops.hpp"
+#include "rowwise_simd.hpp"
+
+namespace ridgeline::ops {
+namespace {
+
+// Four independent accumulators hide the add/max latency behind the loads. Sums go two
+// levels deep: the four take kBlock steps, then fold into a running total, so no lane adds
+// more than kBlock + cols / (4 * kBlock * W) terms (the one-lane build's softmax sum over
+// 4099 columns was off by 3.5e-6 as one chain per accumulator, 3e-7 like this).
+inline constexpr int kAcc = 4;
+inline constexpr int kBlock = 16;
+
+// acc = f(acc, v) over a row: full vectors four at a time, then single vectors, then a tail
+// with `fill` in the lanes past the end (a value f leaves acc unchanged with); partial results
+// are merged with `merge` (f itself may not be associative: fma(v, v, acc)).
+template <typename S, typename F, typename M>
+typename S::V row_reduce(const float* x, std::int64_t cols, float init, float fill, F f, M merge) {
+  using V = typename S::V;
+  constexpr int W = S::kLanes;
+  constexpr std::int64_t kStep = kAcc * W;
+  V total = S::set1(init);
+  std::int64_t c = 0;
+  while (c + kStep <= cols) {
+    V acc[kAcc];
+    for (V& a : acc) a = S::set1(init);
+    const std::int64_t end = std::min(c + kBlock * kStep, cols - (cols - c) % kStep);
+    for (; c < end; c += kStep)
+      for (int k = 0; k < kAcc; ++k) acc[k] = f(acc[k], S::load(x + c + k * W));
+    total = merge(total, merge(merge(acc[0], acc[1]), merge(acc[2], acc[3])));
+  }
+  for (; c + W <= cols; c += W) total = f(total, S::load(x + c));
+  if (c < cols) total = f(total, S::load_tail(x + c, static_cast<int>(cols - c), fill));
+  return total;
+}
+
+// y[c] = g(x[c], c) over a row, with the same full / tail split.
+template <typename S, typename G>
+void row_map(const float* x, float* y, std::int64_t cols, G g) {
+  constexpr int W = S::kLanes;
+  std::int64_t c = 0;
+  for (; c + W <= cols; c += W) S::store(y + c, g(S::load(x + c), c));
+  if (c < cols) {
+    const int rest = static_cast<int>(cols - c);
+    S::store_tail(y + c, rest, g(S::load_tail(x + c, rest, 0.0f), c));
+  }
+}
+
+// Loads gamma/beta at the same column as x (the tail lanes are masked off on store).
+template <typename S>
+typename S::V load_at(const float* p, std::int64_t c, std::int64_t cols) {
+  const std::int64_t rest = cols - c;
+  return rest >= S::kLanes ? S::load(p + c) : S::load_tail(p + c, static_cast<int>(rest), 0.0f);
+}
+
+template <typename S>
+void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
+                  int threads) {
+  using V = typename S::V;
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    const auto vmax = [](V a, V b) { return S::max(a, b); };
+    const float mx = S::reduce_max(row_reduce<S>(xr, cols, kNegInf, kNegInf, vmax, vmax));
+    const V vmx = S::set1(mx);
+    // exp once per element into y, whose row then stays in cache for the sum and the scaling.
+    row_map<S>(xr, yr, cols, [&](V v, std::int64_t) { return exp_approx<S>(S::sub(v, vmx)); });
+    const auto add = [](V a, V b) { return S::add(a, b); };
+    const float total = S::reduce_add(row_reduce<S>(yr, cols, 0.0f, 0.0f, add, add));
+    const V inv = S::set1(1.0f / total);
+    row_map<S>(yr, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
+  }
+}
+
+// Two sweeps for the moments (mean, then the centred sum of squares: no cancellation when
+// |mean| >> std), a third to write y; all three but the first hit the row in cache.
+template <typename S>
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y, float*,
+                    std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  using V = typename S::V;
+  const float inv_cols = 1.0f / static_cast<float>(cols);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    const auto add = [](V a, V b) { return S::add(a, b); };
+    const float mean = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
+    const V vmean = S::set1(mean);
+    // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
+    const auto centred_square = [&](V a, V b) {
+      const V d = S::sub(b, vmean);
+      return S::fma(d, d, a);
+    };
+    const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, mean, centred_square, add));
+    const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+    row_map<S>(xr, y + r * cols, cols, [&](V v, std::int64_t c) {
+      const V z = S::mul(S::sub(v, vmean), rstd);
+      return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
+    });
+  }
+}
+
+template <typename S>
+void rmsnorm_rows(const float* x, const float* gamma, float* y, float*, std::int64_t rows,
+                  std::int64_t cols, float eps, int threads) {
+  using V = typename S::V;
+  const float inv_cols = 1.0f / static_cast<float>(cols);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    const auto add = [](V a, V b) { return S::add(a, b); };
+    const auto square = [](V a, V b) { return S::fma(b, b, a); };
+    const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, square, add));
+    const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+    row_map<S>(xr, y + r * cols, cols, [&](V v, std::int64_t c) {
+      return S::mul(S::mul(v, rstd), load_at<S>(gamma, c, cols));
+    });
+  }
+}
+
+// The chain on K registers in lockstep (K independent dependency chains keep the FMA pipes
+// busy when L is long): whole cycles of the four ops, then the first L % 4 of them.
+template <typename S, int K>
+void chain(typename S::V (&v)[K], int L) {
+  using V = typename S::V;
+  const V s0 = S::set1(kChainScale0), h0 = S::set1(kChainShift0), zero = S::set1(0.0f);
+  const V s2 = S::set1(kChainScale2), s3 = S::set1(kChainScale3), h3 = S::set1(kChainShift3);
+  int i = 0;
+  for (; i + 4 <= L; i += 4)
+    for (int k = 0; k < K; ++k)
+      v[k] = S::fma(S::mul(S::max(S::fma(v[k], s0, h0), zero), s2), s3, h3);
+  const int rest = L - i;
+  for (int k = 0; k < K; ++k) {
+    if (rest > 0) v[k] = S::fma(v[k], s0, h0);
+    if (rest > 1) v[k] = S::max(v[k], zero);
+    if (rest > 2) v[k] = S::mul(v[k], s2);
+  }
+}
+
+// Blocks of 8 registers go through the chain together; threads take chunks of 16 Ki elements
+// (64 KiB).
+template <typename S>
+void eltwise_chain_all(const float* x, float* y, std::int64_t n, int L, int threads) {
+  using V = typename S::V;
+  constexpr int W = S::kLanes;
+  constexpr int kRegs = 8;
+  constexpr std::int64_t kChunk = 16384;
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t ch = 0; ch < chunks; ++ch) {
+    const std::int64_t end = std::min(n, (ch + 1) * kChunk);
+    std::int64_t i = ch * kChunk;
+    for (; i + kRegs * W <= end; i += kRegs * W) {
+      V v[kRegs];
+      for (int k = 0; k < kRegs; ++k) v[k] = S::load(x + i + k * W);
+      chain<S>(v, L);
+      for (int k = 0; k < kRegs; ++k) S::store(y + i + k * W, v[k]);
+    }
+    for (; i + W <= end; i += W) {
+      V v[1] = {S::load(x + i)};
+      chain<S>(v, L);
+      S::store(y + i, v[0]);
+    }
+    if (i < end) {
+      const int rest = static_cast<int>(end - i);
+      V v[1] = {S::load_tail(x + i, rest, 0.0f)};
+      chain<S>(v, L);
+      S::store_tail(y + i, rest, v[0]);
+    }
+  }
+}
+
+template <typename S>
+constexpr detail::RowwiseKernels fused_table() {
+  return {&softmax_rows<S>, &layernorm_rows<S>, &rmsnorm_rows<S>, &eltwise_chain_all<S>};
+}
+
+template <typename S>
+void exp_all(const float* x, float* y, std::int64_t n) {
+  row_map<S>(x, y, n, [](typename S::V v, std::int64_t) { return exp_approx<S>(v); });
+}
+
+}  // namespace
+}  // namespace ridgeline::ops

@@ -1,0 +1,186 @@
+// The public entries: check the arguments, pick the implementation for the ISA (the best the
+// CPU has, or the one forced), call it.
+#include "rowwise_ops.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "ridgeline/kernels/cpu_features.hpp"
+#include "rowwise_kernels.hpp"
+
+namespace ridgeline::ops {
+
+namespace {
+
+const detail::RowwiseKernels& table(Isa isa, bool fused) {
+  if (!isa_available(isa))
+    throw std::invalid_argument(std::string("this CPU does not run the ") + to_string(isa) +
+                                " implementation (CPUID)");
+  switch (isa) {
+    case Isa::avx512:
+      return fused ? detail::fused_avx512 : detail::unfused_avx512;
+    case Isa::avx2:
+      return fused ? detail::fused_avx2 : detail::unfused_avx2;
+    case Isa::scalar:
+      break;
+  }
+  return fused ? detail::fused_scalar : detail::unfused_scalar;
+}
+
+// True when there is work to do; throws on sizes no call can mean.
+bool check(std::int64_t rows, std::int64_t cols, int threads) {
+  if (rows < 0 || cols < 0)
+    throw std::invalid_argument("rows and cols must be >= 0, got " + std::to_string(rows) + " x " +
+                                std::to_string(cols));
+  if (threads < 1)
+    throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
+  return rows > 0 && cols > 0;
+}
+
+bool check_chain(std::int64_t n, int L, int threads) {
+  if (L < 1 || L > kEltwiseChainMaxLength)
+    throw std::invalid_argument("eltwise_chain length L must be in 1..32, got " +
+                                std::to_string(L));
+  return check(1, n, threads);
+}
+
+std::size_t scratch(std::int64_t rows, std::int64_t cols, std::int64_t vectors) {
+  check(rows, cols, 1);
+  return static_cast<std::size_t>(rows * cols + vectors * rows);
+}
+
+}  // namespace
+
+const char* to_string(Isa isa) {
+  switch (isa) {
+    case Isa::avx512:
+      return "avx512";
+    case Isa::avx2:
+      return "avx2";
+    case Isa::scalar:
+      break;
+  }
+  return "scalar";
+}
+
+bool isa_available(Isa isa) {
+  switch (isa) {
+    case Isa::avx512:
+      return cpu_features().has_avx512();
+    case Isa::avx2:
+      return cpu_features().has_avx2_fma();
+    case Isa::scalar:
+      break;
+  }
+  return true;
+}
+
+Isa best_isa() {
+  if (isa_available(Isa::avx512)) return Isa::avx512;
+  if (isa_available(Isa::avx2)) return Isa::avx2;
+  return Isa::scalar;
+}
+
+std::string rowwise_fused_isa() {
+  return to_string(best_isa());
+}
+
+std::size_t softmax_unfused_scratch(std::int64_t rows, std::int64_t cols) {
+  return scratch(rows, cols, 2);  // t; row maxima, row sums
+}
+std::size_t layernorm_unfused_scratch(std::int64_t rows, std::int64_t cols) {
+  return scratch(rows, cols, 2);  // x - mean; row means, row 1/std
+}
+std::size_t rmsnorm_unfused_scratch(std::int64_t rows, std::int64_t cols) {
+  return scratch(rows, cols, 1);  // x^2, then x / rms; row 1/rms
+}
+
+void softmax_fused_isa(Isa isa, const float* x, float* y, std::int64_t rows, std::int64_t cols,
+                       int threads) {
+  const auto& k = table(isa, true);
+  if (check(rows, cols, threads)) k.softmax(x, y, nullptr, rows, cols, threads);
+}
+void softmax_unfused_isa(Isa isa, const float* x, float* y, float* scratch, std::int64_t rows,
+                         std::int64_t cols, int threads) {
+  const auto& k = table(isa, false);
+  if (check(rows, cols, threads)) k.softmax(x, y, scratch, rows, cols, threads);
+}
+void layernorm_fused_isa(Isa isa, const float* x, const float* gamma, const float* beta, float* y,
+                         std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  const auto& k = table(isa, true);
+  if (check(rows, cols, threads)) k.layernorm(x, gamma, beta, y, nullptr, rows, cols, eps, threads);
+}
+void layernorm_unfused_isa(Isa isa, const float* x, const float* gamma, const float* beta, float* y,
+                           float* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                           int threads) {
+  const auto& k = table(isa, false);
+  if (check(rows, cols, threads)) k.layernorm(x, gamma, beta, y, scratch, rows, cols, eps, threads);
+}
+void rmsnorm_fused_isa(Isa isa, const float* x, const float* gamma, float* y, std::int64_t rows,
+                       std::int64_t cols, float eps, int threads) {
+  const auto& k = table(isa, true);
+  if (check(rows, cols, threads)) k.rmsnorm(x, gamma, y, nullptr, rows, cols, eps, threads);
+}
+void rmsnorm_unfused_isa(Isa isa, const float* x, const float* gamma, float* y, float* scratch,
+                         std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  const auto& k = table(isa, false);
+  if (check(rows, cols, threads)) k.rmsnorm(x, gamma, y, scratch, rows, cols, eps, threads);
+}
+void eltwise_chain_fused_isa(Isa isa, const float* x, float* y, std::int64_t n, int L,
+                             int threads) {
+  const auto& k = table(isa, true);
+  if (check_chain(n, L, threads)) k.eltwise_chain(x, y, n, L, threads);
+}
+void eltwise_chain_unfused_isa(Isa isa, const float* x, float* y, std::int64_t n, int L,
+                               int threads) {
+  const auto& k = table(isa, false);
+  if (check_chain(n, L, threads)) k.eltwise_chain(x, y, n, L, threads);
+}
+
+void exp_isa(Isa isa, const float* x, float* y, std::int64_t n) {
+  table(isa, true);  // checks the CPU
+  if (!check(1, n, 1)) return;
+  switch (isa) {
+    case Isa::avx512:
+      return detail::exp_avx512(x, y, n);
+    case Isa::avx2:
+      return detail::exp_avx2(x, y, n);
+    case Isa::scalar:
+      return detail::exp_scalar(x, y, n);
+  }
+}
+
+// The un-suffixed entries: the best ISA this CPU runs.
+void softmax_fused(const float* x, float* y, std::int64_t rows, std::int64_t cols, int threads) {
+  softmax_fused_isa(best_isa(), x, y, rows, cols, threads);
+}
+void softmax_unfused(const float* x, float* y, float* scratch, std::int64_t rows, std::int64_t cols,
+                     int threads) {
+  softmax_unfused_isa(best_isa(), x, y, scratch, rows, cols, threads);
+}
+void layernorm_fused(const float* x, const float* gamma, const float* beta, float* y,
+                     std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  layernorm_fused_isa(best_isa(), x, gamma, beta, y, rows, cols, eps, threads);
+}
+void layernorm_unfused(const float* x, const float* gamma, const float* beta, float* y,
+                       float* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                       int threads) {
+  layernorm_unfused_isa(best_isa(), x, gamma, beta, y, scratch, rows, cols, eps, threads);
+}
+void rmsnorm_fused(const float* x, const float* gamma, float* y, std::int64_t rows,
+                   std::int64_t cols, float eps, int threads) {
+  rmsnorm_fused_isa(best_isa(), x, gamma, y, rows, cols, eps, threads);
+}
+void rmsnorm_unfused(const float* x, const float* gamma, float* y, float* scratch,
+                     std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  rmsnorm_unfused_isa(best_isa(), x, gamma, y, scratch, rows, cols, eps, threads);
+}
+void eltwise_chain_fused(const float* x, float* y, std::int64_t n, int L, int threads) {
+  eltwise_chain_fused_isa(best_isa(), x, y, n, L, threads);
+}
+void eltwise_chain_unfused(const float* x, float* y, std::int64_t n, int L, int threads) {
+  eltwise_chain_unfused_isa(best_isa(), x, y, n, L, threads);
+}
+
+}  // namespace ridgeline::ops

@@ -1,0 +1,100 @@
+#pragma once
+// The memory-bound ops of the fusion suite on f32 row-major data (rows x cols, contiguous,
+// row stride cols), each in three forms:
+//   *_reference  textbook scalar code accumulating in long double, output in double: the
+//                yardstick the other two are validated against;
+//   *_unfused    what an eager framework does: one OpenMP-parallel, vectorised pass through
+//                memory per elementary step, every intermediate written to a full-size
+//                scratch buffer the caller provides (*_unfused_scratch floats);
+//   *_fused      one pass through memory (x read once, y written once per element; a row is
+//                re-read while it is still in L1/L2), OpenMP over rows, AVX-512 or AVX2
+//                intrinsics chosen at run time by CPUID.
+// The unfused passes are compiled per ISA as well, and dispatched the same way, so that a
+// fused/unfused comparison shows the cost of the extra passes and not a narrower vector.
+// Sizes may be 0 (nothing is done); negative sizes, threads < 1 or a chain length outside
+// 1..32 throw std::invalid_argument. x and y must not overlap.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ridgeline::ops {
+
+// The instruction set a fused or unfused implementation is compiled for. `scalar` is the
+// same algorithm over one-lane vectors, compiled for the library's baseline.
+enum class Isa { scalar, avx2, avx512 };
+
+const char* to_string(Isa isa);
+bool isa_available(Isa isa);      // CPUID says this machine runs it
+Isa best_isa();                   // what the un-suffixed *_fused / *_unfused entries use
+std::string rowwise_fused_isa();  // to_string(best_isa()), for a kernel's notes
+
+// ---- softmax: y[r][c] = exp(x[r][c] - max_r) / sum_c exp(x[r][c] - max_r) ----
+// Inputs may hold +-1e30 and -inf (not a row that is all -inf: it has no softmax).
+void softmax_reference(const float* x, double* y, std::int64_t rows, std::int64_t cols);
+void softmax_fused(const float* x, float* y, std::int64_t rows, std::int64_t cols, int threads);
+void softmax_unfused(const float* x, float* y, float* scratch, std::int64_t rows, std::int64_t cols,
+                     int threads);
+std::size_t softmax_unfused_scratch(std::int64_t rows, std::int64_t cols);
+
+// ---- layernorm: y = (x - mean_r) / sqrt(var_r + eps) * gamma + beta (biased variance) ----
+void layernorm_reference(const float* x, const float* gamma, const float* beta, double* y,
+                         std::int64_t rows, std::int64_t cols, float eps);
+void layernorm_fused(const float* x, const float* gamma, const float* beta, float* y,
+                     std::int64_t rows, std::int64_t cols, float eps, int threads);
+void layernorm_unfused(const float* x, const float* gamma, const float* beta, float* y,
+                       float* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                       int threads);
+std::size_t layernorm_unfused_scratch(std::int64_t rows, std::int64_t cols);
+
+// ---- rmsnorm: y = x / sqrt(mean_r(x^2) + eps) * gamma ----
+void rmsnorm_reference(const float* x, const float* gamma, double* y, std::int64_t rows,
+                       std::int64_t cols, float eps);
+void rmsnorm_fused(const float* x, const float* gamma, float* y, std::int64_t rows,
+                   std::int64_t cols, float eps, int threads);
+void rmsnorm_unfused(const float* x, const float* gamma, float* y, float* scratch,
+                     std::int64_t rows, std::int64_t cols, float eps, int threads);
+std::size_t rmsnorm_unfused_scratch(std::int64_t rows, std::int64_t cols);
+
+// ---- eltwise_chain: n elements, L unary ops applied in order (1 <= L <= 32) ----
+// Op i (0-based) is kind i % 4, all in f32 with the constants below:
+//   0: y = y * 1.0001f + 0.5f     2 FLOPs (one FMA)
+//   1: y = max(y, 0.0f)           1 FLOP  (a compare counts as one)
+//   2: y = y * 0.999f             1 FLOP
+//   3: y = y * -0.5f + 1.0f       2 FLOPs (one FMA)
+// Bounded for any L: after op 3, y <= 1; after the second full cycle y is in [0.25, 1]
+// whatever the input, and no intermediate exceeds 1.0001 |x| + 0.5, so any input with
+// |x| < 3.4e38 stays finite. FLOPs per element = 6 * (L / 4) + {0, 2, 3, 4}[L % 4].
+inline constexpr int kEltwiseChainMaxLength = 32;
+inline constexpr float kChainScale0 = 1.0001f, kChainShift0 = 0.5f;
+inline constexpr float kChainScale2 = 0.999f;
+inline constexpr float kChainScale3 = -0.5f, kChainShift3 = 1.0f;
+double eltwise_chain_flops_per_element(int L);
+void eltwise_chain_reference(const float* x, double* y, std::int64_t n, int L);
+void eltwise_chain_fused(const float* x, float* y, std::int64_t n, int L, int threads);
+// L passes, each reading and writing the whole array (pass 0 x -> y, then y in place): no
+// scratch beyond y itself.
+void eltwise_chain_unfused(const float* x, float* y, std::int64_t n, int L, int threads);
+
+// ---- the same with the ISA forced (tests, experiments); an ISA the CPU lacks throws ----
+void softmax_fused_isa(Isa isa, const float* x, float* y, std::int64_t rows, std::int64_t cols,
+                       int threads);
+void softmax_unfused_isa(Isa isa, const float* x, float* y, float* scratch, std::int64_t rows,
+                         std::int64_t cols, int threads);
+void layernorm_fused_isa(Isa isa, const float* x, const float* gamma, const float* beta, float* y,
+                         std::int64_t rows, std::int64_t cols, float eps, int threads);
+void layernorm_unfused_isa(Isa isa, const float* x, const float* gamma, const float* beta, float* y,
+                           float* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                           int threads);
+void rmsnorm_fused_isa(Isa isa, const float* x, const float* gamma, float* y, std::int64_t rows,
+                       std::int64_t cols, float eps, int threads);
+void rmsnorm_unfused_isa(Isa isa, const float* x, const float* gamma, float* y, float* scratch,
+                         std::int64_t rows, std::int64_t cols, float eps, int threads);
+void eltwise_chain_fused_isa(Isa isa, const float* x, float* y, std::int64_t n, int L, int threads);
+void eltwise_chain_unfused_isa(Isa isa, const float* x, float* y, std::int64_t n, int L,
+                               int threads);
+// The vectorised exp the fused softmax uses, elementwise (single thread): within 2 ULP of
+// exp for x in [-87.33, 88] (1.22 measured), 0 below ln(FLT_MIN) = -87.3365 and for -inf
+// (the denormal range is flushed), exp(88) above 88.
+void exp_isa(Isa isa, const float* x, float* y, std::int64_t n);
+
+}  // namespace ridgeline::ops

@@ -1,0 +1,72 @@
+#pragma once
+// The vector exp, written once over a SIMD traits type S, and the one-lane traits (plain
+// floats) the scalar path and every unfused pass use. Included only by the ISA-specific
+// translation units; the anonymous namespace gives each its own copy compiled with that
+// unit's flags (no inline function built for AVX-512 can be picked by the linker for the
+// AVX2 path).
+//
+// Traits S: V, kLanes, set1, load, store, load_tail(p, count, fill) (lanes >= count hold
+// fill), store_tail(p, count, v), add, sub, mul, max, min, fma(a, b, c) = a * b + c,
+// round (to nearest), pow2 (2^n for integral n in [-126, 127]), zero_where_less(v, x, bound)
+// (x < bound ? 0 : v), reduce_add, reduce_max.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace ridgeline::ops {
+namespace {
+
+// exp(x) = 2^n * exp(r), n = round(x / ln 2), r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 in two
+// parts, Cody-Waite, so n ln 2 is exact to ~2^-32), exp(r) by Cephes' expf polynomial
+// (degree 7 overall, ~1 ulp). Inputs are clamped to [ln FLT_MIN, 88] so 2^n stays a normal
+// float; below ln FLT_MIN (and -inf) the result is 0: after max-subtraction such terms are
+// below 2^-126 of the row's largest, which is 1.
+inline constexpr float kExpLo = -87.33654f;  // ln(FLT_MIN)
+inline constexpr float kExpHi = 88.0f;       // 2^127 * exp(r) stays below FLT_MAX
+
+template <typename S>
+typename S::V exp_approx(typename S::V x) {
+  using V = typename S::V;
+  const V xc = S::min(S::max(x, S::set1(kExpLo)), S::set1(kExpHi));
+  const V n = S::round(S::mul(xc, S::set1(1.44269504088896341f)));
+  V r = S::fma(n, S::set1(-0.693359375f), xc);  // ln 2 high part: n * it is exact
+  r = S::fma(n, S::set1(2.12194440e-4f), r);    // ln 2 = 0.693359375 - 2.12194440e-4
+  V p = S::set1(1.9875691500e-4f);
+  p = S::fma(p, r, S::set1(1.3981999507e-3f));
+  p = S::fma(p, r, S::set1(8.3334519073e-3f));
+  p = S::fma(p, r, S::set1(4.1665795894e-2f));
+  p = S::fma(p, r, S::set1(1.6666665459e-1f));
+  p = S::fma(p, r, S::set1(5.0000001201e-1f));
+  p = S::fma(p, S::mul(r, r), S::add(r, S::set1(1.0f)));
+  return S::zero_where_less(S::mul(p, S::pow2(n)), x, S::set1(kExpLo));
+}
+
+// One lane. Written so that GCC vectorises loops over it under `omp simd` (no calls: the
+// rounding is the 1.5 * 2^23 trick, 2^n is built from its bits).
+struct F32x1 {
+  using V = float;
+  static constexpr int kLanes = 1;
+  static V set1(float v) { return v; }
+  static V load(const float* p) { return *p; }
+  static void store(float* p, V v) { *p = v; }
+  static V load_tail(const float* p, int, float) { return *p; }  // never called: no tail
+  static void store_tail(float* p, int, V v) { *p = v; }
+  static V add(V a, V b) { return a + b; }
+  static V sub(V a, V b) { return a - b; }
+  static V mul(V a, V b) { return a * b; }
+  static V max(V a, V b) { return a > b ? a : b; }
+  static V min(V a, V b) { return a < b ? a : b; }
+  static V fma(V a, V b, V c) { return a * b + c; }  // contracted: -ffp-contract=fast
+  static V round(V v) {
+    constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds |v| < 2^22
+    return (v + kMagic) - kMagic;
+  }
+  static V pow2(V n) { return std::bit_cast<float>((static_cast<std::int32_t>(n) + 127) << 23); }
+  static V zero_where_less(V v, V x, V bound) { return x < bound ? 0.0f : v; }
+  static float reduce_add(V v) { return v; }
+  static float reduce_max(V v) { return v; }
+};
+
+}  // namespace
+}  // namespace ridgeline::ops

@@ -159,7 +159,8 @@ TEST(OpWork, TheEltwiseChainIsEqualAtLengthOneAndGrowsApartWithLength) {
   const Problem eight = problem("eltwise_chain", "n=1000,L=8");
   EXPECT_DOUBLE_EQ(op_unfused_work(eight).bytes.at("dram"), 8 * 2 * 1000 * 4.0);
   EXPECT_DOUBLE_EQ(op_work(eight).flops, 1000 * eltwise_chain_flops_per_element(8));
-  EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(8), 8 * 3.0);
+  EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(8), 2 * (2 + 1 + 1 + 2.0));
+  EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(3), 2 + 1 + 1.0);
 }
 
 TEST(OpWork, RowOpsCountTheirPassesAndOperands) {

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "ridgeline/core/ops/eltwise_chain.hpp"
+
 namespace ridgeline::ops {
 
 // The instruction set a fused or unfused implementation is compiled for. `scalar` is the
@@ -56,19 +58,8 @@ void rmsnorm_unfused(const float* x, const float* gamma, float* y, float* scratc
 std::size_t rmsnorm_unfused_scratch(std::int64_t rows, std::int64_t cols);
 
 // ---- eltwise_chain: n elements, L unary ops applied in order (1 <= L <= 32) ----
-// Op i (0-based) is kind i % 4, all in f32 with the constants below:
-//   0: y = y * 1.0001f + 0.5f     2 FLOPs (one FMA)
-//   1: y = max(y, 0.0f)           1 FLOP  (a compare counts as one)
-//   2: y = y * 0.999f             1 FLOP
-//   3: y = y * -0.5f + 1.0f       2 FLOPs (one FMA)
-// Bounded for any L: after op 3, y <= 1; after the second full cycle y is in [0.25, 1]
-// whatever the input, and no intermediate exceeds 1.0001 |x| + 0.5, so any input with
-// |x| < 3.4e38 stays finite. FLOPs per element = 6 * (L / 4) + {0, 2, 3, 4}[L % 4].
-inline constexpr int kEltwiseChainMaxLength = 32;
-inline constexpr float kChainScale0 = 1.0001f, kChainShift0 = 0.5f;
-inline constexpr float kChainScale2 = 0.999f;
-inline constexpr float kChainScale3 = -0.5f, kChainShift3 = 1.0f;
-double eltwise_chain_flops_per_element(int L);
+// The steps, their constants and FLOPs are the op's definition:
+// core/ops/eltwise_chain.hpp. Any input with |x| < 3.4e38 stays finite.
 void eltwise_chain_reference(const float* x, double* y, std::int64_t n, int L);
 void eltwise_chain_fused(const float* x, float* y, std::int64_t n, int L, int threads);
 // L passes, each reading and writing the whole array (pass 0 x -> y, then y in place): no

@@ -63,20 +63,12 @@ void rmsnorm_reference(const float* x, const float* gamma, double* y, std::int64
   }
 }
 
-double eltwise_chain_flops_per_element(int L) {
-  if (L < 1 || L > kEltwiseChainMaxLength)
-    throw std::invalid_argument("eltwise_chain length L must be in 1..32, got " +
-                                std::to_string(L));
-  constexpr int kFlops[4] = {2, 1, 1, 2};  // fma, max, mul, fma
-  double flops = 0;
-  for (int i = 0; i < L; ++i) flops += kFlops[i % 4];
-  return flops;
-}
-
 // The same constants as the f32 code (the float values, widened), without its roundings.
 void eltwise_chain_reference(const float* x, double* y, std::int64_t n, int L) {
   if (n < 0) throw std::invalid_argument("n must be >= 0, got " + std::to_string(n));
-  eltwise_chain_flops_per_element(L);  // checks L
+  if (L < 1 || L > kEltwiseChainMaxLength)
+    throw std::invalid_argument("eltwise_chain length L must be in 1..32, got " +
+                                std::to_string(L));
   for (std::int64_t i = 0; i < n; ++i) {
     long double v = x[i];
     for (int op = 0; op < L; ++op) switch (op % 4) {

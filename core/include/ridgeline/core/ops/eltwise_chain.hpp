@@ -1,30 +1,22 @@
 #pragma once
-// The eltwise_chain op's steps, shared by its reference and its kernels: step i of the
-// chain is y = max(a * y + b, lo) with the constants of step i % 4. Every step is an FMA
-// and a max (3 FLOPs); the constants keep |y| bounded for any length, and the max at a
-// negative floor keeps the chain from being a single affine map a compiler could fold.
+// The eltwise_chain op's steps, shared by its work model, its reference and its kernels.
+// Step i applies op i % 4 of a fixed cycle:
+//   0: y = y * 1.0001 + 0.5   (an FMA: 2 FLOPs)
+//   1: y = max(y, 0)          (1)
+//   2: y = y * 0.999          (1)
+//   3: y = y * -0.5 + 1       (an FMA: 2)
+// After two whole cycles every value lies in [0.25, 1], so any length stays finite, and
+// the max keeps the chain from folding into one affine map.
 #include <cstdint>
 
 namespace ridgeline {
 
 inline constexpr std::int64_t kEltwiseChainMaxLength = 32;
+inline constexpr float kChainScale0 = 1.0001f, kChainShift0 = 0.5f;
+inline constexpr float kChainScale2 = 0.999f;
+inline constexpr float kChainScale3 = -0.5f, kChainShift3 = 1.0f;
 
-struct EltwiseChainStep {
-  float a;
-  float b;
-  float lo;
-  double flops;
-};
-
-constexpr EltwiseChainStep eltwise_chain_step(std::int64_t i) {
-  constexpr EltwiseChainStep kSteps[4] = {{0.75f, 0.5f, -4.0f, 3},
-                                          {-1.25f, 0.25f, -2.0f, 3},
-                                          {0.5f, -0.125f, -3.0f, 3},
-                                          {1.125f, 0.0625f, -1.5f, 3}};
-  return kSteps[i % 4];
-}
-
-// FLOPs per element of a chain of `length` steps.
+// FLOPs per element of a chain of `length` steps (the cycle's 2, 1, 1, 2).
 double eltwise_chain_flops_per_element(std::int64_t length);
 
 }  // namespace ridgeline

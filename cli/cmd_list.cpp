@@ -37,7 +37,7 @@ int run_list(const ListOptions& opt) {
   for (const auto& k : catalog.kernels()) {
     // Availability for a small problem in the kernel's first dtype.
     const Problem probe_problem = example_problem(op_definition(k.op), k.dtypes.at(0));
-    Support s = catalog.create(k.backend)->supports(probe_problem, 1);
+    Support s = catalog.create(k.backend, k.op)->supports(probe_problem, 1);
     if (!s && k.device == "gpu" && !gpu.available()) s.reason = "no GPU (see GPU below)";
     nlohmann::json dtypes = nlohmann::json::array();
     for (DType d : k.dtypes) dtypes.push_back(std::string(to_string(d)));

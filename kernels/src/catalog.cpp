@@ -1,5 +1,6 @@
 #include "ridgeline/kernels/catalog.hpp"
 
+#include "ops/rowwise_kernel.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -11,15 +12,16 @@ void KernelCatalog::add(KernelFactory factory) {
   factories_.push_back(std::move(factory));
 }
 
-const KernelInfo* KernelCatalog::find(const std::string& backend) const {
+const KernelInfo* KernelCatalog::find(const std::string& backend, const std::string& op) const {
   for (const auto& info : infos_)
-    if (info.backend == backend) return &info;
+    if (info.backend == backend && info.op == op) return &info;
   return nullptr;
 }
 
-std::unique_ptr<Kernel> KernelCatalog::create(const std::string& backend) const {
+std::unique_ptr<Kernel> KernelCatalog::create(const std::string& backend,
+                                              const std::string& op) const {
   for (std::size_t i = 0; i < infos_.size(); ++i)
-    if (infos_[i].backend == backend) return factories_[i]();
+    if (infos_[i].backend == backend && infos_[i].op == op) return factories_[i]();
   return nullptr;
 }
 
@@ -32,6 +34,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
     for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
   c.add(&make_eigen_gemm);
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
+  add_rowwise_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA
   return c;
 }

@@ -101,9 +101,10 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   std::vector<std::unique_ptr<Collector>> collectors;
   for (auto& c : make_collectors(settings.collect))
     if (c->probe().available) collectors.push_back(std::move(c));
-  auto kernel = catalog.create(spec.backend);
+  auto kernel = catalog.create(spec.backend, spec.problem.op);
   if (!kernel)
-    return {untimed_result(spec, Disposition::not_supported, "no kernel named " + spec.backend)};
+    return {untimed_result(spec, Disposition::not_supported,
+                           fmt::format("no {} kernel named {}", spec.problem.op, spec.backend))};
   Support support = kernel->supports(spec.problem, spec.threads);
   if (!support) return {untimed_result(spec, Disposition::not_supported, support.reason)};
 

@@ -94,7 +94,9 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     throw InputError(fmt::format("unknown suite '{}' (known: {})", req.suite, join(names)));
   }
   std::vector<std::string> backends;
-  for (const auto& k : catalog.kernels()) backends.push_back(k.backend);
+  for (const auto& k : catalog.kernels())  // one name may serve several ops (cpu.fused)
+    if (std::find(backends.begin(), backends.end(), k.backend) == backends.end())
+      backends.push_back(k.backend);
   std::vector<std::string> wanted_backends;
   for (const auto& b : req.backends) {
     // "cpu.packed" and "cpu.packed_omp" name the packed rung this CPU runs best.
@@ -178,13 +180,15 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     bool present =
         std::any_of(cases.begin(), cases.end(), [&](const CaseSpec& c) { return c.backend == b; });
     if (present) continue;
-    const bool threaded = catalog.find(b)->threaded;
     std::vector<CaseSpec> extra;
-    for (const CaseSpec& c : cases) {
-      if (c.threads > 1 && !threaded) continue;
-      CaseSpec x = c;
-      x.backend = b;
-      extra.push_back(x);
+    for (const KernelInfo& k : catalog.kernels()) {  // the ops this backend implements
+      if (k.backend != b) continue;
+      for (const CaseSpec& c : cases) {
+        if (c.problem.op != k.op || (c.threads > 1 && !k.threaded)) continue;
+        CaseSpec x = c;
+        x.backend = b;
+        extra.push_back(x);
+      }
     }
     for (auto& x : extra) emit(std::move(x));
   }

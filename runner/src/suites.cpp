@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fusion_suites.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
@@ -150,6 +151,10 @@ const std::vector<SuiteDefinition>& suites() {
       {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
        &ladder_suite, 3, 0.2},
       {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
+      {"fusion",
+       "fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 32768x4096, the "
+       "eltwise chain at 2^25 elements for L = 1 ... 32; 1 and all threads (f32)",
+       &fusion_suite, 3, 0.1},
       {"gpu",
        "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "
        "kernel and the libraries at 8192^3 (tf32, bf16, f16, i8)",

@@ -35,8 +35,8 @@ std::string shape_error(const std::string& text) {
 TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
-  EXPECT_NE(plan_error(r).find(
-                "unknown suite 'nightly' (known: smoke, default, ladder, blas, gpu, gpu-patterns)"),
+  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas, "
+                               "fusion, gpu, gpu-patterns)"),
             std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};
@@ -127,7 +127,7 @@ TEST(Suites, EveryCaseOfEverySuiteNamesAKnownBackend) {
   auto catalog = testing::catalog_with_test_kernels();
   for (const auto& s : suites())
     for (const auto& c : s.expand(catalog, 2))
-      EXPECT_TRUE(catalog.find(c.backend)) << s.name << ": " << c.backend;
+      EXPECT_TRUE(catalog.find(c.backend, c.problem.op)) << s.name << ": " << c.backend;
 }
 
 }  // namespace ridgeline

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridgeline/core/ops/gemm.hpp"
+#include "rowwise_validation.hpp"
 
 namespace ridgeline {
 
@@ -199,6 +200,9 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
 
 Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed) {
   if (problem.op == "gemm") return validate_gemm(problem, gemm_view(operands), seed);
+  if (problem.op == "softmax" || problem.op == "layernorm" || problem.op == "rmsnorm" ||
+      problem.op == "eltwise_chain")
+    return validate_rowwise(problem, operands, seed);
   Validation v;
   v.disposition = Disposition::not_verified;
   v.message = fmt::format("this build has no reference for op {}", problem.op);

@@ -12,15 +12,16 @@ namespace ridgeline {
 
 using KernelFactory = std::function<std::unique_ptr<Kernel>()>;
 
-// Every kernel this process can run, by backend name. Creating a kernel is cheap and
-// touches no library: BLAS kernels load their library in prepare().
+// Every kernel this process can run, by op and backend name (one backend name, such as
+// "cpu.fused", may serve several ops). Creating a kernel is cheap and touches no library:
+// BLAS kernels load their library in prepare().
 class KernelCatalog {
  public:
   // The factory is called once here to read the kernel's info().
   void add(KernelFactory factory);
   const std::vector<KernelInfo>& kernels() const { return infos_; }
-  const KernelInfo* find(const std::string& backend) const;
-  std::unique_ptr<Kernel> create(const std::string& backend) const;
+  const KernelInfo* find(const std::string& backend, const std::string& op = "gemm") const;
+  std::unique_ptr<Kernel> create(const std::string& backend, const std::string& op = "gemm") const;
 
   // The built-in CPU ladder plus one BLAS kernel per library given.
   static KernelCatalog with_builtin_kernels(const std::vector<BlasLibrarySpec>& blas);

@@ -1,0 +1,40 @@
+// Fused against unfused: softmax, layernorm and rmsnorm at 4096 x 4096 (64 MiB per
+// operand) and 32768 x 4096 (512 MiB, beyond any cache), and the eltwise chain at 2^25
+// elements (128 MiB) for L = 1 ... 32, each on 1 and all threads. f32.
+#include "fusion_suites.hpp"
+
+#include "ridgeline/core/op.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+CaseSpec fusion_case(const std::string& backend, const std::string& op, const char* params,
+                     int threads) {
+  Problem p;
+  p.op = op;
+  p.params = parse_params(op_definition(op), params);
+  p.dtype = DType::f32;
+  return {backend, p, threads};
+}
+
+}  // namespace
+
+std::vector<CaseSpec> fusion_suite(const KernelCatalog&, int cpus) {
+  std::vector<int> threads{1};
+  if (cpus > 1) threads.push_back(cpus);
+  std::vector<CaseSpec> cases;
+  for (int t : threads) {
+    for (const char* op : {"softmax", "layernorm", "rmsnorm"})
+      for (const char* params : {"rows=4096,cols=4096", "rows=32768,cols=4096"})
+        for (const char* backend : {"cpu.unfused", "cpu.fused"})
+          cases.push_back(fusion_case(backend, op, params, t));
+    for (const char* params : {"n=33554432,L=1", "n=33554432,L=2", "n=33554432,L=4",
+                               "n=33554432,L=8", "n=33554432,L=16", "n=33554432,L=32"})
+      for (const char* backend : {"cpu.unfused", "cpu.fused"})
+        cases.push_back(fusion_case(backend, "eltwise_chain", params, t));
+  }
+  return cases;
+}
+
+}  // namespace ridgeline

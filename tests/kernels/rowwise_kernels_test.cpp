@@ -1,0 +1,99 @@
+// The memory-bound ops' kernels as the runner runs them: from the catalog, on the op's
+// named operands, checked by validate() against the op's reference and tolerance.
+#include <gtest/gtest.h>
+
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+Problem make(const std::string& op, const std::string& params) {
+  Problem p;
+  p.op = op;
+  p.params = parse_params(op_definition(op), params);
+  return p;
+}
+
+void fill(Operands& ops) {
+  std::uint64_t seed = 1;
+  for (auto& e : ops.entries()) {
+    if (e.spec.role == OperandRole::output)
+      poison(e.buffer);
+    else
+      fill_pattern(e.buffer, "normal", seed++);
+  }
+}
+
+const KernelCatalog& catalog() {
+  static const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
+  return c;
+}
+
+struct Case {
+  std::string op, params;
+};
+
+const std::vector<Case> kCases{{"softmax", "rows=1,cols=1"},       {"softmax", "rows=3,cols=17"},
+                               {"softmax", "rows=64,cols=4099"},   {"layernorm", "rows=1,cols=7"},
+                               {"layernorm", "rows=33,cols=1000"}, {"rmsnorm", "rows=5,cols=31"},
+                               {"rmsnorm", "rows=2048,cols=4096"},  // sampled rows
+                               {"eltwise_chain", "n=1,L=1"},       {"eltwise_chain", "n=4099,L=7"},
+                               {"eltwise_chain", "n=1000003,L=32"}};
+
+}  // namespace
+
+TEST(RowwiseKernels, FusedAndUnfusedPassTheOpsReferenceOnAwkwardShapes) {
+  for (const char* backend : {"cpu.fused", "cpu.unfused"})
+    for (const Case& c : kCases)
+      for (int threads : {1, 2}) {
+        auto kernel = catalog().create(backend, c.op);
+        ASSERT_TRUE(kernel) << backend << " " << c.op;
+        const Problem p = make(c.op, c.params);
+        ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
+        Operands ops = allocate_operands(p);
+        fill(ops);
+        kernel->prepare(p, ops, threads);
+        kernel->run();
+        const Validation v = validate(p, ops, 7);
+        EXPECT_EQ(v.disposition, Disposition::passed)
+            << backend << " " << c.op << " " << c.params << " threads=" << threads << ": "
+            << v.message;
+        EXPECT_LE(v.max_rel_err, v.tolerance);
+        EXPECT_EQ(v.method, p.params.dims.count("rows") && p.params.dim("rows") == 2048
+                                ? "sampled rows"
+                                : "direct");
+      }
+}
+
+TEST(RowwiseKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {
+  for (const Case& c : {Case{"softmax", "rows=4,cols=33"}, Case{"layernorm", "rows=4,cols=33"},
+                        Case{"eltwise_chain", "n=100,L=3"}}) {
+    auto kernel = catalog().create("cpu.fused", c.op);
+    const Problem p = make(c.op, c.params);
+    Operands ops = allocate_operands(p);
+    fill(ops);
+    const Validation unwritten = validate(p, ops, 1);
+    EXPECT_EQ(unwritten.disposition, Disposition::incorrect) << c.op;
+    EXPECT_NE(unwritten.message.find("never written"), std::string::npos) << unwritten.message;
+    kernel->prepare(p, ops, 1);
+    kernel->run();
+    ops.at("y").as<float>()[37] *= 1.001f;  // one output off by 0.1%
+    const Validation wrong = validate(p, ops, 1);
+    EXPECT_EQ(wrong.disposition, Disposition::incorrect) << c.op << " " << wrong.max_rel_err;
+  }
+}
+
+TEST(RowwiseKernels, TheGemmOnlyOpsHaveNoRowwiseKernelAndOtherOpsAreNotVerified) {
+  EXPECT_FALSE(catalog().create("cpu.fused", "gemm"));
+  EXPECT_TRUE(catalog().find("cpu.fused", "softmax"));
+  const Problem attention = make("attention", "heads=1,seq=8,head_dim=4");
+  Operands ops = allocate_operands(attention);
+  const Validation v = validate(attention, ops, 1);
+  EXPECT_EQ(v.disposition, Disposition::not_verified);
+  EXPECT_EQ(v.message, "this build has no reference for op attention");
+}
+
+}  // namespace ridgeline

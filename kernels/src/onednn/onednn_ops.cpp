@@ -1,0 +1,255 @@
+// oneDNN softmax, layer normalization and matmul + bias + activation as prepared objects
+// (onednn_ops.hpp); attention is in onednn_attention.cpp.
+#include "onednn_ops.hpp"
+
+#include "onednn_common.hpp"
+
+namespace ridgeline::ops {
+
+using detail::OmpThreads;
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+namespace {
+
+const char* runtime_name(unsigned runtime) {
+  switch (runtime) {
+    case DNNL_RUNTIME_NONE:
+      return "none";
+    case DNNL_RUNTIME_SEQ:
+      return "SEQ";
+    case DNNL_RUNTIME_OMP:
+      return "OMP";
+    case DNNL_RUNTIME_TBB:
+      return "TBB";
+    case DNNL_RUNTIME_THREADPOOL:
+      return "THREADPOOL";
+    case DNNL_RUNTIME_OCL:
+      return "OCL";
+    case DNNL_RUNTIME_SYCL:
+      return "SYCL";
+  }
+  return "unknown";
+}
+
+const char* isa_name(dnnl_cpu_isa_t isa) {
+  switch (isa) {
+    case dnnl_cpu_isa_all:
+      return "all";
+    case dnnl_cpu_isa_sse41:
+      return "sse41";
+    case dnnl_cpu_isa_avx:
+      return "avx";
+    case dnnl_cpu_isa_avx2:
+      return "avx2";
+    case dnnl_cpu_isa_avx512_mic:
+      return "avx512_mic";
+    case dnnl_cpu_isa_avx512_mic_4ops:
+      return "avx512_mic_4ops";
+    case dnnl_cpu_isa_avx512_core:
+      return "avx512_core";
+    case dnnl_cpu_isa_avx512_core_vnni:
+      return "avx512_core_vnni";
+    case dnnl_cpu_isa_avx512_core_bf16:
+      return "avx512_core_bf16";
+    case dnnl_cpu_isa_avx512_core_amx:
+      return "avx512_core_amx";
+    case dnnl_cpu_isa_avx2_vnni:
+      return "avx2_vnni";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+std::string onednn_version() {
+  const dnnl_version_t* v = dnnl_version();
+  std::string hash = v->hash && std::string(v->hash) != "N/A" ? fmt::format(" {}", v->hash) : "";
+  return fmt::format("oneDNN {}.{}.{}{} (cpu runtime {}, isa {})", v->major, v->minor, v->patch,
+                     hash, runtime_name(v->cpu_runtime), isa_name(dnnl_get_effective_cpu_isa()));
+}
+
+std::string onednn_unavailable_reason() {
+  static const std::string reason = [] {
+    try {
+      dnnl::engine e(dnnl::engine::kind::cpu, 0);
+      return std::string();
+    } catch (const dnnl::error& e) {
+      return "no oneDNN CPU engine: " + detail::describe(e);
+    }
+  }();
+  return reason;
+}
+
+std::string to_string(Activation act) {
+  return act == Activation::relu ? "relu" : "gelu_tanh";
+}
+
+// ---- softmax ------------------------------------------------------------------------------
+
+struct OnednnSoftmax::Impl {
+  int threads;
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::softmax_forward::primitive_desc pd;
+  dnnl::softmax_forward prim;
+  dnnl::memory src, dst;
+  detail::Args args;
+};
+
+OnednnSoftmax::OnednnSoftmax(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnSoftmax::~OnednnSoftmax() = default;
+
+Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t rows, std::int64_t cols, int threads) {
+  if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = detail::check_positive({{"rows", rows}, {"cols", cols}}, threads); !r.empty())
+    return {nullptr, Support::no(r)};
+  return detail::prepare<OnednnSoftmax>("oneDNN softmax", [&] {
+    OmpThreads guard(threads);
+    auto impl = std::make_unique<Impl>();
+    impl->threads = threads;
+    const dnnl::memory::desc md({rows, cols}, dt::f32, tag::ab);
+    impl->pd = {{dnnl::prop_kind::forward_inference, md, 1}, impl->engine};
+    impl->prim = dnnl::softmax_forward(impl->pd);
+    impl->src = detail::unbound(md, impl->engine);
+    impl->dst = detail::unbound(md, impl->engine);
+    impl->args = {{DNNL_ARG_SRC, impl->src}, {DNNL_ARG_DST, impl->dst}};
+    return std::unique_ptr<OnednnSoftmax>(new OnednnSoftmax(std::move(impl)));
+  });
+}
+
+void OnednnSoftmax::execute(const float* x, float* y) {
+  OmpThreads guard(impl_->threads);
+  impl_->src.set_data_handle(const_cast<float*>(x));  // oneDNN only reads its source
+  impl_->dst.set_data_handle(y);
+  detail::run(impl_->prim, impl_->stream, impl_->args);
+}
+
+std::string OnednnSoftmax::implementation() const {
+  return detail::impl_name(impl_->pd);
+}
+
+// ---- layer normalization ------------------------------------------------------------------
+
+struct OnednnLayerNorm::Impl {
+  int threads;
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::layer_normalization_forward::primitive_desc pd;
+  dnnl::layer_normalization_forward prim;
+  dnnl::memory src, dst, scale, shift;
+  detail::Args args;
+};
+
+OnednnLayerNorm::OnednnLayerNorm(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnLayerNorm::~OnednnLayerNorm() = default;
+
+Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t rows, std::int64_t cols, float eps,
+                                                  bool rms, int threads) {
+  if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (rms)
+    return {nullptr,
+            Support::no("RMSNorm: oneDNN 2.6's layer_normalization has no RMS mode (it always "
+                        "subtracts the mean; the rms_norm flag came with oneDNN 3.x)")};
+  if (auto r = detail::check_positive({{"rows", rows}, {"cols", cols}}, threads); !r.empty())
+    return {nullptr, Support::no(r)};
+  if (!(eps > 0.0f)) return {nullptr, Support::no(fmt::format("eps = {}: must be > 0", eps))};
+  return detail::prepare<OnednnLayerNorm>("oneDNN layer_normalization", [&] {
+    OmpThreads guard(threads);
+    auto impl = std::make_unique<Impl>();
+    impl->threads = threads;
+    const dnnl::memory::desc md({rows, cols}, dt::f32, tag::ab);
+    const dnnl::memory::desc vec({cols}, dt::f32, tag::a);
+    // Inference: mean and variance are computed inside and not returned.
+    const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    impl->pd = {{dnnl::prop_kind::forward_inference, md, eps, flags}, impl->engine};
+    impl->prim = dnnl::layer_normalization_forward(impl->pd);
+    impl->src = detail::unbound(md, impl->engine);
+    impl->dst = detail::unbound(md, impl->engine);
+    impl->scale = detail::unbound(vec, impl->engine);
+    impl->shift = detail::unbound(vec, impl->engine);
+    impl->args = {{DNNL_ARG_SRC, impl->src},
+                  {DNNL_ARG_DST, impl->dst},
+                  {DNNL_ARG_SCALE, impl->scale},
+                  {DNNL_ARG_SHIFT, impl->shift}};
+    return std::unique_ptr<OnednnLayerNorm>(new OnednnLayerNorm(std::move(impl)));
+  });
+}
+
+void OnednnLayerNorm::execute(const float* x, const float* gamma, const float* beta, float* y) {
+  OmpThreads guard(impl_->threads);
+  impl_->src.set_data_handle(const_cast<float*>(x));
+  impl_->scale.set_data_handle(const_cast<float*>(gamma));
+  impl_->shift.set_data_handle(const_cast<float*>(beta));
+  impl_->dst.set_data_handle(y);
+  detail::run(impl_->prim, impl_->stream, impl_->args);
+}
+
+std::string OnednnLayerNorm::implementation() const {
+  return detail::impl_name(impl_->pd);
+}
+
+// ---- matmul + bias + activation -----------------------------------------------------------
+
+struct OnednnMatmulBiasAct::Impl {
+  int threads;
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  dnnl::memory a, b, bias, c;
+  detail::Args args;
+};
+
+OnednnMatmulBiasAct::OnednnMatmulBiasAct(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnMatmulBiasAct::~OnednnMatmulBiasAct() = default;
+
+Prepared<OnednnMatmulBiasAct> OnednnMatmulBiasAct::create(std::int64_t m, std::int64_t n,
+                                                          std::int64_t k, Activation act,
+                                                          int threads) {
+  if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = detail::check_positive({{"m", m}, {"n", n}, {"k", k}}, threads); !r.empty())
+    return {nullptr, Support::no(r)};
+  return detail::prepare<OnednnMatmulBiasAct>("oneDNN matmul+bias+" + to_string(act), [&] {
+    OmpThreads guard(threads);
+    auto impl = std::make_unique<Impl>();
+    impl->threads = threads;
+    const dnnl::memory::desc a_md({m, k}, dt::f32, tag::ab);
+    const dnnl::memory::desc b_md({k, n}, dt::f32, tag::ab);
+    const dnnl::memory::desc bias_md({1, n}, dt::f32, tag::ab);
+    const dnnl::memory::desc c_md({m, n}, dt::f32, tag::ab);
+    dnnl::post_ops post;
+    post.append_eltwise(1.0f,
+                        act == Activation::relu ? dnnl::algorithm::eltwise_relu
+                                                : dnnl::algorithm::eltwise_gelu_tanh,
+                        0.0f, 0.0f);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(post);
+    impl->pd = {{a_md, b_md, bias_md, c_md}, attr, impl->engine};
+    impl->prim = dnnl::matmul(impl->pd);
+    impl->a = detail::unbound(a_md, impl->engine);
+    impl->b = detail::unbound(b_md, impl->engine);
+    impl->bias = detail::unbound(bias_md, impl->engine);
+    impl->c = detail::unbound(c_md, impl->engine);
+    impl->args = {{DNNL_ARG_SRC, impl->a},
+                  {DNNL_ARG_WEIGHTS, impl->b},
+                  {DNNL_ARG_BIAS, impl->bias},
+                  {DNNL_ARG_DST, impl->c}};
+    return std::unique_ptr<OnednnMatmulBiasAct>(new OnednnMatmulBiasAct(std::move(impl)));
+  });
+}
+
+void OnednnMatmulBiasAct::execute(const float* a, const float* b, const float* bias, float* c) {
+  OmpThreads guard(impl_->threads);
+  impl_->a.set_data_handle(const_cast<float*>(a));
+  impl_->b.set_data_handle(const_cast<float*>(b));
+  impl_->bias.set_data_handle(const_cast<float*>(bias));
+  impl_->c.set_data_handle(c);
+  detail::run(impl_->prim, impl_->stream, impl_->args);
+}
+
+std::string OnednnMatmulBiasAct::implementation() const {
+  return detail::impl_name(impl_->pd);
+}
+
+}  // namespace ridgeline::ops

@@ -1,0 +1,127 @@
+#pragma once
+// oneDNN (Debian's libdnnl-dev 2.6) as the CPU vendor library of the fusion suite: one
+// prepared object per problem. create() builds the engine, stream, memory descriptors and
+// primitives once; execute() is the call that is timed and only runs the primitives on the
+// caller's buffers (set_data_handle, no copies). Nothing here includes oneDNN's headers,
+// so the stub (onednn_ops_disabled.cpp, RIDGELINE_WITH_ONEDNN=OFF or oneDNN not found)
+// builds from the same declarations and every create() says why it cannot run.
+//
+// Threads: Debian's oneDNN runs on OpenMP (libgomp), which has no per-primitive thread
+// count. oneDNN reads omp_get_max_threads() when a primitive is created (it picks its
+// blocking and partitioning for that count, and keys its primitive cache on it) and again
+// when it executes (the size of each parallel region). So every create() and execute()
+// sets omp_set_num_threads(threads) on the calling thread and restores the previous value
+// on return: the object runs on the threads it was created for, whatever the caller's
+// OpenMP setting, and leaves that setting as it was.
+//
+// Errors: create() never throws for a problem oneDNN or this build cannot run; it returns
+// the reason. execute() throws std::runtime_error if oneDNN fails at run time.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ridgeline/kernels/kernel.hpp"
+
+namespace ridgeline::ops {
+
+// The object, or why there is none (support.reason).
+template <class Op>
+struct Prepared {
+  std::unique_ptr<Op> op;
+  Support support;
+  explicit operator bool() const { return op != nullptr; }
+};
+
+// "oneDNN 2.6.3 (cpu runtime OMP, isa avx512_core_bf16)"; empty when oneDNN is unavailable.
+std::string onednn_version();
+// Empty when oneDNN is built in and a CPU engine can be created; otherwise why not.
+std::string onednn_unavailable_reason();
+
+// y = softmax(x) over each row of a rows x cols row-major f32 matrix (axis 1).
+// x == y (in place) is allowed.
+class OnednnSoftmax {
+ public:
+  static Prepared<OnednnSoftmax> create(std::int64_t rows, std::int64_t cols, int threads);
+  ~OnednnSoftmax();
+  void execute(const float* x, float* y);
+  std::string implementation() const;  // oneDNN's implementation name, e.g. "jit:avx512_core"
+
+  struct Impl;
+
+ private:
+  explicit OnednnSoftmax(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// y = (x - mean) / sqrt(var + eps) * gamma + beta over each row of a rows x cols row-major
+// f32 matrix; gamma and beta have cols elements. rms = true (RMSNorm) is refused: oneDNN
+// 2.6's layer_normalization always subtracts the mean (the RMS flag came in oneDNN 3.x).
+class OnednnLayerNorm {
+ public:
+  static Prepared<OnednnLayerNorm> create(std::int64_t rows, std::int64_t cols, float eps, bool rms,
+                                          int threads);
+  ~OnednnLayerNorm();
+  void execute(const float* x, const float* gamma, const float* beta, float* y);
+  std::string implementation() const;
+
+  struct Impl;
+
+ private:
+  explicit OnednnLayerNorm(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+enum class Activation { relu, gelu_tanh };
+std::string to_string(Activation act);
+
+// C = act(A * B + bias): A m x k, B k x n, C m x n, all row-major f32; bias has n elements
+// (broadcast over the rows). act is a oneDNN eltwise post-op of the matmul (eltwise_relu,
+// eltwise_gelu_tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))).
+class OnednnMatmulBiasAct {
+ public:
+  static Prepared<OnednnMatmulBiasAct> create(std::int64_t m, std::int64_t n, std::int64_t k,
+                                              Activation act, int threads);
+  ~OnednnMatmulBiasAct();
+  void execute(const float* a, const float* b, const float* bias, float* c);
+  std::string implementation() const;
+
+  struct Impl;
+
+ private:
+  explicit OnednnMatmulBiasAct(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// O = softmax(Q K^T / sqrt(head_dim) [+ causal mask]) V, the chain a framework runs with
+// oneDNN's separate primitives (oneDNN 2.6 has no fused attention):
+//   1. matmul S = Q K^T with output scale 1/sqrt(head_dim), K^T a strided view of K (no
+//      transpose copy). Causal: a binary-add post-op adds a precomputed [seq, seq] mask
+//      (0 on and below the diagonal, -inf above). oneDNN 2.6's fast matmul (brgemm) cannot
+//      broadcast a post-op operand over the batch dimension: given a [1, seq, seq] mask for
+//      a [batch*heads, seq, seq] S it falls back to its reference implementation (ref:any).
+//      So the causal score matmul is a 2D [seq, head_dim] x [head_dim, seq] matmul executed
+//      once per (batch, head) on views of Q, K and S; non-causal is one batched matmul;
+//   2. softmax over the last axis of S, in place;
+//   3. one batched matmul O = S V.
+// Q, K, V, O are [batch, heads, seq, head_dim] contiguous f32. The object owns S
+// (batch*heads*seq*seq floats) and, causal, the mask (seq*seq floats); create() refuses
+// when S alone would exceed score_budget_bytes.
+class OnednnAttention {
+ public:
+  static Prepared<OnednnAttention> create(std::int64_t batch, std::int64_t heads, std::int64_t seq,
+                                          std::int64_t head_dim, bool causal,
+                                          std::size_t score_budget_bytes, int threads);
+  ~OnednnAttention();
+  void execute(const float* q, const float* k, const float* v, float* o);
+  std::string implementation() const;   // "matmul: ...; softmax: ...; matmul: ..."
+  std::size_t workspace_bytes() const;  // scores + mask, allocated by create()
+
+  struct Impl;
+
+ private:
+  explicit OnednnAttention(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ridgeline::ops

@@ -228,7 +228,9 @@ class ListCommand(unittest.TestCase):
         for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
             self.assertIn(b, backends)
         self.assertEqual({s["name"] for s in doc["suites"]},
-                         {"smoke", "default", "ladder", "blas", "gpu", "gpu-patterns"})
+                         {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-patterns"})
+        ops = {k["op"] for k in doc["kernels"]}
+        self.assertTrue({"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain"} <= ops, ops)
         # Without a device the GPU block says why; GPU kernels are listed when built with CUDA.
         gpu = doc["gpu"]
         if not gpu["devices"]:
@@ -264,7 +266,7 @@ class RunCommand(unittest.TestCase):
         with open(self.out) as f:
             doc = json.load(f)
         check_google_benchmark_shape(self, doc)
-        self.assertEqual(doc["context"]["ridgeline"]["schema"], 1)
+        self.assertEqual(doc["context"]["ridgeline"]["schema"], 2)
         cases = {b["run_name"]: b for b in doc["benchmarks"]}
         self.assertGreaterEqual(len(cases), 20)
         for name, b in cases.items():

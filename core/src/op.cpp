@@ -50,6 +50,18 @@ const OpDefinition& op_definition(std::string_view name) {
 
 namespace {
 
+const DimSpec* dim_spec(const OpDefinition& op, const std::string& name) {
+  for (const auto& d : op.dims)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+const AttrSpec* attr_spec(const OpDefinition& op, const std::string& name) {
+  for (const auto& a : op.attrs)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
 template <typename Spec>
 std::string names_of(const std::vector<Spec>& specs) {
   std::vector<std::string> names;
@@ -62,9 +74,8 @@ std::string names_of(const std::vector<Spec>& specs) {
 OpParams checked_params(const OpDefinition& op, const OpParams& given) {
   OpParams out;
   for (const auto& [name, value] : given.dims) {
-    const auto spec = std::find_if(op.dims.begin(), op.dims.end(),
-                                   [&](const DimSpec& d) { return d.name == name; });
-    if (spec == op.dims.end())
+    const DimSpec* spec = dim_spec(op, name);
+    if (!spec)
       throw InputError(fmt::format("{}: unknown dimension '{}' (its dimensions: {})", op.name, name,
                                    names_of(op.dims)));
     if (value < spec->min)
@@ -85,9 +96,8 @@ OpParams checked_params(const OpDefinition& op, const OpParams& given) {
           fmt::format("{}: dimension '{}' is missing ({})", op.name, d.name, d.meaning));
   }
   for (const auto& [name, value] : given.attrs) {
-    const auto spec = std::find_if(op.attrs.begin(), op.attrs.end(),
-                                   [&](const AttrSpec& a) { return a.name == name; });
-    if (spec == op.attrs.end())
+    const AttrSpec* spec = attr_spec(op, name);
+    if (!spec)
       throw InputError(fmt::format("{}: unknown attribute '{}' (its attributes: {})", op.name, name,
                                    names_of(op.attrs)));
     if (std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end())
@@ -143,13 +153,11 @@ std::vector<std::pair<std::string, std::string>> split_params(std::string_view w
 }
 
 bool declares_dim(const OpDefinition& op, const std::string& name) {
-  return std::any_of(op.dims.begin(), op.dims.end(),
-                     [&](const DimSpec& d) { return d.name == name; });
+  return dim_spec(op, name) != nullptr;
 }
 
 bool declares_attr(const OpDefinition& op, const std::string& name) {
-  return std::any_of(op.attrs.begin(), op.attrs.end(),
-                     [&](const AttrSpec& a) { return a.name == name; });
+  return attr_spec(op, name) != nullptr;
 }
 
 // Sets one parameter: a dimension must be a whole number.

@@ -31,51 +31,62 @@ class RowwiseKernel : public Kernel {
   Support supports(const Problem& problem, int threads) const override {
     return check_common_support(info_, problem, threads);
   }
+  // Everything run() needs is resolved here: run() is the timed call, so it holds no
+  // string compares or params lookups.
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    problem_ = problem;
     threads_ = threads;
     x_ = operands.at("x").as<float>().data();
     y_ = operands.at("y").as<float>().data();
-    const bool norm = problem.op == "layernorm" || problem.op == "rmsnorm";
-    gamma_ = norm ? weight(operands, "gamma") : nullptr;
-    beta_ = problem.op == "layernorm" ? weight(operands, "beta") : nullptr;
+    op_ = problem.op == "softmax"     ? Op::softmax
+          : problem.op == "layernorm" ? Op::layernorm
+          : problem.op == "rmsnorm"   ? Op::rmsnorm
+                                      : Op::eltwise_chain;
+    gamma_ = op_ == Op::layernorm || op_ == Op::rmsnorm ? weight(operands, "gamma") : nullptr;
+    beta_ = op_ == Op::layernorm ? weight(operands, "beta") : nullptr;
     std::size_t scratch = 0;
-    if (!fused_ && problem.op != "eltwise_chain") {
+    if (op_ == Op::eltwise_chain) {
+      rows_ = 1;
+      cols_ = problem.params.dim("n");
+      length_ = static_cast<int>(problem.params.dim("L"));
+    } else {
       const RowShape s = row_shape(problem);
-      scratch = problem.op == "softmax"     ? ops::softmax_unfused_scratch(s.rows, s.cols)
-                : problem.op == "layernorm" ? ops::layernorm_unfused_scratch(s.rows, s.cols)
-                                            : ops::rmsnorm_unfused_scratch(s.rows, s.cols);
+      rows_ = s.rows;
+      cols_ = s.cols;
+      if (!fused_)
+        scratch = op_ == Op::softmax     ? ops::softmax_unfused_scratch(rows_, cols_)
+                  : op_ == Op::layernorm ? ops::layernorm_unfused_scratch(rows_, cols_)
+                                         : ops::rmsnorm_unfused_scratch(rows_, cols_);
     }
     if (scratch_.size() != scratch) scratch_ = OperandBuffer(DType::f32, scratch);
+    scratch_ptr_ = scratch ? scratch_.as<float>().data() : nullptr;
   }
   void run() override {
-    if (problem_.op == "eltwise_chain") {
-      const std::int64_t n = problem_.params.dim("n");
-      const int length = static_cast<int>(problem_.params.dim("L"));
-      if (fused_)
-        ops::eltwise_chain_fused(x_, y_, n, length, threads_);
-      else
-        ops::eltwise_chain_unfused(x_, y_, n, length, threads_);
-      return;
-    }
-    const RowShape s = row_shape(problem_);
-    float* scratch = scratch_.size() ? scratch_.as<float>().data() : nullptr;
-    if (problem_.op == "softmax") {
-      if (fused_)
-        ops::softmax_fused(x_, y_, s.rows, s.cols, threads_);
-      else
-        ops::softmax_unfused(x_, y_, scratch, s.rows, s.cols, threads_);
-    } else if (problem_.op == "layernorm") {
-      if (fused_)
-        ops::layernorm_fused(x_, gamma_, beta_, y_, s.rows, s.cols, kNormEpsilon, threads_);
-      else
-        ops::layernorm_unfused(x_, gamma_, beta_, y_, scratch, s.rows, s.cols, kNormEpsilon,
-                               threads_);
-    } else {
-      if (fused_)
-        ops::rmsnorm_fused(x_, gamma_, y_, s.rows, s.cols, kNormEpsilon, threads_);
-      else
-        ops::rmsnorm_unfused(x_, gamma_, y_, scratch, s.rows, s.cols, kNormEpsilon, threads_);
+    switch (op_) {
+      case Op::eltwise_chain:
+        if (fused_)
+          ops::eltwise_chain_fused(x_, y_, cols_, length_, threads_);
+        else
+          ops::eltwise_chain_unfused(x_, y_, cols_, length_, threads_);
+        return;
+      case Op::softmax:
+        if (fused_)
+          ops::softmax_fused(x_, y_, rows_, cols_, threads_);
+        else
+          ops::softmax_unfused(x_, y_, scratch_ptr_, rows_, cols_, threads_);
+        return;
+      case Op::layernorm:
+        if (fused_)
+          ops::layernorm_fused(x_, gamma_, beta_, y_, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::layernorm_unfused(x_, gamma_, beta_, y_, scratch_ptr_, rows_, cols_, kNormEpsilon,
+                                 threads_);
+        return;
+      case Op::rmsnorm:
+        if (fused_)
+          ops::rmsnorm_fused(x_, gamma_, y_, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::rmsnorm_unfused(x_, gamma_, y_, scratch_ptr_, rows_, cols_, kNormEpsilon, threads_);
+        return;
     }
   }
   std::map<std::string, std::string> notes() const override {
@@ -87,15 +98,19 @@ class RowwiseKernel : public Kernel {
   static const float* weight(Operands& operands, const char* name) {
     return operands.at(name).as<float>().data();
   }
+  enum class Op { softmax, layernorm, rmsnorm, eltwise_chain };
   KernelInfo info_;
   bool fused_;
-  Problem problem_;
+  Op op_ = Op::softmax;
+  std::int64_t rows_ = 0, cols_ = 0;  // eltwise_chain: one row of n elements
+  int length_ = 1;                    // eltwise_chain: L
   int threads_ = 1;
   const float* x_ = nullptr;
   float* y_ = nullptr;
   const float* gamma_ = nullptr;
   const float* beta_ = nullptr;
   OperandBuffer scratch_;
+  float* scratch_ptr_ = nullptr;
 };
 
 }  // namespace

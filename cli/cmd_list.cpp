@@ -1,4 +1,4 @@
-// ridgeline list: kernels, BLAS libraries found on this machine, suites.
+// ridgeline list: ops, kernels, BLAS libraries found on this machine, suites.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -6,6 +6,7 @@
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -20,6 +21,68 @@ struct ListOptions {
   bool json = false;
   std::vector<std::string> blas_libs;
 };
+
+// Each op of the registry with what --params accepts (dims with their minimum and default,
+// attributes with their values, the first the default) and the backends that implement it.
+nlohmann::json ops_json(const KernelCatalog& catalog) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const OpDefinition& op : op_registry()) {
+    nlohmann::json dims = nlohmann::json::array(), attrs = nlohmann::json::array(),
+                   dtypes = nlohmann::json::array(), backends = nlohmann::json::array();
+    for (const DimSpec& d : op.dims) {
+      nlohmann::json j{{"name", d.name}, {"min", d.min}, {"meaning", d.meaning}};
+      j["default"] = d.default_value ? nlohmann::json(*d.default_value) : nlohmann::json();
+      j["max"] = d.max ? nlohmann::json(*d.max) : nlohmann::json();
+      dims.push_back(j);
+    }
+    for (const AttrSpec& a : op.attrs)
+      attrs.push_back({{"name", a.name}, {"values", a.values}, {"meaning", a.meaning}});
+    for (DType d : op.dtypes) dtypes.push_back(std::string(to_string(d)));
+    for (const auto& k : catalog.kernels())
+      if (k.op == op.name) backends.push_back(k.backend);
+    ops.push_back({{"name", op.name},
+                   {"description", op.description},
+                   {"dims", dims},
+                   {"attrs", attrs},
+                   {"dtypes", dtypes},
+                   {"example", op.example},
+                   {"backends", backends}});
+  }
+  return ops;
+}
+
+// "m n k act=gelu_tanh|relu", a dim with a default as "batch=1".
+std::string params_synopsis(const nlohmann::json& op) {
+  std::string text;
+  const auto add = [&](const std::string& item) {
+    if (!text.empty()) text += ' ';
+    text += item;
+  };
+  for (const auto& d : op["dims"])
+    add(d["default"].is_null()
+            ? d["name"].get<std::string>()
+            : fmt::format("{}={}", d["name"].get<std::string>(), d["default"].get<std::int64_t>()));
+  for (const auto& a : op["attrs"]) {
+    std::string values;
+    for (const auto& v : a["values"]) {
+      if (!values.empty()) values += '|';
+      values += v.get<std::string>();
+    }
+    add(fmt::format("{}={}", a["name"].get<std::string>(), values));
+  }
+  return text;
+}
+
+void print_ops(const nlohmann::json& ops) {
+  fmt::print(
+      "Ops (--params NAME=VALUE,...; a dim shown with =N has that default, the first "
+      "attribute value is the default)\n");
+  std::vector<TextRow> rows;
+  for (const auto& op : ops)
+    rows.push_back(
+        {op["name"].get<std::string>(), params_synopsis(op), op["description"].get<std::string>()});
+  fmt::print("{}", format_columns(rows));
+}
 
 int run_list(const ListOptions& opt) {
   std::vector<BlasLibrarySpec> specs = discover_blas_libraries();
@@ -47,10 +110,12 @@ int run_list(const ListOptions& opt) {
                        {"device", k.device},
                        {"dtypes", dtypes},
                        {"threaded", k.threaded},
+                       {"role", to_string(k.role)},
                        {"available", s.ok},
                        {"reason", s.reason},
                        {"description", k.description}});
   }
+  nlohmann::json ops = ops_json(catalog);
   nlohmann::json blas = nlohmann::json::array();
   for (const auto& p : probes)
     blas.push_back({{"name", p.spec.name},
@@ -78,18 +143,21 @@ int run_list(const ListOptions& opt) {
       {"built", gpu.built}, {"devices", gpus}, {"reason", gpu.available() ? "" : gpu.reason}};
 
   if (opt.json) {
-    fmt::print("{}\n",
-               nlohmann::json{
-                   {"kernels", kernels}, {"blas", blas}, {"gpu", gpu_json}, {"suites", suite_list}}
-                   .dump(2));
+    fmt::print("{}\n", nlohmann::json{{"ops", ops},
+                                      {"kernels", kernels},
+                                      {"blas", blas},
+                                      {"gpu", gpu_json},
+                                      {"suites", suite_list}}
+                           .dump(2));
     return 0;
   }
-  fmt::print("Kernels\n");
+  print_ops(ops);
+  fmt::print("\nKernels\n");
   std::vector<TextRow> rows;
   for (const auto& k : kernels) {
     std::string dt;
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
-    rows.push_back({k["id"].get<std::string>(), dt,
+    rows.push_back({k["id"].get<std::string>(), k["role"].get<std::string>(), dt,
                     k["device"] == "gpu"        ? "GPU"
                     : k["threaded"].get<bool>() ? "threads"
                                                 : "1 thread",
@@ -125,7 +193,8 @@ int run_list(const ListOptions& opt) {
 
 Command add_list_command(CLI::App& app) {
   auto opt = std::make_shared<ListOptions>();
-  CLI::App* sub = app.add_subcommand("list", "List kernels, BLAS libraries found, and suites");
+  CLI::App* sub = app.add_subcommand(
+      "list", "List ops and their params, kernels, BLAS libraries found, and suites");
   sub->add_flag("--json", opt->json, "Machine-readable output");
   sub->add_option("--blas-lib", opt->blas_libs, "Also list this CBLAS shared library")
       ->allow_extra_args(false);

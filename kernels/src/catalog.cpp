@@ -1,5 +1,6 @@
 #include "ridgeline/kernels/catalog.hpp"
 
+#include "onednn/onednn_kernels.hpp"
 #include "ops/rowwise_kernel.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
@@ -35,6 +36,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   c.add(&make_eigen_gemm);
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
   add_rowwise_kernels(c);
+  add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA
   return c;
 }

@@ -1,6 +1,7 @@
 // Fused against unfused: softmax, layernorm and rmsnorm at 4096 x 4096 (64 MiB per
 // operand) and 32768 x 4096 (512 MiB, beyond any cache), and the eltwise chain at 2^25
-// elements (128 MiB) for L = 1 ... 32, each on 1 and all threads. f32.
+// elements (128 MiB) for L = 1 ... 32, each on 1 and all threads; oneDNN (the vendor) on
+// softmax and layernorm at 4096 x 4096. f32.
 #include "fusion_suites.hpp"
 
 #include "ridgeline/core/op.hpp"
@@ -8,6 +9,8 @@
 namespace ridgeline {
 
 namespace {
+
+constexpr const char* kVendor = "vendor.onednn";
 
 CaseSpec fusion_case(const std::string& backend, const std::string& op, const char* params,
                      int threads) {
@@ -20,7 +23,7 @@ CaseSpec fusion_case(const std::string& backend, const std::string& op, const ch
 
 }  // namespace
 
-std::vector<CaseSpec> fusion_suite(const KernelCatalog&, int cpus) {
+std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
   std::vector<int> threads{1};
   if (cpus > 1) threads.push_back(cpus);
   std::vector<CaseSpec> cases;
@@ -29,6 +32,10 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog&, int cpus) {
       for (const char* params : {"rows=4096,cols=4096", "rows=32768,cols=4096"})
         for (const char* backend : {"cpu.unfused", "cpu.fused"})
           cases.push_back(fusion_case(backend, op, params, t));
+    // The vendor beside them at the size frameworks meet most (rmsnorm: oneDNN 2.6 has none).
+    for (const char* op : {"softmax", "layernorm"})
+      if (catalog.find(kVendor, op))
+        cases.push_back(fusion_case(kVendor, op, "rows=4096,cols=4096", t));
     for (const char* params : {"n=33554432,L=1", "n=33554432,L=2", "n=33554432,L=4",
                                "n=33554432,L=8", "n=33554432,L=16", "n=33554432,L=32"})
       for (const char* backend : {"cpu.unfused", "cpu.fused"})

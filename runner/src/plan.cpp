@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <thread>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/system_memory.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/runner/suites.hpp"
@@ -74,16 +74,6 @@ std::string parse_shape(const std::string& text) {
   if (parts.size() != 3) throw InputError(fmt::format("--shape {}: expected N or MxNxK", text));
   return fmt::format("m={},n={},k={}", parse_dimension(parts[0], text),
                      parse_dimension(parts[1], text), parse_dimension(parts[2], text));
-}
-
-std::uint64_t available_memory_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
-  return 0;
 }
 
 std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest& req) {

@@ -245,11 +245,34 @@ class ListCommand(unittest.TestCase):
             self.assertTrue(lib["loadable"], lib)
             self.assertIn("blas." + lib["name"], backends)
 
+    def test_ops_with_their_params_and_the_kernels_roles(self):
+        doc = json.loads(ridgeline("list", "--json").stdout)
+        ops = {o["name"]: o for o in doc["ops"]}
+        self.assertEqual(set(ops), {"gemm", "gemm_bias_act", "softmax", "layernorm", "rmsnorm",
+                                    "eltwise_chain", "attention"})
+        attention = ops["attention"]
+        dims = {d["name"]: d for d in attention["dims"]}
+        self.assertEqual(list(dims), ["batch", "heads", "seq", "head_dim"])
+        self.assertEqual(dims["batch"]["default"], 1)
+        self.assertIsNone(dims["seq"]["default"])
+        self.assertEqual(attention["attrs"][0]["values"], ["0", "1"])
+        self.assertIn("cpu.fused", ops["softmax"]["backends"])
+        roles = {k["id"]: k["role"] for k in doc["kernels"]}
+        self.assertEqual(roles["gemm.cpu.naive"], "ladder")
+        self.assertEqual(roles["softmax.cpu.fused"], "fused")
+        self.assertEqual(roles["softmax.cpu.unfused"], "unfused")
+        self.assertEqual(roles["softmax.vendor.onednn"], "vendor")
+        self.assertEqual(roles["gemm.cpu.eigen"], "vendor")
+
     def test_text_output(self):
         r = ridgeline("list")
         self.assertEqual(r.returncode, 0, r.stderr)
-        for heading in ("Kernels", "BLAS libraries", "GPU", "Suites"):
+        for heading in ("Ops", "Kernels", "BLAS libraries", "GPU", "Suites"):
             self.assertIn(heading, r.stdout)
+        # What --params takes, per op: a defaulted dim with its value, attributes with theirs.
+        self.assertRegex(r.stdout, r"\n  attention +batch=1 heads seq head_dim causal=0\|1 ")
+        self.assertRegex(r.stdout, r"\n  gemm_bias_act +m n k act=gelu_tanh\|relu ")
+        self.assertRegex(r.stdout, r"\n  softmax.cpu.fused +fused ")
 
 
 class RunCommand(unittest.TestCase):

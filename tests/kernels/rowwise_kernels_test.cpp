@@ -2,35 +2,15 @@
 // named operands, checked by validate() against the op's reference and tolerance.
 #include <gtest/gtest.h>
 
-#include "ridgeline/kernels/catalog.hpp"
-#include "ridgeline/kernels/patterns.hpp"
-#include "ridgeline/kernels/validation.hpp"
+#include "../support/op_cases.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-Problem make(const std::string& op, const std::string& params) {
-  Problem p;
-  p.op = op;
-  p.params = parse_params(op_definition(op), params);
-  return p;
-}
-
-void fill(Operands& ops) {
-  std::uint64_t seed = 1;
-  for (auto& e : ops.entries()) {
-    if (e.spec.role == OperandRole::output)
-      poison(e.buffer);
-    else
-      fill_pattern(e.buffer, "normal", seed++);
-  }
-}
-
-const KernelCatalog& catalog() {
-  static const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
-  return c;
-}
+using test::builtin_catalog;
+using test::make_problem;
+using test::run_and_validate;
 
 struct Case {
   std::string op, params;
@@ -49,15 +29,11 @@ TEST(RowwiseKernels, FusedAndUnfusedPassTheOpsReferenceOnAwkwardShapes) {
   for (const char* backend : {"cpu.fused", "cpu.unfused"})
     for (const Case& c : kCases)
       for (int threads : {1, 2}) {
-        auto kernel = catalog().create(backend, c.op);
+        auto kernel = builtin_catalog().create(backend, c.op);
         ASSERT_TRUE(kernel) << backend << " " << c.op;
-        const Problem p = make(c.op, c.params);
+        const Problem p = make_problem(c.op, c.params);
         ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
-        Operands ops = allocate_operands(p);
-        fill(ops);
-        kernel->prepare(p, ops, threads);
-        kernel->run();
-        const Validation v = validate(p, ops, 7);
+        const Validation v = run_and_validate(*kernel, p, threads);
         EXPECT_EQ(v.disposition, Disposition::passed)
             << backend << " " << c.op << " " << c.params << " threads=" << threads << ": "
             << v.message;
@@ -71,10 +47,10 @@ TEST(RowwiseKernels, FusedAndUnfusedPassTheOpsReferenceOnAwkwardShapes) {
 TEST(RowwiseKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {
   for (const Case& c : {Case{"softmax", "rows=4,cols=33"}, Case{"layernorm", "rows=4,cols=33"},
                         Case{"eltwise_chain", "n=100,L=3"}}) {
-    auto kernel = catalog().create("cpu.fused", c.op);
-    const Problem p = make(c.op, c.params);
+    auto kernel = builtin_catalog().create("cpu.fused", c.op);
+    const Problem p = make_problem(c.op, c.params);
     Operands ops = allocate_operands(p);
-    fill(ops);
+    test::fill_operands(ops);
     const Validation unwritten = validate(p, ops, 1);
     EXPECT_EQ(unwritten.disposition, Disposition::incorrect) << c.op;
     EXPECT_NE(unwritten.message.find("never written"), std::string::npos) << unwritten.message;
@@ -87,9 +63,9 @@ TEST(RowwiseKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {
 }
 
 TEST(RowwiseKernels, TheGemmOnlyOpsHaveNoRowwiseKernelAndOtherOpsAreNotVerified) {
-  EXPECT_FALSE(catalog().create("cpu.fused", "gemm"));
-  EXPECT_TRUE(catalog().find("cpu.fused", "softmax"));
-  const Problem attention = make("attention", "heads=1,seq=8,head_dim=4");
+  EXPECT_FALSE(builtin_catalog().create("cpu.fused", "gemm"));
+  EXPECT_TRUE(builtin_catalog().find("cpu.fused", "softmax"));
+  const Problem attention = make_problem("attention", "heads=1,seq=8,head_dim=4");
   Operands ops = allocate_operands(attention);
   const Validation v = validate(attention, ops, 1);
   EXPECT_EQ(v.disposition, Disposition::not_verified);

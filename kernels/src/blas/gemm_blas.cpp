@@ -16,7 +16,8 @@ class BlasGemmKernel : public Kernel {
              "cpu",
              {DType::f32, DType::f64},
              spec_.has_thread_setter.value_or(spec_.name != "refblas"),
-             fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string())};
+             fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string()),
+             KernelRole::vendor};
   }
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {

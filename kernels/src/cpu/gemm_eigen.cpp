@@ -52,7 +52,8 @@ class EigenGemmKernel : public Kernel {
               {DType::f32, DType::f64},
               true,
               fmt::format("Eigen {}.{}.{} GEMM ({}), every layout", EIGEN_WORLD_VERSION,
-                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa())} {}
+                          EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa()),
+              KernelRole::vendor} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     return check_common_support(info_, problem, threads);

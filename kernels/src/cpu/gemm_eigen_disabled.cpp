@@ -14,7 +14,13 @@ class EigenDisabled : public Kernel {
   void run() override {}
 
  private:
-  KernelInfo info_{"gemm", "cpu.eigen", "cpu", {DType::f32, DType::f64}, true, "Eigen (disabled)"};
+  KernelInfo info_{"gemm",
+                   "cpu.eigen",
+                   "cpu",
+                   {DType::f32, DType::f64},
+                   true,
+                   "Eigen (disabled)",
+                   KernelRole::vendor};
 };
 }  // namespace
 

@@ -69,7 +69,8 @@ class CublasGemm final : public GpuGemmKernel {
                        "gpu",
                        {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
                        false,
-                       "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8"}) {}
+                       "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8",
+                       KernelRole::vendor}) {}
   ~CublasGemm() override {
     if (handle_) cublasDestroy(handle_);
   }
@@ -130,7 +131,8 @@ class CublasLtGemm final : public GpuGemmKernel {
                        "gpu",
                        {DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
                        false,
-                       "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm"}) {}
+                       "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm",
+                       KernelRole::vendor}) {}
   ~CublasLtGemm() override {
     plan_.reset();
     if (handle_) cublasLtDestroy(handle_);

@@ -24,7 +24,8 @@ class RowwiseKernel : public Kernel {
               fused ? fmt::format("one pass over memory, OpenMP over rows, {} by CPUID",
                                   ops::rowwise_fused_isa())
                     : "one OpenMP-parallel, vectorised pass through memory per step, each "
-                      "intermediate written out"},
+                      "intermediate written out",
+              fused ? KernelRole::fused : KernelRole::unfused},
         fused_(fused) {}
 
   const KernelInfo& info() const override { return info_; }

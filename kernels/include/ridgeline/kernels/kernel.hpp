@@ -11,6 +11,12 @@
 
 namespace ridgeline {
 
+// What a kernel is for in the suites and reports: a rung of the matmul ladder (our own
+// code, simplest to fastest), a fused op, the same op as an eager chain of separate passes
+// (the fused kernel's baseline), or a vendor library (BLAS, oneDNN, cuBLAS).
+enum class KernelRole { ladder, fused, unfused, vendor };
+const char* to_string(KernelRole role);
+
 struct KernelInfo {
   std::string op;       // "gemm"
   std::string backend;  // "cpu.packed_avx512", "blas.openblas"
@@ -18,6 +24,7 @@ struct KernelInfo {
   std::vector<DType> dtypes;
   bool threaded = false;  // honours a thread count above 1
   std::string description;
+  KernelRole role = KernelRole::ladder;
   std::string id() const { return op + "." + backend; }
 };
 

@@ -31,7 +31,4 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
 // InputError naming `text`.
 std::string parse_shape(const std::string& text);
 
-// Memory the OS says is available now (MemAvailable), in bytes.
-std::uint64_t available_memory_bytes();
-
 }  // namespace ridgeline

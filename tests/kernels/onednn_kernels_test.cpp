@@ -1,0 +1,81 @@
+// oneDNN as the catalog's vendor kernels (vendor.onednn): created and run as the runner
+// runs them and checked by validate() against the op's own reference. Built without
+// oneDNN every kernel must say why; built with it, nothing may skip.
+#include <gtest/gtest.h>
+
+#include "../support/op_cases.hpp"
+#include "onednn/onednn_ops.hpp"
+
+#ifndef RIDGELINE_ONEDNN_ENABLED
+#error "RIDGELINE_ONEDNN_ENABLED (0 or 1) comes from tests/CMakeLists.txt"
+#endif
+
+namespace ridgeline {
+namespace {
+
+using test::builtin_catalog;
+using test::make_problem;
+
+#define REQUIRE_ONEDNN()                                                         \
+  do {                                                                           \
+    const std::string why = ops::onednn_unavailable_reason();                    \
+    if (!why.empty()) {                                                          \
+      if (RIDGELINE_ONEDNN_ENABLED) FAIL() << "built with oneDNN, yet: " << why; \
+      GTEST_SKIP() << why;                                                       \
+    }                                                                            \
+  } while (0)
+
+TEST(OnednnKernels, AreVendorKernelsOfTheFusionOps) {
+  for (const char* op : {"softmax", "layernorm", "rmsnorm", "gemm_bias_act", "attention"}) {
+    const KernelInfo* info = builtin_catalog().find("vendor.onednn", op);
+    ASSERT_TRUE(info) << op;
+    EXPECT_EQ(info->role, KernelRole::vendor);
+    EXPECT_TRUE(info->threaded);
+  }
+  EXPECT_FALSE(builtin_catalog().find("vendor.onednn", "eltwise_chain"));
+}
+
+TEST(OnednnKernels, WithoutOnednnEveryKernelSaysWhy) {
+  if (RIDGELINE_ONEDNN_ENABLED) GTEST_SKIP() << "this build has oneDNN";
+  auto kernel = builtin_catalog().create("vendor.onednn", "softmax");
+  const Support s = kernel->supports(make_problem("softmax", "rows=4,cols=4"), 1);
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.reason.find("oneDNN is not built in"), std::string::npos) << s.reason;
+}
+
+TEST(OnednnKernels, SoftmaxAndLayernormPassTheOpsReferenceOnAwkwardShapes) {
+  REQUIRE_ONEDNN();
+  for (const char* op : {"softmax", "layernorm"})
+    for (const char* params : {"rows=1,cols=1", "rows=3,cols=17", "rows=37,cols=4099"})
+      for (int threads : {1, 2}) {
+        auto kernel = builtin_catalog().create("vendor.onednn", op);
+        const Problem p = make_problem(op, params);
+        ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
+        const Validation v = test::run_and_validate(*kernel, p, threads);
+        EXPECT_EQ(v.disposition, Disposition::passed)
+            << op << " " << params << " threads=" << threads << ": " << v.message;
+        EXPECT_NE(kernel->notes().at("implementation"), "");
+      }
+}
+
+TEST(OnednnKernels, RmsnormIsRefusedWithOnednnsReason) {
+  REQUIRE_ONEDNN();
+  auto kernel = builtin_catalog().create("vendor.onednn", "rmsnorm");
+  const Support s = kernel->supports(make_problem("rmsnorm", "rows=4,cols=4"), 1);
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.reason.find("RMSNorm came with oneDNN 3.x"), std::string::npos) << s.reason;
+}
+
+TEST(OnednnKernels, AttentionWhoseScoresWouldNotFitIsRefusedBeforeAnythingIsAllocated) {
+  REQUIRE_ONEDNN();
+  auto kernel = builtin_catalog().create("vendor.onednn", "attention");
+  // 64 heads of 2^20 x 2^20 scores: 256 TiB.
+  const Support s =
+      kernel->supports(make_problem("attention", "heads=64,seq=1048576,head_dim=64"), 1);
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.reason.find("score tensor"), std::string::npos) << s.reason;
+  EXPECT_TRUE(kernel->supports(make_problem("attention", "heads=2,seq=64,head_dim=32"), 1));
+}
+
+}  // namespace
+}  // namespace ridgeline

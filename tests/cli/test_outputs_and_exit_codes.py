@@ -71,6 +71,20 @@ class BadNumbersAndNames(unittest.TestCase):
         (["report", RUN_FIXTURE, "-o", "/dev/null"], ["-o /dev/null", "--format"]),
         (["report", RUN_FIXTURE, "-o", ""], ["-o ''"]),
         (["probe", "-o", "/nonexistent-dir/m.json"], ["/nonexistent-dir", "does not exist"]),
+        # --params: unknown dim or attribute, zero, above the maximum, not a number, empty,
+        # an attribute value the op does not have.
+        (["run", "--suite", "fusion", "--params", "rows=64,bogus=3"],
+         ["--params rows=64,bogus=3", "no op of suite 'fusion'", "softmax"]),
+        (["run", "--suite", "fusion", "--params", "rows=4,act=relu"], ["no op of suite"]),
+        (["run", "--suite", "fusion", "--params", "rows=0"], ["rows=0", "minimum of 1"]),
+        (["run", "--suite", "fusion", "--params", "L=33"], ["L=33", "maximum of 32"]),
+        (["run", "--suite", "fusion", "--params", "cols=4k"], ["cols=4k", "whole number"]),
+        (["run", "--suite", "fusion", "--params", "rows=99999999999999999999"],
+         ["whole number"]),
+        (["run", "--suite", "fusion", "--params", "rows=4,,cols=4"], ["an empty parameter"]),
+        (["run", "--suite", "fusion", "--params", "rows"], ["rows"]),
+        (["run", "--params", "layout=XY"], ["layout=XY", "NN, NT, TN, TT"]),
+        (["run", "--params", "m=-4"], ["m=-4"]),
     ]
 
     def test_each_is_one_line_and_exit_2_and_nothing_is_written(self):

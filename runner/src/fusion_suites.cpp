@@ -44,4 +44,16 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
   return cases;
 }
 
+// The sample in the default suite: softmax and layernorm at 4096 x 4096 (64 MiB per operand,
+// past the last-level cache), fused and unfused, on 1 and all threads, so the main job's
+// report shows the memory-bound regime beside the GEMMs.
+std::vector<CaseSpec> fusion_sample(const KernelCatalog&, int cpus) {
+  std::vector<CaseSpec> cases;
+  for (int t : cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1})
+    for (const char* op : {"softmax", "layernorm"})
+      for (const char* backend : {"cpu.unfused", "cpu.fused"})
+        cases.push_back(fusion_case(backend, op, "rows=4096,cols=4096", t));
+  return cases;
+}
+
 }  // namespace ridgeline

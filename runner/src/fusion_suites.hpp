@@ -8,5 +8,7 @@
 namespace ridgeline {
 
 std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus);
+// A few of its cases, for the default suite.
+std::vector<CaseSpec> fusion_sample(const KernelCatalog& catalog, int cpus);
 
 }  // namespace ridgeline

@@ -108,8 +108,9 @@ std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
 }
 
 std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
-  return with_gpu(cube_cases(catalog, {512, 1024}, one_and_all(cpus)),
-                  gpu_cases(catalog, 4096, 4096));
+  std::vector<CaseSpec> cases = cube_cases(catalog, {512, 1024}, one_and_all(cpus));
+  for (auto& c : fusion_sample(catalog, cpus)) cases.push_back(std::move(c));
+  return with_gpu(std::move(cases), gpu_cases(catalog, 4096, 4096));
 }
 
 std::vector<CaseSpec> gpu_suite(const KernelCatalog& catalog, int) {
@@ -146,7 +147,9 @@ const std::vector<SuiteDefinition>& suites() {
   static const std::vector<SuiteDefinition> all{
       {"smoke", "every rung and BLAS at 64^3 and 37x53x29, f32 and f64: a check that all run",
        &smoke, 1, 0.01},
-      {"default", "the matmul ladder and every BLAS at n = 512 and 1024, 1 and all threads",
+      {"default",
+       "the matmul ladder and every BLAS at n = 512 and 1024, softmax and layernorm fused and "
+       "unfused at 4096x4096; 1 and all threads",
        &default_suite, 3, 0.1},
       {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
        &ladder_suite, 3, 0.2},

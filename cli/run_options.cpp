@@ -16,8 +16,14 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
       sub->add_option("--backend", opt->plan.backends,
                       "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
   auto* dtypes = sub->add_option("--dtype", opt->plan.dtypes, "Element types: f32, f64");
-  auto* patterns = sub->add_option("--pattern", opt->plan.patterns,
-                                   "Input patterns: normal, uniform, constant, zeros");
+  auto* patterns = sub->add_option(
+      "--pattern", opt->plan.patterns,
+      "Input patterns: normal, uniform, constant, zeros, integer, subnormal, sign_random, "
+      "sparseP (P% zeros), mantissaK (K significand bits kept)");
+  auto* fp_envs = sub->add_option(
+      "--fp-env", opt->plan.fp_envs,
+      "Floating-point environments of the CPU cases: ieee (the default), ftz_daz (subnormals "
+      "flushed to zero)");
   auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
   sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
   sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
@@ -63,7 +69,7 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
                 "counted here; without it, each such event is one warning line");
   sub->add_flag("--no-probe", opt->no_probe,
                 "Do not probe the machine when no model is cached (the Run then has no ceilings)");
-  for (auto* opt_ : {backends, dtypes, patterns, layouts}) opt_->delimiter(',');
+  for (auto* opt_ : {backends, dtypes, patterns, fp_envs, layouts}) opt_->delimiter(',');
 
   // Google Benchmark's own flags, as compare.py and other tools pass them.
   auto* gbench = "Google Benchmark compatibility";

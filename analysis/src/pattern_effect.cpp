@@ -44,9 +44,11 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
   for (const auto& r : run.benchmarks) {
     if (!r.ridgeline || r.run_type != "iteration" || r.error_occurred) continue;
     const CaseDetails& d = *r.ridgeline;
+    // The same environment only: subnormals with and without FTZ/DAZ are two effects.
+    const std::string fp = d.fp_env == FpEnv::ieee ? "" : "/fp=" + std::string(to_string(d.fp_env));
     const std::string key = d.problem.op + "/" + d.backend + "/" +
                             std::string(to_string(d.problem.dtype)) + "/" +
-                            params_label(d.problem) + "/threads=" + std::to_string(d.threads);
+                            params_label(d.problem) + fp + "/threads=" + std::to_string(d.threads);
     if (!patterns.count(key)) order.push_back(key);
     auto& p = patterns[key];
     if (seen.insert({key, d.problem.pattern}).second) p.push_back(d.problem.pattern);

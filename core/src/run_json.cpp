@@ -43,6 +43,7 @@ json details_to_json(const CaseDetails& d) {
               {"message", d.validation.message}}},
             {"kernel", d.kernel_notes},
             {"power", nullptr}};
+  if (d.fp_env != FpEnv::ieee) j["fp_env"] = std::string(to_string(d.fp_env));
   return j;
 }
 
@@ -110,6 +111,7 @@ CaseDetails details_from_json(const JsonFields& f) {
   d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(positive(f, "threads"));
+  if (f.has("fp_env")) d.fp_env = parse_enum<FpEnv>(f, "fp_env", parse_fp_env);
   JsonFields work = f.object("work");
   d.work.flops = work.number("flops");
   JsonFields bytes = work.object("bytes");

@@ -5,8 +5,9 @@
 namespace ridgeline {
 
 std::string CaseSpec::name() const {
-  return fmt::format("{}/{}/{}/{}/pattern={}/threads={}", problem.op, backend,
-                     to_string(problem.dtype), params_label(problem), problem.pattern, threads);
+  const std::string fp = fp_env == FpEnv::ieee ? "" : fmt::format("/fp={}", to_string(fp_env));
+  return fmt::format("{}/{}/{}/{}/pattern={}{}/threads={}", problem.op, backend,
+                     to_string(problem.dtype), params_label(problem), problem.pattern, fp, threads);
 }
 
 }  // namespace ridgeline

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "fp_env_scope.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -23,6 +24,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
   d.device = spec.backend.rfind("cuda.", 0) == 0 ? "gpu" : "cpu";
   d.problem = spec.problem;
   d.threads = spec.threads;
+  d.fp_env = spec.fp_env;
   d.work = work;
   d.metrics.push_back({"flops", work.flops, "FLOP", MetricSource::analytic});
   for (const auto& [level, bytes] : work.bytes)
@@ -106,6 +108,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     return {untimed_result(spec, Disposition::not_supported,
                            fmt::format("no {} kernel named {}", spec.problem.op, spec.backend))};
   Support support = kernel->supports(spec.problem, spec.threads);
+  if (support) support = pattern_support(spec.problem.pattern, spec.problem.dtype);
+  if (support) support = fp_env_support(spec.fp_env, kernel->info(), spec.threads);
   if (!support) return {untimed_result(spec, Disposition::not_supported, support.reason)};
 
   const Problem& problem = spec.problem;
@@ -172,8 +176,12 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   else
     bench->UseRealTime();
   CollectingReporter reporter;
-  // An explicit spec: a BENCHMARK_FILTER in the environment must not drop the one case.
-  benchmark::RunSpecifiedBenchmarks(&reporter, ".");
+  {
+    // Only the timed runs see FTZ/DAZ: the inputs were converted and filled before.
+    const FpEnvScope fp_env(spec.fp_env, spec.threads);
+    // An explicit spec: a BENCHMARK_FILTER in the environment must not drop the one case.
+    benchmark::RunSpecifiedBenchmarks(&reporter, ".");
+  }
   benchmark::ClearRegisteredBenchmarks();
 
   // Google Benchmark runs the function once more than the repetitions to size the

@@ -103,7 +103,10 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   std::vector<std::string> dtypes;
   for (DType d : all_dtypes()) dtypes.emplace_back(to_string(d));
   check_names(req.dtypes, dtypes, "dtype");
-  check_names(req.patterns, known_patterns(), "pattern");
+  for (const auto& p : req.patterns)
+    if (!is_known_pattern(p))
+      throw InputError(fmt::format("unknown pattern '{}' (known: {})", p, join(known_patterns())));
+  check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env");
   check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
   for (int t : req.threads)
     if (t <= 0) throw InputError(fmt::format("--threads {}: thread counts must be positive", t));
@@ -154,6 +157,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     expand(req.layouts,
            [](CaseSpec& x, const std::string& l) { apply_params(x.problem, "layout=" + l); });
     expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
+    expand(req.fp_envs, [](CaseSpec& x, const std::string& e) { x.fp_env = *parse_fp_env(e); });
     expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
     for (auto& v : variants) emit(std::move(v));
   }

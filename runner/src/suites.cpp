@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fusion_suites.hpp"
+#include "pattern_suites.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 
@@ -122,7 +123,8 @@ std::vector<CaseSpec> gpu_suite(const KernelCatalog& catalog, int) {
 std::vector<CaseSpec> gpu_patterns_suite(const KernelCatalog& catalog, int) {
   std::vector<CaseSpec> cases;
   if (!gpu_probe().available() || !catalog.find("cuda.cublas")) return cases;
-  for (const char* pattern : {"zeros", "constant", "uniform", "normal"})
+  for (const char* pattern : {"zeros", "constant", "uniform", "normal", "integer", "sparse50",
+                              "sign_random", "mantissa2", "subnormal"})
     cases.push_back({"cuda.cublas",
                      gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern),
                      1});
@@ -164,9 +166,14 @@ const std::vector<SuiteDefinition>& suites() {
        "kernel and the libraries at 8192^3 (tf32, bf16, f16, i8)",
        &gpu_suite, 5, 0.2},
       {"gpu-patterns",
-       "GPU: cuBLAS bf16 at 8192^3 on zeros, constant, uniform and normal inputs (power and "
-       "clock per pattern with --collect nvml)",
+       "GPU: cuBLAS bf16 at 8192^3 on zeros, constant, uniform, normal, integer, sparse50, "
+       "sign_random, mantissa2 and subnormal inputs (power and clock per pattern with --collect "
+       "nvml)",
        &gpu_patterns_suite, 5, 1.0},
+      {"patterns",
+       "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "
+       "with IEEE arithmetic and with FTZ/DAZ, through the GEMM, OpenBLAS and the eltwise chain",
+       &patterns_suite, 3, 0.1},
   };
   return all;
 }

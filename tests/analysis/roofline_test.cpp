@@ -334,3 +334,33 @@ TEST(PatternEffect, TheSameCaseOnSeveralPatternsWithPowerAndClock) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(PatternEffect, SubnormalsWithAndWithoutFtzDazAreTwoEffects) {
+  ridgeline::Run run;
+  const auto add = [&](const std::string& pattern, FpEnv env, double rate) {
+    CaseResult r;
+    r.run_type = "iteration";
+    CaseDetails d;
+    d.backend = "cpu.packed_avx512";
+    d.problem = gemm_problem(Shape{1024, 1024, 1024, 1}, Layout::NN, DType::f32, pattern);
+    d.fp_env = env;
+    d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived}};
+    r.ridgeline = d;
+    r.run_name = r.name = pattern;
+    run.benchmarks.push_back(r);
+  };
+  add("normal", FpEnv::ieee, 100e9);
+  add("subnormal", FpEnv::ieee, 20e9);
+  add("normal", FpEnv::ftz_daz, 100e9);
+  add("subnormal", FpEnv::ftz_daz, 100e9);
+  const auto effects = pattern_effects(run);
+  ASSERT_EQ(effects.size(), 2u);
+  EXPECT_EQ(effects[0].case_name.find("fp="), std::string::npos);
+  EXPECT_DOUBLE_EQ(effects[0].points[1].vs_first, 0.2);
+  EXPECT_NE(effects[1].case_name.find("/fp=ftz_daz/"), std::string::npos);
+  EXPECT_DOUBLE_EQ(effects[1].points[1].vs_first, 1.0);
+}
+
+}  // namespace ridgeline

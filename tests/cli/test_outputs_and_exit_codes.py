@@ -84,6 +84,8 @@ class BadNumbersAndNames(unittest.TestCase):
         (["run", "--suite", "fusion", "--params", "rows=4,,cols=4"], ["an empty parameter"]),
         (["run", "--suite", "fusion", "--params", "rows"], ["rows"]),
         (["run", "--params", "layout=XY"], ["layout=XY", "NN, NT, TN, TT"]),
+        (["run", "--pattern", "sparse100"], ["unknown pattern 'sparse100'", "sparseP"]),
+        (["run", "--fp-env", "fast"], ["unknown fp-env 'fast'", "ftz_daz"]),
         (["run", "--params", "m=-4"], ["m=-4"]),
     ]
 

@@ -108,6 +108,23 @@ TEST_F(RunFiles, RoundTripPreservesEverything) {
   EXPECT_EQ(read_run_file(p), run);
 }
 
+TEST_F(RunFiles, TheFpEnvironmentIsWrittenWhenNotIeeeAndReadBack) {
+  ridgeline::Run run = sample_run();
+  run.benchmarks[0].ridgeline->fp_env = FpEnv::ftz_daz;
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(p));
+  EXPECT_EQ(j["benchmarks"][0]["ridgeline"]["fp_env"], "ftz_daz");
+  EXPECT_FALSE(j["benchmarks"][1]["ridgeline"].contains("fp_env"));  // ieee: the default
+
+  nlohmann::json bad = sample_json();
+  bad["benchmarks"][0]["ridgeline"]["fp_env"] = "flush";
+  EXPECT_NE(error_of(bad.dump()).find("benchmarks[0].ridgeline.fp_env: unknown value 'flush'"),
+            std::string::npos)
+      << error_of(bad.dump());
+}
+
 TEST_F(RunFiles, WritesGoogleBenchmarkShape) {
   nlohmann::json j = sample_json();
   EXPECT_EQ(j["context"]["json_schema_version"], 1);

@@ -36,7 +36,7 @@ TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
   EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas, "
-                               "fusion, gpu, gpu-patterns)"),
+                               "fusion, gpu, gpu-patterns, patterns)"),
             std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};
@@ -112,6 +112,38 @@ TEST(Plan, AParamsOverrideNoOpOfTheSuiteHasIsRefusedNotDropped) {
             "gemm)");
   r.params = {"m=0,n=1,k=1"};
   EXPECT_EQ(plan_error(r), "gemm: m=0 is below its minimum of 1");
+}
+
+TEST(Plan, PatternFamiliesAndFpEnvironmentsExpandTheCasesAndNameThem) {
+  PlanRequest r;
+  r.suite = "smoke";
+  r.filter = "gemm/cpu\\.naive/f32/m=64.*";
+  r.patterns = {"sparse90", "subnormal"};
+  r.fp_envs = {"ieee", "ftz_daz"};
+  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].name(), "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=sparse90/threads=1");
+  EXPECT_EQ(plan[3].name(),
+            "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=subnormal/fp=ftz_daz/threads=1");
+  r.patterns = {"sparse100"};
+  EXPECT_NE(plan_error(r).find("unknown pattern 'sparse100' (known: normal,"), std::string::npos)
+      << plan_error(r);
+  r.patterns = {};
+  r.fp_envs = {"fast"};
+  EXPECT_NE(plan_error(r).find("unknown fp-env 'fast' (known: ieee, ftz_daz)"), std::string::npos)
+      << plan_error(r);
+}
+
+TEST(Suites, ThePatternsSuitePairsSubnormalInputsUnderBothEnvironments) {
+  const SuiteDefinition* s = find_suite("patterns");
+  ASSERT_TRUE(s);
+  int ftz_subnormal = 0, ieee_subnormal = 0;
+  for (const CaseSpec& c : s->expand(testing::catalog_with_test_kernels(), 2)) {
+    if (c.problem.pattern != "subnormal") continue;
+    (c.fp_env == FpEnv::ftz_daz ? ftz_subnormal : ieee_subnormal)++;
+  }
+  EXPECT_GT(ieee_subnormal, 0);
+  EXPECT_EQ(ftz_subnormal, ieee_subnormal);
 }
 
 TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ridgeline/core/fp_env.hpp"
 #include "ridgeline/core/metric.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/core/work_model.hpp"
@@ -33,6 +34,7 @@ struct CaseDetails {
   std::string device = "cpu";  // "gpu" for CUDA kernels: placed against the GPU's ceilings
   Problem problem;
   int threads = 1;
+  FpEnv fp_env = FpEnv::ieee;
   WorkModel work;
   std::vector<Metric> metrics;
   Validation validation;

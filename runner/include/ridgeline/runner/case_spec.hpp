@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 
+#include "ridgeline/core/fp_env.hpp"
 #include "ridgeline/core/problem.hpp"
 
 namespace ridgeline {
@@ -10,6 +11,7 @@ struct CaseSpec {
   std::string backend;
   Problem problem;
   int threads = 1;
+  FpEnv fp_env = FpEnv::ieee;  // named in the case only when not ieee: ".../fp=ftz_daz/threads=1"
   // "gemm/cpu.packed_avx512/f32/m=1024,n=1024,k=1024/layout=NN/pattern=normal/threads=1"
   // (the op's params label, core/op.hpp: params_label)
   std::string name() const;

@@ -1,0 +1,96 @@
+// The input patterns: each fills what its name says, in every type it is defined for, and
+// refuses the types it means nothing for.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "ridgeline/kernels/patterns.hpp"
+
+namespace ridgeline {
+namespace {
+
+std::vector<double> values(DType dtype, const std::string& pattern, std::size_t n = 4096) {
+  OperandBuffer b(dtype, n);
+  fill_pattern(b, pattern, 3);
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = b.at(i);
+  return v;
+}
+
+TEST(Patterns, NamesAndFamiliesAreKnownAndNothingElse) {
+  for (const char* p : {"normal", "uniform", "constant", "zeros", "integer", "subnormal",
+                        "sign_random", "sparse1", "sparse50", "sparse99", "mantissa0",
+                        "mantissa23"})
+    EXPECT_TRUE(is_known_pattern(p)) << p;
+  for (const char* p : {"ones", "sparse", "sparse0", "sparse100", "sparse05", "sparse-5",
+                        "sparse5%", "mantissa", "mantissa53", "mantissa2x", "Normal"})
+    EXPECT_FALSE(is_known_pattern(p)) << p;
+  EXPECT_EQ(describe_pattern("sparse90"), "90% zeros, the rest N(0, 1)");
+  EXPECT_EQ(describe_pattern("ones"), "");
+}
+
+TEST(Patterns, SubnormalIsEverySubnormalOfTheTypeAndOnlyThose) {
+  for (DType d : {DType::f32, DType::f64}) {
+    bool negative = false, positive = false;
+    for (double x : values(d, "subnormal")) {
+      if (d == DType::f32)
+        EXPECT_EQ(std::fpclassify(static_cast<float>(x)), FP_SUBNORMAL) << x;
+      else
+        EXPECT_EQ(std::fpclassify(x), FP_SUBNORMAL) << x;
+      (x < 0 ? negative : positive) = true;
+    }
+    EXPECT_TRUE(negative && positive);
+  }
+  // The 16-bit types: below their smallest normal (bf16 shares f32's; f16's is 2^-14).
+  for (double x : values(DType::bf16, "subnormal")) {
+    EXPECT_LT(std::abs(x), 0x1p-126);
+    EXPECT_GT(std::abs(x), 0.0);
+  }
+  for (double x : values(DType::f16, "subnormal")) {
+    EXPECT_LT(std::abs(x), 0x1p-14);
+    EXPECT_GE(std::abs(x), 0x1p-24);
+  }
+}
+
+TEST(Patterns, SparseIntegerSignRandomAndMantissaAreWhatTheySay) {
+  const auto sparse = values(DType::f32, "sparse90", 100000);
+  const auto zeros = std::count(sparse.begin(), sparse.end(), 0.0);
+  EXPECT_NEAR(static_cast<double>(zeros) / 100000, 0.90, 0.01);
+
+  std::set<double> seen;
+  for (double x : values(DType::f32, "integer")) {
+    EXPECT_EQ(x, std::round(x));
+    EXPECT_LE(std::abs(x), 4.0);
+    seen.insert(x);
+  }
+  EXPECT_EQ(seen.size(), 9u);  // -4 ... 4
+
+  seen.clear();
+  for (double x : values(DType::f64, "sign_random")) seen.insert(x);
+  EXPECT_EQ(seen, (std::set<double>{-0.5, 0.5}));
+
+  // mantissa2: the significand is 1.xx (binary): 4 distinct significands, any exponent.
+  seen.clear();
+  for (double x : values(DType::f32, "mantissa2")) {
+    int e = 0;
+    seen.insert(std::abs(std::frexp(x, &e)));
+  }
+  EXPECT_EQ(seen, (std::set<double>{0.5, 0.625, 0.75, 0.875}));
+}
+
+TEST(Patterns, FloatingPointPatternsAreRefusedWhereTheyMeanNothing) {
+  EXPECT_FALSE(pattern_support("subnormal", DType::i8));
+  EXPECT_FALSE(pattern_support("mantissa3", DType::i8));
+  EXPECT_TRUE(pattern_support("sparse50", DType::i8));
+  EXPECT_TRUE(pattern_support("mantissa7", DType::bf16));
+  const Support s = pattern_support("mantissa8", DType::bf16);
+  EXPECT_FALSE(s);
+  EXPECT_EQ(s.reason, "pattern mantissa8: bf16 keeps only 7 significand bits");
+  OperandBuffer b(DType::i8, 16);
+  EXPECT_THROW(fill_pattern(b, "subnormal", 1), std::invalid_argument);
+  EXPECT_THROW(fill_pattern(b, "ones", 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ridgeline

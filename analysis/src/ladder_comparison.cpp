@@ -5,13 +5,24 @@
 
 namespace ridgeline {
 
+std::string problem_label(const LadderRow& row) {
+  std::string label = row.op + " " + row.dtype + " " + row.params;
+  if (!row.pattern.empty() && row.pattern != "normal") label += " pattern=" + row.pattern;
+  if (!row.fp_env.empty() && row.fp_env != "ieee") label += " fp=" + row.fp_env;
+  return label;
+}
+
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements) {
   std::vector<LadderRow> rows;
   // Problem -> its row: one lookup per placement, however many problems there are.
-  std::map<std::tuple<std::string, std::string, std::string, int>, std::size_t> index;
+  // The same data and FP environment too: zeros against normal inputs is no comparison.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string, int>,
+           std::size_t>
+      index;
   auto row_of = [&](const RooflinePlacement& p) -> LadderRow& {
-    auto [it, added] = index.try_emplace({p.op, p.dtype, p.params, p.threads}, rows.size());
-    if (added) rows.push_back({p.op, p.dtype, p.params, p.threads, "", 0, {}});
+    auto [it, added] =
+        index.try_emplace({p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads}, rows.size());
+    if (added) rows.push_back({p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads, "", 0, {}});
     return rows[it->second];
   };
   for (const auto& p : placements) {

@@ -123,6 +123,8 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
   p.params = params_label(d.problem);
+  p.pattern = d.problem.pattern;
+  p.fp_env = std::string(to_string(d.fp_env));
   p.threads = d.threads;
   p.disposition = std::string(to_string(d.validation.disposition));
   if (d.validation.disposition != Disposition::passed || r.error_occurred) {

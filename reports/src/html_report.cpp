@@ -207,10 +207,9 @@ std::string ladder_section(const ReportInput& in) {
       "<th>best BLAS</th></tr></thead><tbody>";
   for (const auto& r : rows)
     for (const auto& b : r.rates)
-      s += "<tr>" + cell(fmt::format("{} {} {}", r.op, r.dtype, r.params)) +
-           num(r.threads, std::to_string(r.threads)) + cell(b.backend) +
-           num(b.rate, gflops(b.rate)) + num(b.vs_best, fixed(b.vs_best, 2) + "×") +
-           cell(r.best_blas) + "</tr>";
+      s += "<tr>" + cell(problem_label(r)) + num(r.threads, std::to_string(r.threads)) +
+           cell(b.backend) + num(b.rate, gflops(b.rate)) +
+           num(b.vs_best, fixed(b.vs_best, 2) + "×") + cell(r.best_blas) + "</tr>";
   return s + "</tbody></table>";
 }
 

@@ -72,8 +72,8 @@ std::string markdown_report(const ReportInput& in) {
          "BLAS |\n|---|---:|---|---:|---:|\n";
     for (const auto& r : rows)
       for (const auto& b : r.rates)
-        s += fmt::format("| {} {} {} | {} | {} | {} | {}× |\n", md(r.op), md(r.dtype), md(r.params),
-                         r.threads, md(b.backend), gflops(b.rate), fixed(b.vs_best, 2));
+        s += fmt::format("| {} | {} | {} | {} | {}× |\n", md(problem_label(r)), r.threads,
+                         md(b.backend), gflops(b.rate), fixed(b.vs_best, 2));
   }
   if (const auto effects = pattern_effects(in.run); !effects.empty()) {
     s += "\n## Input data\n\n| case | pattern | GFLOP/s | × first | power (W) | SM clock (MHz) "

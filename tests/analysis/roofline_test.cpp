@@ -364,3 +364,31 @@ TEST(PatternEffect, SubnormalsWithAndWithoutFtzDazAreTwoEffects) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+TEST(LadderComparison, RowsKeepPatternAndFpEnvironmentApart) {
+  const auto placement = [](const std::string& backend, const std::string& pattern,
+                            const std::string& fp_env, double rate) {
+    RooflinePlacement p;
+    p.op = "gemm";
+    p.dtype = "f32";
+    p.params = "m=64,n=64,k=64/layout=NN";
+    p.backend = backend;
+    p.pattern = pattern;
+    p.fp_env = fp_env;
+    p.achieved = rate;
+    return p;
+  };
+  const auto rows = ladder_against_best_blas({placement("cpu.naive", "normal", "ieee", 1e9),
+                                              placement("blas.openblas", "normal", "ieee", 4e9),
+                                              placement("cpu.naive", "zeros", "ieee", 2e9),
+                                              placement("blas.openblas", "zeros", "ieee", 8e9),
+                                              placement("cpu.naive", "zeros", "ftz_daz", 3e9)});
+  ASSERT_EQ(rows.size(), 2u);  // the ftz_daz problem ran on no BLAS: no row
+  EXPECT_DOUBLE_EQ(rows[1].rates[0].vs_best, 0.25);
+  EXPECT_EQ(problem_label(rows[0]), "gemm f32 m=64,n=64,k=64/layout=NN");
+  EXPECT_EQ(problem_label(rows[1]), "gemm f32 m=64,n=64,k=64/layout=NN pattern=zeros");
+}
+
+}  // namespace ridgeline

@@ -6,8 +6,8 @@
 
 namespace ridgeline {
 
-// For each problem (op, dtype, params, threads) that a BLAS library ran: every backend's
-// rate beside the fastest BLAS on that problem.
+// For each problem (op, dtype, params, pattern, FP environment, threads) that a BLAS library
+// ran: every backend's rate beside the fastest BLAS on that problem.
 struct LadderRate {
   std::string backend;
   double rate = 0;     // FLOP/s
@@ -16,11 +16,16 @@ struct LadderRate {
 
 struct LadderRow {
   std::string op, dtype, params;
+  std::string pattern, fp_env;  // as in the placements
   int threads = 1;
   std::string best_blas;
   double best_blas_rate = 0;
   std::vector<LadderRate> rates;  // in run order
 };
+
+// "gemm f32 m=..,n=..,k=../layout=NN", then "pattern=zeros" and "fp=ftz_daz" where the row's
+// differ from normal inputs and IEEE arithmetic.
+std::string problem_label(const LadderRow& row);
 
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements);
 

@@ -45,6 +45,8 @@ struct RooflinePlacement {
   std::string device = "cpu";
   bool throttled = false;  // a GPU whose clocks were held down (NVML) during the timing
   std::string params;      // the op's params label, "m=..,n=..,k=../layout=NN", or empty
+  std::string pattern;     // the timed inputs' pattern; empty for foreign results
+  std::string fp_env;      // "ieee" or "ftz_daz"; empty for foreign results
   int threads = 1;
   bool placeable = false;
   std::string reason;   // why not placeable

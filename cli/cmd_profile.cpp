@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "report_writer.hpp"
+#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "run_support.hpp"
 
@@ -38,6 +39,11 @@ int run_profile(ProfileOptions& opt) {
   write_report(input, html);
   write_report(input, dir / "report.md");
   write_report(input, dir / "report.csv");
+  // The fusion tables beside report.csv, whose columns stay per case.
+  if (!input.fusion.pairs.empty() || !input.fusion.unpaired.empty())
+    write_file_atomically(dir / "fusion.csv", fusion_csv(input));
+  if (!input.fusion.eltwise_sweeps.empty())
+    write_file_atomically(dir / "sweep.csv", sweep_csv(input));
   fmt::print("{}\n", terminal_summary(input));
   fmt::print("Run:    {}\nReport: {}\n", std::filesystem::absolute(opt.run.output).string(),
              std::filesystem::absolute(html).string());

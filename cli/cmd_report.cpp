@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "report_writer.hpp"
+#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
@@ -18,6 +19,7 @@ struct ReportOptions {
   std::string machine;
   std::vector<std::string> outputs;
   std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
+  std::string csv_fusion, csv_sweep;  // the fusion pairs and the eltwise sweeps as CSV
 };
 
 int run_report(const ReportOptions& opt) {
@@ -34,6 +36,8 @@ int run_report(const ReportOptions& opt) {
     check_output_file(out);
     report_format_of(out, forced);
   }
+  for (const auto& out : {opt.csv_fusion, opt.csv_sweep})
+    if (!out.empty()) check_output_file(out);
   Run run = read_run_file(opt.run);
   for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);
   std::optional<MachineModel> machine;
@@ -63,6 +67,13 @@ int run_report(const ReportOptions& opt) {
     if (!resolve_output_file(out).stream)
       fmt::print("{}\n", std::filesystem::absolute(out).string());
   }
+  for (const auto& [out, text] :
+       {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv}}) {
+    if (out.empty()) continue;
+    write_file_atomically(out, text(input));
+    if (!resolve_output_file(out).stream)
+      fmt::print("{}\n", std::filesystem::absolute(out).string());
+  }
   return 0;
 }
 
@@ -81,6 +92,10 @@ Command add_report_command(CLI::App& app) {
   sub->add_option("--format", opt->format,
                   "html, md or csv for every -o, whatever its name (for /dev/stdout, a pipe)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
+  sub->add_option("--csv-fusion", opt->csv_fusion,
+                  "Also write the fusion pairs as CSV, one row per pair or unpaired case");
+  sub->add_option("--csv-sweep", opt->csv_sweep,
+                  "Also write the eltwise chain's sweeps over L as CSV, one row per point");
   return {sub, [opt] { return run_report(*opt); }};
 }
 

@@ -11,6 +11,7 @@
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/op.hpp"
 
 namespace ridgeline {
 
@@ -21,14 +22,26 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Analytic compulsory bytes move from the level the whole working set fits in (repeated
-// calls keep it there), so that is the level they are compared with.
+// Analytic bytes move from the level the whole working set fits in (repeated calls keep
+// it there), so that is the level they are compared with.
 std::string residence_level(const MachineModel* m, double bytes) {
   if (!m) return "DRAM";
   if (m->l1d_bytes > 0 && bytes <= static_cast<double>(m->l1d_bytes)) return "L1";
   if (m->l2_bytes > 0 && bytes <= static_cast<double>(m->l2_bytes)) return "L2";
   if (m->l3_bytes > 0 && bytes <= static_cast<double>(m->l3_bytes)) return "L3";
   return "DRAM";
+}
+
+// The working set: the op's compulsory bytes (every operand once, in doubles: no params
+// can overflow them); `bytes` where the op cannot size them.
+double working_set_bytes(const Problem& problem, double bytes) {
+  try {
+    const auto w = op_work(problem);
+    const auto it = w.bytes.find("dram");
+    return it != w.bytes.end() && usable(it->second) ? it->second : bytes;
+  } catch (const std::exception&) {
+    return bytes;
+  }
 }
 
 std::string human_bytes(double b) {
@@ -189,13 +202,20 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
          fmt::format("compulsory bytes (analytic) from HBM: {} per call, operands rotated",
                      human_bytes(analytic->second))});
   } else if (analytic_bytes) {
-    const std::string level = residence_level(machine, analytic->second);
+    // The level is the working set's; the bytes may be more (an unfused kernel's passes
+    // move its operands several times: its traffic, not its footprint).
+    const double working_set = working_set_bytes(d.problem, analytic->second);
+    const std::string level = residence_level(machine, working_set);
     p.bytes[level] = analytic->second;
     p.bytes_source = MetricSource::analytic;
     p.notes.push_back(
         {NoteKind::level,
-         fmt::format("compulsory bytes (analytic); the {} working set fits {}",
-                     human_bytes(analytic->second), level == "DRAM" ? "no cache" : level)});
+         working_set == analytic->second
+             ? fmt::format("compulsory bytes (analytic); the {} working set fits {}",
+                           human_bytes(working_set), level == "DRAM" ? "no cache" : level)
+             : fmt::format("analytic bytes ({} per call); the {} working set fits {}",
+                           human_bytes(analytic->second), human_bytes(working_set),
+                           level == "DRAM" ? "no cache" : level)});
   }
   if (!check(p, "FLOP count per call", p.flops)) return p;
   if (p.bytes.empty()) {

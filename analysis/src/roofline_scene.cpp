@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "fusion_arrows.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "scene_labels.hpp"
 
@@ -269,6 +270,11 @@ std::vector<std::string> caption(const std::vector<RooflinePlacement>& placement
   if (off > 0)
     out.push_back(fmt::format("{} placed but outside the plotted range: listed below the plot.",
                               results(off)));
+  if (!scene.arrows.empty())
+    out.push_back(fmt::format(
+        "{} arrow{} from an unfused case to its fused twin (same op, params, dtype, pattern, "
+        "threads): fusion moves the point right (fewer bytes) and up (faster).",
+        scene.arrows.size(), scene.arrows.size() == 1 ? "" : "s"));
   out.push_back("Hover a point for its numbers.");
   return out;
 }
@@ -276,7 +282,8 @@ std::vector<std::string> caption(const std::vector<RooflinePlacement>& placement
 }  // namespace
 
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
-                             const MachineModel* machine, const SceneCanvas& canvas) {
+                             const MachineModel* machine, const SceneCanvas& canvas,
+                             const std::vector<FusionPair>& fusion) {
   RooflineScene scene;
   scene.canvas = canvas;
   Omissions omit(scene);
@@ -333,6 +340,7 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
            true);
     }
   }
+  detail::add_fusion_arrows(scene, placements, fusion);
   scene.caption = caption(placements, scene);
   return scene;
 }

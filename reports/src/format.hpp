@@ -27,6 +27,17 @@ inline std::string intensity(double ai) {
 }
 // "12.3 GFLOP/s" with an SI prefix fit for the value.
 std::string si_rate(double value, const std::string& unit);
+// A time per call: "12.3 ms", "850 µs", "2.41 s".
+inline std::string duration(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  if (seconds >= 1e-6) return fmt::format("{:.3g} µs", seconds * 1e6);
+  return fmt::format("{:.3g} ns", seconds * 1e9);
+}
+// A ratio: "4.00×".
+inline std::string times(double ratio) {
+  return fixed(ratio, 2) + "×";
+}
 
 // The footer line: the Ridgeline that wrote the report, and the one that wrote the run
 // (or that the run is a foreign Google Benchmark file).

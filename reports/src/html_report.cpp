@@ -3,6 +3,8 @@
 #include <set>
 
 #include "format.hpp"
+#include "fusion_sections.hpp"
+#include "html_cells.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
@@ -55,22 +57,6 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 });
 document.body.setAttribute('data-report-ready', '1');
 )";
-
-std::string cell(const std::string& text) {
-  return "<td>" + escape_html(text) + "</td>";
-}
-// One line per note, "kind: text".
-std::string notes_cell(const std::vector<Note>& notes) {
-  std::string s = "<td class=\"notes\">";
-  for (std::size_t i = 0; i < notes.size(); ++i) {
-    if (i > 0) s += "<br>";
-    s += escape_html(fmt::format("{}: {}", to_string(notes[i].kind), notes[i].text));
-  }
-  return s + "</td>";
-}
-std::string num(double value, const std::string& shown) {
-  return fmt::format(R"(<td class="n" data-v="{}">{}</td>)", value, escape_html(shown));
-}
 
 std::string machine_section(const ReportInput& in) {
   std::string s = "<h2>Machine</h2>";
@@ -247,7 +233,8 @@ std::string legend(const ReportInput& in, const BackendColours& colours) {
   s += "<span>● f32 &nbsp; ■ f64 &nbsp; ▲ other</span><span>solid: 1 thread, dashed: more</span>"
        "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
        "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM / HBM</span>"
-       "<span style=\"color:#868e96\">PCIe</span><span>GPU: dashed</span></div>";
+       "<span style=\"color:#868e96\">PCIe</span><span>GPU: dashed</span>" +
+       std::string(in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") + "</div>";
   return s;
 }
 
@@ -273,11 +260,13 @@ std::string html_report(const ReportInput& in) {
   // What reading the input left out or assumed (a journal's line cut by a kill).
   for (const auto& note : in.run.notes)
     s += "<p class=\"meta input-note\">Reading the input: " + escape_html(note) + "</p>";
-  const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
+  const RooflineScene scene =
+      roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
   const BackendColours colours = backend_colours(in);
   s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in, colours) + legend(in, colours) +
        plot_notes(scene);
-  s += results_section(in) + ladder_section(in) + pattern_section(in) + machine_section(in);
+  s += results_section(in) + fusion_html(in, colours) + ladder_section(in) + pattern_section(in) +
+       machine_section(in);
   if (!collectors.empty())
     s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"
          "<th>validation</th><th>reason</th></tr></thead><tbody>" +

@@ -25,6 +25,7 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.machine = std::move(machine);
   in.machine_origin = std::move(machine_origin);
   in.placements = place_results(in.run, in.machine ? &*in.machine : nullptr);
+  in.fusion = fusion_analysis(in.run, in.placements, in.machine ? &*in.machine : nullptr);
   return in;
 }
 

@@ -89,6 +89,22 @@ std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt) {
   return tip;
 }
 
+// Each line escaped on its own, as in point_tip.
+std::string arrow_tip(const FusionPair& p) {
+  std::vector<std::string> lines{fmt::format("fusion: {} {} {}, {} thread{}", p.op, p.params,
+                                             p.dtype, p.threads, p.threads == 1 ? "" : "s"),
+                                 fmt::format("{} → {}", p.unfused.backend, p.fused.backend)};
+  if (p.speedup > 0) lines.push_back("speedup " + times(p.speedup));
+  if (p.byte_ratio > 0) lines.push_back("bytes unfused ÷ fused " + times(p.byte_ratio));
+  if (p.time_over_bytes > 0) lines.push_back("speedup ÷ byte ratio " + fixed(p.time_over_bytes, 2));
+  std::string tip;
+  for (const auto& line : lines) {
+    if (!tip.empty()) tip += '\n';
+    tip += escape_html(line);
+  }
+  return tip;
+}
+
 }  // namespace
 
 BackendColours backend_colours(const ReportInput& input) {
@@ -131,6 +147,14 @@ std::string roofline_svg(const RooflineScene& sc, const ReportInput& in,
         R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}">{6}</text>)svg",
         l.x, l.y, l.angle, l.level.empty() ? "#212529" : level_colour(l.level), c.label_px, l.width,
         escape_html(l.text));
+  // Under the markers: each arrow ends at its fused point's edge.
+  for (const auto& a : sc.arrows) {
+    if (a.pair >= in.fusion.pairs.size()) continue;
+    s += fmt::format(
+        R"svg(<path class="fusion-arrow" d="M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z" stroke="#343a40" stroke-width="1.5" fill="#343a40"><title>{}</title></path>)svg",
+        a.from.x, a.from.y, a.to.x, a.to.y, a.head[0].x, a.head[0].y, a.head[1].x, a.head[1].y,
+        a.head[2].x, a.head[2].y, arrow_tip(in.fusion.pairs[a.pair]));
+  }
   for (const auto& pt : sc.points) {
     if (pt.placement >= in.placements.size()) continue;
     const RooflinePlacement& p = in.placements[pt.placement];

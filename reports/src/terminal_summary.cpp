@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
+#include "fusion_sections.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -39,7 +40,7 @@ std::string terminal_summary(const ReportInput& in) {
     s += table.substr(begin, end - begin + 1);
     for (const auto& n : notes[row]) s += "    " + n + "\n";
   }
-  return s;
+  return s + reports::fusion_terminal(in);
 }
 
 }  // namespace ridgeline

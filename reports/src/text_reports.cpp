@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
+#include "fusion_sections.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/usable.hpp"
@@ -66,6 +67,7 @@ std::string markdown_report(const ReportInput& in) {
                      p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
                      to_string(p.bytes_source), md(join_notes(p.notes)));
   }
+  s += reports::fusion_markdown(in);
   auto rows = ladder_against_best_blas(in.placements);
   if (!rows.empty()) {
     s += "\n## Ladder against the best BLAS\n\n| problem | threads | backend | GFLOP/s | × best "

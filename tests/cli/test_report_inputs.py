@@ -129,6 +129,53 @@ class ReportInputs(unittest.TestCase):
         self.assert_bad(["report", self.run_json, "--machine", nan_machine],
                         "nan-machine.json: compute[0].per_second: expected a finite number")
 
+    def test_fusion_pairs_and_sweeps_go_to_their_own_csv_files(self):
+        src = os.path.join(FIXTURES, "run-fusion-small-zen5-vm.json")
+        html, md = self.path("fusion.html"), self.path("fusion.md")
+        fusion, sweep = self.path("fusion.csv"), self.path("sweep.csv")
+        r = self.ridgeline("report", src, "-o", html, "-o", md, "--csv-fusion", fusion,
+                           "--csv-sweep", sweep)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split(), [html, md, fusion, sweep])
+        with open(fusion) as f:
+            rows = list(csv.DictReader(f))
+        pairs = [x for x in rows if x["paired"] == "yes"]
+        self.assertEqual(sorted((x["op"], x["params"]) for x in pairs),
+                         [("eltwise_chain", "n=65536,L=1"), ("eltwise_chain", "n=65536,L=16"),
+                          ("eltwise_chain", "n=65536,L=4"), ("softmax", "rows=256,cols=512")])
+        unpaired = [x for x in rows if x["paired"] == "no"]
+        self.assertEqual([(x["op"], x["fused_backend"], x["unfused_backend"]) for x in unpaired],
+                         [("layernorm", "cpu.fused", "")])
+        self.assertIn("no cpu.unfused case", unpaired[0]["notes"])
+        softmax = next(x for x in pairs if x["op"] == "softmax")
+        # The op's models: (8 rows cols + 4 rows) and 2 rows cols floats.
+        self.assertAlmostEqual(float(softmax["byte_ratio"]),
+                               (8 * 256 * 512 + 4 * 256) / (2 * 256 * 512), places=4)
+        self.assertAlmostEqual(float(softmax["speedup"]),
+                               float(softmax["unfused_seconds_per_call"]) /
+                               float(softmax["fused_seconds_per_call"]), places=3)
+        self.assertAlmostEqual(float(softmax["speedup_over_byte_ratio"]),
+                               float(softmax["speedup"]) / float(softmax["byte_ratio"]), places=3)
+        with open(sweep) as f:
+            points = list(csv.DictReader(f))
+        self.assertEqual(sorted((x["backend"], int(x["L"])) for x in points),
+                         [("cpu.fused", 1), ("cpu.fused", 4), ("cpu.fused", 16),
+                          ("cpu.unfused", 1), ("cpu.unfused", 4), ("cpu.unfused", 16)])
+        with open(html) as f:
+            page = f.read()
+        self.assertGreaterEqual(page.count('<path class="fusion-arrow"'), 3)
+        self.assertIn('<h2 id="fusion">', page)
+        self.assertIn('<svg class="sweep"', page)
+        with open(md) as f:
+            self.assertIn("## Fusion: unfused → fused", f.read())
+
+    def test_a_fusion_csv_that_cannot_be_written_is_one_line_before_any_output(self):
+        src = os.path.join(FIXTURES, "run-fusion-small-zen5-vm.json")
+        out = self.path("not-written.html")
+        self.assert_bad(["report", src, "-o", out, "--csv-fusion", "/nonexistent-dir/f.csv"],
+                        "/nonexistent-dir")
+        self.assertFalse(os.path.exists(out))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

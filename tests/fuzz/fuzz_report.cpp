@@ -1,10 +1,11 @@
 // read -> analyse -> every report writer. Inputs the Run reader refuses (in any way: its
 // own fuzzer judges that) end here; every Run it accepts is placed under its embedded
-// machine model (and under none), drawn, and written as HTML, Markdown, CSV and the
-// terminal table. Any exception from there on is a finding, and so is output that breaks
-// the promises of analysis and the scene: a placed result with an unusable number, or
-// neither drawn nor listed as off the plot; a coordinate off the canvas, overlapping
-// labels, a roof without its label; output out of proportion to the input.
+// machine model (and under none), drawn, and written as HTML, Markdown, CSV (with the
+// fusion CSVs) and the terminal table. Any exception from there on is a finding, and so is
+// output that breaks the promises of analysis and the scene: a placed result with an
+// unusable number, or neither drawn nor listed as off the plot; a coordinate off the
+// canvas (a fusion arrow's too), overlapping labels, a roof without its label; output out
+// of proportion to the input.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +51,10 @@ void check_scene(const ridgeline::RooflineScene& s) {
         finding("two roof labels overlap");
     }
   if (s.labels.size() + s.key.size() != s.lines.size()) finding("a roof without its label");
+  for (const auto& a : s.arrows)
+    for (const auto& q : {a.from, a.to, a.head[0], a.head[1], a.head[2]})
+      if (!inside(q.x, 0, c.width) || !inside(q.y, 0, c.height))
+        finding("a fusion arrow leaves the canvas");
 }
 
 // Every placed result is drawn or listed as off the plot; every number of it is usable.
@@ -77,8 +82,8 @@ void check_placements(const ridgeline::ReportInput& in, const ridgeline::Rooflin
 void report_all(const ridgeline::Run& run, const std::optional<ridgeline::MachineModel>& machine,
                 std::size_t input_size) {
   const ridgeline::ReportInput in = ridgeline::make_report_input(run, "fuzz.json", machine, "fuzz");
-  const ridgeline::RooflineScene scene =
-      ridgeline::roofline_scene(in.placements, in.machine ? &*in.machine : nullptr);
+  const ridgeline::RooflineScene scene = ridgeline::roofline_scene(
+      in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
   check_scene(scene);
   check_placements(in, scene);
   const std::size_t limit = (std::size_t{1} << 20) + 400 * input_size;
@@ -86,6 +91,8 @@ void report_all(const ridgeline::Run& run, const std::optional<ridgeline::Machin
   if (ridgeline::markdown_report(in).size() > limit) finding("Markdown out of proportion");
   if (ridgeline::csv_report(in).size() > limit) finding("CSV out of proportion");
   if (ridgeline::terminal_summary(in).size() > limit) finding("terminal table out of proportion");
+  if (ridgeline::fusion_csv(in).size() + ridgeline::sweep_csv(in).size() > limit)
+    finding("fusion CSV out of proportion");
 }
 
 }  // namespace

@@ -4,10 +4,12 @@
 // placed so that no two overlap, in the pixel space of a canvas. Every number in it is
 // finite and inside the canvas; whatever could not be drawn is listed in `omitted` with
 // the reason, and a roof label that found no free place is listed in `key`.
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 
 namespace ridgeline {
@@ -67,6 +69,19 @@ struct ScenePoint {
   double x = 0, y = 0;  // pixels
 };
 
+struct SceneXY {
+  double x = 0, y = 0;  // pixels
+};
+
+// An arrow from a fusion pair's unfused point to its fused point (analysis/fusion.hpp):
+// the shaft from the unfused marker's edge to the head's base, the head a triangle whose
+// tip touches the fused marker.
+struct SceneArrow {
+  std::size_t pair = 0;  // index into the fusion pairs the scene was made from
+  SceneXY from, to;
+  std::array<SceneXY, 3> head;  // tip, then the two barbs
+};
+
 struct SceneOmission {
   std::string what;     // a result's name, a roof, a ceiling
   std::string reason;   // why it is not on the plot
@@ -81,12 +96,16 @@ struct RooflineScene {
   std::vector<SceneLabel> labels;  // on the plot; no two overlap
   std::vector<std::string> key;    // roof labels that did not fit on the plot
   std::vector<ScenePoint> points;
+  std::vector<SceneArrow> arrows;  // one per fusion pair with both points on the plot
   std::vector<SceneOmission> omitted;
   std::vector<std::string> caption;  // what the points are, true for each kind shown
 };
 
-// The scene of `placements` under `machine`'s ceilings (none: points only).
+// The scene of `placements` under `machine`'s ceilings (none: points only), with an arrow
+// for each of the `fusion` pairs (made from the same placements) whose two points it shows;
+// a pair without one is in `omitted` with the reason.
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
-                             const MachineModel* machine, const SceneCanvas& canvas = {});
+                             const MachineModel* machine, const SceneCanvas& canvas = {},
+                             const std::vector<FusionPair>& fusion = {});
 
 }  // namespace ridgeline

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
@@ -18,9 +19,11 @@ struct ReportInput {
   std::optional<MachineModel> machine;
   std::string machine_origin;  // where the ceilings came from, or why there are none
   std::vector<RooflinePlacement> placements;
+  FusionAnalysis fusion;  // pairs and the eltwise chain's sweeps, over `placements`
 };
 
-// Reads nothing; `placements` filled by place_results(run, machine).
+// Reads nothing; `placements` filled by place_results(run, machine), `fusion` by
+// fusion_analysis over them.
 ReportInput make_report_input(Run run_doc, std::string run_origin,
                               std::optional<MachineModel> machine, std::string machine_origin);
 
@@ -32,6 +35,10 @@ std::optional<ReportFormat> report_format_for(const std::filesystem::path& path)
 std::string html_report(const ReportInput& input);
 std::string markdown_report(const ReportInput& input);
 std::string csv_report(const ReportInput& input);
+// The fusion pairs as CSV, one row per pair and per unpaired case (docs/report-formats.md).
+std::string fusion_csv(const ReportInput& input);
+// The eltwise chain's sweeps as CSV, one row per (sweep, L).
+std::string sweep_csv(const ReportInput& input);
 // The table `ridgeline profile` prints.
 std::string terminal_summary(const ReportInput& input);
 

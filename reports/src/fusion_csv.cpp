@@ -1,0 +1,93 @@
+// The fusion tables as CSV (docs/fusion-analysis.md): one file of pairs, one of the eltwise
+// chain's sweeps, each tidy (one row per pair or per point) beside the per-case report.csv,
+// whose columns stay as they are.
+#include <fmt/format.h>
+
+#include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// A number cell holds a usable number or nothing, as in report.csv.
+std::string number(double v) {
+  return usable(v) ? fmt::format("{:.6g}", v) : "";
+}
+
+std::string f(const std::string& x) {
+  return escape_csv_field(x);
+}
+
+// The columns of one side: case, backend, analytic bytes, counted bytes and their source,
+// seconds, memory roof and its level; all empty for a side that is not there.
+struct SideColumns {
+  std::string name, backend, analytic, counted, counted_source, seconds, roof, level;
+};
+
+SideColumns columns(const FusionSide& s) {
+  return {f(s.name),
+          f(s.backend),
+          number(s.analytic.value),
+          number(s.counted.value),
+          s.counted.value > 0 ? std::string(to_string(s.counted.source)) : "",
+          number(s.seconds),
+          s.memory_roof > 0 ? fmt::format("{:.4f}", s.memory_roof) : "",
+          f(s.roof_level)};
+}
+
+std::string row(const std::string& op, const std::string& params, const std::string& dtype,
+                const std::string& pattern, int threads, const std::string& device, bool paired,
+                const SideColumns& u, const SideColumns& fu, double byte_ratio,
+                double counted_ratio, double speedup, double time_over_bytes,
+                const std::string& notes) {
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      f(op), f(params), f(dtype), f(pattern), threads, f(device), paired ? "yes" : "no", u.name,
+      fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
+      u.counted_source, fu.counted_source, number(byte_ratio), number(counted_ratio), u.seconds,
+      fu.seconds, number(speedup), number(time_over_bytes), u.roof, fu.roof, u.level, fu.level,
+      f(notes));
+}
+
+}  // namespace
+
+std::string fusion_csv(const ReportInput& in) {
+  std::string s =
+      "op,params,dtype,pattern,threads,device,paired,unfused_case,fused_case,unfused_backend,"
+      "fused_backend,unfused_bytes_analytic,fused_bytes_analytic,unfused_bytes_counted,"
+      "fused_bytes_counted,unfused_bytes_counted_source,fused_bytes_counted_source,byte_ratio,"
+      "counted_byte_ratio,unfused_seconds_per_call,fused_seconds_per_call,speedup,"
+      "speedup_over_byte_ratio,unfused_memory_roof,fused_memory_roof,unfused_roof_level,"
+      "fused_roof_level,notes\n";
+  for (const auto& p : in.fusion.pairs)
+    s += row(p.op, p.params, p.dtype, p.pattern, p.threads, p.device, true, columns(p.unfused),
+             columns(p.fused), p.byte_ratio, p.counted_byte_ratio, p.speedup, p.time_over_bytes,
+             fmt::format("{}", fmt::join(p.notes, "; ")));
+  for (const auto& u : in.fusion.unpaired) {
+    SideColumns side{f(u.name), f(u.backend), "", "", "", "", "", ""};
+    const SideColumns empty{};
+    s += row(u.op, u.params, u.dtype, u.pattern, u.threads, u.device, false, u.fused ? empty : side,
+             u.fused ? side : empty, 0, 0, 0, 0, u.reason);
+  }
+  return s;
+}
+
+std::string sweep_csv(const ReportInput& in) {
+  std::string s =
+      "op,params,dtype,pattern,threads,device,backend,fused,L,seconds_per_call,gflops_per_s,"
+      "intensity_flop_per_byte,level,ridge_intensity_flop_per_byte,ridge_L,ridge_L_extrapolated,"
+      "ridge_note\n";
+  for (const auto& sw : in.fusion.eltwise_sweeps)
+    for (const auto& p : sw.points)
+      s += fmt::format(
+          "eltwise_chain,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(sw.params),
+          f(sw.dtype), f(sw.pattern), sw.threads, f(sw.device), f(sw.backend),
+          sw.fused ? "yes" : "no", p.length, number(p.seconds), number(p.achieved / 1e9),
+          number(p.intensity), f(sw.level), number(sw.ridge_intensity), number(sw.ridge_length),
+          sw.ridge_length > 0 ? (sw.ridge_extrapolated ? "yes" : "no") : "", f(sw.ridge_note));
+  return s;
+}
+
+}  // namespace ridgeline

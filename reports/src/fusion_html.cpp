@@ -1,0 +1,68 @@
+// The HTML report's fusion section: the pairs, the cases without a twin, and the eltwise
+// chain's sweeps, each group with its plot.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "format.hpp"
+#include "fusion_sections.hpp"
+#include "html_cells.hpp"
+
+namespace ridgeline::reports {
+
+namespace {
+
+std::string cells(const std::vector<FusionCell>& row) {
+  std::string s = "<tr>";
+  for (const auto& c : row) s += std::isnan(c.value) ? cell(c.text) : num(c.value, c.text);
+  return s + "</tr>";
+}
+
+std::string head(const std::vector<std::string>& headers) {
+  std::string s = "<thead><tr>";
+  for (const auto& h : headers) s += "<th>" + escape_html(h) + "</th>";
+  return s + "</tr></thead>";
+}
+
+}  // namespace
+
+std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
+  const FusionAnalysis& f = in.fusion;
+  if (f.empty()) return "";
+  std::string s =
+      "<h2 id=\"fusion\">Fusion: unfused → fused</h2><p class=\"meta\">Each fused case beside "
+      "its unfused twin (same op, params, dtype, pattern, threads). Bytes per call from the "
+      "op's model (analytic) and from counters where a collector measured them; the speedup "
+      "next to the byte ratio (1.00 in the ÷ column: the time saved is the traffic saved); "
+      "% of the memory roof that binds each. On the roofline, an arrow goes from each "
+      "unfused point to its fused point.</p>";
+  if (!f.pairs.empty()) {
+    s += "<table class=\"sortable\" id=\"fusion-pairs\">" + head(pair_headers()) + "<tbody>";
+    for (const auto& p : f.pairs) s += cells(pair_cells(p));
+    s += "</tbody></table>";
+  }
+  if (!f.unpaired.empty()) {
+    s += "<h3>Without a twin</h3><table id=\"fusion-unpaired\"><thead><tr><th>case</th>"
+         "<th>backend</th><th>form</th><th>why</th></tr></thead><tbody>";
+    for (const auto& u : f.unpaired)
+      s += "<tr>" + cell(u.name) + cell(u.backend) + cell(u.fused ? "fused" : "unfused") +
+           cell(u.reason) + "</tr>";
+    s += "</tbody></table>";
+  }
+  for (const auto& group : sweep_groups(f)) {
+    s += "<h3 class=\"sweep-title\">" + escape_html(sweep_title(*group.front())) +
+         "</h3><p class=\"meta\">Time and intensity against the chain length L. Fused, the "
+         "intensity grows with L until it reaches the machine's ridge: past it the chain is "
+         "compute-bound and fusing more ops no longer saves time.</p>";
+    s += sweep_svg(group, colours);
+    s += "<ul class=\"ridge\">";
+    for (const EltwiseSweep* sw : group) s += "<li>" + escape_html(ridge_text(*sw)) + "</li>";
+    s += "</ul><table class=\"sortable sweep-table\">" + head(sweep_headers()) + "<tbody>";
+    for (const EltwiseSweep* sw : group)
+      for (const auto& p : sw->points) s += cells(sweep_cells(*sw, p));
+    s += "</tbody></table>";
+  }
+  return s;
+}
+
+}  // namespace ridgeline::reports

@@ -1,0 +1,210 @@
+// The fusion tables' cells (shared by HTML and Markdown), the Markdown section and the
+// terminal lines.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "format.hpp"
+#include "fusion_sections.hpp"
+#include "ridgeline/reports/columns.hpp"
+#include "ridgeline/reports/escape.hpp"
+
+namespace ridgeline::reports {
+
+namespace {
+
+constexpr double kText = std::numeric_limits<double>::quiet_NaN();
+
+FusionCell text(std::string s) {
+  return {kText, std::move(s)};
+}
+FusionCell none() {
+  return {kText, "—"};
+}
+
+FusionCell bytes_cell(const FusionSide& s) {
+  std::vector<std::string> parts;
+  if (s.analytic.value > 0) parts.push_back(si_rate(s.analytic.value, "B") + " analytic");
+  if (s.counted.value > 0)
+    parts.push_back(
+        fmt::format("{} {}", si_rate(s.counted.value, "B"), to_string(s.counted.source)));
+  if (parts.empty()) return none();
+  return {s.analytic.value > 0 ? s.analytic.value : s.counted.value,
+          fmt::format("{}", fmt::join(parts, "; "))};
+}
+
+FusionCell time_cell(const FusionSide& s) {
+  return s.seconds > 0 ? FusionCell{s.seconds, duration(s.seconds)} : none();
+}
+
+FusionCell roof_cell(const FusionSide& s) {
+  return s.memory_roof > 0
+             ? FusionCell{s.memory_roof, percent(s.memory_roof) + " of " + s.roof_level}
+             : none();
+}
+
+FusionCell ratio_cell(double r) {
+  return r > 0 ? FusionCell{r, times(r)} : none();
+}
+
+std::string who(const std::string& device, int threads) {
+  return device == "gpu" ? "GPU" : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+}
+
+}  // namespace
+
+const std::vector<std::string>& pair_headers() {
+  static const std::vector<std::string> headers{"problem",
+                                                "dtype",
+                                                "pattern",
+                                                "threads",
+                                                "unfused bytes",
+                                                "fused bytes",
+                                                "bytes unfused ÷ fused",
+                                                "unfused time",
+                                                "fused time",
+                                                "speedup (time unfused ÷ fused)",
+                                                "speedup ÷ byte ratio",
+                                                "unfused: memory roof",
+                                                "fused: memory roof",
+                                                "notes"};
+  return headers;
+}
+
+std::vector<FusionCell> pair_cells(const FusionPair& p) {
+  FusionCell bytes = ratio_cell(p.byte_ratio);
+  if (p.counted_byte_ratio > 0)
+    bytes.text += fmt::format(" ({} counted)", times(p.counted_byte_ratio));
+  return {
+      text(p.op + " " + p.params),
+      text(p.dtype),
+      text(p.pattern),
+      p.device == "gpu" ? text("GPU")
+                        : FusionCell{static_cast<double>(p.threads), std::to_string(p.threads)},
+      bytes_cell(p.unfused),
+      bytes_cell(p.fused),
+      bytes,
+      time_cell(p.unfused),
+      time_cell(p.fused),
+      ratio_cell(p.speedup),
+      p.time_over_bytes > 0 ? FusionCell{p.time_over_bytes, fixed(p.time_over_bytes, 2)} : none(),
+      roof_cell(p.unfused),
+      roof_cell(p.fused),
+      text(fmt::format("{}", fmt::join(p.notes, "; ")))};
+}
+
+const std::vector<std::string>& sweep_headers() {
+  static const std::vector<std::string> headers{"backend", "L", "time", "GFLOP/s",
+                                                "intensity (FLOP/B)"};
+  return headers;
+}
+
+std::vector<FusionCell> sweep_cells(const EltwiseSweep& s, const EltwiseSweepPoint& p) {
+  return {text(s.backend),
+          {static_cast<double>(p.length), std::to_string(p.length)},
+          {p.seconds, duration(p.seconds)},
+          {p.achieved, gflops(p.achieved)},
+          {p.intensity, intensity(p.intensity)}};
+}
+
+std::string sweep_title(const EltwiseSweep& s) {
+  return fmt::format("eltwise_chain {} {}, pattern {}, {}", s.dtype, s.params, s.pattern,
+                     who(s.device, s.threads));
+}
+
+std::string ridge_text(const EltwiseSweep& s) {
+  if (s.ridge_length <= 0) return s.backend + ": " + s.ridge_note;
+  return fmt::format("{}: ridge at L ≈ {:.3g}{} — {}", s.backend, s.ridge_length,
+                     s.ridge_extrapolated ? " (extrapolated)" : "", s.ridge_note);
+}
+
+std::vector<std::vector<const EltwiseSweep*>> sweep_groups(const FusionAnalysis& fusion) {
+  std::vector<std::vector<const EltwiseSweep*>> groups;
+  std::map<std::tuple<std::string, std::string, int, std::string, std::string>, std::size_t> at;
+  for (const auto& s : fusion.eltwise_sweeps) {
+    const auto [it, added] =
+        at.try_emplace({s.dtype, s.pattern, s.threads, s.device, s.params}, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(&s);
+  }
+  return groups;
+}
+
+namespace {
+
+// "| a | b |\n", each cell escaped for Markdown.
+std::string md_row(const std::vector<std::string>& cells) {
+  std::string s = "|";
+  for (const auto& c : cells) {
+    s += ' ';
+    s += escape_markdown_cell(c);
+    s += " |";
+  }
+  s += '\n';
+  return s;
+}
+
+std::vector<std::string> texts(const std::vector<FusionCell>& cells) {
+  std::vector<std::string> out;
+  for (const auto& c : cells) out.push_back(c.text);
+  return out;
+}
+
+}  // namespace
+
+std::string fusion_markdown(const ReportInput& in) {
+  const FusionAnalysis& f = in.fusion;
+  if (f.empty()) return "";
+  std::string s =
+      "\n## Fusion: unfused → fused\n\nEach fused case beside its unfused twin (same op, params, "
+      "dtype, pattern, threads); bytes per call from the op's model (analytic) and from "
+      "counters where measured.\n\n";
+  s += md_row(pair_headers());
+  s += "|";
+  for (const auto& h : pair_headers())
+    s += h == "problem" || h == "dtype" || h == "pattern" || h == "notes" ? "---|" : "---:|";
+  s += "\n";
+  for (const auto& p : f.pairs) s += md_row(texts(pair_cells(p)));
+  if (!f.unpaired.empty()) {
+    s += "\n### Without a twin\n\n| case | backend | form | why |\n|---|---|---|---|\n";
+    for (const auto& u : f.unpaired)
+      s += md_row({u.name, u.backend, u.fused ? "fused" : "unfused", u.reason});
+  }
+  for (const auto& group : sweep_groups(f)) {
+    s += fmt::format("\n### {}\n\n", escape_markdown_cell(sweep_title(*group.front())));
+    s += md_row(sweep_headers());
+    s += "|---|---:|---:|---:|---:|\n";
+    for (const EltwiseSweep* sw : group)
+      for (const auto& p : sw->points) s += md_row(texts(sweep_cells(*sw, p)));
+    s += "\n";
+    for (const EltwiseSweep* sw : group)
+      s += fmt::format("- {}\n", escape_markdown_cell(ridge_text(*sw)));
+  }
+  return s;
+}
+
+std::string fusion_terminal(const ReportInput& in) {
+  const FusionAnalysis& f = in.fusion;
+  if (f.pairs.empty() && f.unpaired.empty()) return "";
+  std::vector<TextRow> rows;
+  for (const auto& p : f.pairs)
+    rows.push_back({escape_visible(fmt::format("{} {} {}", p.op, p.params, p.dtype)),
+                    p.device == "gpu" ? "GPU" : fmt::format("{}t", p.threads),
+                    p.speedup > 0 ? "speedup " + times(p.speedup) : "—",
+                    p.byte_ratio > 0 ? "bytes " + times(p.byte_ratio) : "—",
+                    p.time_over_bytes > 0 ? "time/bytes " + fixed(p.time_over_bytes, 2) : "—",
+                    p.fused.memory_roof > 0
+                        ? fmt::format("fused {} of {} roof", percent(p.fused.memory_roof),
+                                      escape_visible(p.fused.roof_level))
+                        : ""});
+  std::string s = "\nfusion, unfused → fused:\n" + format_columns(rows, "  ", {2, 3, 4});
+  if (!f.unpaired.empty())
+    s += fmt::format("  {} fused or unfused case{} without a twin (listed in the report)\n",
+                     f.unpaired.size(), f.unpaired.size() == 1 ? "" : "s");
+  return s;
+}
+
+}  // namespace ridgeline::reports

@@ -60,10 +60,15 @@ class Terminal(unittest.TestCase):
         r = subprocess.run([RIDGELINE, "list"], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "XDG_CACHE_HOME": CACHE})
         self.assertEqual(r.returncode, 0, r.stderr)
-        lines = r.stdout.split("\nBLAS libraries")[0].splitlines()[1:]
+        kernels = r.stdout.split("\nKernels\n")[1].split("\nBLAS libraries")[0]
+        lines = kernels.strip("\n").splitlines()
         self.assertTrue(lines)
-        starts = {re.search(r"\S+\s+\S+\s+(\S)", l).start(1) for l in lines}
+        # id, role, dtypes, then the thread column
+        starts = {re.search(r"\S+\s+\S+\s+\S+\s+(\S)", l).start(1) for l in lines}
         self.assertEqual(len(starts), 1, "the thread column starts at one offset")
+        ops = r.stdout.split("\nKernels\n")[0].splitlines()[1:]
+        self.assertEqual(len({re.search(r"\S+\s+(\S)", l).start(1) for l in ops}), 1,
+                         "the params column starts at one offset")
 
 
 if __name__ == "__main__":

@@ -48,16 +48,16 @@ TEST(RowwiseKernels, FusedAndUnfusedPassTheOpsReferenceOnAwkwardShapes) {
 // of the fused one; the FLOPs are the same.
 TEST(RowwiseKernels, EachFormRecordsTheBytesItsPassesMove) {
   for (const Case& c : kCases) {
-    const Problem p = make(c.op, c.params);
-    const WorkModel fused = catalog().create("cpu.fused", c.op)->work(p);
-    const WorkModel unfused = catalog().create("cpu.unfused", c.op)->work(p);
+    const Problem p = make_problem(c.op, c.params);
+    const WorkModel fused = builtin_catalog().create("cpu.fused", c.op)->work(p);
+    const WorkModel unfused = builtin_catalog().create("cpu.unfused", c.op)->work(p);
     EXPECT_EQ(fused, op_work(p)) << c.op << " " << c.params;
     EXPECT_EQ(unfused, op_unfused_work(p)) << c.op << " " << c.params;
     EXPECT_EQ(fused.flops, unfused.flops);
   }
-  const Problem softmax = make("softmax", "rows=64,cols=4099");
-  EXPECT_GT(catalog().create("cpu.unfused", "softmax")->work(softmax).bytes.at("dram"),
-            3 * catalog().create("cpu.fused", "softmax")->work(softmax).bytes.at("dram"));
+  const Problem softmax = make_problem("softmax", "rows=64,cols=4099");
+  EXPECT_GT(builtin_catalog().create("cpu.unfused", "softmax")->work(softmax).bytes.at("dram"),
+            3 * builtin_catalog().create("cpu.fused", "softmax")->work(softmax).bytes.at("dram"));
 }
 
 TEST(RowwiseKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {

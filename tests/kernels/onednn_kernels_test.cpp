@@ -35,6 +35,14 @@ TEST(OnednnKernels, AreVendorKernelsOfTheFusionOps) {
   EXPECT_FALSE(builtin_catalog().find("vendor.onednn", "eltwise_chain"));
 }
 
+TEST(OnednnKernels, AttentionRecordsTheTrafficOfItsChainTheOthersTheirOperands) {
+  const Problem attention = make_problem("attention", "heads=2,seq=64,head_dim=32");
+  EXPECT_EQ(builtin_catalog().create("vendor.onednn", "attention")->work(attention),
+            op_unfused_work(attention));
+  const Problem softmax = make_problem("softmax", "rows=4,cols=4");
+  EXPECT_EQ(builtin_catalog().create("vendor.onednn", "softmax")->work(softmax), op_work(softmax));
+}
+
 TEST(OnednnKernels, WithoutOnednnEveryKernelSaysWhy) {
   if (RIDGELINE_ONEDNN_ENABLED) GTEST_SKIP() << "this build has oneDNN";
   auto kernel = builtin_catalog().create("vendor.onednn", "softmax");

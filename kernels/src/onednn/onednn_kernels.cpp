@@ -61,6 +61,12 @@ class OnednnKernel : public Kernel {
     return check_common_support(info_, problem, threads);
   }
 
+  // oneDNN 2.6 runs attention as separate primitives with the scores in memory: the
+  // traffic of the unfused chain. Its other ops are one primitive each.
+  WorkModel work(const Problem& problem) const override {
+    return problem.op == "attention" ? op_unfused_work(problem) : op_work(problem);
+  }
+
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     const auto f32 = [&](const char* name) { return operands.at(name).as<float>().data(); };
     if (problem.op == "softmax") {

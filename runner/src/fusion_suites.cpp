@@ -1,6 +1,9 @@
 // Fused against unfused: softmax, layernorm and rmsnorm at 4096 x 4096 (64 MiB per
-// operand) and 32768 x 4096 (512 MiB, beyond any cache), and the eltwise chain at 2^25
-// elements (128 MiB) for L = 1 ... 32, each on 1 and all threads. f32.
+// operand) and 32768 x 4096 (512 MiB, beyond any cache), the eltwise chain at 2^25
+// elements (128 MiB) for L = 1 ... 32, and gemm_bias_act at 2048^3 (gelu_tanh: compute-
+// bound, the passes through C are a small share) and at 4096 x 4096 x 64 (gelu_tanh and
+// relu: the GEMM is short, the passes through C's 64 MiB weigh), each on 1 and all
+// threads. f32.
 #include "fusion_suites.hpp"
 
 #include "ridgeline/core/op.hpp"
@@ -33,6 +36,10 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog&, int cpus) {
                                "n=33554432,L=8", "n=33554432,L=16", "n=33554432,L=32"})
       for (const char* backend : {"cpu.unfused", "cpu.fused"})
         cases.push_back(fusion_case(backend, "eltwise_chain", params, t));
+    for (const char* params : {"m=2048,n=2048,k=2048/act=gelu_tanh",
+                               "m=4096,n=4096,k=64/act=gelu_tanh", "m=4096,n=4096,k=64/act=relu"})
+      for (const char* backend : {"cpu.unfused", "cpu.fused"})
+        cases.push_back(fusion_case(backend, "gemm_bias_act", params, t));
   }
   return cases;
 }

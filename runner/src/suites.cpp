@@ -153,7 +153,8 @@ const std::vector<SuiteDefinition>& suites() {
       {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
       {"fusion",
        "fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 32768x4096, the "
-       "eltwise chain at 2^25 elements for L = 1 ... 32; 1 and all threads (f32)",
+       "eltwise chain at 2^25 elements for L = 1 ... 32, gemm_bias_act at 2048^3 (gelu_tanh) and "
+       "4096x4096x64 (gelu_tanh, relu); 1 and all threads (f32)",
        &fusion_suite, 3, 0.1},
       {"gpu",
        "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "

@@ -35,6 +35,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
     for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
   c.add(&make_eigen_gemm);
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
+  for (bool fused : {true, false}) c.add([=] { return make_gemm_bias_act(fused); });
   add_rowwise_kernels(c);
   add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA

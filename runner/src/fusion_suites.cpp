@@ -1,7 +1,10 @@
 // Fused against unfused: softmax, layernorm and rmsnorm at 4096 x 4096 (64 MiB per
-// operand) and 32768 x 4096 (512 MiB, beyond any cache), and the eltwise chain at 2^25
-// elements (128 MiB) for L = 1 ... 32, each on 1 and all threads; oneDNN (the vendor) on
-// softmax and layernorm at 4096 x 4096. f32.
+// operand) and 32768 x 4096 (512 MiB, beyond any cache), the eltwise chain at 2^25
+// elements (128 MiB) for L = 1 ... 32, and gemm_bias_act at 2048^3 (gelu_tanh: compute-
+// bound, the passes through C are a small share) and at 4096 x 4096 x 64 (gelu_tanh and
+// relu: the GEMM is short, the passes through C's 64 MiB weigh), each on 1 and all
+// threads; oneDNN (the vendor) on softmax and layernorm at 4096 x 4096 and gemm_bias_act
+// at 2048^3 gelu_tanh. f32.
 #include "fusion_suites.hpp"
 
 #include "ridgeline/core/op.hpp"
@@ -40,19 +43,30 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
                                "n=33554432,L=8", "n=33554432,L=16", "n=33554432,L=32"})
       for (const char* backend : {"cpu.unfused", "cpu.fused"})
         cases.push_back(fusion_case(backend, "eltwise_chain", params, t));
+    for (const char* params : {"m=2048,n=2048,k=2048/act=gelu_tanh",
+                               "m=4096,n=4096,k=64/act=gelu_tanh", "m=4096,n=4096,k=64/act=relu"})
+      for (const char* backend : {"cpu.unfused", "cpu.fused"})
+        cases.push_back(fusion_case(backend, "gemm_bias_act", params, t));
+    if (catalog.find(kVendor, "gemm_bias_act"))
+      cases.push_back(
+          fusion_case(kVendor, "gemm_bias_act", "m=2048,n=2048,k=2048/act=gelu_tanh", t));
   }
   return cases;
 }
 
 // The sample in the default suite: softmax and layernorm at 4096 x 4096 (64 MiB per operand,
-// past the last-level cache), fused and unfused, on 1 and all threads, so the main job's
-// report shows the memory-bound regime beside the GEMMs.
+// past the last-level cache) and gemm_bias_act at 4096 x 4096 x 64 (gelu_tanh), fused and
+// unfused, on 1 and all threads, so the main job's report shows the memory-bound regime
+// and what fusion does beside the GEMMs.
 std::vector<CaseSpec> fusion_sample(const KernelCatalog&, int cpus) {
   std::vector<CaseSpec> cases;
   for (int t : cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1})
     for (const char* op : {"softmax", "layernorm"})
       for (const char* backend : {"cpu.unfused", "cpu.fused"})
         cases.push_back(fusion_case(backend, op, "rows=4096,cols=4096", t));
+  for (int t : cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1})
+    for (const char* backend : {"cpu.unfused", "cpu.fused"})
+      cases.push_back(fusion_case(backend, "gemm_bias_act", "m=4096,n=4096,k=64/act=gelu_tanh", t));
   return cases;
 }
 

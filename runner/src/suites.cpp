@@ -150,15 +150,16 @@ const std::vector<SuiteDefinition>& suites() {
       {"smoke", "every rung and BLAS at 64^3 and 37x53x29, f32 and f64: a check that all run",
        &smoke, 1, 0.01},
       {"default",
-       "the matmul ladder and every BLAS at n = 512 and 1024, softmax and layernorm fused and "
-       "unfused at 4096x4096; 1 and all threads",
+       "the matmul ladder and every BLAS at n = 512 and 1024; softmax and layernorm at "
+       "4096x4096 and gemm_bias_act at 4096x4096x64, fused and unfused; 1 and all threads",
        &default_suite, 3, 0.1},
       {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
        &ladder_suite, 3, 0.2},
       {"blas", "vendor BLAS against the packed rung at n = 256 ... 4096", &blas_suite, 3, 0.2},
       {"fusion",
        "fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 32768x4096, the "
-       "eltwise chain at 2^25 elements for L = 1 ... 32, oneDNN on softmax and layernorm; 1 and "
+       "eltwise chain at 2^25 elements for L = 1 ... 32, gemm_bias_act at 2048^3 (gelu_tanh) and "
+       "4096x4096x64 (gelu_tanh, relu), oneDNN on softmax, layernorm and gemm_bias_act; 1 and "
        "all threads (f32)",
        &fusion_suite, 3, 0.1},
       {"gpu",

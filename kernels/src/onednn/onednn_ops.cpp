@@ -81,10 +81,6 @@ std::string onednn_unavailable_reason() {
   return reason;
 }
 
-std::string to_string(Activation act) {
-  return act == Activation::relu ? "relu" : "gelu_tanh";
-}
-
 // ---- softmax ------------------------------------------------------------------------------
 
 struct OnednnSoftmax::Impl {

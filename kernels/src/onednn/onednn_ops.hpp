@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "../ops/activation.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 
 namespace ridgeline::ops {
@@ -71,9 +72,6 @@ class OnednnLayerNorm {
   explicit OnednnLayerNorm(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-enum class Activation { relu, gelu_tanh };
-std::string to_string(Activation act);
 
 // C = act(A * B + bias): A m x k, B k x n, C m x n, all row-major f32; bias has n elements
 // (broadcast over the rows). act is a oneDNN eltwise post-op of the matmul (eltwise_relu,

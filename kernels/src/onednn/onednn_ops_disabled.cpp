@@ -20,10 +20,6 @@ std::string onednn_version() {
 std::string onednn_unavailable_reason() {
   return "oneDNN is not built in: " RIDGELINE_ONEDNN_OFF_REASON;
 }
-std::string to_string(Activation act) {
-  return act == Activation::relu ? "relu" : "gelu_tanh";
-}
-
 struct OnednnSoftmax::Impl {};
 OnednnSoftmax::OnednnSoftmax(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnSoftmax::~OnednnSoftmax() = default;

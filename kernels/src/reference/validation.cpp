@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
 
@@ -200,6 +201,7 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
 
 Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed) {
   if (problem.op == "gemm") return validate_gemm(problem, gemm_view(operands), seed);
+  if (problem.op == "gemm_bias_act") return validate_gemm_bias_act(problem, operands, seed);
   if (problem.op == "softmax" || problem.op == "layernorm" || problem.op == "rmsnorm" ||
       problem.op == "eltwise_chain")
     return validate_rowwise(problem, operands, seed);

@@ -15,4 +15,8 @@ std::unique_ptr<Kernel> make_packed_gemm(PackedIsa isa, bool threaded);
 std::unique_ptr<Kernel> make_eigen_gemm();
 std::unique_ptr<Kernel> make_blas_gemm(const BlasLibrarySpec& spec);
 
+// gemm_bias_act on the packed GEMM: `fused` applies bias and activation in the micro-kernel's
+// store (backend cpu.fused), otherwise as two passes through C after it (cpu.unfused).
+std::unique_ptr<Kernel> make_gemm_bias_act(bool fused);
+
 }  // namespace ridgeline

@@ -1,0 +1,64 @@
+#pragma once
+// The BLIS-style packed GEMM driver: blocks of B (kc x nc) and A (mc x kc) are packed into
+// contiguous, zero-padded micro-panels; a register-blocked micro-kernel for the CPU's ISA
+// multiplies them. Loop order jc -> pc -> ic -> jr -> ir as in BLIS; OpenMP over blocks of
+// A (and over B panels while packing). It serves the gemm rung (gemm_packed.cpp) and, with
+// an epilogue, the fused gemm_bias_act (gemm_bias_act.cpp): the tiles of the last kc block
+// are stored through the micro-kernel's epilogue variant (microkernel.hpp).
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "microkernel.hpp"
+#include "packed_blocking.hpp"
+#include "simple_gemm_kernel.hpp"
+
+namespace ridgeline::packed {
+
+template <typename T>
+struct AlignedArray {
+  std::unique_ptr<T[], void (*)(T*)> data{nullptr, [](T* p) { std::free(p); }};
+  void resize(std::size_t n) {
+    data.reset(static_cast<T*>(std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64)));
+  }
+};
+
+// C := act(A * B + bias): bias has n entries, broadcast over the rows of C.
+template <typename T>
+struct Epilogue {
+  const T* bias;
+  ops::Activation act;
+};
+
+template <typename T>
+class PackedGemm {
+ public:
+  // With an epilogue, `uk` must have one (uk.epilogue != nullptr).
+  void prepare(const cpu::GemmArgs<T>& g, const MicroKernel<T>& uk, const Blocking& blocking,
+               int threads, std::optional<Epilogue<T>> epilogue = std::nullopt);
+  void run();
+  const Blocking& blocking() const { return b_; }
+
+ private:
+  void body(int tid);
+  // A tile of fewer than MR rows or NR columns, through the thread's scratch tile.
+  void edge_tile(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t mr, std::int64_t nr,
+                 std::int64_t j0, bool accumulate, bool last, int tid);
+
+  cpu::GemmArgs<T> g_{};
+  MicroKernel<T> uk_{};
+  Blocking b_;
+  int threads_ = 1;
+  std::optional<Epilogue<T>> epilogue_;
+  AlignedArray<T> b_pack_;
+  std::vector<AlignedArray<T>> a_pack_;
+  std::vector<AlignedArray<T>> tiles_;
+  std::vector<AlignedArray<T>> bias_tiles_;  // epilogue: NR bias entries, zero-padded
+};
+
+extern template class PackedGemm<float>;
+extern template class PackedGemm<double>;
+
+}  // namespace ridgeline::packed

@@ -1,0 +1,45 @@
+#pragma once
+// gemm_bias_act's reference in long double, and the check of a kernel's C against it.
+#include <cstdint>
+#include <vector>
+
+#include "../ops/activation.hpp"
+#include "ridgeline/core/case_result.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
+
+namespace ridgeline {
+
+// The textbook activation: relu max(x, 0); gelu_tanh 0.5 x (1 + tanh(sqrt(2/pi) (x +
+// 0.044715 x^3))), in long double.
+long double activation_reference(ops::Activation act, long double x);
+
+// A m x k, B k x n (row-major, f32), bias of n entries.
+struct GemmBiasActInputs {
+  const float* a;
+  const float* b;
+  const float* bias;
+  std::int64_t m, n, k;
+  ops::Activation act;
+};
+
+// One entry of C in long double: value = act(z), z = sum_p a[i][p] b[p][j] + bias[j], and
+// the scale its error is measured against, sum_p |a[i][p] b[p][j]| + |bias[j]|.
+struct ReferenceEntry {
+  long double value;
+  long double scale;
+};
+
+// Entries [j0, j1) of row i of C (out is resized to j1 - j0).
+void gemm_bias_act_reference(const GemmBiasActInputs& in, std::int64_t i, std::int64_t j0,
+                             std::int64_t j1, std::vector<ReferenceEntry>& out);
+
+// C of a gemm_bias_act problem (f32) against the reference. Errors are |c - act(z)| relative
+// to the entry's scale: the activations' slopes are at most 1.13 (gelu) and 1 (relu), so
+// the dot product's error passes through them about unchanged, and their own roundings
+// are relative to |act(z)| <= 1.13 |z|. The bound is the op's tolerance (the GEMM's plus
+// the activation's roundings). Up to m*n*k = kDirectCheckLimit every entry is checked;
+// above, every entry must be a number, and the first and last rows and columns (where
+// edge tiles go wrong), 16 random rows and 1024 random entries are checked.
+Validation validate_gemm_bias_act(const Problem& problem, Operands& operands, std::uint64_t seed);
+
+}  // namespace ridgeline

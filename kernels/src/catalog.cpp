@@ -1,6 +1,7 @@
 #include "ridgeline/kernels/catalog.hpp"
 
 #include "onednn/onednn_kernels.hpp"
+#include "ops/attention_kernel.hpp"
 #include "ops/rowwise_kernel.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
@@ -37,6 +38,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
   for (bool fused : {true, false}) c.add([=] { return make_gemm_bias_act(fused); });
   add_rowwise_kernels(c);
+  add_attention_kernels(c);
   add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA
   return c;

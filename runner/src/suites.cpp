@@ -159,8 +159,8 @@ const std::vector<SuiteDefinition>& suites() {
       {"fusion",
        "fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 32768x4096, the "
        "eltwise chain at 2^25 elements for L = 1 ... 32, gemm_bias_act at 2048^3 (gelu_tanh) and "
-       "4096x4096x64 (gelu_tanh, relu), oneDNN on softmax, layernorm and gemm_bias_act; 1 and "
-       "all threads (f32)",
+       "4096x4096x64 (gelu_tanh, relu), attention at 8 heads, seq 2048, head_dim 64 (causal and "
+       "not), oneDNN on softmax, layernorm and gemm_bias_act; 1 and all threads (f32)",
        &fusion_suite, 3, 0.1},
       {"gpu",
        "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "

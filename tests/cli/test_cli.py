@@ -230,7 +230,8 @@ class ListCommand(unittest.TestCase):
         self.assertEqual({s["name"] for s in doc["suites"]},
                          {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-patterns", "patterns"})
         ops = {k["op"] for k in doc["kernels"]}
-        self.assertTrue({"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain"} <= ops, ops)
+        self.assertTrue(
+            {"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain", "attention"} <= ops, ops)
         # Without a device the GPU block says why; GPU kernels are listed when built with CUDA.
         gpu = doc["gpu"]
         if not gpu["devices"]:

@@ -39,6 +39,13 @@ class PackedGemm {
   void prepare(const cpu::GemmArgs<T>& g, const MicroKernel<T>& uk, const Blocking& blocking,
                int threads, std::optional<Epilogue<T>> epilogue = std::nullopt);
   void run();
+  // Other operands of the prepared shape (and leading dimensions), so a chain that runs one
+  // GEMM per head prepares it once (attention_unfused.cpp).
+  void bind(const T* a, const T* b, T* c) {
+    g_.a = a;
+    g_.b = b;
+    g_.c = c;
+  }
   const Blocking& blocking() const { return b_; }
 
  private:

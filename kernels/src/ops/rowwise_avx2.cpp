@@ -1,54 +1,10 @@
-// The fused and unfused ops for AVX2 + FMA (flags in kernels/CMakeLists.txt). Row tails use
-// vmaskmov loads and stores.
-#include <immintrin.h>
-
+// The fused and unfused ops for AVX2 + FMA (flags in kernels/CMakeLists.txt), over the traits
+// in simd_avx2.hpp.
 #include "rowwise_fused_body.hpp"
 #include "rowwise_unfused_body.hpp"
+#include "simd_avx2.hpp"
 
 namespace ridgeline::ops {
-namespace {
-
-struct F32x8 {
-  using V = __m256;
-  static constexpr int kLanes = 8;
-  static __m256i mask(int count) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-  static V set1(float v) { return _mm256_set1_ps(v); }
-  static V load(const float* p) { return _mm256_loadu_ps(p); }
-  static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
-  static V load_tail(const float* p, int count, float fill) {
-    const __m256i m = mask(count);
-    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
-  }
-  static void store_tail(float* p, int count, V v) { _mm256_maskstore_ps(p, mask(count), v); }
-  static V add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V max(V a, V b) { return _mm256_max_ps(a, b); }
-  static V min(V a, V b) { return _mm256_min_ps(a, b); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  static V round(V v) { return _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-  static V pow2(V n) {
-    const __m256i e = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
-  }
-  static V zero_where_less(V v, V x, V bound) {
-    return _mm256_andnot_ps(_mm256_cmp_ps(x, bound, _CMP_LT_OQ), v);
-  }
-  static float reduce_add(V v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
-  }
-  static float reduce_max(V v) {
-    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-    return _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
-  }
-};
-
-}  // namespace
 
 namespace detail {
 const RowwiseKernels fused_avx2 = fused_table<F32x8>();

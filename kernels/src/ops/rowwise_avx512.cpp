@@ -1,50 +1,16 @@
 // The fused and unfused ops for AVX-512 (F, DQ, BW, VL; flags in kernels/CMakeLists.txt, with
-// 512-bit vectors preferred so the unfused passes use zmm too). Row tails use masks.
+// 512-bit vectors preferred so the unfused passes use zmm too), over the traits in
+// simd_avx512.hpp.
 // GCC 12 reports its own _mm512_undefined_* placeholders (max, min, cvtps, roundscale, slli)
 // as "may be used uninitialized" once they are inlined (GCC bug 105593, fixed in GCC 13).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-#include <immintrin.h>
-
 #include "rowwise_fused_body.hpp"
 #include "rowwise_unfused_body.hpp"
+#include "simd_avx512.hpp"
 
 namespace ridgeline::ops {
-namespace {
-
-struct F32x16 {
-  using V = __m512;
-  static constexpr int kLanes = 16;
-  static __mmask16 mask(int count) { return static_cast<__mmask16>((1u << count) - 1u); }
-  static V set1(float v) { return _mm512_set1_ps(v); }
-  static V load(const float* p) { return _mm512_loadu_ps(p); }
-  static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
-  static V load_tail(const float* p, int count, float fill) {
-    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), mask(count), p);
-  }
-  static void store_tail(float* p, int count, V v) { _mm512_mask_storeu_ps(p, mask(count), v); }
-  static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  static V max(V a, V b) { return _mm512_max_ps(a, b); }
-  static V min(V a, V b) { return _mm512_min_ps(a, b); }
-  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static V round(V v) {
-    return _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  }
-  static V pow2(V n) {
-    const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
-    return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
-  }
-  static V zero_where_less(V v, V x, V bound) {
-    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, bound, _CMP_NLT_UQ), v);
-  }
-  static float reduce_add(V v) { return _mm512_reduce_add_ps(v); }
-  static float reduce_max(V v) { return _mm512_reduce_max_ps(v); }
-};
-
-}  // namespace
 
 namespace detail {
 const RowwiseKernels fused_avx512 = fused_table<F32x16>();

@@ -8,7 +8,9 @@
 // Traits S: V, kLanes, set1, load, store, load_tail(p, count, fill) (lanes >= count hold
 // fill), store_tail(p, count, v), add, sub, mul, max, min, fma(a, b, c) = a * b + c,
 // round (to nearest), pow2 (2^n for integral n in [-126, 127]), zero_where_less(v, x, bound)
-// (x < bound ? 0 : v), reduce_add, reduce_max.
+// (x < bound ? 0 : v), reduce_add, reduce_max, fill_where_greater(v, a, b, fill)
+// (a > b ? fill : v) and any_greater(a, b) (some lane has a > b). The AVX-512 and AVX2
+// traits are in simd_avx512.hpp and simd_avx2.hpp.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -66,6 +68,8 @@ struct F32x1 {
   static V zero_where_less(V v, V x, V bound) { return x < bound ? 0.0f : v; }
   static float reduce_add(V v) { return v; }
   static float reduce_max(V v) { return v; }
+  static V fill_where_greater(V v, V a, V b, float fill) { return a > b ? fill : v; }
+  static bool any_greater(V a, V b) { return a > b; }
 };
 
 }  // namespace

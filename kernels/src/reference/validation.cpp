@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "attention_validation.hpp"
 #include "gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
@@ -205,6 +206,7 @@ Validation validate(const Problem& problem, Operands& operands, std::uint64_t se
   if (problem.op == "softmax" || problem.op == "layernorm" || problem.op == "rmsnorm" ||
       problem.op == "eltwise_chain")
     return validate_rowwise(problem, operands, seed);
+  if (problem.op == "attention") return validate_attention(problem, operands, seed);
   Validation v;
   v.disposition = Disposition::not_verified;
   v.message = fmt::format("this build has no reference for op {}", problem.op);

@@ -1,0 +1,134 @@
+// The attention kernels as the catalog sees them (docs/attention.md): cpu.fused runs the
+// flash-style tiles, cpu.unfused the eager chain, which materialises the scores and is
+// refused where they would not fit in the memory available.
+#include "attention_kernel.hpp"
+
+#include <fmt/format.h>
+
+#include "attention_ops.hpp"
+#include "attention_unfused.hpp"
+#include "ridgeline/core/ops/attention.hpp"
+#include "ridgeline/core/system_memory.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+ops::AttentionShape shape_of(const Problem& p) {
+  const AttentionDims d = attention_dims(p);
+  return {d.batch * d.heads, d.seq, d.head_dim, d.causal};
+}
+
+ops::AttentionArgs args_of(const Problem& p, Operands& operands) {
+  return {shape_of(p), operands.at("Q").as<float>().data(), operands.at("K").as<float>().data(),
+          operands.at("V").as<float>().data(), operands.at("O").as<float>().data()};
+}
+
+class FusedAttention : public Kernel {
+ public:
+  FusedAttention()
+      : info_{"attention",
+              "cpu.fused",
+              "cpu",
+              {DType::f32},
+              true,
+              fmt::format("flash-style: blocks of query rows against chunks of keys with an "
+                          "online softmax, scores never stored; OpenMP over (head, block), {} "
+                          "by CPUID",
+                          ops::to_string(ops::best_isa())),
+              KernelRole::fused} {}
+
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (attention_dims(problem).seq > ops::kAttentionMaxFusedSeq)
+      return Support::no(
+          fmt::format("{} compares key positions as floats, exact up to seq = "
+                      "2^24; seq is {}",
+                      info_.id(), attention_dims(problem).seq));
+    return Support::yes();
+  }
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    args_ = args_of(problem, operands);
+    threads_ = threads;
+    const std::size_t floats = ops::attention_fused_scratch(isa_, args_.shape, threads);
+    if (scratch_.size() != floats) scratch_ = OperandBuffer(DType::f32, floats);
+  }
+  void run() override {
+    ops::attention_fused_isa(isa_, args_, scratch_.as<float>().data(), threads_);
+  }
+  std::map<std::string, std::string> notes() const override {
+    return {{"isa", ops::to_string(isa_)}, {"tile", ops::attention_fused_tile(isa_)}};
+  }
+
+ private:
+  KernelInfo info_;
+  ops::Isa isa_ = ops::best_isa();
+  ops::AttentionArgs args_;
+  int threads_ = 1;
+  OperandBuffer scratch_;
+};
+
+class UnfusedAttention : public Kernel {
+ public:
+  UnfusedAttention()
+      : info_{"attention",
+              "cpu.unfused",
+              "cpu",
+              {DType::f32},
+              true,
+              "the eager chain: packed GEMM writes the scaled scores, a mask pass (causal), the "
+              "softmax kernel writes the probabilities, packed GEMM multiplies them by V",
+              KernelRole::unfused} {}
+
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (!ops::AttentionUnfused::available())
+      return Support::no(info_.id() + " runs the packed GEMM, which needs AVX-512 or AVX2 + FMA");
+    const AttentionDims d = attention_dims(problem);
+    const auto bytes = ops::AttentionUnfused::buffer_bytes(shape_of(problem));
+    if (!bytes)
+      return Support::no(
+          fmt::format("{}: the score matrices (2 x batch*heads*seq*seq*4 bytes "
+                      "at batch {}, heads {}, seq {}) overflow 64 bits",
+                      info_.id(), d.batch, d.heads, d.seq));
+    // The operands come on top of the buffers; the runner has checked those against memory.
+    const std::uint64_t available = available_memory_bytes();
+    if (available > 0 && *bytes > available)
+      return Support::no(fmt::format(
+          "{} materialises the scores: S and P (2 x batch*heads*seq*seq*4 bytes) and the scaled "
+          "Q take {} bytes ({:.1f} GiB), more than the {} bytes ({:.1f} GiB) of memory available",
+          info_.id(), *bytes, static_cast<double>(*bytes) / (1 << 30), available,
+          static_cast<double>(available) / (1 << 30)));
+    return Support::yes();
+  }
+  // The chain moves the unfused bytes (S and P through memory): its roofline point sits at
+  // that traffic's intensity.
+  WorkModel work(const Problem& problem) const override { return op_unfused_work(problem); }
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    args_ = args_of(problem, operands);
+    chain_.prepare(args_.shape, threads);
+  }
+  void run() override { chain_.run(args_); }
+  std::map<std::string, std::string> notes() const override {
+    return {
+        {"gemm", chain_.describe()},
+        {"softmax", fmt::format("row-wise softmax kernel, {}", ops::to_string(ops::best_isa()))},
+        {"passes", "scale Q, S = Q K^T, mask (causal), softmax S -> P, O = P V"}};
+  }
+
+ private:
+  KernelInfo info_;
+  ops::AttentionArgs args_;
+  ops::AttentionUnfused chain_;
+};
+
+}  // namespace
+
+void add_attention_kernels(KernelCatalog& catalog) {
+  catalog.add([] { return std::make_unique<FusedAttention>(); });
+  catalog.add([] { return std::make_unique<UnfusedAttention>(); });
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,56 @@
+// The fused attention's public entries: check the arguments and the CPU, call the unit
+// compiled for the ISA.
+#include "attention_ops.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace ridgeline::ops {
+
+namespace {
+
+const detail::AttentionFused& table(Isa isa) {
+  if (!isa_available(isa))
+    throw std::invalid_argument(std::string("this CPU does not run the ") + to_string(isa) +
+                                " implementation (CPUID)");
+  switch (isa) {
+    case Isa::avx512:
+      return detail::attention_avx512;
+    case Isa::avx2:
+      return detail::attention_avx2;
+    case Isa::scalar:
+      break;
+  }
+  return detail::attention_scalar;
+}
+
+void check(const AttentionShape& s, int threads) {
+  if (s.heads < 1 || s.seq < 1 || s.head_dim < 1)
+    throw std::invalid_argument("attention sizes must be >= 1, got heads " +
+                                std::to_string(s.heads) + ", seq " + std::to_string(s.seq) +
+                                ", head_dim " + std::to_string(s.head_dim));
+  if (s.seq > kAttentionMaxFusedSeq)
+    throw std::invalid_argument("the fused attention compares key positions as floats: seq " +
+                                std::to_string(s.seq) + " is above 2^24");
+  if (threads < 1)
+    throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
+}
+
+}  // namespace
+
+std::size_t attention_fused_scratch(Isa isa, const AttentionShape& shape, int threads) {
+  check(shape, threads);
+  return table(isa).scratch(shape, threads);
+}
+
+std::string attention_fused_tile(Isa isa) {
+  const auto& t = table(isa);
+  return std::to_string(t.rows) + " query rows x " + std::to_string(t.keys) + " keys";
+}
+
+void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int threads) {
+  check(args.shape, threads);
+  table(isa).run(args, scratch, threads);
+}
+
+}  // namespace ridgeline::ops

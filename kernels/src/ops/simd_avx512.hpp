@@ -1,0 +1,47 @@
+#pragma once
+// The AVX-512 traits (16 f32 lanes) of the SIMD bodies (rowwise_simd.hpp lists the members):
+// included only by the units compiled with -mavx512f/dq/bw/vl (rowwise_avx512.cpp,
+// attention_avx512.cpp); the anonymous namespace gives each unit its own copy. Tails use masks.
+#include <immintrin.h>
+
+namespace ridgeline::ops {
+namespace {
+
+struct F32x16 {
+  using V = __m512;
+  static constexpr int kLanes = 16;
+  static __mmask16 mask(int count) { return static_cast<__mmask16>((1u << count) - 1u); }
+  static V set1(float v) { return _mm512_set1_ps(v); }
+  static V load(const float* p) { return _mm512_loadu_ps(p); }
+  static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
+  static V load_tail(const float* p, int count, float fill) {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), mask(count), p);
+  }
+  static void store_tail(float* p, int count, V v) { _mm512_mask_storeu_ps(p, mask(count), v); }
+  static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
+  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
+  static V max(V a, V b) { return _mm512_max_ps(a, b); }
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static V round(V v) {
+    return _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
+  static V pow2(V n) {
+    const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
+  }
+  static V zero_where_less(V v, V x, V bound) {
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, bound, _CMP_NLT_UQ), v);
+  }
+  static float reduce_add(V v) { return _mm512_reduce_add_ps(v); }
+  static float reduce_max(V v) { return _mm512_reduce_max_ps(v); }
+  // a > b ? fill : v, per lane; whether any lane has a > b.
+  static V fill_where_greater(V v, V a, V b, float fill) {
+    return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ), _mm512_set1_ps(fill));
+  }
+  static bool any_greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ) != 0; }
+};
+
+}  // namespace
+}  // namespace ridgeline::ops

@@ -114,6 +114,23 @@ TEST(Catalog, EveryKernelRunsHereOrSaysWhy) {
   }
 }
 
+// The fusion analysis pairs cpu.fused with cpu.unfused, and reports tell vendors from our
+// own code: a kernel's role must agree with its backend's name.
+TEST(Catalog, RolesAgreeWithTheBackendNames) {
+  const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
+  for (const KernelInfo& k : c.kernels()) {
+    if (k.backend == "cpu.fused")
+      EXPECT_EQ(k.role, KernelRole::fused) << k.id();
+    else if (k.backend == "cpu.unfused")
+      EXPECT_EQ(k.role, KernelRole::unfused) << k.id();
+    else if (k.backend.rfind("blas.", 0) == 0 || k.backend.rfind("vendor.", 0) == 0 ||
+             k.backend == "cuda.cublas" || k.backend == "cuda.cublaslt" || k.backend == "cpu.eigen")
+      EXPECT_EQ(k.role, KernelRole::vendor) << k.id();
+    else
+      EXPECT_EQ(k.role, KernelRole::ladder) << k.id();
+  }
+}
+
 TEST(Catalog, HoldsTheLadderAndPicksThePackedIsaByCpuid) {
   for (const char* b :
        {"cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx512", "cpu.packed_avx2",

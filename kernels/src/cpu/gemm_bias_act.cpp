@@ -42,7 +42,8 @@ class GemmBiasActKernel : public Kernel {
              fused ? "packed GEMM, bias and activation applied to the register tile in the "
                      "micro-kernel's store, AVX-512 or AVX2 by CPUID"
                    : "packed GEMM writing C, then a bias pass and an activation pass through "
-                     "C (OpenMP, vectorised)"};
+                     "C (OpenMP, vectorised)",
+             fused ? KernelRole::fused : KernelRole::unfused};
   }
 
   const KernelInfo& info() const override { return info_; }

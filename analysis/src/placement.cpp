@@ -22,6 +22,21 @@ std::string lower(std::string s) {
   return s;
 }
 
+// The level farthest from the core among those with an intensity (map order is by name,
+// which would put L3 after DRAM); a level outside the known five comes last.
+std::string farthest_level(const std::map<std::string, double>& intensity) {
+  static const char* const order[] = {"L1", "L2", "L3", "DRAM", "HBM"};
+  const auto rank = [](const std::string& level) {
+    for (int i = 0; i < 5; ++i)
+      if (level == order[i]) return i;
+    return 5;
+  };
+  std::string farthest = intensity.begin()->first;
+  for (const auto& [level, ai] : intensity)
+    if (rank(level) > rank(farthest)) farthest = level;
+  return farthest;
+}
+
 // Analytic bytes move from the level the whole working set fits in (repeated calls keep
 // it there), so that is the level they are compared with.
 std::string residence_level(const MachineModel* m, double bytes) {
@@ -80,6 +95,8 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
     return;
   }
   p.placeable = true;
+  p.level = farthest_level(p.intensity);
+  p.level_intensity = p.intensity.at(p.level);
   if (!machine) {
     p.notes.push_back(
         {NoteKind::machine,
@@ -89,6 +106,10 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
   Roof roof = roof_for(*machine, p.dtype, p.threads, p.device);
   p.notes.insert(p.notes.end(), roof.notes.begin(), roof.notes.end());
   Attainable a = attainable(roof, p.intensity);
+  if (!a.memory_level.empty()) {
+    p.level = a.memory_level;
+    p.level_intensity = p.intensity.at(p.level);
+  }
   if (a.flops_per_s <= 0) {
     p.notes.push_back({NoteKind::machine,
                        fmt::format("the machine model has no usable ceiling for {} on {} at {} "

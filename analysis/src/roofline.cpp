@@ -85,17 +85,22 @@ Attainable attainable(const Roof& roof, const std::map<std::string, double>& int
   Attainable a;
   a.flops_per_s = roof.compute ? roof.compute->per_second : std::numeric_limits<double>::infinity();
   a.bound = "compute";
+  double lowest_memory_roof = std::numeric_limits<double>::infinity();
   for (const auto& [level, ai] : intensity) {
     auto it = roof.memory.find(level);
     if (it == roof.memory.end() || !usable(ai)) continue;
     const double limit = it->second.bytes_per_s * ai;
+    if (limit < lowest_memory_roof) {
+      lowest_memory_roof = limit;
+      a.memory_level = level;
+    }
     if (limit < a.flops_per_s) {
       a.flops_per_s = limit;
       a.bound = level;
     }
   }
   // No ceiling applied, or a product that over- or underflowed: no bound.
-  if (!usable(a.flops_per_s)) return {0, ""};
+  if (!usable(a.flops_per_s)) return {};
   return a;
 }
 

@@ -128,13 +128,9 @@ std::string results_section(const ReportInput& in) {
       "<tbody>";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
-    std::string level, ai;
-    double ai_v = 0;
-    for (const auto& [l, v] : p.intensity) {
-      level = l;
-      ai = intensity(v);
-      ai_v = v;
-    }
+    const std::string& level = p.level;
+    const double ai_v = p.level_intensity;
+    const std::string ai = intensity(ai_v);
     s +=
         "<tr>" + cell(p.throttled ? p.name + " (GPU throttled)" : p.name) + cell(p.backend) +
         cell(p.dtype) +

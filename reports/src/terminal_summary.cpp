@@ -21,9 +21,7 @@ std::string terminal_summary(const ReportInput& in) {
     if (!p.placeable) {
       rows.push_back({name, "—", "—", "—", "not placeable: " + escape_visible(p.reason)});
     } else {
-      double ai = 0;
-      for (const auto& [level, v] : p.intensity) ai = v;
-      rows.push_back({name, gflops(p.achieved), intensity(ai),
+      rows.push_back({name, gflops(p.achieved), intensity(p.level_intensity),
                       p.attainable > 0 ? percent(p.efficiency) : "—",
                       escape_visible(p.bound) + (p.above_roof ? " (above roof)" : "")});
     }

@@ -13,14 +13,6 @@ namespace ridgeline {
 
 using namespace reports;
 
-namespace {
-std::pair<std::string, double> level_and_intensity(const RooflinePlacement& p) {
-  std::pair<std::string, double> out{"", 0};
-  for (const auto& [l, v] : p.intensity) out = {l, v};
-  return out;
-}
-}  // namespace
-
 std::string markdown_report(const ReportInput& in) {
   auto md = [](const std::string& s) { return escape_markdown_cell(s); };
   std::string s = "# Ridgeline report\n\n";
@@ -59,7 +51,8 @@ std::string markdown_report(const ReportInput& in) {
        "|---|---:|---:|---|---:|---:|---|---|---|\n";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
-    auto [level, ai] = level_and_intensity(p);
+    const std::string& level = p.level;
+    const double ai = p.level_intensity;
     s += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
                      md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
                      intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
@@ -117,7 +110,8 @@ std::string csv_report(const ReportInput& in) {
   // reason, never written where a spreadsheet would compute with it.
   const auto number = [](double v) { return usable(v) ? fmt::format("{:.6g}", v) : ""; };
   for (const auto& p : in.placements) {
-    auto [level, ai] = level_and_intensity(p);
+    const std::string& level = p.level;
+    const double ai = p.level_intensity;
     auto f = [](const std::string& x) { return escape_csv_field(x); };
     s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
                      f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, f(p.disposition),

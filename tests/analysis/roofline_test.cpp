@@ -220,6 +220,28 @@ TEST(Placement, BytesAreComparedWithTheLevelTheWorkingSetFitsIn) {
   EXPECT_NE(join_notes(big.notes).find("level: compulsory bytes (analytic)"), std::string::npos);
 }
 
+// With bytes counted at every level, the level shown is the one whose roof binds, not the
+// one whose name sorts last (L3 used to win over DRAM by name).
+TEST(Placement, TheLevelShownIsTheOneThatBinds) {
+  MachineModel m = simple_machine();  // L1..L3 at 100 GB/s, DRAM at 20 GB/s
+  ridgeline::Run run = run_with_case(100.0, 2048);
+  const double calls = static_cast<double>(run.benchmarks[0].iterations);
+  const double flops = 2.0 * 2048 * 2048 * 2048;
+  // Per call: L1 sees 100x the FLOPs in bytes, L3 2x, DRAM 0.02x.
+  auto& metrics = run.benchmarks[0].ridgeline->metrics;
+  for (const auto& [level, bytes] : {std::pair{"L1", 100 * flops}, std::pair{"L2", 10 * flops},
+                                     std::pair{"L3", 2 * flops}, std::pair{"DRAM", 0.02 * flops}})
+    metrics.push_back({std::string("bytes.") + level, bytes * calls, "B", MetricSource::counted});
+  auto placed = place_results(run, &m)[0];
+  ASSERT_TRUE(placed.placeable) << placed.reason;
+  EXPECT_EQ(placed.level, "L1");  // 100 GB/s x 0.01 FLOP/B: the lowest roof
+  EXPECT_DOUBLE_EQ(placed.level_intensity, 0.01);
+  // Without a machine model: the farthest level measured.
+  auto bare = place_results(run, nullptr)[0];
+  EXPECT_EQ(bare.level, "DRAM");
+  EXPECT_DOUBLE_EQ(bare.level_intensity, 50.0);
+}
+
 TEST(Placement, TinyCallsAreBoundByCallOverhead) {
   MachineModel m = simple_machine();
   // 2 FLOPs: compute would allow 0.04 ns, the call costs 2 ns.

@@ -32,6 +32,9 @@ Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads
 struct Attainable {
   double flops_per_s = 0;
   std::string bound;  // "compute", or the memory level
+  // The memory level whose roof is lowest at the point's intensities (the one that binds
+  // first as intensity falls), even when compute bounds the point; "" without one.
+  std::string memory_level;
 };
 Attainable attainable(const Roof& roof, const std::map<std::string, double>& intensity);
 
@@ -57,10 +60,15 @@ struct RooflinePlacement {
   MetricSource bytes_source = MetricSource::analytic;
   std::map<std::string, double> bytes;      // level -> bytes per call
   std::map<std::string, double> intensity;  // level -> FLOP/B
-  double attainable = 0;                    // FLOP/s; 0 without ceilings
-  std::string bound;                        // "compute", a level, "call overhead", or ""
-  double efficiency = 0;                    // achieved / attainable
-  bool above_roof = false;                  // achieved > attainable (by more than 2%)
+  // The level the point is drawn and tabled at: with ceilings, the memory level whose roof
+  // is lowest at its intensities (Attainable::memory_level); without, the farthest level
+  // measured (L1 < L2 < L3 < DRAM < HBM). Its intensity is level_intensity.
+  std::string level;
+  double level_intensity = 0;
+  double attainable = 0;    // FLOP/s; 0 without ceilings
+  std::string bound;        // "compute", a level, "call overhead", or ""
+  double efficiency = 0;    // achieved / attainable
+  bool above_roof = false;  // achieved > attainable (by more than 2%)
   // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
   std::string disposition = "passed";
   bool foreign = false;     // from a foreign Google Benchmark file: never validated here

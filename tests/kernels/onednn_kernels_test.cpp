@@ -68,8 +68,8 @@ TEST(OnednnKernels, SoftmaxAndLayernormPassTheOpsReferenceOnAwkwardShapes) {
 
 TEST(OnednnKernels, GemmBiasActPassesTheOpsReferenceOnAwkwardShapes) {
   REQUIRE_ONEDNN();
-  for (const char* params : {"m=1,n=1,k=1/act=gelu_tanh", "m=37,n=53,k=19/act=relu",
-                             "m=64,n=100,k=300/act=gelu_tanh"})
+  for (const char* params :
+       {"m=1,n=1,k=1/act=gelu_tanh", "m=37,n=53,k=19/act=relu", "m=64,n=100,k=300/act=gelu_tanh"})
     for (int threads : {1, 2}) {
       auto kernel = builtin_catalog().create("vendor.onednn", "gemm_bias_act");
       const Problem p = make_problem("gemm_bias_act", params);

@@ -1,11 +1,11 @@
 // The input patterns: each fills what its name says, in every type it is defined for, and
 // refuses the types it means nothing for.
+#include "ridgeline/kernels/patterns.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <set>
-
-#include "ridgeline/kernels/patterns.hpp"
 
 namespace ridgeline {
 namespace {
@@ -19,9 +19,9 @@ std::vector<double> values(DType dtype, const std::string& pattern, std::size_t 
 }
 
 TEST(Patterns, NamesAndFamiliesAreKnownAndNothingElse) {
-  for (const char* p : {"normal", "uniform", "constant", "zeros", "integer", "subnormal",
-                        "sign_random", "sparse1", "sparse50", "sparse99", "mantissa0",
-                        "mantissa23"})
+  for (const char* p :
+       {"normal", "uniform", "constant", "zeros", "integer", "subnormal", "sign_random", "sparse1",
+        "sparse50", "sparse99", "mantissa0", "mantissa23"})
     EXPECT_TRUE(is_known_pattern(p)) << p;
   for (const char* p : {"ones", "sparse", "sparse0", "sparse100", "sparse05", "sparse-5",
                         "sparse5%", "mantissa", "mantissa53", "mantissa2x", "Normal"})

@@ -122,7 +122,8 @@ TEST(Plan, PatternFamiliesAndFpEnvironmentsExpandTheCasesAndNameThem) {
   r.fp_envs = {"ieee", "ftz_daz"};
   auto plan = make_plan(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].name(), "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=sparse90/threads=1");
+  EXPECT_EQ(plan[0].name(),
+            "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=sparse90/threads=1");
   EXPECT_EQ(plan[3].name(),
             "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=subnormal/fp=ftz_daz/threads=1");
   r.patterns = {"sparse100"};

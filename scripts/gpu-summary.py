@@ -16,9 +16,11 @@ def load(path):
         return None
 
 
-def metric(bench, name):
+def metric(bench, name, source=None):
+    """The metric's value; with source, only when it has that source (an analytic FLOP count
+    must never pass for a counted one)."""
     for m in bench.get("ridgeline", {}).get("metrics", []):
-        if m["name"] == name:
+        if m["name"] == name and source in (None, m.get("source")):
             return m["value"]
     return None
 
@@ -43,7 +45,7 @@ def cases(run):
                           ("per_joule", "flop_per_joule.gpu"), ("instant", "nvml.power_instant"),
                           ("changes", "nvml.power_changes"), ("samples", "nvml.samples"),
                           ("flops", "flops"), ("dram", "bytes.dram")):
-            v = metric(b, name)
+            v = metric(b, name, "counted" if key in ("flops", "dram") else None)
             if v is not None:
                 c[key].append(v)
     return out

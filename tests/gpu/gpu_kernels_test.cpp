@@ -3,6 +3,8 @@
 // a forked child. Label gpu: skips with the reason on a machine without a GPU.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -206,6 +208,39 @@ TEST(GpuCupti, CountedFlopsMatchTheAnalyticCount) {
         << m["cupti.ranges"];
     RecordProperty(backend + ".counted_over_analytic", std::to_string(m["flops"] / analytic));
   }
+}
+
+// A run with --collect cupti from a process that has not touched CUDA, as `ridgeline run`
+// is: the CUPTI probe must leave the driver uninitialised, or every case's forked child
+// fails in cudaSetDevice (seen on an H100). This process holds CUDA after the tests above,
+// so the run happens in a fresh one (gtest's threadsafe death-test style re-executes us).
+TEST(GpuCupti, ARunCountsInItsForkedChildren) {
+  SKIP_WITHOUT_GPU();
+  const Availability a = find_collector("cupti")->factory({})->probe();
+  if (!a.available) GTEST_SKIP() << "CUPTI cannot count here: " << a.reason;
+  auto run_and_exit = [] {
+    const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+    RunSettings settings;
+    settings.repetitions = 1;
+    settings.min_time_s = 0.01;
+    settings.warmup_s = 0;
+    settings.collect = {"cupti"};
+    const std::vector<CaseSpec> plan{
+        {"cuda.cublas", gemm_problem(Shape{1024, 1024, 1024, 1}, Layout::NN, DType::bf16, "normal"),
+         1}};
+    const ridgeline::Run run = run_plan(catalog, plan, settings, std::nullopt, {});
+    std::size_t counted = 0;
+    for (const CaseResult& r : run.benchmarks) {
+      if (r.error_occurred) std::fprintf(stderr, "case failed: %s\n", r.error_message.c_str());
+      if (r.ridgeline)
+        for (const Metric& m : r.ridgeline->metrics)
+          if (m.name == "flops" && m.source == MetricSource::counted) ++counted;
+    }
+    std::fprintf(stderr, "counted flops in %zu of %zu results\n", counted, run.benchmarks.size());
+    std::exit(counted > 0 && counted == run.benchmarks.size() ? 0 : 1);
+  };
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_and_exit(), ::testing::ExitedWithCode(0), "counted flops in [1-9]");
 }
 
 }  // namespace ridgeline

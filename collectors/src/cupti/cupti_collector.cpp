@@ -94,6 +94,20 @@ CUcontext current_context() {
   return ctx;
 }
 
+// Whether this process has called cuInit. Loaded is not enough: libcupti loads libcuda when
+// the binary starts, and a driver that is loaded but not initialised survives fork(). Every
+// driver call but a few answers CUDA_ERROR_NOT_INITIALIZED before cuInit without initialising.
+bool driver_initialised() {
+  void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!driver) return false;
+  using GetCurrent = CUresult (*)(CUcontext*);
+  auto fn = reinterpret_cast<GetCurrent>(::dlsym(driver, "cuCtxGetCurrent"));
+  CUcontext ctx = nullptr;
+  const bool initialised = fn && fn(&ctx) != CUDA_ERROR_NOT_INITIALIZED;
+  ::dlclose(driver);
+  return initialised;
+}
+
 // This device's chip name and counter availability image (where the privilege check
 // happens), in a process whose CUDA context is current.
 struct DeviceCounters {
@@ -251,11 +265,11 @@ class CuptiCollector final : public Collector {
     static std::map<std::vector<std::string>, Availability> cache;
     if (auto it = cache.find(metrics_); it != cache.end()) return it->second;
     std::string why;
-    // A process that already holds the CUDA driver cannot ask a forked child (CUDA does not
-    // survive fork: the child's cudaSetDevice fails), and has nothing left to protect: ask here.
+    // A process that already initialised the CUDA driver cannot ask a forked child (CUDA does
+    // not survive fork: the child's cudaSetDevice fails), and has nothing left to protect: ask
+    // here. One that has not must stay so, or every case's child would fail.
     std::optional<std::string> text;
-    if (void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD)) {
-      ::dlclose(driver);
+    if (driver_initialised()) {
       text = probe_here(metrics_).dump();
     } else {
       text = text_from_child([this] { return probe_here(metrics_).dump(); }, why);

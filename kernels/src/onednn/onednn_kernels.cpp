@@ -12,6 +12,7 @@
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "ridgeline/core/system_memory.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 
 namespace ridgeline {
 
@@ -38,7 +39,14 @@ std::uint64_t attention_workspace(const Problem& p) {
 class OnednnKernel : public Kernel {
  public:
   explicit OnednnKernel(std::string op)
-      : info_{op, kBackend, "cpu", {DType::f32}, true, description(op), KernelRole::vendor} {}
+      : info_{op,
+              kBackend,
+              "cpu",
+              op == "attention" ? std::vector<DType>{DType::f32}
+                                : std::vector<DType>{DType::f32, DType::bf16},
+              true,
+              description(op),
+              KernelRole::vendor} {}
 
   const KernelInfo& info() const override { return info_; }
 
@@ -58,6 +66,11 @@ class OnednnKernel : public Kernel {
             static_cast<double>(need) / (1 << 30),
             static_cast<double>(available_memory_bytes()) / (1 << 30)));
     }
+    // oneDNN 2.6 runs bf16 from avx512_core on (emulated without AVX512_BF16); on older
+    // ISAs its primitive descriptors refuse, which prepare() would report less plainly.
+    if (problem.dtype == DType::bf16 && !cpu_features().has_avx512())
+      return Support::no(
+          "oneDNN 2.6 runs bf16 only on AVX-512 (avx512_core), which this CPU lacks");
     return check_common_support(info_, problem, threads);
   }
 
@@ -68,23 +81,27 @@ class OnednnKernel : public Kernel {
   }
 
   void prepare(const Problem& problem, Operands& operands, int threads) override {
+    // Raw pointers: f32 or bf16 bits, as the problem's dtype says (C is f32 either way).
+    const auto data = [&](const char* name) -> void* { return operands.at(name).raw(); };
     const auto f32 = [&](const char* name) { return operands.at(name).as<float>().data(); };
+    const DType dtype = problem.dtype;
     if (problem.op == "softmax") {
       const RowShape s = row_shape(problem);
-      take(softmax_, ops::OnednnSoftmax::create(s.rows, s.cols, threads));
-      run_ = [this, x = f32("x"), y = f32("y")] { softmax_->execute(x, y); };
+      take(softmax_, ops::OnednnSoftmax::create(s.rows, s.cols, threads, dtype));
+      run_ = [this, x = data("x"), y = data("y")] { softmax_->execute(x, y); };
     } else if (problem.op == "layernorm") {
       const RowShape s = row_shape(problem);
-      take(layernorm_, ops::OnednnLayerNorm::create(s.rows, s.cols, kNormEpsilon, false, threads));
-      run_ = [this, x = f32("x"), g = f32("gamma"), b = f32("beta"), y = f32("y")] {
+      take(layernorm_,
+           ops::OnednnLayerNorm::create(s.rows, s.cols, kNormEpsilon, false, threads, dtype));
+      run_ = [this, x = data("x"), g = data("gamma"), b = data("beta"), y = data("y")] {
         layernorm_->execute(x, g, b, y);
       };
     } else if (problem.op == "gemm_bias_act") {
       const Shape s = gemm_shape(problem);
       const auto act =
           problem.params.attr("act") == "relu" ? ops::Activation::relu : ops::Activation::gelu_tanh;
-      take(matmul_, ops::OnednnMatmulBiasAct::create(s.m, s.n, s.k, act, threads));
-      run_ = [this, a = f32("A"), b = f32("B"), bias = f32("bias"), c = f32("C")] {
+      take(matmul_, ops::OnednnMatmulBiasAct::create(s.m, s.n, s.k, act, threads, dtype));
+      run_ = [this, a = data("A"), b = data("B"), bias = data("bias"), c = f32("C")] {
         matmul_->execute(a, b, bias, c);
       };
     } else if (problem.op == "attention") {

@@ -2,6 +2,8 @@
 // (onednn_ops.hpp); attention is in onednn_attention.cpp.
 #include "onednn_ops.hpp"
 
+#include <vector>
+
 #include "onednn_common.hpp"
 
 namespace ridgeline::ops {
@@ -60,6 +62,16 @@ const char* isa_name(dnnl_cpu_isa_t isa) {
   return "unknown";
 }
 
+dt data_type(DType d) {
+  return d == DType::bf16 ? dt::bf16 : dt::f32;
+}
+
+// The dtypes these ops take; anything else is refused before oneDNN sees it.
+std::string dtype_refusal(DType d) {
+  if (d == DType::f32 || d == DType::bf16) return {};
+  return fmt::format("{}: the oneDNN ops here take f32 or bf16", to_string(d));
+}
+
 }  // namespace
 
 std::string onednn_version() {
@@ -96,15 +108,17 @@ struct OnednnSoftmax::Impl {
 OnednnSoftmax::OnednnSoftmax(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnSoftmax::~OnednnSoftmax() = default;
 
-Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t rows, std::int64_t cols, int threads) {
+Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t rows, std::int64_t cols, int threads,
+                                              DType dtype) {
   if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = dtype_refusal(dtype); !r.empty()) return {nullptr, Support::no(r)};
   if (auto r = detail::check_positive({{"rows", rows}, {"cols", cols}}, threads); !r.empty())
     return {nullptr, Support::no(r)};
   return detail::prepare<OnednnSoftmax>("oneDNN softmax", [&] {
     OmpThreads guard(threads);
     auto impl = std::make_unique<Impl>();
     impl->threads = threads;
-    const dnnl::memory::desc md({rows, cols}, dt::f32, tag::ab);
+    const dnnl::memory::desc md({rows, cols}, data_type(dtype), tag::ab);
     impl->pd = {{dnnl::prop_kind::forward_inference, md, 1}, impl->engine};
     impl->prim = dnnl::softmax_forward(impl->pd);
     impl->src = detail::unbound(md, impl->engine);
@@ -114,9 +128,9 @@ Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t rows, std::int64_t co
   });
 }
 
-void OnednnSoftmax::execute(const float* x, float* y) {
+void OnednnSoftmax::execute(const void* x, void* y) {
   OmpThreads guard(impl_->threads);
-  impl_->src.set_data_handle(const_cast<float*>(x));  // oneDNN only reads its source
+  impl_->src.set_data_handle(const_cast<void*>(x));  // oneDNN only reads its source
   impl_->dst.set_data_handle(y);
   detail::run(impl_->prim, impl_->stream, impl_->args);
 }
@@ -135,14 +149,17 @@ struct OnednnLayerNorm::Impl {
   dnnl::layer_normalization_forward prim;
   dnnl::memory src, dst, scale, shift;
   detail::Args args;
+  bool bf16 = false;
+  std::vector<float> gamma, beta;  // bf16: gamma and beta widened for oneDNN 2.6
 };
 
 OnednnLayerNorm::OnednnLayerNorm(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnLayerNorm::~OnednnLayerNorm() = default;
 
 Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t rows, std::int64_t cols, float eps,
-                                                  bool rms, int threads) {
+                                                  bool rms, int threads, DType dtype) {
   if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = dtype_refusal(dtype); !r.empty()) return {nullptr, Support::no(r)};
   if (rms)
     return {nullptr,
             Support::no("RMSNorm: oneDNN 2.6's layer_normalization has no RMS mode (it always "
@@ -154,8 +171,13 @@ Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t rows, std::int64_
     OmpThreads guard(threads);
     auto impl = std::make_unique<Impl>();
     impl->threads = threads;
-    const dnnl::memory::desc md({rows, cols}, dt::f32, tag::ab);
+    const dnnl::memory::desc md({rows, cols}, data_type(dtype), tag::ab);
     const dnnl::memory::desc vec({cols}, dt::f32, tag::a);
+    impl->bf16 = dtype == DType::bf16;
+    if (impl->bf16) {
+      impl->gamma.resize(static_cast<std::size_t>(cols));
+      impl->beta.resize(static_cast<std::size_t>(cols));
+    }
     // Inference: mean and variance are computed inside and not returned.
     const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
     impl->pd = {{dnnl::prop_kind::forward_inference, md, eps, flags}, impl->engine};
@@ -172,11 +194,21 @@ Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t rows, std::int64_
   });
 }
 
-void OnednnLayerNorm::execute(const float* x, const float* gamma, const float* beta, float* y) {
+void OnednnLayerNorm::execute(const void* x, const void* gamma, const void* beta, void* y) {
   OmpThreads guard(impl_->threads);
-  impl_->src.set_data_handle(const_cast<float*>(x));
-  impl_->scale.set_data_handle(const_cast<float*>(gamma));
-  impl_->shift.set_data_handle(const_cast<float*>(beta));
+  impl_->src.set_data_handle(const_cast<void*>(x));
+  if (impl_->bf16) {
+    const auto* g = static_cast<const std::uint16_t*>(gamma);
+    const auto* b = static_cast<const std::uint16_t*>(beta);
+    for (std::size_t i = 0; i < impl_->gamma.size(); ++i) {
+      impl_->gamma[i] = from_bf16(g[i]);
+      impl_->beta[i] = from_bf16(b[i]);
+    }
+    gamma = impl_->gamma.data();
+    beta = impl_->beta.data();
+  }
+  impl_->scale.set_data_handle(const_cast<void*>(gamma));
+  impl_->shift.set_data_handle(const_cast<void*>(beta));
   impl_->dst.set_data_handle(y);
   detail::run(impl_->prim, impl_->stream, impl_->args);
 }
@@ -202,17 +234,18 @@ OnednnMatmulBiasAct::~OnednnMatmulBiasAct() = default;
 
 Prepared<OnednnMatmulBiasAct> OnednnMatmulBiasAct::create(std::int64_t m, std::int64_t n,
                                                           std::int64_t k, Activation act,
-                                                          int threads) {
+                                                          int threads, DType dtype) {
   if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = dtype_refusal(dtype); !r.empty()) return {nullptr, Support::no(r)};
   if (auto r = detail::check_positive({{"m", m}, {"n", n}, {"k", k}}, threads); !r.empty())
     return {nullptr, Support::no(r)};
   return detail::prepare<OnednnMatmulBiasAct>("oneDNN matmul+bias+" + to_string(act), [&] {
     OmpThreads guard(threads);
     auto impl = std::make_unique<Impl>();
     impl->threads = threads;
-    const dnnl::memory::desc a_md({m, k}, dt::f32, tag::ab);
-    const dnnl::memory::desc b_md({k, n}, dt::f32, tag::ab);
-    const dnnl::memory::desc bias_md({1, n}, dt::f32, tag::ab);
+    const dnnl::memory::desc a_md({m, k}, data_type(dtype), tag::ab);
+    const dnnl::memory::desc b_md({k, n}, data_type(dtype), tag::ab);
+    const dnnl::memory::desc bias_md({1, n}, data_type(dtype), tag::ab);
     const dnnl::memory::desc c_md({m, n}, dt::f32, tag::ab);
     dnnl::post_ops post;
     post.append_eltwise(1.0f,
@@ -235,11 +268,11 @@ Prepared<OnednnMatmulBiasAct> OnednnMatmulBiasAct::create(std::int64_t m, std::i
   });
 }
 
-void OnednnMatmulBiasAct::execute(const float* a, const float* b, const float* bias, float* c) {
+void OnednnMatmulBiasAct::execute(const void* a, const void* b, const void* bias, float* c) {
   OmpThreads guard(impl_->threads);
-  impl_->a.set_data_handle(const_cast<float*>(a));
-  impl_->b.set_data_handle(const_cast<float*>(b));
-  impl_->bias.set_data_handle(const_cast<float*>(bias));
+  impl_->a.set_data_handle(const_cast<void*>(a));
+  impl_->b.set_data_handle(const_cast<void*>(b));
+  impl_->bias.set_data_handle(const_cast<void*>(bias));
   impl_->c.set_data_handle(c);
   detail::run(impl_->prim, impl_->stream, impl_->args);
 }

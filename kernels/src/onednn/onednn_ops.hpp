@@ -22,6 +22,7 @@
 #include <string>
 
 #include "../ops/activation.hpp"
+#include "ridgeline/core/dtype.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 
 namespace ridgeline::ops {
@@ -39,13 +40,17 @@ std::string onednn_version();
 // Empty when oneDNN is built in and a CPU engine can be created; otherwise why not.
 std::string onednn_unavailable_reason();
 
-// y = softmax(x) over each row of a rows x cols row-major f32 matrix (axis 1).
+// Each op takes its data in f32 or bf16 (dtype; bf16 buffers hold the raw 16 bits). oneDNN
+// 2.6 runs bf16 on avx512_core and later; where it cannot, create() gives oneDNN's reason.
+
+// y = softmax(x) over each row of a rows x cols row-major matrix (axis 1), x and y in dtype.
 // x == y (in place) is allowed.
 class OnednnSoftmax {
  public:
-  static Prepared<OnednnSoftmax> create(std::int64_t rows, std::int64_t cols, int threads);
+  static Prepared<OnednnSoftmax> create(std::int64_t rows, std::int64_t cols, int threads,
+                                        DType dtype = DType::f32);
   ~OnednnSoftmax();
-  void execute(const float* x, float* y);
+  void execute(const void* x, void* y);
   std::string implementation() const;  // oneDNN's implementation name, e.g. "jit:avx512_core"
 
   struct Impl;
@@ -56,14 +61,16 @@ class OnednnSoftmax {
 };
 
 // y = (x - mean) / sqrt(var + eps) * gamma + beta over each row of a rows x cols row-major
-// f32 matrix; gamma and beta have cols elements. rms = true (RMSNorm) is refused: oneDNN
-// 2.6's layer_normalization always subtracts the mean (the RMS flag came in oneDNN 3.x).
+// matrix; gamma and beta have cols elements, all in dtype. oneDNN 2.6 takes scale and shift
+// in f32 only: for bf16, execute() widens gamma and beta first (2 cols elements, timed with
+// the rest, as a framework calling oneDNN 2.6 would have to). rms = true (RMSNorm) is refused:
+// oneDNN 2.6's layer_normalization always subtracts the mean (the RMS flag came in oneDNN 3.x).
 class OnednnLayerNorm {
  public:
   static Prepared<OnednnLayerNorm> create(std::int64_t rows, std::int64_t cols, float eps, bool rms,
-                                          int threads);
+                                          int threads, DType dtype = DType::f32);
   ~OnednnLayerNorm();
-  void execute(const float* x, const float* gamma, const float* beta, float* y);
+  void execute(const void* x, const void* gamma, const void* beta, void* y);
   std::string implementation() const;
 
   struct Impl;
@@ -73,15 +80,17 @@ class OnednnLayerNorm {
   std::unique_ptr<Impl> impl_;
 };
 
-// C = act(A * B + bias): A m x k, B k x n, C m x n, all row-major f32; bias has n elements
-// (broadcast over the rows). act is a oneDNN eltwise post-op of the matmul (eltwise_relu,
+// C = act(A * B + bias): A m x k, B k x n, C m x n, all row-major; bias has n elements
+// (broadcast over the rows). A, B and bias in dtype, C in f32 (bf16 products accumulate in
+// f32, as output_dtype(bf16) says). act is a oneDNN eltwise post-op of the matmul (eltwise_relu,
 // eltwise_gelu_tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))).
 class OnednnMatmulBiasAct {
  public:
   static Prepared<OnednnMatmulBiasAct> create(std::int64_t m, std::int64_t n, std::int64_t k,
-                                              Activation act, int threads);
+                                              Activation act, int threads,
+                                              DType dtype = DType::f32);
   ~OnednnMatmulBiasAct();
-  void execute(const float* a, const float* b, const float* bias, float* c);
+  void execute(const void* a, const void* b, const void* bias, float* c);
   std::string implementation() const;
 
   struct Impl;

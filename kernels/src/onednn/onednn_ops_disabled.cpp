@@ -23,10 +23,10 @@ std::string onednn_unavailable_reason() {
 struct OnednnSoftmax::Impl {};
 OnednnSoftmax::OnednnSoftmax(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnSoftmax::~OnednnSoftmax() = default;
-Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t, std::int64_t, int) {
+Prepared<OnednnSoftmax> OnednnSoftmax::create(std::int64_t, std::int64_t, int, DType) {
   return {nullptr, off()};
 }
-void OnednnSoftmax::execute(const float*, float*) {}
+void OnednnSoftmax::execute(const void*, void*) {}
 std::string OnednnSoftmax::implementation() const {
   return {};
 }
@@ -34,10 +34,11 @@ std::string OnednnSoftmax::implementation() const {
 struct OnednnLayerNorm::Impl {};
 OnednnLayerNorm::OnednnLayerNorm(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnLayerNorm::~OnednnLayerNorm() = default;
-Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t, std::int64_t, float, bool, int) {
+Prepared<OnednnLayerNorm> OnednnLayerNorm::create(std::int64_t, std::int64_t, float, bool, int,
+                                                  DType) {
   return {nullptr, off()};
 }
-void OnednnLayerNorm::execute(const float*, const float*, const float*, float*) {}
+void OnednnLayerNorm::execute(const void*, const void*, const void*, void*) {}
 std::string OnednnLayerNorm::implementation() const {
   return {};
 }
@@ -46,10 +47,10 @@ struct OnednnMatmulBiasAct::Impl {};
 OnednnMatmulBiasAct::OnednnMatmulBiasAct(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnMatmulBiasAct::~OnednnMatmulBiasAct() = default;
 Prepared<OnednnMatmulBiasAct> OnednnMatmulBiasAct::create(std::int64_t, std::int64_t, std::int64_t,
-                                                          Activation, int) {
+                                                          Activation, int, DType) {
   return {nullptr, off()};
 }
-void OnednnMatmulBiasAct::execute(const float*, const float*, const float*, float*) {}
+void OnednnMatmulBiasAct::execute(const void*, const void*, const void*, float*) {}
 std::string OnednnMatmulBiasAct::implementation() const {
   return {};
 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ridgeline/core/error.hpp"
@@ -91,6 +92,13 @@ TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
     EXPECT_GT(operand_bytes(p), 0u) << op.name;
     EXPECT_GT(op.tolerance(p), 0) << op.name;
     EXPECT_LT(op.tolerance(p), 1e-2) << op.name;
+    // bf16 is storage; the arithmetic is f32: a few bf16 ulps at most, even over long rows.
+    if (std::find(op.dtypes.begin(), op.dtypes.end(), DType::bf16) != op.dtypes.end()) {
+      Problem big = example_problem(op, DType::bf16);
+      for (auto& [name, value] : big.params.dims)
+        if (name != "batch" && name != "L" && name != "causal") value = 4096;
+      EXPECT_LT(op.tolerance(big), 0.05) << op.name << " bf16";
+    }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"gemm", "gemm_bias_act", "softmax", "layernorm",
                                              "rmsnorm", "eltwise_chain", "attention"}));

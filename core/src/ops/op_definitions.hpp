@@ -49,7 +49,8 @@ inline WorkModel dram_work(double flops, double bytes) {
   w.bytes["dram"] = bytes;
   return w;
 }
-// Rounding of one stored result plus `ops` roundings of the computation, in the output type.
+// `ops` roundings of an f32 (or wider) computation, plus the output's own rounding when it is
+// stored narrower (bf16, f16): the tolerance relative to the output's scale.
 double elementwise_tolerance(const Problem& p, double ops);
 
 }  // namespace ridgeline::ops

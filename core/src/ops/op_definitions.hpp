@@ -49,7 +49,8 @@ inline WorkModel dram_work(double flops, double bytes) {
   w.bytes["dram"] = bytes;
   return w;
 }
-// Rounding of one stored result plus `ops` roundings of the computation, in the output type.
+// Rounding of one stored result plus `ops` roundings of the computation, in the type the
+// op's output operand is stored in.
 double elementwise_tolerance(const Problem& p, double ops);
 
 }  // namespace ridgeline::ops

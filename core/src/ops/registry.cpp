@@ -17,8 +17,13 @@ const std::vector<OpDefinition>& op_registry() {
 
 namespace ops {
 
+// The output type is the output operand's: p.dtype for the row-wise ops and attention (a bf16
+// softmax stores bf16), output_dtype(p.dtype) for the GEMMs' C (bf16 inputs, f32 C).
 double elementwise_tolerance(const Problem& p, double ops) {
-  const double u = unit_roundoff(output_dtype(p.dtype));
+  DType out = output_dtype(p.dtype);
+  for (const OperandSpec& o : op_definition(p.op).operands(p))
+    if (o.role == OperandRole::output) out = o.dtype;
+  const double u = unit_roundoff(out);
   return 8.0 * (1.0 + ops) * (u > 0 ? u : 0x1p-24);
 }
 

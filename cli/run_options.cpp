@@ -15,7 +15,9 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
   auto* backends =
       sub->add_option("--backend", opt->plan.backends,
                       "Backends, e.g. cpu.packed,blas.openblas (comma-separated or repeated)");
-  auto* dtypes = sub->add_option("--dtype", opt->plan.dtypes, "Element types: f32, f64");
+  auto* dtypes =
+      sub->add_option("--dtype", opt->plan.dtypes,
+                      "Element types: f32, f64, bf16, ... (each kernel runs those it declares)");
   auto* patterns = sub->add_option(
       "--pattern", opt->plan.patterns,
       "Input patterns: normal, uniform, constant, zeros, integer, subnormal, sign_random, "

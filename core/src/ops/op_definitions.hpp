@@ -49,8 +49,8 @@ inline WorkModel dram_work(double flops, double bytes) {
   w.bytes["dram"] = bytes;
   return w;
 }
-// `ops` roundings of an f32 (or wider) computation, plus the output's own rounding when it is
-// stored narrower (bf16, f16): the tolerance relative to the output's scale.
+// `ops` roundings of an f32 (or wider) computation, plus the rounding of the output when the
+// op's output operand is stored narrower (bf16, f16): relative to the output's scale.
 double elementwise_tolerance(const Problem& p, double ops);
 
 }  // namespace ridgeline::ops

@@ -65,69 +65,78 @@ typename S::V load_at(const float* p, std::int64_t c, std::int64_t cols) {
 }
 
 template <typename S>
-void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
-                  int threads) {
+void softmax_row(const float* xr, float* yr, std::int64_t cols) {
   using V = typename S::V;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * cols;
-    float* yr = y + r * cols;
-    const auto vmax = [](V a, V b) { return S::max(a, b); };
-    const float mx = S::reduce_max(row_reduce<S>(xr, cols, kNegInf, kNegInf, vmax, vmax));
-    const V vmx = S::set1(mx);
-    // exp once per element into y, whose row then stays in cache for the sum and the scaling.
-    row_map<S>(xr, yr, cols, [&](V v, std::int64_t) { return exp_approx<S>(S::sub(v, vmx)); });
-    const auto add = [](V a, V b) { return S::add(a, b); };
-    const float total = S::reduce_add(row_reduce<S>(yr, cols, 0.0f, 0.0f, add, add));
-    const V inv = S::set1(1.0f / total);
-    row_map<S>(yr, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
-  }
+  const auto vmax = [](V a, V b) { return S::max(a, b); };
+  const float mx = S::reduce_max(row_reduce<S>(xr, cols, kNegInf, kNegInf, vmax, vmax));
+  const V vmx = S::set1(mx);
+  // exp once per element into y, whose row then stays in cache for the sum and the scaling.
+  row_map<S>(xr, yr, cols, [&](V v, std::int64_t) { return exp_approx<S>(S::sub(v, vmx)); });
+  const auto add = [](V a, V b) { return S::add(a, b); };
+  const float total = S::reduce_add(row_reduce<S>(yr, cols, 0.0f, 0.0f, add, add));
+  const V inv = S::set1(1.0f / total);
+  row_map<S>(yr, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
 }
 
 // Two sweeps for the moments (mean, then the centred sum of squares: no cancellation when
 // |mean| >> std), a third to write y; all three but the first hit the row in cache.
 template <typename S>
-void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y, float*,
-                    std::int64_t rows, std::int64_t cols, float eps, int threads) {
+void layernorm_row(const float* xr, const float* gamma, const float* beta, float* yr,
+                   std::int64_t cols, float eps) {
   using V = typename S::V;
   const float inv_cols = 1.0f / static_cast<float>(cols);
+  const auto add = [](V a, V b) { return S::add(a, b); };
+  const float mean = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
+  const V vmean = S::set1(mean);
+  // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
+  const auto centred_square = [&](V a, V b) {
+    const V d = S::sub(b, vmean);
+    return S::fma(d, d, a);
+  };
+  const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, mean, centred_square, add));
+  const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+  row_map<S>(xr, yr, cols, [&](V v, std::int64_t c) {
+    const V z = S::mul(S::sub(v, vmean), rstd);
+    return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
+  });
+}
+
+template <typename S>
+void rmsnorm_row(const float* xr, const float* gamma, float* yr, std::int64_t cols, float eps) {
+  using V = typename S::V;
+  const float inv_cols = 1.0f / static_cast<float>(cols);
+  const auto add = [](V a, V b) { return S::add(a, b); };
+  const auto square = [](V a, V b) { return S::fma(b, b, a); };
+  const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, square, add));
+  const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+  row_map<S>(xr, yr, cols, [&](V v, std::int64_t c) {
+    return S::mul(S::mul(v, rstd), load_at<S>(gamma, c, cols));
+  });
+}
+
+// The f32 drivers: OpenMP over rows, each row straight from x into y.
+template <typename S>
+void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
+                  int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * cols;
-    const auto add = [](V a, V b) { return S::add(a, b); };
-    const float mean = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
-    const V vmean = S::set1(mean);
-    // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
-    const auto centred_square = [&](V a, V b) {
-      const V d = S::sub(b, vmean);
-      return S::fma(d, d, a);
-    };
-    const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, mean, centred_square, add));
-    const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-    row_map<S>(xr, y + r * cols, cols, [&](V v, std::int64_t c) {
-      const V z = S::mul(S::sub(v, vmean), rstd);
-      return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
-    });
-  }
+  for (std::int64_t r = 0; r < rows; ++r) softmax_row<S>(x + r * cols, y + r * cols, cols);
+}
+
+template <typename S>
+void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y, float*,
+                    std::int64_t rows, std::int64_t cols, float eps, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r)
+    layernorm_row<S>(x + r * cols, gamma, beta, y + r * cols, cols, eps);
 }
 
 template <typename S>
 void rmsnorm_rows(const float* x, const float* gamma, float* y, float*, std::int64_t rows,
                   std::int64_t cols, float eps, int threads) {
-  using V = typename S::V;
-  const float inv_cols = 1.0f / static_cast<float>(cols);
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * cols;
-    const auto add = [](V a, V b) { return S::add(a, b); };
-    const auto square = [](V a, V b) { return S::fma(b, b, a); };
-    const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, square, add));
-    const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-    row_map<S>(xr, y + r * cols, cols, [&](V v, std::int64_t c) {
-      return S::mul(S::mul(v, rstd), load_at<S>(gamma, c, cols));
-    });
-  }
+  for (std::int64_t r = 0; r < rows; ++r)
+    rmsnorm_row<S>(x + r * cols, gamma, y + r * cols, cols, eps);
 }
 
 // The chain on K registers in lockstep (K independent dependency chains keep the FMA pipes
@@ -149,10 +158,12 @@ void chain(typename S::V (&v)[K], int L) {
   }
 }
 
-// Blocks of 8 registers go through the chain together; threads take chunks of 16 Ki elements
-// (64 KiB).
-template <typename S>
-void eltwise_chain_all(const float* x, float* y, std::int64_t n, int L, int threads) {
+// Blocks of 8 registers go through the chain together; threads take chunks of 16 Ki elements.
+// load(p, count) and store(p, count, v) move `count` (<= W) lanes of the element type T: f32
+// here, bf16 in rowwise_bf16_body.hpp.
+template <typename S, typename T, typename Load, typename Store>
+void eltwise_chain_blocks(const T* x, T* y, std::int64_t n, int L, int threads, Load load,
+                          Store store) {
   using V = typename S::V;
   constexpr int W = S::kLanes;
   constexpr int kRegs = 8;
@@ -164,22 +175,38 @@ void eltwise_chain_all(const float* x, float* y, std::int64_t n, int L, int thre
     std::int64_t i = ch * kChunk;
     for (; i + kRegs * W <= end; i += kRegs * W) {
       V v[kRegs];
-      for (int k = 0; k < kRegs; ++k) v[k] = S::load(x + i + k * W);
+      for (int k = 0; k < kRegs; ++k) v[k] = load(x + i + k * W, W);
       chain<S>(v, L);
-      for (int k = 0; k < kRegs; ++k) S::store(y + i + k * W, v[k]);
+      for (int k = 0; k < kRegs; ++k) store(y + i + k * W, W, v[k]);
     }
     for (; i + W <= end; i += W) {
-      V v[1] = {S::load(x + i)};
+      V v[1] = {load(x + i, W)};
       chain<S>(v, L);
-      S::store(y + i, v[0]);
+      store(y + i, W, v[0]);
     }
     if (i < end) {
       const int rest = static_cast<int>(end - i);
-      V v[1] = {S::load_tail(x + i, rest, 0.0f)};
+      V v[1] = {load(x + i, rest)};
       chain<S>(v, L);
-      S::store_tail(y + i, rest, v[0]);
+      store(y + i, rest, v[0]);
     }
   }
+}
+
+template <typename S>
+void eltwise_chain_all(const float* x, float* y, std::int64_t n, int L, int threads) {
+  constexpr int W = S::kLanes;
+  eltwise_chain_blocks<S>(
+      x, y, n, L, threads,
+      [](const float* p, int count) {
+        return count == W ? S::load(p) : S::load_tail(p, count, 0.0f);
+      },
+      [](float* p, int count, typename S::V v) {
+        if (count == W)
+          S::store(p, v);
+        else
+          S::store_tail(p, count, v);
+      });
 }
 
 template <typename S>

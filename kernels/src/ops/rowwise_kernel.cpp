@@ -1,12 +1,14 @@
 // The CPU kernels of the memory-bound ops (softmax, layernorm, rmsnorm, eltwise_chain):
 // backend cpu.fused (one pass, AVX-512 or AVX2 by CPUID) and cpu.unfused (one parallel,
 // vectorised pass through memory per step, as an eager framework runs it). Both honour
-// the thread count.
+// the thread count. f32 everywhere; bf16 (bf16 in memory, f32 arithmetic) where the CPU has
+// AVX-512 and AVX512_BF16.
 #include "rowwise_kernel.hpp"
 
 #include <fmt/format.h>
 
 #include "ridgeline/core/ops/rowwise.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 #include "rowwise_ops.hpp"
 
 namespace ridgeline {
@@ -19,7 +21,7 @@ class RowwiseKernel : public Kernel {
       : info_{op,
               fused ? "cpu.fused" : "cpu.unfused",
               "cpu",
-              {DType::f32},
+              {DType::f32, DType::bf16},
               true,
               fused ? fmt::format("one pass over memory, OpenMP over rows, {} by CPUID",
                                   ops::rowwise_fused_isa())
@@ -30,7 +32,11 @@ class RowwiseKernel : public Kernel {
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    return check_common_support(info_, problem, threads);
+    if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (problem.dtype == DType::bf16)
+      if (std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
+        return Support::no(std::move(why));
+    return Support::yes();
   }
   // The unfused passes move the unfused bytes: its roofline point sits at that traffic's
   // intensity, left of the fused one, and its % of the memory roof is of what it moves.
@@ -41,14 +47,15 @@ class RowwiseKernel : public Kernel {
   // string compares or params lookups.
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     threads_ = threads;
-    x_ = operands.at("x").as<float>().data();
-    y_ = operands.at("y").as<float>().data();
+    bf16_ = problem.dtype == DType::bf16;
+    x_ = data(operands, "x");
+    y_ = data(operands, "y");
     op_ = problem.op == "softmax"     ? Op::softmax
           : problem.op == "layernorm" ? Op::layernorm
           : problem.op == "rmsnorm"   ? Op::rmsnorm
                                       : Op::eltwise_chain;
-    gamma_ = op_ == Op::layernorm || op_ == Op::rmsnorm ? weight(operands, "gamma") : nullptr;
-    beta_ = op_ == Op::layernorm ? weight(operands, "beta") : nullptr;
+    gamma_ = op_ == Op::layernorm || op_ == Op::rmsnorm ? data(operands, "gamma") : nullptr;
+    beta_ = op_ == Op::layernorm ? data(operands, "beta") : nullptr;
     std::size_t scratch = 0;
     if (op_ == Op::eltwise_chain) {
       rows_ = 1;
@@ -63,37 +70,16 @@ class RowwiseKernel : public Kernel {
                   : op_ == Op::layernorm ? ops::layernorm_unfused_scratch(rows_, cols_)
                                          : ops::rmsnorm_unfused_scratch(rows_, cols_);
     }
-    if (scratch_.size() != scratch) scratch_ = OperandBuffer(DType::f32, scratch);
-    scratch_ptr_ = scratch ? scratch_.as<float>().data() : nullptr;
+    // The unfused intermediates are in the problem's dtype, like an eager framework's.
+    if (scratch_.size() != scratch || scratch_.dtype() != problem.dtype)
+      scratch_ = OperandBuffer(problem.dtype, scratch);
+    scratch_ptr_ = scratch ? scratch_.raw() : nullptr;
   }
   void run() override {
-    switch (op_) {
-      case Op::eltwise_chain:
-        if (fused_)
-          ops::eltwise_chain_fused(x_, y_, cols_, length_, threads_);
-        else
-          ops::eltwise_chain_unfused(x_, y_, cols_, length_, threads_);
-        return;
-      case Op::softmax:
-        if (fused_)
-          ops::softmax_fused(x_, y_, rows_, cols_, threads_);
-        else
-          ops::softmax_unfused(x_, y_, scratch_ptr_, rows_, cols_, threads_);
-        return;
-      case Op::layernorm:
-        if (fused_)
-          ops::layernorm_fused(x_, gamma_, beta_, y_, rows_, cols_, kNormEpsilon, threads_);
-        else
-          ops::layernorm_unfused(x_, gamma_, beta_, y_, scratch_ptr_, rows_, cols_, kNormEpsilon,
-                                 threads_);
-        return;
-      case Op::rmsnorm:
-        if (fused_)
-          ops::rmsnorm_fused(x_, gamma_, y_, rows_, cols_, kNormEpsilon, threads_);
-        else
-          ops::rmsnorm_unfused(x_, gamma_, y_, scratch_ptr_, rows_, cols_, kNormEpsilon, threads_);
-        return;
-    }
+    if (bf16_)
+      run_as<std::uint16_t>();
+    else
+      run_as<float>();
   }
   std::map<std::string, std::string> notes() const override {
     return {{"isa", ops::rowwise_fused_isa()},
@@ -101,22 +87,63 @@ class RowwiseKernel : public Kernel {
   }
 
  private:
-  static const float* weight(Operands& operands, const char* name) {
-    return operands.at(name).as<float>().data();
+  // An operand's storage, typed access so that a buffer of the wrong dtype throws.
+  void* data(Operands& operands, const char* name) const {
+    OperandBuffer& b = operands.at(name);
+    if (bf16_) return b.as<std::uint16_t>().data();
+    return b.as<float>().data();
+  }
+  // The element type T is resolved once per run(), outside the ops' loops.
+  template <typename T>
+  void run_as() const {
+    const T* x = static_cast<const T*>(x_);
+    T* y = static_cast<T*>(y_);
+    const T* gamma = static_cast<const T*>(gamma_);
+    T* scratch = static_cast<T*>(scratch_ptr_);
+    switch (op_) {
+      case Op::eltwise_chain:
+        if (fused_)
+          ops::eltwise_chain_fused(x, y, cols_, length_, threads_);
+        else
+          ops::eltwise_chain_unfused(x, y, cols_, length_, threads_);
+        return;
+      case Op::softmax:
+        if (fused_)
+          ops::softmax_fused(x, y, rows_, cols_, threads_);
+        else
+          ops::softmax_unfused(x, y, scratch, rows_, cols_, threads_);
+        return;
+      case Op::layernorm: {
+        const T* beta = static_cast<const T*>(beta_);
+        if (fused_)
+          ops::layernorm_fused(x, gamma, beta, y, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::layernorm_unfused(x, gamma, beta, y, scratch, rows_, cols_, kNormEpsilon, threads_);
+        return;
+      }
+      case Op::rmsnorm:
+        if (fused_)
+          ops::rmsnorm_fused(x, gamma, y, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::rmsnorm_unfused(x, gamma, y, scratch, rows_, cols_, kNormEpsilon, threads_);
+        return;
+    }
   }
   enum class Op { softmax, layernorm, rmsnorm, eltwise_chain };
   KernelInfo info_;
   bool fused_;
+  bool bf16_ = false;
   Op op_ = Op::softmax;
   std::int64_t rows_ = 0, cols_ = 0;  // eltwise_chain: one row of n elements
   int length_ = 1;                    // eltwise_chain: L
   int threads_ = 1;
-  const float* x_ = nullptr;
-  float* y_ = nullptr;
-  const float* gamma_ = nullptr;
-  const float* beta_ = nullptr;
+  // The operands' storage, f32 or bf16 bits (run_as casts to the element type).
+  const void* x_ = nullptr;
+  void* y_ = nullptr;
+  const void* gamma_ = nullptr;
+  const void* beta_ = nullptr;
   OperandBuffer scratch_;
-  float* scratch_ptr_ = nullptr;
+  void* scratch_ptr_ = nullptr;
 };
 
 }  // namespace

@@ -1,24 +1,28 @@
 #pragma once
 // What each ISA-specific translation unit exports: one table of fused and one of unfused
-// implementations. The public entries in rowwise_ops.cpp check arguments and the CPU, then
+// implementations, over f32 (every ISA) or bf16 (AVX-512 with AVX512_BF16 only; raw bits,
+// std::uint16_t). The public entries in rowwise_ops.cpp check arguments and the CPU, then
 // call through these. Shapes are already validated (rows, cols, n >= 1; 1 <= L <= 32).
 #include <cstdint>
 
 namespace ridgeline::ops::detail {
 
-struct RowwiseKernels {
-  void (*softmax)(const float* x, float* y, float* scratch, std::int64_t rows, std::int64_t cols,
-                  int threads);
-  void (*layernorm)(const float* x, const float* gamma, const float* beta, float* y, float* scratch,
-                    std::int64_t rows, std::int64_t cols, float eps, int threads);
-  void (*rmsnorm)(const float* x, const float* gamma, float* y, float* scratch, std::int64_t rows,
+template <typename T>
+struct RowwiseTable {
+  void (*softmax)(const T* x, T* y, T* scratch, std::int64_t rows, std::int64_t cols, int threads);
+  void (*layernorm)(const T* x, const T* gamma, const T* beta, T* y, T* scratch, std::int64_t rows,
+                    std::int64_t cols, float eps, int threads);
+  void (*rmsnorm)(const T* x, const T* gamma, T* y, T* scratch, std::int64_t rows,
                   std::int64_t cols, float eps, int threads);
-  void (*eltwise_chain)(const float* x, float* y, std::int64_t n, int L, int threads);
+  void (*eltwise_chain)(const T* x, T* y, std::int64_t n, int L, int threads);
 };
+using RowwiseKernels = RowwiseTable<float>;
+using RowwiseKernelsBf16 = RowwiseTable<std::uint16_t>;
 
 // Fused tables ignore `scratch` (nullptr is passed).
 extern const RowwiseKernels fused_avx512, fused_avx2, fused_scalar;
 extern const RowwiseKernels unfused_avx512, unfused_avx2, unfused_scalar;
+extern const RowwiseKernelsBf16 fused_avx512_bf16, unfused_avx512_bf16;
 
 void exp_avx512(const float* x, float* y, std::int64_t n);
 void exp_avx2(const float* x, float* y, std::int64_t n);

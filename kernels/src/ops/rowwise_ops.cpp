@@ -45,6 +45,12 @@ bool check_chain(std::int64_t n, int L, int threads) {
   return check(1, n, threads);
 }
 
+const detail::RowwiseKernelsBf16& bf16_table(bool fused) {
+  if (const std::string why = bf16_unsupported_reason(cpu_features()); !why.empty())
+    throw std::invalid_argument(why);
+  return fused ? detail::fused_avx512_bf16 : detail::unfused_avx512_bf16;
+}
+
 std::size_t scratch(std::int64_t rows, std::int64_t cols, std::int64_t vectors) {
   check(rows, cols, 1);
   return static_cast<std::size_t>(rows * cols + vectors * rows);
@@ -181,6 +187,56 @@ void eltwise_chain_fused(const float* x, float* y, std::int64_t n, int L, int th
 }
 void eltwise_chain_unfused(const float* x, float* y, std::int64_t n, int L, int threads) {
   eltwise_chain_unfused_isa(best_isa(), x, y, n, L, threads);
+}
+
+std::string bf16_unsupported_reason(const CpuFeatures& cpu) {
+  if (!cpu.has_avx512()) return "bf16 needs AVX-512 (F, DQ, BW, VL), which this CPU lacks";
+  if (!cpu.avx512_bf16) return "bf16 needs AVX512_BF16 (vcvtneps2bf16), which this CPU lacks";
+  return {};
+}
+
+void softmax_fused(const std::uint16_t* x, std::uint16_t* y, std::int64_t rows, std::int64_t cols,
+                   int threads) {
+  const auto& k = bf16_table(true);
+  if (check(rows, cols, threads)) k.softmax(x, y, nullptr, rows, cols, threads);
+}
+void softmax_unfused(const std::uint16_t* x, std::uint16_t* y, std::uint16_t* scratch,
+                     std::int64_t rows, std::int64_t cols, int threads) {
+  const auto& k = bf16_table(false);
+  if (check(rows, cols, threads)) k.softmax(x, y, scratch, rows, cols, threads);
+}
+void layernorm_fused(const std::uint16_t* x, const std::uint16_t* gamma, const std::uint16_t* beta,
+                     std::uint16_t* y, std::int64_t rows, std::int64_t cols, float eps,
+                     int threads) {
+  const auto& k = bf16_table(true);
+  if (check(rows, cols, threads)) k.layernorm(x, gamma, beta, y, nullptr, rows, cols, eps, threads);
+}
+void layernorm_unfused(const std::uint16_t* x, const std::uint16_t* gamma,
+                       const std::uint16_t* beta, std::uint16_t* y, std::uint16_t* scratch,
+                       std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  const auto& k = bf16_table(false);
+  if (check(rows, cols, threads)) k.layernorm(x, gamma, beta, y, scratch, rows, cols, eps, threads);
+}
+void rmsnorm_fused(const std::uint16_t* x, const std::uint16_t* gamma, std::uint16_t* y,
+                   std::int64_t rows, std::int64_t cols, float eps, int threads) {
+  const auto& k = bf16_table(true);
+  if (check(rows, cols, threads)) k.rmsnorm(x, gamma, y, nullptr, rows, cols, eps, threads);
+}
+void rmsnorm_unfused(const std::uint16_t* x, const std::uint16_t* gamma, std::uint16_t* y,
+                     std::uint16_t* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                     int threads) {
+  const auto& k = bf16_table(false);
+  if (check(rows, cols, threads)) k.rmsnorm(x, gamma, y, scratch, rows, cols, eps, threads);
+}
+void eltwise_chain_fused(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, int L,
+                         int threads) {
+  const auto& k = bf16_table(true);
+  if (check_chain(n, L, threads)) k.eltwise_chain(x, y, n, L, threads);
+}
+void eltwise_chain_unfused(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, int L,
+                           int threads) {
+  const auto& k = bf16_table(false);
+  if (check_chain(n, L, threads)) k.eltwise_chain(x, y, n, L, threads);
 }
 
 }  // namespace ridgeline::ops

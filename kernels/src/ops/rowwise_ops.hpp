@@ -1,6 +1,6 @@
 #pragma once
-// The memory-bound ops of the fusion suite on f32 row-major data (rows x cols, contiguous,
-// row stride cols), each in three forms:
+// The memory-bound ops of the fusion suite on f32 (and bf16, at the end) row-major data
+// (rows x cols, contiguous, row stride cols), each in three forms:
 //   *_reference  textbook scalar code accumulating in long double, output in double: the
 //                yardstick the other two are validated against;
 //   *_unfused    what an eager framework does: one OpenMP-parallel, vectorised pass through
@@ -18,6 +18,10 @@
 #include <string>
 
 #include "ridgeline/core/ops/eltwise_chain.hpp"
+
+namespace ridgeline {
+struct CpuFeatures;
+}
 
 namespace ridgeline::ops {
 
@@ -87,5 +91,31 @@ void eltwise_chain_unfused_isa(Isa isa, const float* x, float* y, std::int64_t n
 // exp for x in [-87.33, 88] (1.22 measured), 0 below ln(FLT_MIN) = -87.3365 and for -inf
 // (the denormal range is flushed), exp(88) above 88.
 void exp_isa(Isa isa, const float* x, float* y, std::int64_t n);
+
+// ---- bf16: every operand (and the unfused intermediates) bf16 in memory, as its raw bits
+// (std::uint16_t, as OperandBuffer holds it); f32 arithmetic; results rounded to nearest
+// even. Only with AVX-512 and AVX512_BF16; elsewhere these throw with the reason below.
+// The unfused scratch sizes are the *_unfused_scratch counts, in bf16 elements. ----
+// Why a CPU with `cpu`'s features cannot run the bf16 forms; empty where it can.
+std::string bf16_unsupported_reason(const CpuFeatures& cpu);
+void softmax_fused(const std::uint16_t* x, std::uint16_t* y, std::int64_t rows, std::int64_t cols,
+                   int threads);
+void softmax_unfused(const std::uint16_t* x, std::uint16_t* y, std::uint16_t* scratch,
+                     std::int64_t rows, std::int64_t cols, int threads);
+void layernorm_fused(const std::uint16_t* x, const std::uint16_t* gamma, const std::uint16_t* beta,
+                     std::uint16_t* y, std::int64_t rows, std::int64_t cols, float eps,
+                     int threads);
+void layernorm_unfused(const std::uint16_t* x, const std::uint16_t* gamma,
+                       const std::uint16_t* beta, std::uint16_t* y, std::uint16_t* scratch,
+                       std::int64_t rows, std::int64_t cols, float eps, int threads);
+void rmsnorm_fused(const std::uint16_t* x, const std::uint16_t* gamma, std::uint16_t* y,
+                   std::int64_t rows, std::int64_t cols, float eps, int threads);
+void rmsnorm_unfused(const std::uint16_t* x, const std::uint16_t* gamma, std::uint16_t* y,
+                     std::uint16_t* scratch, std::int64_t rows, std::int64_t cols, float eps,
+                     int threads);
+void eltwise_chain_fused(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, int L,
+                         int threads);
+void eltwise_chain_unfused(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, int L,
+                           int threads);
 
 }  // namespace ridgeline::ops

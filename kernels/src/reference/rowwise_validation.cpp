@@ -2,7 +2,9 @@
 // rowwise_reference.cpp). Each error is relative to the scale of what it is part of: the
 // largest |reference| of its row for softmax and the norms, max(|reference|, 1) of the
 // element for the eltwise chain; the bound is the op's tolerance (core). Large problems
-// are checked on a sample: the first and last rows and 254 others drawn at random.
+// are checked on a sample: the first and last rows and 254 others drawn at random. bf16
+// operands are widened (exactly) row by row, only the rows checked: the reference is the
+// f32 one on the values the kernel read, and the bound is the op's bf16 tolerance.
 #include "rowwise_validation.hpp"
 
 #include <fmt/format.h>
@@ -63,6 +65,17 @@ void check_row(const float* y, const std::vector<double>& ref, bool per_element,
   }
 }
 
+// An operand as f32: the buffer itself, or elements [begin, begin + n) widened into `widened`
+// (bf16), in which case the pointer returned points at element `begin`.
+const float* f32_view(const OperandBuffer& b, std::int64_t begin, std::int64_t n,
+                      std::vector<float>& widened) {
+  if (b.dtype() == DType::f32) return b.as<float>().data() + begin;
+  const std::uint16_t* bits = b.as<std::uint16_t>().data() + begin;
+  widened.resize(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) widened[static_cast<std::size_t>(i)] = from_bf16(bits[i]);
+  return widened.data();
+}
+
 }  // namespace
 
 Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t seed) {
@@ -72,11 +85,12 @@ Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t 
   // The chain's elements are checked in rows of 4096, so large arrays are sampled too.
   const std::int64_t width = chain ? std::min<std::int64_t>(cols, 4096) : cols;
   const std::int64_t count = chain ? (cols + width - 1) / width : rows;
-  const float* x = operands.at("x").as<float>().data();
-  const float* y = operands.at("y").as<float>().data();
+  const OperandBuffer& x = operands.at("x");
+  const OperandBuffer& y = operands.at("y");
   const bool norm = p.op == "layernorm" || p.op == "rmsnorm";
-  const float* gamma = norm ? operands.at("gamma").as<float>().data() : nullptr;
-  const float* beta = p.op == "layernorm" ? operands.at("beta").as<float>().data() : nullptr;
+  std::vector<float> xw, yw, gw, bw;  // widened bf16
+  const float* gamma = norm ? f32_view(operands.at("gamma"), 0, cols, gw) : nullptr;
+  const float* beta = p.op == "layernorm" ? f32_view(operands.at("beta"), 0, cols, bw) : nullptr;
 
   bool sampled = false;
   Worst worst;
@@ -85,15 +99,16 @@ Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t 
     const std::int64_t base = r * width;
     const std::int64_t n = std::min(width, cols * rows - base);
     ref.assign(static_cast<std::size_t>(n), 0.0);
+    const float* xr = f32_view(x, base, n, xw);
     if (chain)
-      ops::eltwise_chain_reference(x + base, ref.data(), n, static_cast<int>(p.params.dim("L")));
+      ops::eltwise_chain_reference(xr, ref.data(), n, static_cast<int>(p.params.dim("L")));
     else if (p.op == "softmax")
-      ops::softmax_reference(x + base, ref.data(), 1, cols);
+      ops::softmax_reference(xr, ref.data(), 1, cols);
     else if (p.op == "layernorm")
-      ops::layernorm_reference(x + base, gamma, beta, ref.data(), 1, cols, kNormEpsilon);
+      ops::layernorm_reference(xr, gamma, beta, ref.data(), 1, cols, kNormEpsilon);
     else
-      ops::rmsnorm_reference(x + base, gamma, ref.data(), 1, cols, kNormEpsilon);
-    check_row(y + base, ref, chain, base, worst);
+      ops::rmsnorm_reference(xr, gamma, ref.data(), 1, cols, kNormEpsilon);
+    check_row(f32_view(y, base, n, yw), ref, chain, base, worst);
     if (worst.unwritten) break;
   }
 

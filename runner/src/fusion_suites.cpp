@@ -5,7 +5,8 @@
 // relu: the GEMM is short, the passes through C's 64 MiB weigh), and attention at batch 1,
 // 8 heads, seq 2048, head_dim 64, causal and not (the unfused chain's scores: 2 x 128 MiB),
 // each on 1 and all threads; oneDNN (the vendor) on softmax and layernorm at 4096 x 4096
-// and gemm_bias_act at 2048^3 gelu_tanh. f32.
+// and gemm_bias_act at 2048^3 gelu_tanh. f32, and the row-wise ops at 4096 x 4096 in bf16
+// too (own and oneDNN).
 #include "fusion_suites.hpp"
 
 #include "ridgeline/core/op.hpp"
@@ -17,11 +18,11 @@ namespace {
 constexpr const char* kVendor = "vendor.onednn";
 
 CaseSpec fusion_case(const std::string& backend, const std::string& op, const char* params,
-                     int threads) {
+                     int threads, DType dtype = DType::f32) {
   Problem p;
   p.op = op;
   p.params = parse_params(op_definition(op), params);
-  p.dtype = DType::f32;
+  p.dtype = dtype;
   return {backend, p, threads};
 }
 
@@ -40,6 +41,14 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
     for (const char* op : {"softmax", "layernorm"})
       if (catalog.find(kVendor, op))
         cases.push_back(fusion_case(kVendor, op, "rows=4096,cols=4096", t));
+    // bf16 in memory, f32 arithmetic: half the bytes. Kernels refuse it with the reason
+    // where the CPU lacks AVX512_BF16, and the run records that.
+    for (const char* op : {"softmax", "layernorm", "rmsnorm"}) {
+      for (const char* backend : {"cpu.unfused", "cpu.fused"})
+        cases.push_back(fusion_case(backend, op, "rows=4096,cols=4096", t, DType::bf16));
+      if (std::string(op) != "rmsnorm" && catalog.find(kVendor, op))
+        cases.push_back(fusion_case(kVendor, op, "rows=4096,cols=4096", t, DType::bf16));
+    }
     for (const char* params : {"n=33554432,L=1", "n=33554432,L=2", "n=33554432,L=4",
                                "n=33554432,L=8", "n=33554432,L=16", "n=33554432,L=32"})
       for (const char* backend : {"cpu.unfused", "cpu.fused"})

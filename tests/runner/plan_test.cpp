@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "test_kernels.hpp"
@@ -161,6 +163,33 @@ TEST(Suites, EveryCaseOfEverySuiteNamesAKnownBackend) {
   for (const auto& s : suites())
     for (const auto& c : s.expand(catalog, 2))
       EXPECT_TRUE(catalog.find(c.backend, c.problem.op)) << s.name << ": " << c.backend;
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+// Each bf16 case of the fusion suite has its fused/unfused partner in bf16 and an f32 twin,
+// so the fusion table pairs it and the report sets bf16 beside f32.
+TEST(Suites, TheFusionSuitePairsItsBf16CasesAndKeepsTheirF32Twins) {
+  const SuiteDefinition* s = find_suite("fusion");
+  ASSERT_TRUE(s);
+  std::set<std::string> names;
+  const auto cases = s->expand(testing::catalog_with_test_kernels(), 2);
+  for (const CaseSpec& c : cases) names.insert(c.name());
+  int bf16 = 0;
+  for (const CaseSpec& c : cases) {
+    if (c.problem.dtype != DType::bf16) continue;
+    ++bf16;
+    CaseSpec twin = c;
+    twin.problem.dtype = DType::f32;
+    EXPECT_TRUE(names.count(twin.name())) << c.name();
+    if (c.backend != "cpu.fused" && c.backend != "cpu.unfused") continue;
+    CaseSpec partner = c;
+    partner.backend = c.backend == "cpu.fused" ? "cpu.unfused" : "cpu.fused";
+    EXPECT_TRUE(names.count(partner.name())) << c.name();
+  }
+  EXPECT_GE(bf16, 6 * 2);  // softmax, layernorm, rmsnorm; fused and unfused; 1 and 2 threads
 }
 
 }  // namespace ridgeline

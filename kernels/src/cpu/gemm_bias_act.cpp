@@ -6,6 +6,8 @@
 //                through C, each OpenMP-parallel and running the epilogue's own vector code
 //                (microkernel.hpp: EpiloguePasses): an eager framework's three calls.
 // Both run the best ISA CPUID reports (AVX-512, else AVX2) and honour the thread count.
+// bf16 (A, B and bias; C in f32) runs the bf16 micro-kernel (vdpbf16ps, f32 accumulation)
+// over the same driver where the CPU has AVX-512 and AVX512_BF16.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,26 +23,38 @@ namespace {
 // Elements per unit of work in the unfused passes (64 KiB of C).
 constexpr std::int64_t kPassChunk = 16384;
 
+// One input type's micro-kernel, passes and driver (C is f32 for both).
+template <typename In>
+struct Path {
+  packed::MicroKernel<In, float> uk{};
+  packed::EpiloguePasses<In> passes{};
+  packed::PackedGemm<In, float> gemm;
+  const In* bias = nullptr;
+};
+
 class GemmBiasActKernel : public Kernel {
  public:
   explicit GemmBiasActKernel(bool fused) : fused_(fused) {
     const CpuFeatures& cpu = cpu_features();
     if (cpu.has_avx512()) {
       isa_ = "avx512";
-      uk_ = packed::microkernel_f32_avx512();
-      passes_ = packed::epilogue_passes_avx512();
+      f32_.uk = packed::microkernel_f32_avx512();
+      f32_.passes = packed::epilogue_passes_avx512();
+      bf16_available_ = cpu.avx512_bf16;
+      bf16_.uk = packed::microkernel_bf16_avx512();
+      bf16_.passes = packed::epilogue_passes_bf16_avx512();
     } else if (cpu.has_avx2_fma()) {
       isa_ = "avx2";
-      uk_ = packed::microkernel_f32_avx2();
-      passes_ = packed::epilogue_passes_avx2();
+      f32_.uk = packed::microkernel_f32_avx2();
+      f32_.passes = packed::epilogue_passes_avx2();
     }
     info_ = {"gemm_bias_act",
              fused ? "cpu.fused" : "cpu.unfused",
              "cpu",
-             {DType::f32},
+             {DType::f32, DType::bf16},
              true,
              fused ? "packed GEMM, bias and activation applied to the register tile in the "
-                     "micro-kernel's store, AVX-512 or AVX2 by CPUID"
+                     "micro-kernel's store, AVX-512 or AVX2 by CPUID (bf16: AVX512_BF16)"
                    : "packed GEMM writing C, then a bias pass and an activation pass through "
                      "C (OpenMP, vectorised)",
              fused ? KernelRole::fused : KernelRole::unfused};
@@ -52,37 +66,33 @@ class GemmBiasActKernel : public Kernel {
     if (!isa_)
       return Support::no(info_.id() +
                          " needs AVX-512 (F, DQ, BW, VL) or AVX2 and FMA, which this CPU lacks");
-    if (problem.op == info_.op && problem.dtype == DType::bf16)
+    if (problem.op == info_.op && problem.dtype == DType::bf16 && !bf16_available_)
       return Support::no(info_.id() +
-                         " computes in f32 only: bf16 needs an AVX512_BF16 micro-kernel and "
-                         "packing that converts, not written yet");
+                         ": bf16 needs AVX-512 and AVX512_BF16 (vdpbf16ps), which this CPU lacks");
     return check_common_support(info_, problem, threads);
   }
 
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    const cpu::GemmArgs<float> g = cpu::gemm_args<float>(problem, gemm_view(operands));
-    c_ = g.c;
-    m_ = g.m;
-    n_ = g.n;
-    bias_ = operands.at("bias").as<float>().data();
+    dtype_ = problem.dtype;
     act_ = ops::activation_of(problem);
     threads_ = threads;
-    std::optional<packed::Epilogue<float>> epilogue;
-    if (fused_) epilogue = packed::Epilogue<float>{bias_, act_};
-    gemm_.prepare(g, uk_, packed::derive_blocking(cache_sizes(), uk_.mr, uk_.nr, sizeof(float)),
-                  threads, epilogue);
+    if (dtype_ == DType::bf16)
+      prepare_path(bf16_, problem, operands);
+    else
+      prepare_path(f32_, problem, operands);
   }
 
   void run() override {
-    gemm_.run();
-    if (fused_) return;
-    bias_pass();
-    activation_pass();
+    if (dtype_ == DType::bf16)
+      run_path(bf16_);
+    else
+      run_path(f32_);
   }
 
   std::map<std::string, std::string> notes() const override {
-    return {{"microkernel", uk_.name},
-            {"blocking", gemm_.blocking().describe()},
+    const bool bf16 = dtype_ == DType::bf16;
+    return {{"microkernel", bf16 ? bf16_.uk.name : f32_.uk.name},
+            {"blocking", bf16 ? bf16_.gemm.blocking().describe() : f32_.gemm.blocking().describe()},
             {"caches", cache_sizes().source},
             {"isa", isa_ ? isa_ : "none"},
             {"epilogue", fused_ ? fmt::format("bias + {} in the micro-kernel's store of the last "
@@ -94,34 +104,57 @@ class GemmBiasActKernel : public Kernel {
   }
 
  private:
-  void bias_pass() {
+  template <typename In>
+  void prepare_path(Path<In>& path, const Problem& problem, Operands& operands) {
+    const cpu::GemmArgs<In, float> g = cpu::gemm_args<In, float>(problem, gemm_view(operands));
+    c_ = g.c;
+    m_ = g.m;
+    n_ = g.n;
+    path.bias = operands.at("bias").as<In>().data();
+    std::optional<packed::Epilogue<In>> epilogue;
+    if (fused_) epilogue = packed::Epilogue<In>{path.bias, act_};
+    path.gemm.prepare(g, path.uk,
+                      packed::derive_blocking(cache_sizes(), path.uk.mr, path.uk.nr, sizeof(In)),
+                      threads_, epilogue);
+  }
+
+  template <typename In>
+  void run_path(Path<In>& path) {
+    path.gemm.run();
+    if (fused_) return;
+    bias_pass(path);
+    activation_pass(path.passes.activate);
+  }
+
+  template <typename In>
+  void bias_pass(const Path<In>& path) {
     const std::int64_t rows = std::max<std::int64_t>(1, kPassChunk / n_);
     const std::int64_t chunks = (m_ + rows - 1) / rows;
 #pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1)
     for (std::int64_t ch = 0; ch < chunks; ++ch) {
       const std::int64_t r0 = ch * rows;
-      passes_.add_bias(c_ + r0 * n_, bias_, std::min(rows, m_ - r0), n_);
+      path.passes.add_bias(c_ + r0 * n_, path.bias, std::min(rows, m_ - r0), n_);
     }
   }
 
-  void activation_pass() {
+  void activation_pass(void (*activate)(float*, std::int64_t, ops::Activation)) {
     const std::int64_t total = m_ * n_;
     const std::int64_t chunks = (total + kPassChunk - 1) / kPassChunk;
 #pragma omp parallel for num_threads(threads_) schedule(static) if (threads_ > 1)
     for (std::int64_t ch = 0; ch < chunks; ++ch) {
       const std::int64_t e0 = ch * kPassChunk;
-      passes_.activate(c_ + e0, std::min(kPassChunk, total - e0), act_);
+      activate(c_ + e0, std::min(kPassChunk, total - e0), act_);
     }
   }
 
   bool fused_;
   const char* isa_ = nullptr;  // nullptr: this CPU has neither AVX-512 nor AVX2
-  packed::MicroKernel<float> uk_{};
-  packed::EpiloguePasses passes_{};
+  bool bf16_available_ = false;
   KernelInfo info_;
-  packed::PackedGemm<float> gemm_;
+  Path<float> f32_;
+  Path<std::uint16_t> bf16_;
+  DType dtype_ = DType::f32;
   float* c_ = nullptr;
-  const float* bias_ = nullptr;
   std::int64_t m_ = 0, n_ = 0;
   ops::Activation act_ = ops::Activation::gelu_tanh;
   int threads_ = 1;

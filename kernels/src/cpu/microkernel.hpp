@@ -5,8 +5,13 @@
 // NR entries (b[p*NR + j]), both packed contiguously and 64-byte aligned. The driver
 // zero-pads partial panels and routes edge tiles through a scratch MR x NR tile.
 //
-// The epilogue variant (gemm_bias_act, f32) is the same product with the bias and the
-// activation applied to the register tile before it is stored:
+// bf16 (raw bits, std::uint16_t; C in f32) packs k in pairs, the layout vdpbf16ps takes:
+// a[(p/2)*MR*2 + i*2 + p%2], so A[i][p], A[i][p+1] is one 32-bit broadcast, and
+// b[(p/2)*NR*2 + j*2 + p%2], so one zmm holds 16 columns of two k steps. kc is even (the
+// driver pads an odd kc with a zero step). kGroup<In> is that group size (1: no groups).
+//
+// The epilogue variant (gemm_bias_act: f32, or bf16 with a bf16 bias) is the same product
+// with the bias and the activation applied to the register tile before it is stored:
 //   C[i][j] := act((accumulate ? C[i][j] : 0) + (A_panel * B_panel)[i][j] + bias[j])
 // with bias[0:NR] readable (the driver passes a zero-padded copy for edge tiles). The
 // driver calls it only for the last kc block, when the tile holds the whole dot product.
@@ -15,44 +20,55 @@
 // nothing but intrinsics there, so no inline function compiled for a wider ISA leaks
 // into the rest of the program.
 #include <cstdint>
+#include <type_traits>
 
 #include "../ops/activation.hpp"
 
 namespace ridgeline::packed {
 
-template <typename T>
-using MicroKernelFn = void (*)(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t ldc,
+// k steps per packed group: pairs for bf16 (std::uint16_t bits), else 1.
+template <typename In>
+inline constexpr int kGroup = std::is_same_v<In, std::uint16_t> ? 2 : 1;
+
+// In: A's, B's and the bias's element; Out: C's (f32 for bf16 inputs).
+template <typename In, typename Out = In>
+using MicroKernelFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t ldc,
                                bool accumulate);
-template <typename T>
-using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const T* a, const T* b, T* c,
-                                       std::int64_t ldc, bool accumulate, const T* bias,
+template <typename In, typename Out = In>
+using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c,
+                                       std::int64_t ldc, bool accumulate, const In* bias,
                                        ops::Activation act);
 
-template <typename T>
+template <typename In, typename Out = In>
 struct MicroKernel {
   const char* name;  // gemm_<dtype>_<isa>_<MR>x<NR>
   int mr;
   int nr;
-  MicroKernelFn<T> fn;
-  MicroKernelEpilogueFn<T> epilogue;  // nullptr where there is none (f64)
+  MicroKernelFn<In, Out> fn;
+  MicroKernelEpilogueFn<In, Out> epilogue;  // nullptr where there is none (f64)
 };
 
 MicroKernel<float> microkernel_f32_avx512();
 MicroKernel<double> microkernel_f64_avx512();
 MicroKernel<float> microkernel_f32_avx2();
 MicroKernel<double> microkernel_f64_avx2();
+// Needs AVX512_BF16 (vdpbf16ps) besides AVX-512; the caller checks CPUID.
+MicroKernel<std::uint16_t, float> microkernel_bf16_avx512();
 
 // The epilogue's bias and activation as separate passes through memory, for the unfused
 // gemm_bias_act (the same vector code as the epilogue, so a fused/unfused comparison
-// measures the passes, not the arithmetic). The caller parallelises over calls.
+// measures the passes, not the arithmetic). The caller parallelises over calls. C is f32;
+// the bias is Bias (f32, or bf16 bits widened as they are read).
+template <typename Bias>
 struct EpiloguePasses {
   // c[i][j] += bias[j] for rows x n row-major c (row stride n)
-  void (*add_bias)(float* c, const float* bias, std::int64_t rows, std::int64_t n);
+  void (*add_bias)(float* c, const Bias* bias, std::int64_t rows, std::int64_t n);
   // c[i] = act(c[i]) for count contiguous elements
   void (*activate)(float* c, std::int64_t count, ops::Activation act);
 };
 
-EpiloguePasses epilogue_passes_avx512();
-EpiloguePasses epilogue_passes_avx2();
+EpiloguePasses<float> epilogue_passes_avx512();
+EpiloguePasses<float> epilogue_passes_avx2();
+EpiloguePasses<std::uint16_t> epilogue_passes_bf16_avx512();  // needs AVX512_BF16 too
 
 }  // namespace ridgeline::packed

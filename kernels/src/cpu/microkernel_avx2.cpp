@@ -50,16 +50,19 @@ struct F64x4 {
   static V add(V a, V b) { return _mm256_add_pd(a, b); }
 };
 
+using F32 = FmaInputs<F32x8>;
+using F64 = FmaInputs<F64x4>;
+
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx2() {
-  return {"gemm_f32_avx2_6x16", 6, 16, &kernel<F32x8, 6, 2>, &kernel_epilogue<F32x8, 6, 2>};
+  return {"gemm_f32_avx2_6x16", 6, 16, &kernel<F32, 6, 2>, &kernel_epilogue<F32, 6, 2>};
 }
 MicroKernel<double> microkernel_f64_avx2() {
-  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64x4, 6, 2>, nullptr};
+  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64, 6, 2>, nullptr};
 }
-EpiloguePasses epilogue_passes_avx2() {
-  return {&add_bias_rows<F32x8>, &activate_pass<F32x8>};
+EpiloguePasses<float> epilogue_passes_avx2() {
+  return {&add_bias_rows<F32>, &activate_pass<F32>};
 }
 
 }  // namespace ridgeline::packed

@@ -1,72 +1,26 @@
 // AVX-512 micro-kernels: 14 rows x 2 zmm columns of accumulators (28 of the 32 zmm
 // registers), 2 loads of B and 14 broadcasts of A per rank-1 update; the f32 one also with
-// the gemm_bias_act epilogue, and that epilogue's passes for the unfused kernel.
-// GCC 12 reports its own _mm512_undefined_* placeholders (max, min, cvtps, roundscale, slli)
-// as "may be used uninitialized" once they are inlined (GCC bug 105593, fixed in GCC 13).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-
+// the gemm_bias_act epilogue, and that epilogue's passes for the unfused kernel. The bf16
+// one is in microkernel_avx512_bf16.cpp (it needs AVX512_BF16).
 #include "microkernel.hpp"
+#include "microkernel_avx512_traits.hpp"
 #include "microkernel_body.hpp"
 
 namespace ridgeline::packed {
 
 namespace {
-
-struct F32x16 {
-  using T = float;
-  using V = __m512;
-  static constexpr int kLanes = 16;
-  static V zero() { return _mm512_setzero_ps(); }
-  static V load(const T* p) { return _mm512_load_ps(p); }
-  static V loadu(const T* p) { return _mm512_loadu_ps(p); }
-  static void storeu(T* p, V v) { _mm512_storeu_ps(p, v); }
-  static V broadcast(const T* p) { return _mm512_set1_ps(*p); }
-  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  // For the epilogue's activations (ops::activate).
-  static V set1(float v) { return _mm512_set1_ps(v); }
-  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  static V div(V a, V b) { return _mm512_div_ps(a, b); }
-  static V max(V a, V b) { return _mm512_max_ps(a, b); }
-  static V min(V a, V b) { return _mm512_min_ps(a, b); }
-  static V round(V v) {
-    return _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  }
-  static V pow2(V n) {
-    const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
-    return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
-  }
-  static V zero_where_less(V v, V x, V bound) {
-    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, bound, _CMP_NLT_UQ), v);
-  }
-};
-
-struct F64x8 {
-  using T = double;
-  using V = __m512d;
-  static constexpr int kLanes = 8;
-  static V zero() { return _mm512_setzero_pd(); }
-  static V load(const T* p) { return _mm512_load_pd(p); }
-  static V loadu(const T* p) { return _mm512_loadu_pd(p); }
-  static void storeu(T* p, V v) { _mm512_storeu_pd(p, v); }
-  static V broadcast(const T* p) { return _mm512_set1_pd(*p); }
-  static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
-  static V add(V a, V b) { return _mm512_add_pd(a, b); }
-};
-
+using F32 = FmaInputs<F32x16>;
+using F64 = FmaInputs<F64x8>;
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx512() {
-  return {"gemm_f32_avx512_14x32", 14, 32, &kernel<F32x16, 14, 2>, &kernel_epilogue<F32x16, 14, 2>};
+  return {"gemm_f32_avx512_14x32", 14, 32, &kernel<F32, 14, 2>, &kernel_epilogue<F32, 14, 2>};
 }
 MicroKernel<double> microkernel_f64_avx512() {
-  return {"gemm_f64_avx512_14x16", 14, 16, &kernel<F64x8, 14, 2>, nullptr};
+  return {"gemm_f64_avx512_14x16", 14, 16, &kernel<F64, 14, 2>, nullptr};
 }
-EpiloguePasses epilogue_passes_avx512() {
-  return {&add_bias_rows<F32x16>, &activate_pass<F32x16>};
+EpiloguePasses<float> epilogue_passes_avx512() {
+  return {&add_bias_rows<F32>, &activate_pass<F32>};
 }
 
 }  // namespace ridgeline::packed

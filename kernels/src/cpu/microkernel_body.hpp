@@ -1,47 +1,65 @@
 #pragma once
 // The register-blocked micro-kernel, written once over a SIMD traits type S (T, V,
-// kLanes, zero, load, loadu, storeu, broadcast, fma, add), and its epilogue variant and
-// passes, whose activations need ops::activate's traits too (set1, mul, max, min, round,
-// pow2, zero_where_less, div; ../ops/activation_simd.hpp). Included only by the
-// ISA-specific translation units; the anonymous namespace gives each its own copy.
+// kLanes, zero, load, loadu, storeu, broadcast, fma, add) with its packed operands' side
+// (In, VIn, kK, load_in, broadcast_in, dot, load_bias; FmaInputs gives them to a traits type
+// whose inputs are its own T), and its epilogue variant and passes, whose activations need
+// ops::activate's traits too (set1, mul, max, min, round, pow2, zero_where_less, div;
+// ../ops/activation_simd.hpp). Included only by the ISA-specific translation units; the
+// anonymous namespace gives each its own copy.
 #include <immintrin.h>
 
 #include <cstdint>
 
 #include "../ops/activation_simd.hpp"
+#include "microkernel.hpp"
 
 namespace ridgeline::packed {
 namespace {
 
-// acc := A_panel * B_panel. Inlined into both kernels, so the accumulators stay in registers.
+// Inputs of the accumulators' own type: one k step per FMA (kGroup<T> == 1).
+template <typename S>
+struct FmaInputs : S {
+  using In = typename S::T;
+  using VIn = typename S::V;
+  static constexpr int kK = 1;
+  static VIn load_in(const In* p) { return S::load(p); }
+  static VIn broadcast_in(const In* p) { return S::broadcast(p); }
+  static typename S::V dot(VIn a, VIn b, typename S::V acc) { return S::fma(a, b, acc); }
+  static typename S::V load_bias(const In* p) { return S::loadu(p); }
+};
+
+// acc := A_panel * B_panel, kK k steps per instruction (kc is a multiple of kK). Inlined
+// into both kernels, so the accumulators stay in registers.
 template <typename S, int MR, int NV>
-[[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::T* __restrict a,
-                                            const typename S::T* __restrict b,
+[[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::In* __restrict a,
+                                            const typename S::In* __restrict b,
                                             typename S::V (&acc)[MR][NV]) {
+  static_assert(S::kK == kGroup<typename S::In>, "the driver packs kGroup<In> k steps together");
+  constexpr int K = S::kK;
   constexpr int NR = NV * S::kLanes;
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[i][v] = S::zero();
 
-  for (std::int64_t p = 0; p < kc; ++p) {
-    typename S::V bv[NV];
+  for (std::int64_t p = 0; p < kc; p += K) {
+    typename S::VIn bv[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bv[v] = S::load(b + v * S::kLanes);
-    _mm_prefetch(reinterpret_cast<const char*>(b + 8 * NR), _MM_HINT_T0);
+    for (int v = 0; v < NV; ++v) bv[v] = S::load_in(b + v * S::kLanes * K);
+    _mm_prefetch(reinterpret_cast<const char*>(b + 8 * NR * K), _MM_HINT_T0);
 #pragma GCC unroll 32
     for (int i = 0; i < MR; ++i) {
-      typename S::V av = S::broadcast(a + i);
+      typename S::VIn av = S::broadcast_in(a + i * K);
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[i][v] = S::fma(av, bv[v], acc[i][v]);
+      for (int v = 0; v < NV; ++v) acc[i][v] = S::dot(av, bv[v], acc[i][v]);
     }
-    a += MR;
-    b += NR;
+    a += MR * K;
+    b += NR * K;
   }
 }
 
 template <typename S, int MR, int NV>
-void kernel(std::int64_t kc, const typename S::T* __restrict a, const typename S::T* __restrict b,
+void kernel(std::int64_t kc, const typename S::In* __restrict a, const typename S::In* __restrict b,
             typename S::T* __restrict c, std::int64_t ldc, bool accumulate) {
   typename S::V acc[MR][NV];
   multiply<S, MR, NV>(kc, a, b, acc);
@@ -60,10 +78,10 @@ template <typename S, int MR, int NV, ops::Activation kAct>
 [[gnu::always_inline]] inline void store_activated(typename S::V (&acc)[MR][NV],
                                                    typename S::T* __restrict c, std::int64_t ldc,
                                                    bool accumulate,
-                                                   const typename S::T* __restrict bias) {
+                                                   const typename S::In* __restrict bias) {
   typename S::V bv[NV];
 #pragma GCC unroll 4
-  for (int v = 0; v < NV; ++v) bv[v] = S::loadu(bias + v * S::kLanes);
+  for (int v = 0; v < NV; ++v) bv[v] = S::load_bias(bias + v * S::kLanes);
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
@@ -76,9 +94,9 @@ template <typename S, int MR, int NV, ops::Activation kAct>
 }
 
 template <typename S, int MR, int NV>
-void kernel_epilogue(std::int64_t kc, const typename S::T* __restrict a,
-                     const typename S::T* __restrict b, typename S::T* __restrict c,
-                     std::int64_t ldc, bool accumulate, const typename S::T* __restrict bias,
+void kernel_epilogue(std::int64_t kc, const typename S::In* __restrict a,
+                     const typename S::In* __restrict b, typename S::T* __restrict c,
+                     std::int64_t ldc, bool accumulate, const typename S::In* __restrict bias,
                      ops::Activation act) {
   typename S::V acc[MR][NV];
   multiply<S, MR, NV>(kc, a, b, acc);
@@ -91,16 +109,18 @@ void kernel_epilogue(std::int64_t kc, const typename S::T* __restrict a,
 // The passes of the unfused gemm_bias_act. A row's tail (fewer than kLanes elements) goes
 // through a vector-sized buffer, so it runs the same code as the rest.
 template <typename S>
-void add_bias_rows(float* c, const float* bias, std::int64_t rows, std::int64_t n) {
+void add_bias_rows(float* c, const typename S::In* bias, std::int64_t rows, std::int64_t n) {
   constexpr int W = S::kLanes;
   for (std::int64_t i = 0; i < rows; ++i) {
     float* row = c + i * n;
     std::int64_t j = 0;
-    for (; j + W <= n; j += W) S::storeu(row + j, S::add(S::loadu(row + j), S::loadu(bias + j)));
+    for (; j + W <= n; j += W)
+      S::storeu(row + j, S::add(S::loadu(row + j), S::load_bias(bias + j)));
     if (j < n) {
-      alignas(64) float x[W] = {}, b[W] = {};
+      alignas(64) float x[W] = {};
+      alignas(64) typename S::In b[W] = {};
       for (std::int64_t t = j; t < n; ++t) x[t - j] = row[t], b[t - j] = bias[t];
-      S::storeu(x, S::add(S::loadu(x), S::loadu(b)));
+      S::storeu(x, S::add(S::loadu(x), S::load_bias(b)));
       for (std::int64_t t = j; t < n; ++t) row[t] = x[t - j];
     }
   }

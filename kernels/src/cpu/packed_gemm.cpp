@@ -11,48 +11,65 @@ namespace ridgeline::packed {
 
 namespace {
 
-// Packs rows [i0, i0+mr) x columns [pc, pc+kc) of op(A) as one micro-panel a[p*MR + i].
-template <typename T>
-void pack_a_panel(const cpu::GemmArgs<T>& g, std::int64_t i0, std::int64_t mr, std::int64_t pc,
-                  std::int64_t kc, int MR, T* __restrict out) {
-  if (mr < MR) std::memset(out, 0, sizeof(T) * static_cast<std::size_t>(kc * MR));
+std::int64_t round_up(std::int64_t x, int multiple) {
+  return (x + multiple - 1) / multiple * multiple;
+}
+
+// Packs rows [i0, i0+mr) x columns [pc, pc+kc) of op(A) as one micro-panel: entry (i, p) at
+// a[(p/K)*MR*K + i*K + p%K] (K = kGroup<In>; a[p*MR + i] for K = 1), zero-padded to MR rows
+// and a multiple of K columns.
+template <typename In, typename Out>
+void pack_a_panel(const cpu::GemmArgs<In, Out>& g, std::int64_t i0, std::int64_t mr,
+                  std::int64_t pc, std::int64_t kc, int MR, In* __restrict out) {
+  constexpr int K = kGroup<In>;
+  const std::int64_t kc_padded = round_up(kc, K);
+  if (mr < MR || kc_padded != kc)
+    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * MR));
   if (g.ta) {
     for (std::int64_t p = 0; p < kc; ++p) {
-      const T* src = g.a + (pc + p) * g.lda + i0;
-      for (std::int64_t i = 0; i < mr; ++i) out[p * MR + i] = src[i];
+      const In* src = g.a + (pc + p) * g.lda + i0;
+      In* dst = out + p / K * MR * K + p % K;
+      for (std::int64_t i = 0; i < mr; ++i) dst[i * K] = src[i];
     }
   } else {
     for (std::int64_t i = 0; i < mr; ++i) {
-      const T* src = g.a + (i0 + i) * g.lda + pc;
-      for (std::int64_t p = 0; p < kc; ++p) out[p * MR + i] = src[p];
+      const In* src = g.a + (i0 + i) * g.lda + pc;
+      In* dst = out + i * K;
+      for (std::int64_t p = 0; p < kc; ++p) dst[p / K * MR * K + p % K] = src[p];
     }
   }
 }
 
-// Packs rows [pc, pc+kc) x columns [j0, j0+nr) of op(B) as one micro-panel b[p*NR + j].
-template <typename T>
-void pack_b_panel(const cpu::GemmArgs<T>& g, std::int64_t pc, std::int64_t kc, std::int64_t j0,
-                  std::int64_t nr, int NR, T* __restrict out) {
-  if (nr < NR) std::memset(out, 0, sizeof(T) * static_cast<std::size_t>(kc * NR));
+// Packs rows [pc, pc+kc) x columns [j0, j0+nr) of op(B) as one micro-panel: entry (p, j) at
+// b[(p/K)*NR*K + j*K + p%K] (b[p*NR + j] for K = 1), zero-padded likewise.
+template <typename In, typename Out>
+void pack_b_panel(const cpu::GemmArgs<In, Out>& g, std::int64_t pc, std::int64_t kc,
+                  std::int64_t j0, std::int64_t nr, int NR, In* __restrict out) {
+  constexpr int K = kGroup<In>;
+  const std::int64_t kc_padded = round_up(kc, K);
+  if (nr < NR || kc_padded != kc)
+    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * NR));
   if (g.tb) {
     for (std::int64_t j = 0; j < nr; ++j) {
-      const T* src = g.b + (j0 + j) * g.ldb + pc;
-      for (std::int64_t p = 0; p < kc; ++p) out[p * NR + j] = src[p];
+      const In* src = g.b + (j0 + j) * g.ldb + pc;
+      In* dst = out + j * K;
+      for (std::int64_t p = 0; p < kc; ++p) dst[p / K * NR * K + p % K] = src[p];
     }
   } else {
     for (std::int64_t p = 0; p < kc; ++p) {
-      const T* src = g.b + (pc + p) * g.ldb + j0;
-      for (std::int64_t j = 0; j < nr; ++j) out[p * NR + j] = src[j];
+      const In* src = g.b + (pc + p) * g.ldb + j0;
+      In* dst = out + p / K * NR * K + p % K;
+      for (std::int64_t j = 0; j < nr; ++j) dst[j * K] = src[j];
     }
   }
 }
 
 }  // namespace
 
-template <typename T>
-void PackedGemm<T>::prepare(const cpu::GemmArgs<T>& g, const MicroKernel<T>& uk,
-                            const Blocking& blocking, int threads,
-                            std::optional<Epilogue<T>> epilogue) {
+template <typename In, typename Out>
+void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKernel<In, Out>& uk,
+                                  const Blocking& blocking, int threads,
+                                  std::optional<Epilogue<In>> epilogue) {
   if (epilogue && !uk.epilogue)
     throw std::logic_error(std::string("micro-kernel ") + uk.name + " has no epilogue variant");
   g_ = g;
@@ -68,39 +85,41 @@ void PackedGemm<T>::prepare(const cpu::GemmArgs<T>& g, const MicroKernel<T>& uk,
     const std::int64_t rows = (g.m + blocks - 1) / blocks;
     b_.mc = std::max<std::int64_t>(uk.mr, (rows + uk.mr - 1) / uk.mr * uk.mr);
   }
-  const std::int64_t nc_padded = (std::min(b_.nc, g.n) + uk.nr - 1) / uk.nr * uk.nr;
-  b_pack_.resize(static_cast<std::size_t>(b_.kc * nc_padded));
+  const std::int64_t nc_padded = round_up(std::min(b_.nc, g.n), uk.nr);
+  const std::int64_t kc_padded = round_up(b_.kc, kGroup<In>);
+  b_pack_.resize(static_cast<std::size_t>(kc_padded * nc_padded));
   a_pack_.resize(static_cast<std::size_t>(threads));
-  for (auto& a : a_pack_) a.resize(static_cast<std::size_t>(b_.kc * (b_.mc + uk.mr)));
+  for (auto& a : a_pack_) a.resize(static_cast<std::size_t>(kc_padded * (b_.mc + uk.mr)));
   tiles_.resize(static_cast<std::size_t>(threads));
   for (auto& t : tiles_) t.resize(static_cast<std::size_t>(uk.mr * uk.nr));
   bias_tiles_.resize(epilogue ? static_cast<std::size_t>(threads) : 0);
   for (auto& t : bias_tiles_) t.resize(static_cast<std::size_t>(uk.nr));
 }
 
-template <typename T>
-void PackedGemm<T>::run() {
+template <typename In, typename Out>
+void PackedGemm<In, Out>::run() {
 #pragma omp parallel num_threads(threads_) if (threads_ > 1)
   body(omp_get_thread_num());
 }
 
-template <typename T>
-void PackedGemm<T>::body(int tid) {
+template <typename In, typename Out>
+void PackedGemm<In, Out>::body(int tid) {
   const int MR = uk_.mr, NR = uk_.nr;
-  T* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
-  T* b_pack = b_pack_.data.get();
+  In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
+  In* b_pack = b_pack_.data.get();
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
     const std::int64_t nc = std::min(b_.nc, g_.n - jc);
     const std::int64_t b_panels = (nc + NR - 1) / NR;
     for (std::int64_t pc = 0; pc < g_.k; pc += b_.kc) {
       const std::int64_t kc = std::min(b_.kc, g_.k - pc);
+      const std::int64_t kp = round_up(kc, kGroup<In>);  // the panels' padded depth
       const bool accumulate = pc > 0;
       // The epilogue goes where each tile is stored for the last time.
       const bool last = epilogue_ && pc + kc == g_.k;
 #pragma omp for schedule(static)
       for (std::int64_t q = 0; q < b_panels; ++q)
         pack_b_panel(g_, pc, kc, jc + q * NR, std::min<std::int64_t>(NR, nc - q * NR), NR,
-                     b_pack + q * kc * NR);
+                     b_pack + q * kp * NR);
       const std::int64_t m_blocks = (g_.m + b_.mc - 1) / b_.mc;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t blk = 0; blk < m_blocks; ++blk) {
@@ -109,21 +128,21 @@ void PackedGemm<T>::body(int tid) {
         const std::int64_t a_panels = (mc + MR - 1) / MR;
         for (std::int64_t r = 0; r < a_panels; ++r)
           pack_a_panel(g_, ic + r * MR, std::min<std::int64_t>(MR, mc - r * MR), pc, kc, MR,
-                       a_pack + r * kc * MR);
+                       a_pack + r * kp * MR);
         for (std::int64_t q = 0; q < b_panels; ++q) {
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;
-          const T* bp = b_pack + q * kc * NR;
+          const In* bp = b_pack + q * kp * NR;
           for (std::int64_t r = 0; r < a_panels; ++r) {
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);
-            const T* ap = a_pack + r * kc * MR;
-            T* c = g_.c + (ic + r * MR) * g_.n + j0;
+            const In* ap = a_pack + r * kp * MR;
+            Out* c = g_.c + (ic + r * MR) * g_.n + j0;
             if (mr < MR || nr < NR)
-              edge_tile(kc, ap, bp, c, mr, nr, j0, accumulate, last, tid);
+              edge_tile(kp, ap, bp, c, mr, nr, j0, accumulate, last, tid);
             else if (last)
-              uk_.epilogue(kc, ap, bp, c, g_.n, accumulate, epilogue_->bias + j0, epilogue_->act);
+              uk_.epilogue(kp, ap, bp, c, g_.n, accumulate, epilogue_->bias + j0, epilogue_->act);
             else
-              uk_.fn(kc, ap, bp, c, g_.n, accumulate);
+              uk_.fn(kp, ap, bp, c, g_.n, accumulate);
           }
         }
       }
@@ -131,25 +150,26 @@ void PackedGemm<T>::body(int tid) {
   }
 }
 
-template <typename T>
-void PackedGemm<T>::edge_tile(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t mr,
-                              std::int64_t nr, std::int64_t j0, bool accumulate, bool last,
-                              int tid) {
+template <typename In, typename Out>
+void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, Out* c,
+                                    std::int64_t mr, std::int64_t nr, std::int64_t j0,
+                                    bool accumulate, bool last, int tid) {
   const int NR = uk_.nr;
-  T* tile = tiles_[static_cast<std::size_t>(tid)].data.get();
+  Out* tile = tiles_[static_cast<std::size_t>(tid)].data.get();
   if (!last) {
     uk_.fn(kc, a, b, tile, NR, false);
     for (std::int64_t i = 0; i < mr; ++i)
       for (std::int64_t j = 0; j < nr; ++j)
-        c[i * g_.n + j] = (accumulate ? c[i * g_.n + j] : T(0)) + tile[i * NR + j];
+        c[i * g_.n + j] = (accumulate ? c[i * g_.n + j] : Out(0)) + tile[i * NR + j];
     return;
   }
   // The epilogue needs the partial sums of the earlier kc blocks in the tile, and a bias
-  // of NR entries: zeros past the edge (those lanes are computed and dropped).
-  T* bias = bias_tiles_[static_cast<std::size_t>(tid)].data.get();
-  for (std::int64_t j = 0; j < NR; ++j) bias[j] = j < nr ? epilogue_->bias[j0 + j] : T(0);
+  // of NR entries: zeros past the edge (those lanes are computed and dropped; bf16's zero
+  // is all bits clear too).
+  In* bias = bias_tiles_[static_cast<std::size_t>(tid)].data.get();
+  for (std::int64_t j = 0; j < NR; ++j) bias[j] = j < nr ? epilogue_->bias[j0 + j] : In(0);
   if (accumulate) {
-    std::fill(tile, tile + uk_.mr * NR, T(0));
+    std::fill(tile, tile + uk_.mr * NR, Out(0));
     for (std::int64_t i = 0; i < mr; ++i)
       for (std::int64_t j = 0; j < nr; ++j) tile[i * NR + j] = c[i * g_.n + j];
   }
@@ -160,5 +180,6 @@ void PackedGemm<T>::edge_tile(std::int64_t kc, const T* a, const T* b, T* c, std
 
 template class PackedGemm<float>;
 template class PackedGemm<double>;
+template class PackedGemm<std::uint16_t, float>;
 
 }  // namespace ridgeline::packed

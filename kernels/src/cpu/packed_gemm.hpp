@@ -4,7 +4,9 @@
 // multiplies them. Loop order jc -> pc -> ic -> jr -> ir as in BLIS; OpenMP over blocks of
 // A (and over B panels while packing). It serves the gemm rung (gemm_packed.cpp) and, with
 // an epilogue, the fused gemm_bias_act (gemm_bias_act.cpp): the tiles of the last kc block
-// are stored through the micro-kernel's epilogue variant (microkernel.hpp).
+// are stored through the micro-kernel's epilogue variant (microkernel.hpp). In is A's, B's
+// and the bias's element, Out C's: float, double, or bf16 bits (std::uint16_t) into f32,
+// packed in pairs of k (kGroup, microkernel.hpp); the blocking loops are the same.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -26,22 +28,23 @@ struct AlignedArray {
 };
 
 // C := act(A * B + bias): bias has n entries, broadcast over the rows of C.
-template <typename T>
+template <typename In>
 struct Epilogue {
-  const T* bias;
+  const In* bias;
   ops::Activation act;
 };
 
-template <typename T>
+template <typename In, typename Out = In>
 class PackedGemm {
  public:
   // With an epilogue, `uk` must have one (uk.epilogue != nullptr).
-  void prepare(const cpu::GemmArgs<T>& g, const MicroKernel<T>& uk, const Blocking& blocking,
-               int threads, std::optional<Epilogue<T>> epilogue = std::nullopt);
+  void prepare(const cpu::GemmArgs<In, Out>& g, const MicroKernel<In, Out>& uk,
+               const Blocking& blocking, int threads,
+               std::optional<Epilogue<In>> epilogue = std::nullopt);
   void run();
   // Other operands of the prepared shape (and leading dimensions), so a chain that runs one
   // GEMM per head prepares it once (attention_unfused.cpp).
-  void bind(const T* a, const T* b, T* c) {
+  void bind(const In* a, const In* b, Out* c) {
     g_.a = a;
     g_.b = b;
     g_.c = c;
@@ -51,21 +54,22 @@ class PackedGemm {
  private:
   void body(int tid);
   // A tile of fewer than MR rows or NR columns, through the thread's scratch tile.
-  void edge_tile(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t mr, std::int64_t nr,
-                 std::int64_t j0, bool accumulate, bool last, int tid);
+  void edge_tile(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t mr,
+                 std::int64_t nr, std::int64_t j0, bool accumulate, bool last, int tid);
 
-  cpu::GemmArgs<T> g_{};
-  MicroKernel<T> uk_{};
+  cpu::GemmArgs<In, Out> g_{};
+  MicroKernel<In, Out> uk_{};
   Blocking b_;
   int threads_ = 1;
-  std::optional<Epilogue<T>> epilogue_;
-  AlignedArray<T> b_pack_;
-  std::vector<AlignedArray<T>> a_pack_;
-  std::vector<AlignedArray<T>> tiles_;
-  std::vector<AlignedArray<T>> bias_tiles_;  // epilogue: NR bias entries, zero-padded
+  std::optional<Epilogue<In>> epilogue_;
+  AlignedArray<In> b_pack_;
+  std::vector<AlignedArray<In>> a_pack_;
+  std::vector<AlignedArray<Out>> tiles_;
+  std::vector<AlignedArray<In>> bias_tiles_;  // epilogue: NR bias entries, zero-padded
 };
 
 extern template class PackedGemm<float>;
 extern template class PackedGemm<double>;
+extern template class PackedGemm<std::uint16_t, float>;
 
 }  // namespace ridgeline::packed

@@ -6,19 +6,20 @@
 
 namespace ridgeline::cpu {
 
-template <typename T>
+// A and B of T, C of Out (f32 for bf16 inputs, held as std::uint16_t bits).
+template <typename T, typename Out = T>
 struct GemmArgs {
   std::int64_t m, n, k, lda, ldb;
   bool ta, tb;
   const T* a;
   const T* b;
-  T* c;
+  Out* c;
   T at_a(std::int64_t i, std::int64_t p) const { return ta ? a[p * lda + i] : a[i * lda + p]; }
   T at_b(std::int64_t p, std::int64_t j) const { return tb ? b[j * ldb + p] : b[p * ldb + j]; }
 };
 
-template <typename T>
-GemmArgs<T> gemm_args(const Problem& p, GemmOperands ops) {
+template <typename T, typename Out = T>
+GemmArgs<T, Out> gemm_args(const Problem& p, GemmOperands ops) {
   return {gemm_shape(p).m,
           gemm_shape(p).n,
           gemm_shape(p).k,
@@ -28,7 +29,7 @@ GemmArgs<T> gemm_args(const Problem& p, GemmOperands ops) {
           transposes_b(gemm_layout(p)),
           ops.a.as<T>().data(),
           ops.b.as<T>().data(),
-          ops.c.as<T>().data()};
+          ops.c.as<Out>().data()};
 }
 
 // A kernel defined by two routines, one per dtype.

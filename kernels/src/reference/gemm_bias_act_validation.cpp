@@ -40,15 +40,20 @@ void gemm_bias_act_reference(const GemmBiasActInputs& in, std::int64_t i, std::i
 
 namespace {
 
+// An input as f32: bf16 widened (exactly: bf16 is the top half of an f32) into `storage`.
+const float* as_f32(const OperandBuffer& buffer, std::vector<float>& storage) {
+  if (buffer.dtype() == DType::f32) return buffer.as<float>().data();
+  const auto bits = buffer.as<std::uint16_t>();
+  storage.resize(bits.size());
+  std::transform(bits.begin(), bits.end(), storage.begin(), from_bf16);
+  return storage.data();
+}
+
 class Checker {
  public:
   Checker(const Problem& p, Operands& ops)
-      : in_{ops.at("A").as<float>().data(),
-            ops.at("B").as<float>().data(),
-            ops.at("bias").as<float>().data(),
-            gemm_shape(p).m,
-            gemm_shape(p).n,
-            gemm_shape(p).k,
+      : in_{as_f32(ops.at("A"), a_), as_f32(ops.at("B"), b_), as_f32(ops.at("bias"), bias_),
+            gemm_shape(p).m,         gemm_shape(p).n,         gemm_shape(p).k,
             ops::activation_of(p)},
         c_(ops.at("C").as<float>().data()) {}
 
@@ -94,6 +99,7 @@ class Checker {
     return false;
   }
 
+  std::vector<float> a_, b_, bias_;  // bf16 inputs widened; declared before in_ points at them
   GemmBiasActInputs in_;
   const float* c_;
   std::vector<ReferenceEntry> ref_;
@@ -106,9 +112,10 @@ class Checker {
 
 Validation validate_gemm_bias_act(const Problem& p, Operands& operands, std::uint64_t seed) {
   Validation v;
-  if (p.dtype != DType::f32) {
+  if (p.dtype != DType::f32 && p.dtype != DType::bf16) {
     v.disposition = Disposition::not_verified;
-    v.message = fmt::format("gemm_bias_act is validated in f32 only, not {}", to_string(p.dtype));
+    v.message =
+        fmt::format("gemm_bias_act is validated in f32 and bf16 only, not {}", to_string(p.dtype));
     return v;
   }
   v.tolerance = op_definition(p.op).tolerance(p);

@@ -13,7 +13,8 @@ namespace ridgeline {
 // 0.044715 x^3))), in long double.
 long double activation_reference(ops::Activation act, long double x);
 
-// A m x k, B k x n (row-major, f32), bias of n entries.
+// A m x k, B k x n (row-major, f32; bf16 inputs are widened first, exactly), bias of n
+// entries.
 struct GemmBiasActInputs {
   const float* a;
   const float* b;
@@ -33,9 +34,9 @@ struct ReferenceEntry {
 void gemm_bias_act_reference(const GemmBiasActInputs& in, std::int64_t i, std::int64_t j0,
                              std::int64_t j1, std::vector<ReferenceEntry>& out);
 
-// C of a gemm_bias_act problem (f32) against the reference. Errors are |c - act(z)| relative
-// to the entry's scale: the activations' slopes are at most 1.13 (gelu) and 1 (relu), so
-// the dot product's error passes through them about unchanged, and their own roundings
+// C (f32) of a gemm_bias_act problem (f32 or bf16 inputs) against the reference. Errors are |c -
+// act(z)| relative to the entry's scale: the activations' slopes are at most 1.13 (gelu) and 1
+// (relu), so the dot product's error passes through them about unchanged, and their own roundings
 // are relative to |act(z)| <= 1.13 |z|. The bound is the op's tolerance (the GEMM's plus
 // the activation's roundings). Up to m*n*k = kDirectCheckLimit every entry is checked;
 // above, every entry must be a number, and the first and last rows and columns (where

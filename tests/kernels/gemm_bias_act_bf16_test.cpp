@@ -1,0 +1,157 @@
+// gemm_bias_act in bf16 (A, B and bias bf16, C f32): the validation against a result
+// computed by hand from the widened inputs, the work model's bytes, and the catalog's
+// cpu.fused and cpu.unfused (the bf16 micro-kernel, vdpbf16ps) on awkward shapes, both
+// activations, 1 and 2 threads. The kernels need AVX512_BF16 and skip without it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "../support/op_cases.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+Problem make_bf16(const std::string& params, const char* act) {
+  Problem p = test::make_problem("gemm_bias_act", params + "/act=" + act);
+  p.dtype = DType::bf16;
+  return p;
+}
+
+Operands filled(const Problem& p) {
+  Operands ops = allocate_operands(p);
+  test::fill_operands(ops);
+  return ops;
+}
+
+std::vector<double> widened(const OperandBuffer& b) {
+  std::vector<double> out;
+  for (std::uint16_t x : b.as<std::uint16_t>()) out.push_back(from_bf16(x));
+  return out;
+}
+
+// act(A B + bias) in double from the bf16 inputs, straight from the op's definition.
+std::vector<double> by_hand(const Problem& p, const Operands& ops) {
+  const Shape s = gemm_shape(p);
+  const auto a = widened(ops.at("A")), b = widened(ops.at("B")), bias = widened(ops.at("bias"));
+  const bool relu = p.params.attr("act") == "relu";
+  std::vector<double> c(static_cast<std::size_t>(s.m * s.n));
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      double z = bias[j];
+      for (std::int64_t q = 0; q < s.k; ++q) z += a[i * s.k + q] * b[q * s.n + j];
+      const double gelu =
+          0.5 * z *
+          (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (z + 0.044715 * z * z * z)));
+      c[i * s.n + j] = relu ? std::max(z, 0.0) : gelu;
+    }
+  return c;
+}
+
+// 1x1x1; one row; one column; primes; odd k (the last pair padded with a zero); k across
+// several kc blocks (kc <= 1024) with edge tiles in m and n; n across nc blocks.
+const std::vector<std::string> kShapes{"m=1,n=1,k=1",      "m=1,n=67,k=33",    "m=45,n=1,k=20",
+                                       "m=37,n=53,k=19",   "m=29,n=33,k=17",   "m=15,n=7,k=64",
+                                       "m=37,n=53,k=2101", "m=30,n=96,k=3000", "m=3,n=16500,k=5"};
+
+}  // namespace
+
+TEST(GemmBiasActBf16, ValidationPassesTheTextbookAndCatchesAWrongEntry) {
+  for (const char* act : {"relu", "gelu_tanh"}) {
+    const Problem p = make_bf16("m=37,n=53,k=19", act);
+    Operands ops = filled(p);
+    ASSERT_EQ(ops.at("A").dtype(), DType::bf16);
+    ASSERT_EQ(ops.at("C").dtype(), DType::f32);
+    EXPECT_EQ(validate(p, ops, 1).disposition, Disposition::incorrect) << "C is poisoned";
+    const std::vector<double> ref = by_hand(p, ops);
+    auto c = ops.at("C").as<float>();
+    for (std::size_t e = 0; e < c.size(); ++e) c[e] = static_cast<float>(ref[e]);
+    const Validation v = validate(p, ops, 1);
+    EXPECT_EQ(v.disposition, Disposition::passed) << act << ": " << v.message;
+    EXPECT_EQ(v.tolerance, op_definition(p.op).tolerance(p));
+    EXPECT_LT(v.max_rel_err, 1e-7) << "f32 rounding of the textbook result only";
+    c[c.size() - 1] += 1e-2f * (1.0f + std::fabs(c[c.size() - 1]));
+    const Validation wrong = validate(p, ops, 1);
+    EXPECT_EQ(wrong.disposition, Disposition::incorrect) << act;
+    EXPECT_NE(wrong.message.find("exceeds tolerance"), std::string::npos) << wrong.message;
+  }
+}
+
+TEST(GemmBiasActBf16, WorkModelReadsHalfTheInputBytesOfF32) {
+  const double m = 300, n = 200, k = 100;
+  Problem p = make_bf16("m=300,n=200,k=100", "relu");
+  const WorkModel bf16 = op_definition(p.op).work(p),
+                  bf16_unfused = op_definition(p.op).unfused_work(p);
+  p.dtype = DType::f32;
+  const WorkModel f32 = op_definition(p.op).work(p),
+                  f32_unfused = op_definition(p.op).unfused_work(p);
+  const double inputs_f32 = (m * k + k * n + n) * 4;
+  EXPECT_EQ(f32.bytes.at("dram") - bf16.bytes.at("dram"), inputs_f32 / 2);
+  EXPECT_EQ(f32_unfused.bytes.at("dram") - bf16_unfused.bytes.at("dram"), inputs_f32 / 2)
+      << "C stays f32, so the passes move the same bytes";
+  EXPECT_EQ(bf16.flops, f32.flops);
+}
+
+TEST(GemmBiasActBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
+  for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
+    auto probe = test::builtin_catalog().create(backend, "gemm_bias_act");
+    ASSERT_TRUE(probe) << backend;
+    const Support here = probe->supports(make_bf16("m=8,n=8,k=8", "relu"), 1);
+    if (!here) GTEST_SKIP() << here.reason;
+    for (const std::string& shape : kShapes)
+      for (const char* act : {"relu", "gelu_tanh"})
+        for (int threads : {1, 2}) {
+          auto kernel = test::builtin_catalog().create(backend, "gemm_bias_act");
+          const Problem p = make_bf16(shape, act);
+          ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
+          Operands ops = filled(p);
+          kernel->prepare(p, ops, threads);
+          kernel->run();
+          const Validation v = validate(p, ops, 7);
+          EXPECT_EQ(v.disposition, Disposition::passed)
+              << backend << " " << shape << " " << act << " threads=" << threads << ": "
+              << v.message;
+          kernel->run();  // a second run overwrites C
+          EXPECT_EQ(validate(p, ops, 8).disposition, Disposition::passed)
+              << "second run: " << backend << " " << shape << " " << act;
+        }
+  }
+}
+
+TEST(GemmBiasActBf16, RunsTheBf16MicroKernelAcrossKcBlocks) {
+  auto fused = test::builtin_catalog().create("cpu.fused", "gemm_bias_act");
+  const Problem p = make_bf16("m=37,n=53,k=2101", "gelu_tanh");
+  if (!fused->supports(p, 1)) GTEST_SKIP() << fused->supports(p, 1).reason;
+  Operands ops = filled(p);
+  fused->prepare(p, ops, 1);
+  const auto notes = fused->notes();
+  EXPECT_EQ(notes.at("microkernel"), "gemm_bf16_avx512_14x32");
+  const std::string blocking = notes.at("blocking");
+  const int kc = std::stoi(blocking.substr(blocking.find("kc=") + 3));
+  EXPECT_LT(kc, 2101) << blocking;
+  EXPECT_EQ(kc % 2, 0) << "only the last kc block may end on half a pair: " << blocking;
+}
+
+TEST(GemmBiasActBf16, RefusedWithTheReasonWithoutAvx512Bf16) {
+  const CpuFeatures& cpu = cpu_features();
+  for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
+    auto kernel = test::builtin_catalog().create(backend, "gemm_bias_act");
+    Problem p = make_bf16("m=8,n=8,k=8", "relu");
+    p.dtype = DType::f32;
+    if (!kernel->supports(p, 1)) GTEST_SKIP() << kernel->supports(p, 1).reason;
+    p.dtype = DType::bf16;
+    const Support bf16 = kernel->supports(p, 1);
+    if (cpu.has_avx512() && cpu.avx512_bf16) {
+      EXPECT_TRUE(bf16) << bf16.reason;
+    } else {
+      EXPECT_FALSE(bf16);
+      EXPECT_NE(bf16.reason.find("AVX512_BF16"), std::string::npos) << bf16.reason;
+    }
+  }
+}
+
+}  // namespace ridgeline

@@ -1,34 +1,23 @@
-"""End-to-end tests of the `ridgeline` command as a user runs it.
-
-RIDGELINE names the binary (CTest sets it). Each test runs the real command on this
-machine's kernels and BLAS libraries.
+"""End-to-end tests of the `ridgeline` command as a user runs it: bad input, collectors,
+list and run. Each test runs the real command on this machine's kernels and BLAS libraries.
+The probe and what builds on it are in test_probe_report_profile.py.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import tempfile
 import time
 import unittest
 
-RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-# The machine-model cache of these tests, apart from the user's.
-CACHE = tempfile.mkdtemp(prefix="ridgeline-test-cache-")
+from cli_support import ENV, RIDGELINE, remove_cache, ridgeline
+
 LIBM = "/lib/x86_64-linux-gnu/libm.so.6"
 REFBLAS = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
 
 
-ENV = {**os.environ, "NO_COLOR": "1", "XDG_CACHE_HOME": CACHE}
-
-
 def tearDownModule():
-    shutil.rmtree(CACHE, ignore_errors=True)
-
-
-def ridgeline(*args, timeout=300):
-    return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+    remove_cache()
 
 
 def check_google_benchmark_shape(test, doc):
@@ -357,127 +346,6 @@ class RunCommand(unittest.TestCase):
         self.assertTrue(all(b["ridgeline"]["validation"]["disposition"] == "passed" for b in doc["benchmarks"]))
         self.assertIn("interrupted", err)
 
-
-class ProbeReportProfile(unittest.TestCase):
-    """One real probe into the test cache, then what builds on it."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="ridgeline-cli-")
-        cls.machine_path = os.path.join(cls.dir, "machine.json")
-        cls.probe = ridgeline("probe", "-o", cls.machine_path)
-        with open(cls.machine_path) as f:
-            cls.machine = json.load(f)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.dir, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def test_probe_measures_every_ceiling(self):
-        self.assertEqual(self.probe.returncode, 0, self.probe.stderr)
-        m = self.machine
-        self.assertGreater(m["cpu"]["measured_clock_hz"], 1e8)
-        threads = {c["threads"] for c in m["compute"]}
-        self.assertEqual(threads, {1, m["cpu"]["cores"]})
-        names = {c["name"] for c in m["compute"]}
-        for name in ("f64.scalar.fma", "f32.scalar.fma", "f64.avx2.fma", "f32.avx2.fma"):
-            self.assertIn(name, names)
-        for c in m["compute"]:
-            self.assertGreater(c["per_second"], 0, c)
-            self.assertEqual(c["source"], "timed")
-            self.assertTrue(c["theoretical_per_second"] > 0 or c["theoretical_reason"], c)
-        levels = {(c["level"], c["kernel"]) for c in m["memory"]}
-        for level in ("L1", "L2", "DRAM"):
-            for kernel in ("read", "write", "copy", "triad"):
-                self.assertIn((level, kernel), levels)
-        self.assertTrue(all(c["bytes_per_s"] > 0 and c["working_set_bytes"] > 0 for c in m["memory"]))
-        # Each bandwidth ceiling names the instruction width that reached it.
-        self.assertTrue(all(c["isa"] in ("scalar", "avx2", "avx512") for c in m["memory"]), m["memory"])
-        self.assertGreater(m["overhead"][0]["seconds"], 0)
-        self.assertIn("write-allocate", m["byte_convention"])
-
-    def test_partial_probe_measures_only_what_matches_and_is_not_cached(self):
-        out = self.path("partial.json")
-        r = ridgeline("probe", "--only", r"^L1\.copy$", "-o", out)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("not cached", r.stderr)
-        with open(out) as f:
-            m = json.load(f)
-        self.assertEqual(m["compute"], [])
-        self.assertEqual({(c["level"], c["kernel"]) for c in m["memory"]}, {("L1", "copy")})
-        self.assertEqual(m["overhead"], [])
-        # the full model is still the cached one
-        self.assertIn("from the cache", ridgeline("probe").stderr)
-        bad = ridgeline("probe", "--only", "(")
-        self.assertEqual(bad.returncode, 2)
-        self.assertIn("--only '(': invalid regular expression", bad.stderr)
-
-    def test_second_probe_comes_from_the_cache(self):
-        r = ridgeline("probe")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("from the cache", r.stderr)
-        self.assertIn(self.machine["fingerprint"], r.stderr)
-
-    def test_run_embeds_the_machine_and_report_writes_each_format(self):
-        run = self.path("run.json")
-        r = ridgeline("run", "--suite", "smoke", "--filter", "cpu.naive/f64/m=64", "-o", run)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(run) as f:
-            doc = json.load(f)
-        self.assertEqual(doc["context"]["ridgeline"]["machine"]["fingerprint"], self.machine["fingerprint"])
-        outs = [self.path("r.html"), self.path("r.md"), self.path("r.csv")]
-        r = ridgeline("report", run, "-o", outs[0], "-o", outs[1], "-o", outs[2])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout.split(), outs)
-        with open(outs[0]) as f:
-            self.assertIn("<svg", f.read())
-        with open(outs[1]) as f:
-            self.assertIn("## Results", f.read())
-        with open(outs[2]) as f:
-            self.assertEqual(len(f.read().splitlines()), 2)
-
-    def test_report_of_foreign_google_benchmark_output(self):
-        out = self.path("foreign.html")
-        r = ridgeline("report", os.path.join(FIXTURES, "gbench-foreign.json"), "--machine", self.machine_path,
-                      "-o", out)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(out) as f:
-            html = f.read()
-        self.assertIn("1 placed, 2 not placeable", html)
-        self.assertIn("BM_Sort/1024", html)
-        self.assertIn("no FLOP counter", html)
-
-    def test_report_bad_input(self):
-        bad = self.path("bad.json")
-        with open(bad, "w") as f:
-            f.write('{"context": {}, "benchmarks": [{"name": "x", "real_time": 1')
-        r = ridgeline("report", bad, "-o", self.path("x.html"))
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(bad + ": unexpected end of file (truncated?)", r.stderr)
-        with open(bad, "w") as f:
-            f.write('{"context": {}, "benchmarks": [{"name": 3}]}')
-        r = ridgeline("report", bad)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(bad + ": benchmarks[0].name: expected a string, got number", r.stderr)
-        r = ridgeline("report", os.path.join(FIXTURES, "gbench-foreign.json"), "-o", self.path("x.pdf"))
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("unknown report format '.pdf'", r.stderr)
-        r = ridgeline("report", self.path("missing.json"))
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("missing.json: cannot open", r.stderr)
-
-    def test_profile_prints_a_summary_and_the_report_path(self):
-        d = self.path("profile")
-        r = ridgeline("profile", "-d", d, "--suite", "smoke", "--filter", "cpu.packed.*/f32/m=64")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        last = r.stdout.strip().splitlines()[-1]
-        self.assertEqual(last, "Report: " + os.path.join(os.path.abspath(d), "report.html"))
-        self.assertIn("GFLOP/s", r.stdout)
-        for name in ("run.json", "report.html", "report.md", "report.csv"):
-            self.assertTrue(os.path.exists(os.path.join(d, name)), name)
 
 
 if __name__ == "__main__":

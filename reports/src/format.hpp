@@ -34,6 +34,13 @@ inline std::string duration(double seconds) {
   if (seconds >= 1e-6) return fmt::format("{:.3g} µs", seconds * 1e6);
   return fmt::format("{:.3g} ns", seconds * 1e9);
 }
+// A case's repetitions: "1.02 ms … 1.10 ms, cv 3.1%, n 5"; "1 repetition"; "—" without any.
+inline std::string spread(const RepetitionSamples& r) {
+  if (r.seconds.empty()) return "—";
+  if (r.seconds.size() == 1) return "1 repetition";
+  return fmt::format("{} … {}, cv {:.1f}%, n {}", duration(r.min), duration(r.max), 100 * r.cv,
+                     r.seconds.size());
+}
 // A ratio: "4.00×".
 inline std::string times(double ratio) {
   return fixed(ratio, 2) + "×";

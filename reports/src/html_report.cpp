@@ -122,7 +122,8 @@ std::string results_section(const ReportInput& in) {
   std::string s =
       "<h2>Results</h2><table class=\"sortable\" "
       "id=\"results\"><thead><tr><th>case</th><th>backend</th><th>dtype</th>"
-      "<th>threads</th><th>GFLOP/s</th><th>intensity (FLOP/B)</th><th>level</th><th>attainable "
+      "<th>threads</th><th>GFLOP/s</th><th>time per call</th><th>repetitions</th>"
+      "<th>intensity (FLOP/B)</th><th>level</th><th>attainable "
       "GFLOP/s</th>"
       "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th><th>notes</th></tr></thead>"
       "<tbody>";
@@ -135,7 +136,8 @@ std::string results_section(const ReportInput& in) {
         "<tr>" + cell(p.throttled ? p.name + " (GPU throttled)" : p.name) + cell(p.backend) +
         cell(p.dtype) +
         (p.device == "gpu" ? cell("GPU") : num(p.threads, std::to_string(p.threads))) +
-        num(p.achieved, gflops(p.achieved)) + num(ai_v, ai) + cell(level) +
+        num(p.achieved, gflops(p.achieved)) + num(p.seconds, duration(p.seconds)) +
+        num(p.repetitions.cv, spread(p.repetitions)) + num(ai_v, ai) + cell(level) +
         (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
         (p.attainable > 0 ? fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)",
                                         p.above_roof ? " above" : "", p.efficiency,

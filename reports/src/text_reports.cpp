@@ -46,16 +46,17 @@ std::string markdown_report(const ReportInput& in) {
   } else {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";
   }
-  s += "## Results\n\n| case | GFLOP/s | intensity (FLOP/B) | level | attainable GFLOP/s | "
-       "efficiency | bound | sources | notes |\n"
-       "|---|---:|---:|---|---:|---:|---|---|---|\n";
+  s += "## Results\n\n| case | GFLOP/s | time per call | repetitions | intensity (FLOP/B) | "
+       "level | attainable GFLOP/s | efficiency | bound | sources | notes |\n"
+       "|---|---:|---:|---|---:|---|---:|---:|---|---|---|\n";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
     const std::string& level = p.level;
     const double ai = p.level_intensity;
-    s += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
+    s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
                      md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
-                     intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
+                     duration(p.seconds), md(spread(p.repetitions)), intensity(ai), md(level),
+                     p.attainable > 0 ? gflops(p.attainable) : "—",
                      p.attainable > 0 ? percent(p.efficiency) : "—",
                      p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
                      to_string(p.bytes_source), md(join_notes(p.notes)));
@@ -105,7 +106,7 @@ std::string csv_report(const ReportInput& in) {
       "gflops_per_s,"
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
       "bound,above_roof,"
-      "reason,notes\n";
+      "reason,notes,repetitions,seconds_min,seconds_max,seconds_cv\n";
   // A number cell holds a usable number or nothing: a rejected value is named in the
   // reason, never written where a spreadsheet would compute with it.
   const auto number = [](double v) { return usable(v) ? fmt::format("{:.6g}", v) : ""; };
@@ -113,14 +114,17 @@ std::string csv_report(const ReportInput& in) {
     const std::string& level = p.level;
     const double ai = p.level_intensity;
     auto f = [](const std::string& x) { return escape_csv_field(x); };
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
-                     f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, f(p.disposition),
-                     p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
-                     p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source),
-                     to_string(p.bytes_source), f(level), number(ai),
-                     p.attainable > 0 ? gflops(p.attainable) : "",
-                     p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
-                     p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)));
+    const RepetitionSamples& reps = p.repetitions;
+    s += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
+        f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, f(p.disposition),
+        p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
+        p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source), to_string(p.bytes_source),
+        f(level), number(ai), p.attainable > 0 ? gflops(p.attainable) : "",
+        p.attainable > 0 ? fmt::format("{:.4f}", p.efficiency) : "", f(p.bound),
+        p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)),
+        reps.seconds.empty() ? "" : std::to_string(reps.seconds.size()), number(reps.min),
+        number(reps.max), reps.seconds.size() > 1 ? fmt::format("{:.6g}", reps.cv) : "");
   }
   return s;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridgeline/analysis/note.hpp"
+#include "ridgeline/analysis/repetitions.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
 
@@ -52,9 +53,12 @@ struct RooflinePlacement {
   std::string fp_env;      // "ieee" or "ftz_daz"; empty for foreign results
   int threads = 1;
   bool placeable = false;
-  std::string reason;   // why not placeable
-  double flops = 0;     // per call
-  double seconds = 0;   // per call (median repetition where there are several)
+  std::string reason;  // why not placeable
+  double flops = 0;    // per call
+  double seconds = 0;  // per call (median repetition where there are several)
+  // Every timed repetition of the case (its iteration rows without an error), per call;
+  // empty for a file of aggregates only.
+  RepetitionSamples repetitions;
   double achieved = 0;  // FLOP/s
   MetricSource flops_source = MetricSource::analytic;
   MetricSource bytes_source = MetricSource::analytic;

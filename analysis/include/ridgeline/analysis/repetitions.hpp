@@ -1,0 +1,21 @@
+#pragma once
+// The timed repetitions of one case, kept beside its placement: a reader (a report, the
+// coming `compare`) sees the spread, not only the median.
+#include <vector>
+
+namespace ridgeline {
+
+struct RepetitionSamples {
+  std::vector<double> seconds;  // per call, one per repetition, in the file's order
+  double min = 0;
+  double median = 0;
+  double max = 0;
+  // Sample standard deviation over the mean (as Google Benchmark's cv aggregate); 0 with
+  // fewer than two samples.
+  double cv = 0;
+};
+
+// The summary of `seconds` (each finite and positive; the caller leaves the others out).
+RepetitionSamples summarize_repetitions(std::vector<double> seconds);
+
+}  // namespace ridgeline

@@ -1,0 +1,46 @@
+// Each report shows a case's repetitions (time per call, min … max, cv, n) from the analysis
+// model, and the CSV carries them as numbers.
+#include <gtest/gtest.h>
+
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+namespace {
+
+// The recorded smoke run with its first case repeated: 0.9×, 1×, 1.1× the recorded time.
+ReportInput recorded_with_three_repetitions() {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  CaseResult first = run.benchmarks[0];
+  first.real_time = 2.0;
+  first.time_unit = "ms";
+  run.benchmarks[0] = first;
+  for (double f : {0.9, 1.1}) {
+    CaseResult r = first;
+    r.real_time = 2.0 * f;
+    run.benchmarks.insert(run.benchmarks.begin() + 1, r);
+  }
+  auto machine = run.context.machine;
+  return make_report_input(std::move(run), "run.json", machine, "embedded");
+}
+
+TEST(RepetitionsInReports, EveryFormatShowsTheSpreadOfTheRepetitions) {
+  const ReportInput in = recorded_with_three_repetitions();
+  ASSERT_EQ(in.placements[0].repetitions.seconds.size(), 3u);
+  // samples 2.0, 1.8, 2.2 ms: sample sd 0.2 ms over the mean 2.0 ms
+  const std::string spread = "1.8 ms … 2.2 ms, cv 10.0%, n 3";
+  const std::string html = html_report(in);
+  EXPECT_NE(html.find("<th>repetitions</th>"), std::string::npos);
+  EXPECT_NE(html.find(spread), std::string::npos);
+  const std::string md = markdown_report(in);
+  EXPECT_NE(md.find("| 2 ms | " + spread + " |"), std::string::npos) << md.substr(0, 3000);
+  EXPECT_NE(md.find("| 1 repetition |"), std::string::npos);  // the other cases
+  const std::string csv = csv_report(in);
+  const std::string rows = csv.substr(csv.find('\n') + 1);
+  const std::string first = rows.substr(0, rows.find('\n'));
+  const std::string tail = ",3,0.0018,0.0022,0.1";
+  EXPECT_EQ(first.substr(first.size() - tail.size()), tail) << first;
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -5,8 +5,6 @@
 #include "format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
-#include "ridgeline/analysis/ladder_comparison.hpp"
-#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -183,7 +181,7 @@ std::string plot_notes(const RooflineScene& scene) {
 }
 
 std::string ladder_section(const ReportInput& in) {
-  auto rows = ladder_against_best_blas(in.placements);
+  const auto& rows = in.ladder;
   if (rows.empty()) return "";
   std::string s =
       "<h2>Ladder against the best BLAS per problem</h2><table class=\"sortable\"><thead><tr>"
@@ -198,7 +196,7 @@ std::string ladder_section(const ReportInput& in) {
 }
 
 std::string pattern_section(const ReportInput& in) {
-  const auto effects = pattern_effects(in.run);
+  const auto& effects = in.patterns;
   if (effects.empty()) return "";
   std::string s =
       "<h2>Input data</h2><p class=\"meta\">The same case on each input pattern: the data "

@@ -26,6 +26,8 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.machine_origin = std::move(machine_origin);
   in.placements = place_results(in.run, in.machine ? &*in.machine : nullptr);
   in.fusion = fusion_analysis(in.run, in.placements, in.machine ? &*in.machine : nullptr);
+  in.ladder = ladder_against_best_blas(in.placements);
+  in.patterns = pattern_effects(in.run);
   return in;
 }
 

@@ -3,8 +3,6 @@
 
 #include "format.hpp"
 #include "fusion_sections.hpp"
-#include "ridgeline/analysis/ladder_comparison.hpp"
-#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -62,7 +60,7 @@ std::string markdown_report(const ReportInput& in) {
                      to_string(p.bytes_source), md(join_notes(p.notes)));
   }
   s += reports::fusion_markdown(in);
-  auto rows = ladder_against_best_blas(in.placements);
+  const auto& rows = in.ladder;
   if (!rows.empty()) {
     s += "\n## Ladder against the best BLAS\n\n| problem | threads | backend | GFLOP/s | × best "
          "BLAS |\n|---|---:|---|---:|---:|\n";
@@ -71,7 +69,7 @@ std::string markdown_report(const ReportInput& in) {
         s += fmt::format("| {} | {} | {} | {} | {}× |\n", md(problem_label(r)), r.threads,
                          md(b.backend), gflops(b.rate), fixed(b.vs_best, 2));
   }
-  if (const auto effects = pattern_effects(in.run); !effects.empty()) {
+  if (const auto& effects = in.patterns; !effects.empty()) {
     s += "\n## Input data\n\n| case | pattern | GFLOP/s | × first | power (W) | SM clock (MHz) "
          "|\n|---|---|---:|---:|---:|---:|\n";
     for (const auto& e : effects)

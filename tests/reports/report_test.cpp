@@ -218,3 +218,20 @@ TEST(HtmlReport, GpuCasesSitUnderTheGpuRoofWithTheirPatternsAndThrottling) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+// The analysis model is built once, in make_report_input; a printer formats what it is
+// given and never recomputes it (what the dashboard will rely on too).
+TEST(Reports, PrintersFormatTheModelTheyAreGiven) {
+  ReportInput in = recorded();
+  ASSERT_FALSE(in.ladder.empty());
+  ASSERT_FALSE(in.ladder[0].rates.empty());
+  in.ladder[0].rates[0].backend = "cpu.markedbythetest";
+  EXPECT_NE(markdown_report(in).find("cpu.markedbythetest"), std::string::npos);
+  EXPECT_NE(html_report(in).find("cpu.markedbythetest"), std::string::npos);
+  in.ladder.clear();
+  EXPECT_EQ(markdown_report(in).find("Ladder against the best BLAS"), std::string::npos);
+}
+
+}  // namespace ridgeline

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "ridgeline/analysis/fusion.hpp"
+#include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
@@ -19,11 +21,14 @@ struct ReportInput {
   std::optional<MachineModel> machine;
   std::string machine_origin;  // where the ceilings came from, or why there are none
   std::vector<RooflinePlacement> placements;
-  FusionAnalysis fusion;  // pairs and the eltwise chain's sweeps, over `placements`
+  FusionAnalysis fusion;                // pairs and the eltwise chain's sweeps, over `placements`
+  std::vector<LadderRow> ladder;        // each rung against the best BLAS
+  std::vector<PatternEffect> patterns;  // one case's rate (power, clock) per input pattern
 };
 
-// Reads nothing; `placements` filled by place_results(run, machine), `fusion` by
-// fusion_analysis over them.
+// Reads nothing; builds the analysis model once, which every printer only formats:
+// `placements` by place_results(run, machine), `fusion` by fusion_analysis over them,
+// `ladder` by ladder_against_best_blas, `patterns` by pattern_effects.
 ReportInput make_report_input(Run run_doc, std::string run_origin,
                               std::optional<MachineModel> machine, std::string machine_origin);
 

@@ -5,6 +5,7 @@
 
 #include "microkernel.hpp"
 #include "microkernel_body.hpp"
+#include "panel_packing.hpp"
 
 namespace ridgeline::packed {
 
@@ -56,10 +57,11 @@ using F64 = FmaInputs<F64x4>;
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx2() {
-  return {"gemm_f32_avx2_6x16", 6, 16, &kernel<F32, 6, 2>, &kernel_epilogue<F32, 6, 2>};
+  return {"gemm_f32_avx2_6x16", 6, 16, &kernel<F32, 6, 2>, &kernel_epilogue<F32, 6, 2>,
+          &pack_panel<float>};
 }
 MicroKernel<double> microkernel_f64_avx2() {
-  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64, 6, 2>, nullptr};
+  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64, 6, 2>, nullptr, &pack_panel<double>};
 }
 EpiloguePasses<float> epilogue_passes_avx2() {
   return {&add_bias_rows<F32>, &activate_pass<F32>};

@@ -5,6 +5,7 @@
 #include "microkernel.hpp"
 #include "microkernel_avx512_traits.hpp"
 #include "microkernel_body.hpp"
+#include "panel_packing.hpp"
 
 namespace ridgeline::packed {
 
@@ -14,10 +15,11 @@ using F64 = FmaInputs<F64x8>;
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx512() {
-  return {"gemm_f32_avx512_14x32", 14, 32, &kernel<F32, 14, 2>, &kernel_epilogue<F32, 14, 2>};
+  return {"gemm_f32_avx512_14x32", 14, 32, &kernel<F32, 14, 2>, &kernel_epilogue<F32, 14, 2>,
+          &pack_panel<float>};
 }
 MicroKernel<double> microkernel_f64_avx512() {
-  return {"gemm_f64_avx512_14x16", 14, 16, &kernel<F64, 14, 2>, nullptr};
+  return {"gemm_f64_avx512_14x16", 14, 16, &kernel<F64, 14, 2>, nullptr, &pack_panel<double>};
 }
 EpiloguePasses<float> epilogue_passes_avx512() {
   return {&add_bias_rows<F32>, &activate_pass<F32>};

@@ -11,6 +11,7 @@
 #include "microkernel.hpp"
 #include "microkernel_avx512_traits.hpp"
 #include "microkernel_body.hpp"
+#include "panel_packing.hpp"
 
 namespace ridgeline::packed {
 
@@ -35,8 +36,12 @@ struct Bf16Pairs : F32x16 {
 }  // namespace
 
 MicroKernel<std::uint16_t, float> microkernel_bf16_avx512() {
-  return {"gemm_bf16_avx512_14x32", 14, 32, &kernel<Bf16Pairs, 14, 2>,
-          &kernel_epilogue<Bf16Pairs, 14, 2>};
+  return {"gemm_bf16_avx512_14x32",
+          14,
+          32,
+          &kernel<Bf16Pairs, 14, 2>,
+          &kernel_epilogue<Bf16Pairs, 14, 2>,
+          &pack_panel_bf16_avx512};
 }
 EpiloguePasses<std::uint16_t> epilogue_passes_bf16_avx512() {
   return {&add_bias_rows<Bf16Pairs>, &activate_pass<Bf16Pairs>};

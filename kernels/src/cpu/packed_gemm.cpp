@@ -5,9 +5,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-
-#include "panel_packing.hpp"
-
 namespace ridgeline::packed {
 
 namespace {
@@ -60,7 +57,8 @@ void PackedGemm<In, Out>::body(int tid) {
   In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
   In* b_pack = b_pack_.data.get();
   // op(A)[i][p] at a[i * a_row + p * a_col], op(B)[p][j] at b[p * b_row + j * b_col]. A
-  // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp).
+  // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
+  // the micro-kernel names its packing routine.
   const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
   const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
@@ -74,8 +72,8 @@ void PackedGemm<In, Out>::body(int tid) {
       const bool last = epilogue_ && pc + kc == g_.k;
 #pragma omp for schedule(static)
       for (std::int64_t q = 0; q < b_panels; ++q)
-        pack_panel(g_.b + pc * b_row + (jc + q * NR) * b_col, b_col, b_row,
-                   std::min<std::int64_t>(NR, nc - q * NR), kc, NR, b_pack + q * kp * NR);
+        uk_.pack(g_.b + pc * b_row + (jc + q * NR) * b_col, b_col, b_row,
+                 std::min<std::int64_t>(NR, nc - q * NR), kc, NR, b_pack + q * kp * NR);
       const std::int64_t m_blocks = (g_.m + b_.mc - 1) / b_.mc;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t blk = 0; blk < m_blocks; ++blk) {
@@ -83,8 +81,8 @@ void PackedGemm<In, Out>::body(int tid) {
         const std::int64_t mc = std::min(b_.mc, g_.m - ic);
         const std::int64_t a_panels = (mc + MR - 1) / MR;
         for (std::int64_t r = 0; r < a_panels; ++r)
-          pack_panel(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col,
-                     std::min<std::int64_t>(MR, mc - r * MR), kc, MR, a_pack + r * kp * MR);
+          uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col,
+                   std::min<std::int64_t>(MR, mc - r * MR), kc, MR, a_pack + r * kp * MR);
         for (std::int64_t q = 0; q < b_panels; ++q) {
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;

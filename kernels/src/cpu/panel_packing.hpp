@@ -12,11 +12,15 @@
 
 namespace ridgeline::packed {
 
-template <typename In>
-using PackPanelFn = void (*)(const In* src, std::int64_t lane_stride, std::int64_t k_stride,
-                             std::int64_t lanes, std::int64_t kc, int width, In* out);
+// bf16 with AVX-512 (F, BW, VL; panel_packing_bf16_avx512.cpp): the same panels, bit for
+// bit, with two bf16 rows interleaved or a 32-bit transpose instead of one element at a time.
+// The caller checks CPUID.
+void pack_panel_bf16_avx512(const std::uint16_t* src, std::int64_t lane_stride,
+                            std::int64_t k_stride, std::int64_t lanes, std::int64_t kc, int width,
+                            std::uint16_t* out);
 
-// The portable packing (panel_packing.cpp): float, double and bf16 bits (std::uint16_t).
+// The portable packing (panel_packing.cpp): float, double and bf16 bits (std::uint16_t); a
+// PackPanelFn (microkernel.hpp).
 template <typename In>
 void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, std::int64_t lanes,
                 std::int64_t kc, int width, In* out);

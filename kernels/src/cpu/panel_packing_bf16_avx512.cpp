@@ -32,6 +32,10 @@ void pack_steps(const Bits* src, std::int64_t k_stride, std::int64_t lanes, std:
   for (std::int64_t p = 0; p < kc; p += 2) {
     const Bits* s0 = src + p * k_stride;
     Bits* d = out + p * width;  // pair p / 2 starts at (p / 2) * width * 2
+    // Rows a whole leading dimension apart (4 KiB at n = 2048) defeat the hardware
+    // prefetchers; 8 pairs ahead halved this loop's share of perf's samples.
+    _mm_prefetch(reinterpret_cast<const char*>(s0 + 16 * k_stride), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(s0 + 17 * k_stride), _MM_HINT_T0);
     for (int l = 0; l < width; l += 16) {
       const __mmask16 in = first16(lanes - l);
       const __m512i lo = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(in, s0 + l));

@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "../ops/bf16_avx512.hpp"
+#include "../ops/simd_avx512.hpp"
 #include "microkernel.hpp"
-#include "microkernel_avx512_traits.hpp"
 #include "microkernel_body.hpp"
 #include "panel_packing.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 // The packed operands' side for bf16 pairs (microkernel.hpp gives the layout); C, the
 // epilogue and the activations are F32x16's.
-struct Bf16Pairs : F32x16 {
+struct Bf16Pairs : ops::F32x16 {
   using In = std::uint16_t;
   using VIn = __m512bh;
   static constexpr int kK = 2;

@@ -5,11 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 #include <vector>
 
-#include "../support/op_cases.hpp"
-#include "ridgeline/core/ops/gemm.hpp"
+#include "gemm_bias_act_test_support.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 
 namespace ridgeline {
@@ -17,46 +15,10 @@ namespace ridgeline {
 namespace {
 
 Problem make_bf16(const std::string& params, const char* act) {
-  Problem p = test::make_problem("gemm_bias_act", params + "/act=" + act);
-  p.dtype = DType::bf16;
-  return p;
+  return test::make_gemm_bias_act(params, act, DType::bf16);
 }
 
-Operands filled(const Problem& p) {
-  Operands ops = allocate_operands(p);
-  test::fill_operands(ops);
-  return ops;
-}
-
-std::vector<double> widened(const OperandBuffer& b) {
-  std::vector<double> out;
-  for (std::uint16_t x : b.as<std::uint16_t>()) out.push_back(from_bf16(x));
-  return out;
-}
-
-// act(A B + bias) in double from the bf16 inputs, straight from the op's definition.
-std::vector<double> by_hand(const Problem& p, const Operands& ops) {
-  const Shape s = gemm_shape(p);
-  const auto a = widened(ops.at("A")), b = widened(ops.at("B")), bias = widened(ops.at("bias"));
-  const bool relu = p.params.attr("act") == "relu";
-  std::vector<double> c(static_cast<std::size_t>(s.m * s.n));
-  for (std::int64_t i = 0; i < s.m; ++i)
-    for (std::int64_t j = 0; j < s.n; ++j) {
-      double z = bias[j];
-      for (std::int64_t q = 0; q < s.k; ++q) z += a[i * s.k + q] * b[q * s.n + j];
-      const double gelu =
-          0.5 * z *
-          (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (z + 0.044715 * z * z * z)));
-      c[i * s.n + j] = relu ? std::max(z, 0.0) : gelu;
-    }
-  return c;
-}
-
-// 1x1x1; one row; one column; primes; odd k (the last pair padded with a zero); k across
-// several kc blocks (kc <= 1024) with edge tiles in m and n; n across nc blocks.
-const std::vector<std::string> kShapes{"m=1,n=1,k=1",      "m=1,n=67,k=33",    "m=45,n=1,k=20",
-                                       "m=37,n=53,k=19",   "m=29,n=33,k=17",   "m=15,n=7,k=64",
-                                       "m=37,n=53,k=2101", "m=30,n=96,k=3000", "m=3,n=16500,k=5"};
+using test::filled;
 
 }  // namespace
 
@@ -67,7 +29,7 @@ TEST(GemmBiasActBf16, ValidationPassesTheTextbookAndCatchesAWrongEntry) {
     ASSERT_EQ(ops.at("A").dtype(), DType::bf16);
     ASSERT_EQ(ops.at("C").dtype(), DType::f32);
     EXPECT_EQ(validate(p, ops, 1).disposition, Disposition::incorrect) << "C is poisoned";
-    const std::vector<double> ref = by_hand(p, ops);
+    const std::vector<double> ref = test::gemm_bias_act_by_hand(p, ops);
     auto c = ops.at("C").as<float>();
     for (std::size_t e = 0; e < c.size(); ++e) c[e] = static_cast<float>(ref[e]);
     const Validation v = validate(p, ops, 1);
@@ -97,29 +59,7 @@ TEST(GemmBiasActBf16, WorkModelReadsHalfTheInputBytesOfF32) {
 }
 
 TEST(GemmBiasActBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
-  for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
-    auto probe = test::builtin_catalog().create(backend, "gemm_bias_act");
-    ASSERT_TRUE(probe) << backend;
-    const Support here = probe->supports(make_bf16("m=8,n=8,k=8", "relu"), 1);
-    if (!here) GTEST_SKIP() << here.reason;
-    for (const std::string& shape : kShapes)
-      for (const char* act : {"relu", "gelu_tanh"})
-        for (int threads : {1, 2}) {
-          auto kernel = test::builtin_catalog().create(backend, "gemm_bias_act");
-          const Problem p = make_bf16(shape, act);
-          ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
-          Operands ops = filled(p);
-          kernel->prepare(p, ops, threads);
-          kernel->run();
-          const Validation v = validate(p, ops, 7);
-          EXPECT_EQ(v.disposition, Disposition::passed)
-              << backend << " " << shape << " " << act << " threads=" << threads << ": "
-              << v.message;
-          kernel->run();  // a second run overwrites C
-          EXPECT_EQ(validate(p, ops, 8).disposition, Disposition::passed)
-              << "second run: " << backend << " " << shape << " " << act;
-        }
-  }
+  test::expect_catalog_kernels_pass(DType::bf16);
 }
 
 TEST(GemmBiasActBf16, RunsTheBf16MicroKernelAcrossKcBlocks) {

@@ -6,15 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 #include "cpu/packed_gemm.hpp"
+#include "gemm_bias_act_test_support.hpp"
 #include "reference/gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
-#include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
-#include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
 
 namespace ridgeline {
@@ -24,54 +22,11 @@ namespace {
 using ops::Activation;
 
 Problem make(const std::string& params, const char* act) {
-  Problem p;
-  p.op = "gemm_bias_act";
-  p.params = parse_params(op_definition(p.op), params + "/act=" + act);
-  return p;
+  return test::make_gemm_bias_act(params, act);
 }
 
-// Inputs from the normal pattern, C poisoned (NaN), as the runner prepares a case.
-Operands filled(const Problem& p) {
-  Operands ops = allocate_operands(p);
-  fill_pattern(ops.at("A"), "normal", 1);
-  fill_pattern(ops.at("B"), "normal", 2);
-  fill_pattern(ops.at("bias"), "normal", 3);
-  poison(ops.at("C"));
-  return ops;
-}
-
-// The textbook formula in double, straight from the op's definition.
-double gelu_by_hand(double x) {
-  return 0.5 * x *
-         (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
-}
-
-std::vector<double> by_hand(const Problem& p, Operands& ops) {
-  const Shape s = gemm_shape(p);
-  const auto a = ops.at("A").as<float>(), b = ops.at("B").as<float>();
-  const auto bias = ops.at("bias").as<float>();
-  const bool relu = p.params.attr("act") == "relu";
-  std::vector<double> c(static_cast<std::size_t>(s.m * s.n));
-  for (std::int64_t i = 0; i < s.m; ++i)
-    for (std::int64_t j = 0; j < s.n; ++j) {
-      double z = bias[j];
-      for (std::int64_t q = 0; q < s.k; ++q) z += double{a[i * s.k + q]} * b[q * s.n + j];
-      c[i * s.n + j] = relu ? std::max(z, 0.0) : gelu_by_hand(z);
-    }
-  return c;
-}
-
-const KernelCatalog& catalog() {
-  static const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
-  return c;
-}
-
-// 1x1x1; one row; one column; primes; n not a multiple of any vector width (and below
-// one); k across several kc blocks (kc <= 1024) with edge tiles in m and n; n across nc
-// blocks (nc <= 16384).
-const std::vector<std::string> kShapes{"m=1,n=1,k=1",      "m=1,n=67,k=33",    "m=45,n=1,k=20",
-                                       "m=37,n=53,k=19",   "m=29,n=33,k=17",   "m=15,n=7,k=64",
-                                       "m=37,n=53,k=2100", "m=30,n=96,k=3000", "m=3,n=16500,k=5"};
+using test::filled;
+using test::gelu_by_hand;
 
 }  // namespace
 
@@ -120,7 +75,7 @@ TEST(GemmBiasActReference, ValidationPassesTheTextbookAndCatchesWrongOrUnwritten
       EXPECT_EQ(unwritten.disposition, Disposition::incorrect);
       EXPECT_NE(unwritten.message.find("never written"), std::string::npos) << unwritten.message;
 
-      const std::vector<double> ref = by_hand(p, ops);
+      const std::vector<double> ref = test::gemm_bias_act_by_hand(p, ops);
       auto c = ops.at("C").as<float>();
       for (std::size_t e = 0; e < c.size(); ++e) c[e] = static_cast<float>(ref[e]);
       const Validation v = validate(p, ops, 1);
@@ -145,34 +100,11 @@ TEST(GemmBiasActReference, ValidationPassesTheTextbookAndCatchesWrongOrUnwritten
 }
 
 TEST(GemmBiasActKernels, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
-  for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
-    auto probe = catalog().create(backend, "gemm_bias_act");
-    ASSERT_TRUE(probe) << backend;
-    const Support here = probe->supports(make("m=8,n=8,k=8", "relu"), 1);
-    if (!here) GTEST_SKIP() << here.reason;
-    for (const std::string& shape : kShapes)
-      for (const char* act : {"relu", "gelu_tanh"})
-        for (int threads : {1, 2}) {
-          auto kernel = catalog().create(backend, "gemm_bias_act");
-          const Problem p = make(shape, act);
-          ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
-          Operands ops = filled(p);
-          kernel->prepare(p, ops, threads);
-          kernel->run();
-          const Validation v = validate(p, ops, 7);
-          EXPECT_EQ(v.disposition, Disposition::passed)
-              << backend << " " << shape << " " << act << " threads=" << threads << ": "
-              << v.message;
-          // A second run overwrites C (the bias is added once, not once per run).
-          kernel->run();
-          EXPECT_EQ(validate(p, ops, 8).disposition, Disposition::passed)
-              << "second run: " << backend << " " << shape << " " << act;
-        }
-  }
+  test::expect_catalog_kernels_pass(DType::f32);
 }
 
 TEST(GemmBiasActKernels, LongKCrossesKcBlocksAndTheNotesSayHowCWasStored) {
-  auto fused = catalog().create("cpu.fused", "gemm_bias_act");
+  auto fused = test::builtin_catalog().create("cpu.fused", "gemm_bias_act");
   const Problem p = make("m=37,n=53,k=2100", "gelu_tanh");
   if (!fused->supports(p, 1)) GTEST_SKIP() << fused->supports(p, 1).reason;
   Operands ops = filled(p);
@@ -182,14 +114,14 @@ TEST(GemmBiasActKernels, LongKCrossesKcBlocksAndTheNotesSayHowCWasStored) {
   const int kc = std::stoi(blocking.substr(blocking.find("kc=") + 3));
   EXPECT_LT(kc, 2100) << blocking;
   EXPECT_NE(notes.at("epilogue").find("micro-kernel's store"), std::string::npos);
-  auto unfused = catalog().create("cpu.unfused", "gemm_bias_act");
+  auto unfused = test::builtin_catalog().create("cpu.unfused", "gemm_bias_act");
   unfused->prepare(p, ops, 1);
   EXPECT_NE(unfused->notes().at("epilogue").find("gelu_tanh pass"), std::string::npos);
 }
 
 TEST(GemmBiasActKernels, RefuseOtherOps) {
   for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
-    auto kernel = catalog().create(backend, "gemm_bias_act");
+    auto kernel = test::builtin_catalog().create(backend, "gemm_bias_act");
     const Problem p = make("m=8,n=8,k=8", "relu");
     if (!kernel->supports(p, 1)) GTEST_SKIP() << kernel->supports(p, 1).reason;
     EXPECT_FALSE(kernel->supports(gemm_problem(Shape{8, 8, 8, 1}), 1));
@@ -231,7 +163,7 @@ class GemmBiasActIsa : public ::testing::TestWithParam<IsaCase> {
 TEST_P(GemmBiasActIsa, EpilogueAndPassesPassTheReference) {
   const packed::MicroKernel<float> uk = GetParam().microkernel();
   const packed::EpiloguePasses<float> passes = GetParam().passes();
-  for (const std::string& shape : kShapes)
+  for (const std::string& shape : test::kGemmBiasActShapes)
     for (const char* act : {"relu", "gelu_tanh"})
       for (bool fused : {true, false}) {
         const Problem p = make(shape, act);

@@ -39,6 +39,11 @@ using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const In* a, const In* b
                                        std::int64_t ldc, bool accumulate, const In* bias,
                                        ops::Activation act);
 
+// Packs one panel of A or B in the layout the micro-kernel reads (panel_packing.hpp).
+template <typename In>
+using PackPanelFn = void (*)(const In* src, std::int64_t lane_stride, std::int64_t k_stride,
+                             std::int64_t lanes, std::int64_t kc, int width, In* out);
+
 template <typename In, typename Out = In>
 struct MicroKernel {
   const char* name;  // gemm_<dtype>_<isa>_<MR>x<NR>
@@ -46,6 +51,7 @@ struct MicroKernel {
   int nr;
   MicroKernelFn<In, Out> fn;
   MicroKernelEpilogueFn<In, Out> epilogue;  // nullptr where there is none (f64)
+  PackPanelFn<In> pack;                     // pack_panel, or bf16's AVX-512 packing
 };
 
 MicroKernel<float> microkernel_f32_avx512();

@@ -8,9 +8,10 @@
 #include <cstring>
 
 #include "../ops/bf16_avx512.hpp"
+#include "../ops/simd_avx512.hpp"
 #include "microkernel.hpp"
-#include "microkernel_avx512_traits.hpp"
 #include "microkernel_body.hpp"
+#include "panel_packing.hpp"
 
 namespace ridgeline::packed {
 
@@ -18,7 +19,7 @@ namespace {
 
 // The packed operands' side for bf16 pairs (microkernel.hpp gives the layout); C, the
 // epilogue and the activations are F32x16's.
-struct Bf16Pairs : F32x16 {
+struct Bf16Pairs : ops::F32x16 {
   using In = std::uint16_t;
   using VIn = __m512bh;
   static constexpr int kK = 2;
@@ -35,8 +36,12 @@ struct Bf16Pairs : F32x16 {
 }  // namespace
 
 MicroKernel<std::uint16_t, float> microkernel_bf16_avx512() {
-  return {"gemm_bf16_avx512_14x32", 14, 32, &kernel<Bf16Pairs, 14, 2>,
-          &kernel_epilogue<Bf16Pairs, 14, 2>};
+  return {"gemm_bf16_avx512_14x32",
+          14,
+          32,
+          &kernel<Bf16Pairs, 14, 2>,
+          &kernel_epilogue<Bf16Pairs, 14, 2>,
+          &pack_panel_bf16_avx512};
 }
 EpiloguePasses<std::uint16_t> epilogue_passes_bf16_avx512() {
   return {&add_bias_rows<Bf16Pairs>, &activate_pass<Bf16Pairs>};

@@ -1,11 +1,11 @@
 #pragma once
-// The register-blocked micro-kernel, written once over a SIMD traits type S (T, V,
-// kLanes, zero, load, loadu, storeu, broadcast, fma, add) with its packed operands' side
-// (In, VIn, kK, load_in, broadcast_in, dot, load_bias; FmaInputs gives them to a traits type
-// whose inputs are its own T), and its epilogue variant and passes, whose activations need
-// ops::activate's traits too (set1, mul, max, min, round, pow2, zero_where_less, div;
-// ../ops/activation_simd.hpp). Included only by the ISA-specific translation units; the
-// anonymous namespace gives each its own copy.
+// The register-blocked micro-kernel, written once over a SIMD traits type S (T, V, kLanes,
+// set1, load, load_aligned, store, fma, add: the row-wise ops' traits, ../ops/simd_avx512.hpp
+// and simd_avx2.hpp) with its packed operands' side (In, VIn, kK, load_in, broadcast_in, dot,
+// load_bias; FmaInputs gives them to a traits type whose inputs are its own T), and its
+// epilogue variant and passes, whose activations need ops::activate's traits too (mul, max,
+// min, round, pow2, zero_where_less, div; ../ops/activation_simd.hpp). Included only by the
+// ISA-specific translation units; the anonymous namespace gives each its own copy.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -22,10 +22,10 @@ struct FmaInputs : S {
   using In = typename S::T;
   using VIn = typename S::V;
   static constexpr int kK = 1;
-  static VIn load_in(const In* p) { return S::load(p); }
-  static VIn broadcast_in(const In* p) { return S::broadcast(p); }
+  static VIn load_in(const In* p) { return S::load_aligned(p); }
+  static VIn broadcast_in(const In* p) { return S::set1(*p); }
   static typename S::V dot(VIn a, VIn b, typename S::V acc) { return S::fma(a, b, acc); }
-  static typename S::V load_bias(const In* p) { return S::loadu(p); }
+  static typename S::V load_bias(const In* p) { return S::load(p); }
 };
 
 // acc := A_panel * B_panel, kK k steps per instruction (kc is a multiple of kK). Inlined
@@ -40,7 +40,7 @@ template <typename S, int MR, int NV>
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) acc[i][v] = S::zero();
+    for (int v = 0; v < NV; ++v) acc[i][v] = S::set1(0);
 
   for (std::int64_t p = 0; p < kc; p += K) {
     typename S::VIn bv[NV];
@@ -68,7 +68,7 @@ void kernel(std::int64_t kc, const typename S::In* __restrict a, const typename 
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
       typename S::T* cp = c + i * ldc + v * S::kLanes;
-      S::storeu(cp, accumulate ? S::add(S::loadu(cp), acc[i][v]) : acc[i][v]);
+      S::store(cp, accumulate ? S::add(S::load(cp), acc[i][v]) : acc[i][v]);
     }
 }
 
@@ -88,8 +88,8 @@ template <typename S, int MR, int NV, ops::Activation kAct>
     for (int v = 0; v < NV; ++v) {
       typename S::T* cp = c + i * ldc + v * S::kLanes;
       typename S::V x = S::add(acc[i][v], bv[v]);
-      if (accumulate) x = S::add(S::loadu(cp), x);
-      S::storeu(cp, ops::activate<S>(x, kAct));
+      if (accumulate) x = S::add(S::load(cp), x);
+      S::store(cp, ops::activate<S>(x, kAct));
     }
 }
 
@@ -114,13 +114,12 @@ void add_bias_rows(float* c, const typename S::In* bias, std::int64_t rows, std:
   for (std::int64_t i = 0; i < rows; ++i) {
     float* row = c + i * n;
     std::int64_t j = 0;
-    for (; j + W <= n; j += W)
-      S::storeu(row + j, S::add(S::loadu(row + j), S::load_bias(bias + j)));
+    for (; j + W <= n; j += W) S::store(row + j, S::add(S::load(row + j), S::load_bias(bias + j)));
     if (j < n) {
       alignas(64) float x[W] = {};
       alignas(64) typename S::In b[W] = {};
       for (std::int64_t t = j; t < n; ++t) x[t - j] = row[t], b[t - j] = bias[t];
-      S::storeu(x, S::add(S::loadu(x), S::load_bias(b)));
+      S::store(x, S::add(S::load(x), S::load_bias(b)));
       for (std::int64_t t = j; t < n; ++t) row[t] = x[t - j];
     }
   }
@@ -130,11 +129,11 @@ template <typename S, ops::Activation kAct>
 void activate_all(float* c, std::int64_t count) {
   constexpr int W = S::kLanes;
   std::int64_t j = 0;
-  for (; j + W <= count; j += W) S::storeu(c + j, ops::activate<S>(S::loadu(c + j), kAct));
+  for (; j + W <= count; j += W) S::store(c + j, ops::activate<S>(S::load(c + j), kAct));
   if (j < count) {
     alignas(64) float x[W] = {};
     for (std::int64_t t = j; t < count; ++t) x[t - j] = c[t];
-    S::storeu(x, ops::activate<S>(S::loadu(x), kAct));
+    S::store(x, ops::activate<S>(S::load(x), kAct));
     for (std::int64_t t = j; t < count; ++t) c[t] = x[t - j];
   }
 }

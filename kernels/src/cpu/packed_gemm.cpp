@@ -4,64 +4,13 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
-
 namespace ridgeline::packed {
 
 namespace {
 
 std::int64_t round_up(std::int64_t x, int multiple) {
   return (x + multiple - 1) / multiple * multiple;
-}
-
-// Packs rows [i0, i0+mr) x columns [pc, pc+kc) of op(A) as one micro-panel: entry (i, p) at
-// a[(p/K)*MR*K + i*K + p%K] (K = kGroup<In>; a[p*MR + i] for K = 1), zero-padded to MR rows
-// and a multiple of K columns.
-template <typename In, typename Out>
-void pack_a_panel(const cpu::GemmArgs<In, Out>& g, std::int64_t i0, std::int64_t mr,
-                  std::int64_t pc, std::int64_t kc, int MR, In* __restrict out) {
-  constexpr int K = kGroup<In>;
-  const std::int64_t kc_padded = round_up(kc, K);
-  if (mr < MR || kc_padded != kc)
-    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * MR));
-  if (g.ta) {
-    for (std::int64_t p = 0; p < kc; ++p) {
-      const In* src = g.a + (pc + p) * g.lda + i0;
-      In* dst = out + p / K * MR * K + p % K;
-      for (std::int64_t i = 0; i < mr; ++i) dst[i * K] = src[i];
-    }
-  } else {
-    for (std::int64_t i = 0; i < mr; ++i) {
-      const In* src = g.a + (i0 + i) * g.lda + pc;
-      In* dst = out + i * K;
-      for (std::int64_t p = 0; p < kc; ++p) dst[p / K * MR * K + p % K] = src[p];
-    }
-  }
-}
-
-// Packs rows [pc, pc+kc) x columns [j0, j0+nr) of op(B) as one micro-panel: entry (p, j) at
-// b[(p/K)*NR*K + j*K + p%K] (b[p*NR + j] for K = 1), zero-padded likewise.
-template <typename In, typename Out>
-void pack_b_panel(const cpu::GemmArgs<In, Out>& g, std::int64_t pc, std::int64_t kc,
-                  std::int64_t j0, std::int64_t nr, int NR, In* __restrict out) {
-  constexpr int K = kGroup<In>;
-  const std::int64_t kc_padded = round_up(kc, K);
-  if (nr < NR || kc_padded != kc)
-    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * NR));
-  if (g.tb) {
-    for (std::int64_t j = 0; j < nr; ++j) {
-      const In* src = g.b + (j0 + j) * g.ldb + pc;
-      In* dst = out + j * K;
-      for (std::int64_t p = 0; p < kc; ++p) dst[p / K * NR * K + p % K] = src[p];
-    }
-  } else {
-    for (std::int64_t p = 0; p < kc; ++p) {
-      const In* src = g.b + (pc + p) * g.ldb + j0;
-      In* dst = out + p / K * NR * K + p % K;
-      for (std::int64_t j = 0; j < nr; ++j) dst[j * K] = src[j];
-    }
-  }
 }
 
 }  // namespace
@@ -107,6 +56,11 @@ void PackedGemm<In, Out>::body(int tid) {
   const int MR = uk_.mr, NR = uk_.nr;
   In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
   In* b_pack = b_pack_.data.get();
+  // op(A)[i][p] at a[i * a_row + p * a_col], op(B)[p][j] at b[p * b_row + j * b_col]. A
+  // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
+  // the micro-kernel names its packing routine.
+  const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
+  const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
     const std::int64_t nc = std::min(b_.nc, g_.n - jc);
     const std::int64_t b_panels = (nc + NR - 1) / NR;
@@ -118,8 +72,8 @@ void PackedGemm<In, Out>::body(int tid) {
       const bool last = epilogue_ && pc + kc == g_.k;
 #pragma omp for schedule(static)
       for (std::int64_t q = 0; q < b_panels; ++q)
-        pack_b_panel(g_, pc, kc, jc + q * NR, std::min<std::int64_t>(NR, nc - q * NR), NR,
-                     b_pack + q * kp * NR);
+        uk_.pack(g_.b + pc * b_row + (jc + q * NR) * b_col, b_col, b_row,
+                 std::min<std::int64_t>(NR, nc - q * NR), kc, NR, b_pack + q * kp * NR);
       const std::int64_t m_blocks = (g_.m + b_.mc - 1) / b_.mc;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t blk = 0; blk < m_blocks; ++blk) {
@@ -127,8 +81,8 @@ void PackedGemm<In, Out>::body(int tid) {
         const std::int64_t mc = std::min(b_.mc, g_.m - ic);
         const std::int64_t a_panels = (mc + MR - 1) / MR;
         for (std::int64_t r = 0; r < a_panels; ++r)
-          pack_a_panel(g_, ic + r * MR, std::min<std::int64_t>(MR, mc - r * MR), pc, kc, MR,
-                       a_pack + r * kp * MR);
+          uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col,
+                   std::min<std::int64_t>(MR, mc - r * MR), kc, MR, a_pack + r * kp * MR);
         for (std::int64_t q = 0; q < b_panels; ++q) {
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;

@@ -2,11 +2,6 @@
 // 32 query rows (2 zmm), chunks of 8 keys: 16 score registers, then 16 probabilities beside
 // 6 x 2 output accumulators (28 of the 32 zmm registers). Each broadcast of K or V feeds two
 // FMAs; with one (16 rows x 16 keys) it ran 10% slower on Zen 5 (docs/attention.md).
-// GCC 12 reports its own _mm512_undefined_* placeholders as "may be used uninitialized" once
-// they are inlined (GCC bug 105593, fixed in GCC 13).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include "attention_fused_body.hpp"
 #include "simd_avx512.hpp"
 

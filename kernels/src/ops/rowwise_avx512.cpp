@@ -2,11 +2,6 @@
 // 512-bit vectors preferred so the unfused passes use zmm too), over the traits in
 // simd_avx512.hpp, in f32 and, with AVX512_BF16 (-mavx512bf16; only called where CPUID has
 // it), bf16.
-// GCC 12 reports its own _mm512_undefined_* placeholders (max, min, cvtps, roundscale, slli)
-// as "may be used uninitialized" once they are inlined (GCC bug 105593, fixed in GCC 13).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include "rowwise_bf16_body.hpp"
 #include "rowwise_fused_body.hpp"
 #include "rowwise_unfused_body.hpp"

@@ -10,7 +10,10 @@
 // round (to nearest), pow2 (2^n for integral n in [-126, 127]), zero_where_less(v, x, bound)
 // (x < bound ? 0 : v), reduce_add, reduce_max, fill_where_greater(v, a, b, fill)
 // (a > b ? fill : v) and any_greater(a, b) (some lane has a > b). The AVX-512 and AVX2
-// traits are in simd_avx512.hpp and simd_avx2.hpp.
+// traits are in simd_avx512.hpp and simd_avx2.hpp; they serve the packed GEMM's
+// micro-kernels too (../cpu/microkernel_body.hpp), which also need T (the element),
+// load_aligned (64-byte aligned p) and, for the activations, div; the f64 traits there
+// have only what the micro-kernels need.
 #include <algorithm>
 #include <bit>
 #include <cmath>

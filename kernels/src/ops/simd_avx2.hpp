@@ -1,13 +1,16 @@
 #pragma once
-// The AVX2 + FMA traits (8 f32 lanes) of the SIMD bodies (rowwise_simd.hpp lists the members):
-// included only by the units compiled with -mavx2 -mfma (rowwise_avx2.cpp, attention_avx2.cpp);
-// the anonymous namespace gives each unit its own copy. Tails use vmaskmov.
+// The AVX2 + FMA traits of the SIMD bodies (rowwise_simd.hpp lists the members) and of the
+// packed GEMM's micro-kernels (microkernel_body.hpp): 8 f32 lanes, and 4 f64 lanes for the f64
+// micro-kernel. Included only by the units compiled with -mavx2 -mfma (rowwise_avx2.cpp,
+// attention_avx2.cpp, cpu/microkernel_avx2.cpp); the anonymous namespace gives each unit its
+// own copy. Tails use vmaskmov.
 #include <immintrin.h>
 
 namespace ridgeline::ops {
 namespace {
 
 struct F32x8 {
+  using T = float;
   using V = __m256;
   static constexpr int kLanes = 8;
   static __m256i mask(int count) {
@@ -15,6 +18,7 @@ struct F32x8 {
   }
   static V set1(float v) { return _mm256_set1_ps(v); }
   static V load(const float* p) { return _mm256_loadu_ps(p); }
+  static V load_aligned(const float* p) { return _mm256_load_ps(p); }
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
   static V load_tail(const float* p, int count, float fill) {
     const __m256i m = mask(count);
@@ -24,6 +28,7 @@ struct F32x8 {
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  static V div(V a, V b) { return _mm256_div_ps(a, b); }
   static V max(V a, V b) { return _mm256_max_ps(a, b); }
   static V min(V a, V b) { return _mm256_min_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
@@ -52,6 +57,19 @@ struct F32x8 {
   static bool any_greater(V a, V b) {
     return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GT_OQ)) != 0;
   }
+};
+
+// The f64 micro-kernel's members only.
+struct F64x4 {
+  using T = double;
+  using V = __m256d;
+  static constexpr int kLanes = 4;
+  static V set1(double v) { return _mm256_set1_pd(v); }
+  static V load(const double* p) { return _mm256_loadu_pd(p); }
+  static V load_aligned(const double* p) { return _mm256_load_pd(p); }
+  static void store(double* p, V v) { _mm256_storeu_pd(p, v); }
+  static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
 };
 
 }  // namespace

@@ -1,18 +1,27 @@
 #pragma once
-// The AVX-512 traits (16 f32 lanes) of the SIMD bodies (rowwise_simd.hpp lists the members):
-// included only by the units compiled with -mavx512f/dq/bw/vl (rowwise_avx512.cpp,
-// attention_avx512.cpp); the anonymous namespace gives each unit its own copy. Tails use masks.
+// The AVX-512 traits of the SIMD bodies (rowwise_simd.hpp lists the members) and of the packed
+// GEMM's micro-kernels (microkernel_body.hpp): 16 f32 lanes, and 8 f64 lanes for the f64
+// micro-kernel. Included only by the units compiled with -mavx512f/dq/bw/vl (rowwise_avx512.cpp,
+// attention_avx512.cpp, cpu/microkernel_avx512*.cpp); the anonymous namespace gives each unit
+// its own copy. Tails use masks.
+// GCC 12 reports its own _mm512_undefined_* placeholders (max, min, cvtps, roundscale, slli)
+// as "may be used uninitialized" once they are inlined (GCC bug 105593, fixed in GCC 13).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 namespace ridgeline::ops {
 namespace {
 
 struct F32x16 {
+  using T = float;
   using V = __m512;
   static constexpr int kLanes = 16;
   static __mmask16 mask(int count) { return static_cast<__mmask16>((1u << count) - 1u); }
   static V set1(float v) { return _mm512_set1_ps(v); }
   static V load(const float* p) { return _mm512_loadu_ps(p); }
+  static V load_aligned(const float* p) { return _mm512_load_ps(p); }
   static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
   static V load_tail(const float* p, int count, float fill) {
     return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), mask(count), p);
@@ -21,6 +30,7 @@ struct F32x16 {
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
+  static V div(V a, V b) { return _mm512_div_ps(a, b); }
   static V max(V a, V b) { return _mm512_max_ps(a, b); }
   static V min(V a, V b) { return _mm512_min_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
@@ -41,6 +51,19 @@ struct F32x16 {
     return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ), _mm512_set1_ps(fill));
   }
   static bool any_greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ) != 0; }
+};
+
+// The f64 micro-kernel's members only.
+struct F64x8 {
+  using T = double;
+  using V = __m512d;
+  static constexpr int kLanes = 8;
+  static V set1(double v) { return _mm512_set1_pd(v); }
+  static V load(const double* p) { return _mm512_loadu_pd(p); }
+  static V load_aligned(const double* p) { return _mm512_load_pd(p); }
+  static void store(double* p, V v) { _mm512_storeu_pd(p, v); }
+  static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "attention_reference.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/attention.hpp"
+#include "verdict.hpp"
 
 namespace ridgeline {
 
@@ -75,22 +76,11 @@ Validation validate_attention(const Problem& p, Operands& operands, std::uint64_
 
   Validation val;
   val.tolerance = op_definition(p.op).tolerance(p);
-  val.max_rel_err = worst;
   val.method = sampled ? "sampled rows" : "direct";
-  const auto where = [&] {
-    const std::int64_t row = worst_at / d;
-    return fmt::format("O[head {}, row {}, col {}]", row / n, row % n, worst_at % d);
-  };
-  if (unwritten) {
-    val.disposition = Disposition::incorrect;
-    val.message = fmt::format("{} was never written (still NaN)", where());
-  } else if (worst > val.tolerance) {
-    val.disposition = Disposition::incorrect;
-    val.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}", worst,
-                              where(), val.tolerance);
-  } else {
-    val.disposition = Disposition::passed;
-  }
+  const std::int64_t row = worst_at / d;
+  const std::string where =
+      fmt::format("O[head {}, row {}, col {}]", row / n, row % n, worst_at % d);
+  set_verdict(val, !unwritten, where + " was never written (still NaN)", worst, where);
   return val;
 }
 

@@ -8,6 +8,7 @@
 
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/validation.hpp"
+#include "verdict.hpp"
 
 namespace ridgeline {
 
@@ -134,17 +135,7 @@ Validation validate_gemm_bias_act(const Problem& p, Operands& operands, std::uin
     for (int r = 0; ok && r < 16; ++r) ok = check.row(row(rng));
     for (int e = 0; ok && e < 1024; ++e) ok = check.entry(row(rng), col(rng));
   }
-  v.max_rel_err = check.max_err();
-  if (!ok) {
-    v.disposition = Disposition::incorrect;
-    v.message = check.failure();
-  } else if (check.max_err() > v.tolerance) {
-    v.disposition = Disposition::incorrect;
-    v.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}", check.max_err(),
-                            check.worst(), v.tolerance);
-  } else {
-    v.disposition = Disposition::passed;
-  }
+  set_verdict(v, ok, check.failure(), check.max_err(), check.worst());
   return v;
 }
 

@@ -16,6 +16,7 @@
 
 #include "../ops/rowwise_ops.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
+#include "verdict.hpp"
 
 namespace ridgeline {
 
@@ -114,18 +115,9 @@ Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t 
 
   Validation v;
   v.tolerance = op_definition(p.op).tolerance(p);
-  v.max_rel_err = worst.err;
   v.method = sampled ? "sampled rows" : "direct";
-  if (worst.unwritten) {
-    v.disposition = Disposition::incorrect;
-    v.message = fmt::format("output {} was never written (still NaN)", worst.at);
-  } else if (worst.err > v.tolerance) {
-    v.disposition = Disposition::incorrect;
-    v.message = fmt::format("relative error {:.3g} at output {} exceeds tolerance {:.3g}",
-                            worst.err, worst.at, v.tolerance);
-  } else {
-    v.disposition = Disposition::passed;
-  }
+  const std::string at = fmt::format("output {}", worst.at);
+  set_verdict(v, !worst.unwritten, at + " was never written (still NaN)", worst.err, at);
   return v;
 }
 

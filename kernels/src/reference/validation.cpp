@@ -10,6 +10,7 @@
 #include "gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
+#include "verdict.hpp"
 
 namespace ridgeline {
 
@@ -151,17 +152,7 @@ Validation validate_typed(const Problem& p, const GemmOperands& ops, std::uint64
     std::uniform_int_distribution<std::int64_t> row(0, check.m() - 1), col(0, check.n() - 1);
     for (int s = 0; ok && s < 1024; ++s) ok = check.check_entry(row(rng), col(rng));
   }
-  v.max_rel_err = check.max_err();
-  if (!ok) {
-    v.disposition = Disposition::incorrect;
-    v.message = check.failure();
-  } else if (check.max_err() > v.tolerance) {
-    v.disposition = Disposition::incorrect;
-    v.message = fmt::format("relative error {:.3g} at {} exceeds tolerance {:.3g}", check.max_err(),
-                            check.worst(), v.tolerance);
-  } else {
-    v.disposition = Disposition::passed;
-  }
+  set_verdict(v, ok, check.failure(), check.max_err(), check.worst());
   return v;
 }
 

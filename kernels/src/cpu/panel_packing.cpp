@@ -1,0 +1,38 @@
+// The portable micro-panel packing (panel_packing.hpp).
+#include "panel_packing.hpp"
+
+#include <cstring>
+
+namespace ridgeline::packed {
+
+template <typename In>
+void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, std::int64_t lanes,
+                std::int64_t kc, int width, In* __restrict out) {
+  constexpr int K = kGroup<In>;
+  const std::int64_t kc_padded = (kc + K - 1) / K * K;
+  if (lanes < width || kc_padded != kc)
+    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * width));
+  // Read along whichever stride is unit, so the source is read in order.
+  if (k_stride == 1) {
+    for (std::int64_t l = 0; l < lanes; ++l) {
+      const In* s = src + l * lane_stride;
+      In* d = out + l * K;
+      for (std::int64_t p = 0; p < kc; ++p) d[p / K * width * K + p % K] = s[p];
+    }
+  } else {
+    for (std::int64_t p = 0; p < kc; ++p) {
+      const In* s = src + p * k_stride;
+      In* d = out + p / K * width * K + p % K;
+      for (std::int64_t l = 0; l < lanes; ++l) d[l * K] = s[l * lane_stride];
+    }
+  }
+}
+
+template void pack_panel<float>(const float*, std::int64_t, std::int64_t, std::int64_t,
+                                std::int64_t, int, float*);
+template void pack_panel<double>(const double*, std::int64_t, std::int64_t, std::int64_t,
+                                 std::int64_t, int, double*);
+template void pack_panel<std::uint16_t>(const std::uint16_t*, std::int64_t, std::int64_t,
+                                        std::int64_t, std::int64_t, int, std::uint16_t*);
+
+}  // namespace ridgeline::packed

@@ -1,0 +1,101 @@
+// The packed GEMM's panel packing (cpu/panel_packing.hpp): the portable routine against the
+// layout written out by hand, and bf16's AVX-512 packing bit for bit against it over awkward
+// sizes: odd kc (a zero step pads the last pair), lanes short of the panel width (the mr and
+// nr tails), kc past one 32-step block of the transpose, a source offset into a longer k (a
+// later kc block), both stride orders (row-major and transposed operands).
+#include "cpu/panel_packing.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cpu/microkernel.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+using Bits = std::uint16_t;
+
+// A source of `lanes` lanes of `k` steps with leading dimension ld (> the contiguous extent),
+// random bits, and the strides of one of the two orders.
+struct Source {
+  std::vector<Bits> data;
+  std::int64_t lane_stride, k_stride;
+  Source(std::int64_t lanes, std::int64_t k, bool steps_contiguous, std::mt19937& rng) {
+    const std::int64_t ld = (steps_contiguous ? k : lanes) + 3;
+    data.resize(static_cast<std::size_t>(ld * (steps_contiguous ? lanes : k)));
+    for (Bits& x : data) x = static_cast<Bits>(rng());
+    lane_stride = steps_contiguous ? ld : 1;
+    k_stride = steps_contiguous ? 1 : ld;
+  }
+  Bits at(std::int64_t l, std::int64_t p) const {
+    return data[static_cast<std::size_t>(l * lane_stride + p * k_stride)];
+  }
+};
+
+// What panel_packing.hpp says the panel holds, entry by entry.
+std::vector<Bits> by_hand(const Source& s, std::int64_t p0, std::int64_t lanes, std::int64_t kc,
+                          int width) {
+  const std::int64_t pairs = (kc + 1) / 2;
+  std::vector<Bits> out(static_cast<std::size_t>(pairs * width * 2), 0);
+  for (std::int64_t l = 0; l < lanes; ++l)
+    for (std::int64_t p = 0; p < kc; ++p)
+      out[static_cast<std::size_t>(p / 2 * width * 2 + l * 2 + p % 2)] = s.at(l, p0 + p);
+  return out;
+}
+
+}  // namespace
+
+TEST(PackedPanel, PortableBf16PackingHasTheDocumentedLayout) {
+  std::mt19937 rng(11);
+  for (bool steps_contiguous : {true, false})
+    for (int width : {14, 32})
+      for (std::int64_t lanes : {1, 13, 14, 32})
+        for (std::int64_t kc : {1, 2, 7, 33}) {
+          if (lanes > width) continue;
+          const Source s(lanes, kc + 5, steps_contiguous, rng);
+          const std::vector<Bits> want = by_hand(s, 5, lanes, kc, width);
+          std::vector<Bits> got(want.size(), 0xAAAA);  // garbage the padding must replace
+          packed::pack_panel(s.data.data() + 5 * s.k_stride, s.lane_stride, s.k_stride, lanes, kc,
+                             width, got.data());
+          EXPECT_EQ(got, want) << "width " << width << " lanes " << lanes << " kc " << kc
+                               << (steps_contiguous ? " steps contiguous" : " lanes contiguous");
+        }
+}
+
+TEST(PackedPanel, Bf16Avx512PackingMatchesThePortableBitForBit) {
+  if (!cpu_features().has_avx512())
+    GTEST_SKIP() << "the bf16 packing needs AVX-512 (F, BW, VL), which this CPU lacks";
+  std::mt19937 rng(12);
+  int cases = 0;
+  for (bool steps_contiguous : {true, false})
+    for (int width : {14, 32})
+      for (std::int64_t lanes : {1, 5, 13, 14, 16, 17, 31, 32})
+        for (std::int64_t kc : {1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 1023, 1024})
+          for (std::int64_t p0 : {0, 1024}) {  // the first kc block, or a later one
+            if (lanes > width) continue;
+            const Source s(lanes, p0 + kc, steps_contiguous, rng);
+            const Bits* src = s.data.data() + p0 * s.k_stride;
+            const std::size_t size = static_cast<std::size_t>((kc + 1) / 2 * width * 2);
+            std::vector<Bits> scalar(size, 0xAAAA), vector(size, 0x5555);
+            packed::pack_panel(src, s.lane_stride, s.k_stride, lanes, kc, width, scalar.data());
+            packed::pack_panel_bf16_avx512(src, s.lane_stride, s.k_stride, lanes, kc, width,
+                                           vector.data());
+            ASSERT_EQ(vector, scalar)
+                << "width " << width << " lanes " << lanes << " kc " << kc << " from step " << p0
+                << (steps_contiguous ? " steps contiguous" : " lanes contiguous");
+            ++cases;
+          }
+  EXPECT_GT(cases, 300);
+}
+
+TEST(PackedPanel, TheBf16MicroKernelPacksWithAvx512) {
+  EXPECT_EQ(packed::microkernel_bf16_avx512().pack, &packed::pack_panel_bf16_avx512);
+  EXPECT_EQ(packed::microkernel_f32_avx512().pack, &packed::pack_panel<float>);
+}
+
+}  // namespace ridgeline

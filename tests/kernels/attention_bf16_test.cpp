@@ -88,6 +88,15 @@ TEST(AttentionBf16, TheVendorPassesTheReferenceOnAwkwardShapes) {
   if (const Support s = kernel->supports(make("heads=1,seq=8,head_dim=8", DType::bf16), 1); !s)
     GTEST_SKIP() << s.reason;  // oneDNN 2.6 runs bf16 only on AVX-512
   EXPECT_LE(check_on_awkward_shapes("vendor.onednn"), 0x1p-6);
+  // bf16 keeps oneDNN's fast paths: no step on its reference implementation (ref:any).
+  for (const char* params :
+       {"batch=2,heads=3,seq=37,head_dim=16", "batch=2,heads=3,seq=37,head_dim=16,causal=1"}) {
+    const Problem p = make(params, DType::bf16);
+    Operands ops = filled(p);
+    kernel->prepare(p, ops, 2);
+    const std::string impl = kernel->notes().at("implementation");
+    EXPECT_EQ(impl.find("ref"), std::string::npos) << params << ": " << impl;
+  }
 }
 
 // The bf16 fused kernel is the f32 one on the widened inputs, its output rounded to nearest

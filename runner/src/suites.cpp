@@ -160,7 +160,9 @@ const std::vector<SuiteDefinition>& suites() {
        "fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 32768x4096, the "
        "eltwise chain at 2^25 elements for L = 1 ... 32, gemm_bias_act at 2048^3 (gelu_tanh) and "
        "4096x4096x64 (gelu_tanh, relu), attention at 8 heads, seq 2048, head_dim 64 (causal and "
-       "not), oneDNN on softmax, layernorm and gemm_bias_act; 1 and all threads (f32)",
+       "not), oneDNN on softmax, layernorm, gemm_bias_act and causal attention; bf16 too for the "
+       "row-wise ops at 4096x4096, gemm_bias_act at 4096x4096x64 and causal attention; 1 and "
+       "all threads",
        &fusion_suite, 3, 0.1},
       {"gpu",
        "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "

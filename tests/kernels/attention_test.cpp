@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../support/op_cases.hpp"
+#include "attention_test_support.hpp"
 #include "onednn/onednn_ops.hpp"
 #include "ops/attention_ops.hpp"
 #include "ops/attention_unfused.hpp"
@@ -23,17 +24,10 @@ namespace {
 
 using ops::Isa;
 using test::builtin_catalog;
-using test::fill_operands;
 
-Problem make(const std::string& params) {
-  return test::make_problem("attention", params);
-}
-
-Operands filled(const Problem& p) {
-  Operands ops = allocate_operands(p);
-  fill_operands(ops);
-  return ops;
-}
+using attention_testing::filled;
+using attention_testing::kShapes;
+using attention_testing::make;
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -42,20 +36,6 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
   for (float& v : x) v = dist(rng);
   return x;
 }
-
-// seq = 1, head_dim = 1, primes, head_dim off the vector widths (16, 8), causal with seq off
-// the tiles (16 and 8 rows and keys), batch and heads above 1, and one large enough for the
-// validation to sample rows.
-const char* const kShapes[] = {
-    "heads=1,seq=1,head_dim=1",
-    "heads=1,seq=1,head_dim=64,causal=1",
-    "heads=2,seq=37,head_dim=1",
-    "heads=1,seq=17,head_dim=64,causal=1",
-    "heads=3,seq=131,head_dim=65,causal=1",
-    "batch=2,heads=3,seq=37,head_dim=24,causal=1",
-    "batch=2,heads=2,seq=100,head_dim=17",
-    "heads=2,seq=1031,head_dim=64,causal=1",  // sampled rows
-};
 
 }  // namespace
 
@@ -191,7 +171,8 @@ TEST(AttentionKernels, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
         EXPECT_EQ(v.disposition, Disposition::passed)
             << backend << " " << params << " threads=" << threads << ": " << v.message;
         EXPECT_LE(v.max_rel_err, v.tolerance);
-        EXPECT_EQ(v.method, attention_dims(p).seq == 1031 ? "sampled rows" : "direct") << params;
+        EXPECT_EQ(v.method, params == attention_testing::kSampledShape ? "sampled rows" : "direct")
+            << params;
       }
 }
 

@@ -189,7 +189,16 @@ TEST(Suites, TheFusionSuitePairsItsBf16CasesAndKeepsTheirF32Twins) {
     partner.backend = c.backend == "cpu.fused" ? "cpu.unfused" : "cpu.fused";
     EXPECT_TRUE(names.count(partner.name())) << c.name();
   }
-  EXPECT_GE(bf16, 8 * 2);  // 3 row ops and gemm_bias_act, fused and unfused, 1 and 2 threads
+  // 3 row ops, gemm_bias_act and attention, fused and unfused, 1 and 2 threads
+  EXPECT_GE(bf16, 10 * 2);
+  // causal attention in bf16, 1 and 2 threads, for each own kernel
+  for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
+    int attention = 0;
+    for (const CaseSpec& c : cases)
+      attention +=
+          c.backend == backend && c.problem.op == "attention" && c.problem.dtype == DType::bf16;
+    EXPECT_EQ(attention, 2) << backend;
+  }
 }
 
 }  // namespace ridgeline

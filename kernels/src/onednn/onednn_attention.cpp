@@ -1,5 +1,5 @@
 // Attention as oneDNN's separate primitives: matmul (scaled, causal mask as a binary-add
-// post-op), softmax in place, matmul (onednn_ops.hpp).
+// post-op), softmax in place, matmul (onednn_ops.hpp); f32 or bf16 memory throughout.
 #include <cmath>
 #include <limits>
 
@@ -8,6 +8,8 @@
 
 namespace ridgeline::ops {
 
+using detail::data_type;
+using detail::dtype_refusal;
 using detail::OmpThreads;
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
@@ -23,6 +25,7 @@ struct OnednnAttention::Impl {
   dnnl::softmax_forward softmax_prim;
   bool causal = false;
   std::int64_t bh = 0, seq = 0, head_dim = 0;
+  std::size_t elem = 4;                   // bytes per element of Q, K, V, O and S
   dnnl::memory q, k, v, o, scores, mask;  // scores and mask are owned by oneDNN
   dnnl::memory scores_out;                // what the score matmul writes: S, or one head of it
   detail::Args scores_args, softmax_args, context_args;
@@ -34,22 +37,25 @@ OnednnAttention::~OnednnAttention() = default;
 Prepared<OnednnAttention> OnednnAttention::create(std::int64_t batch, std::int64_t heads,
                                                   std::int64_t seq, std::int64_t head_dim,
                                                   bool causal, std::size_t score_budget_bytes,
-                                                  int threads) {
+                                                  int threads, DType dtype) {
   if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = dtype_refusal(dtype); !r.empty()) return {nullptr, Support::no(r)};
   if (auto r = detail::check_positive(
           {{"batch", batch}, {"heads", heads}, {"seq", seq}, {"head_dim", head_dim}}, threads);
       !r.empty())
     return {nullptr, Support::no(r)};
-  // The score tensor S = batch * heads * seq * seq floats, checked without overflow.
-  std::size_t score_bytes = sizeof(float);
+  // The score tensor S = batch * heads * seq * seq elements, checked without overflow.
+  const std::size_t elem = size_of(dtype);
+  std::size_t score_bytes = elem;
   for (std::int64_t d : {batch, heads, seq, seq})
     if (__builtin_mul_overflow(score_bytes, static_cast<std::size_t>(d), &score_bytes))
-      return {nullptr, Support::no("the score tensor batch*heads*seq*seq*4 bytes overflows")};
+      return {nullptr, Support::no(fmt::format(
+                           "the score tensor batch*heads*seq*seq*{} bytes overflows", elem))};
   if (score_bytes > score_budget_bytes)
     return {nullptr, Support::no(fmt::format(
-                         "the score tensor (batch*heads*seq*seq*4 = {} bytes) exceeds the "
+                         "the score tensor (batch*heads*seq*seq*{} = {} bytes) exceeds the "
                          "budget of {} bytes",
-                         score_bytes, score_budget_bytes))};
+                         elem, score_bytes, score_budget_bytes))};
 
   return detail::prepare<OnednnAttention>("oneDNN attention", [&] {
     OmpThreads guard(threads);
@@ -57,16 +63,17 @@ Prepared<OnednnAttention> OnednnAttention::create(std::int64_t batch, std::int64
     impl->threads = threads;
     auto& e = impl->engine;
     const std::int64_t bh = batch * heads;
-    const dnnl::memory::desc qkv_md({bh, seq, head_dim}, dt::f32, tag::abc);
+    const dt t = data_type(dtype);
+    const dnnl::memory::desc qkv_md({bh, seq, head_dim}, t, tag::abc);
     // K^T as a view of K: dims [bh, head_dim, seq], element (b, d, s) at K[b][s][d].
-    const dnnl::memory::desc kt_md({bh, head_dim, seq}, dt::f32,
+    const dnnl::memory::desc kt_md({bh, head_dim, seq}, t,
                                    dnnl::memory::dims{seq * head_dim, 1, head_dim});
-    const dnnl::memory::desc s_md({bh, seq, seq}, dt::f32, tag::abc);
-    // Causal: the same for one (batch, head), 2D; the mask is laid out as S1.
-    const dnnl::memory::desc q1_md({seq, head_dim}, dt::f32, tag::ab);
-    const dnnl::memory::desc kt1_md({head_dim, seq}, dt::f32, dnnl::memory::dims{1, head_dim});
-    const dnnl::memory::desc s1_md({seq, seq}, dt::f32, tag::ab);
-    const dnnl::memory::desc& mask_md = s1_md;
+    const dnnl::memory::desc s_md({bh, seq, seq}, t, tag::abc);
+    // Causal: the same for one (batch, head), 2D; the mask is laid out as S1, in f32.
+    const dnnl::memory::desc q1_md({seq, head_dim}, t, tag::ab);
+    const dnnl::memory::desc kt1_md({head_dim, seq}, t, dnnl::memory::dims{1, head_dim});
+    const dnnl::memory::desc s1_md({seq, seq}, t, tag::ab);
+    const dnnl::memory::desc mask_md({seq, seq}, dt::f32, tag::ab);
 
     dnnl::primitive_attr scores_attr;
     scores_attr.set_output_scales(0, {1.0f / std::sqrt(static_cast<float>(head_dim))});
@@ -81,7 +88,7 @@ Prepared<OnednnAttention> OnednnAttention::create(std::int64_t batch, std::int64
     }
     impl->scores_prim = dnnl::matmul(impl->scores_pd);
     // Softmax over the last axis of S, seen as (bh * seq) rows of seq.
-    const dnnl::memory::desc rows_md({bh * seq, seq}, dt::f32, tag::ab);
+    const dnnl::memory::desc rows_md({bh * seq, seq}, t, tag::ab);
     impl->softmax_pd = {{dnnl::prop_kind::forward_inference, rows_md, 1}, e};
     impl->softmax_prim = dnnl::softmax_forward(impl->softmax_pd);
     impl->context_pd = {{s_md, qkv_md, qkv_md}, e};
@@ -97,6 +104,7 @@ Prepared<OnednnAttention> OnednnAttention::create(std::int64_t batch, std::int64
     impl->bh = bh;
     impl->seq = seq;
     impl->head_dim = head_dim;
+    impl->elem = elem;
     // Causal: a view of one (batch, head) of S, moved along it at each step.
     impl->scores_out = causal ? detail::unbound(s1_md, e) : impl->scores;
     impl->scores_args = {
@@ -119,21 +127,26 @@ Prepared<OnednnAttention> OnednnAttention::create(std::int64_t batch, std::int64
   });
 }
 
-void OnednnAttention::execute(const float* q, const float* k, const float* v, float* o) {
+void OnednnAttention::execute(const void* q, const void* k, const void* v, void* o) {
   OmpThreads guard(impl_->threads);
   Impl& p = *impl_;
-  p.v.set_data_handle(const_cast<float*>(v));
+  p.v.set_data_handle(const_cast<void*>(v));
   p.o.set_data_handle(o);
   if (!p.causal) {
-    p.q.set_data_handle(const_cast<float*>(q));
-    p.k.set_data_handle(const_cast<float*>(k));
+    p.q.set_data_handle(const_cast<void*>(q));
+    p.k.set_data_handle(const_cast<void*>(k));
     detail::run(p.scores_prim, p.stream, p.scores_args);
   } else {
-    auto* s = static_cast<float*>(p.scores.get_data_handle());
+    // Byte offsets: the element is f32 or bf16.
+    const auto at = [&](const void* base, std::int64_t elements) {
+      return const_cast<char*>(static_cast<const char*>(base)) +
+             static_cast<std::size_t>(elements) * p.elem;
+    };
+    void* s = p.scores.get_data_handle();
     for (std::int64_t h = 0; h < p.bh; ++h) {
-      p.q.set_data_handle(const_cast<float*>(q + h * p.seq * p.head_dim));
-      p.k.set_data_handle(const_cast<float*>(k + h * p.seq * p.head_dim));
-      p.scores_out.set_data_handle(s + h * p.seq * p.seq);
+      p.q.set_data_handle(at(q, h * p.seq * p.head_dim));
+      p.k.set_data_handle(at(k, h * p.seq * p.head_dim));
+      p.scores_out.set_data_handle(at(s, h * p.seq * p.seq));
       detail::run(p.scores_prim, p.stream, p.scores_args);
     }
   }

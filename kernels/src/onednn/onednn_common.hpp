@@ -29,6 +29,16 @@ class OmpThreads {
   int saved_;
 };
 
+inline dnnl::memory::data_type data_type(DType d) {
+  return d == DType::bf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+}
+
+// The dtypes these ops take; anything else is refused before oneDNN sees it.
+inline std::string dtype_refusal(DType d) {
+  if (d == DType::f32 || d == DType::bf16) return {};
+  return fmt::format("{}: the oneDNN ops here take f32 or bf16", to_string(d));
+}
+
 inline std::string describe(const dnnl::error& e) {
   return fmt::format("oneDNN: {} (status {})", e.what(), dnnl_status2str(e.status));
 }

@@ -28,12 +28,14 @@ std::string description(const std::string& op) {
   return "oneDNN matmul -> softmax -> matmul, the score tensor in memory";
 }
 
-// The attention chain keeps batch*heads*seq^2 scores (and a seq^2 mask when causal) beside
-// the operands; at most half the memory available now, so the run keeps room to breathe.
+// The attention chain keeps batch*heads*seq^2 scores in the problem's dtype (and a seq^2
+// f32 mask when causal) beside the operands; at most half the memory available now, so the
+// run keeps room to breathe.
 std::uint64_t attention_workspace(const Problem& p) {
   const double seq = static_cast<double>(p.params.dim("seq"));
   const double heads = static_cast<double>(p.params.dim("batch") * p.params.dim("heads"));
-  return static_cast<std::uint64_t>(4.0 * seq * seq * (heads + 1.0));
+  const double elem = static_cast<double>(size_of(p.dtype));
+  return static_cast<std::uint64_t>(seq * seq * (elem * heads + 4.0));
 }
 
 class OnednnKernel : public Kernel {
@@ -42,8 +44,7 @@ class OnednnKernel : public Kernel {
       : info_{op,
               kBackend,
               "cpu",
-              op == "attention" ? std::vector<DType>{DType::f32}
-                                : std::vector<DType>{DType::f32, DType::bf16},
+              {DType::f32, DType::bf16},
               true,
               description(op),
               KernelRole::vendor} {}
@@ -108,8 +109,8 @@ class OnednnKernel : public Kernel {
       const auto& p = problem.params;
       take(attention_, ops::OnednnAttention::create(p.dim("batch"), p.dim("heads"), p.dim("seq"),
                                                     p.dim("head_dim"), p.attr("causal") == "1",
-                                                    available_memory_bytes() / 2, threads));
-      run_ = [this, q = f32("Q"), k = f32("K"), v = f32("V"), o = f32("O")] {
+                                                    available_memory_bytes() / 2, threads, dtype));
+      run_ = [this, q = data("Q"), k = data("K"), v = data("V"), o = data("O")] {
         attention_->execute(q, k, v, o);
       };
     } else {

@@ -8,6 +8,8 @@
 
 namespace ridgeline::ops {
 
+using detail::data_type;
+using detail::dtype_refusal;
 using detail::OmpThreads;
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
@@ -60,16 +62,6 @@ const char* isa_name(dnnl_cpu_isa_t isa) {
       return "avx2_vnni";
   }
   return "unknown";
-}
-
-dt data_type(DType d) {
-  return d == DType::bf16 ? dt::bf16 : dt::f32;
-}
-
-// The dtypes these ops take; anything else is refused before oneDNN sees it.
-std::string dtype_refusal(DType d) {
-  if (d == DType::f32 || d == DType::bf16) return {};
-  return fmt::format("{}: the oneDNN ops here take f32 or bf16", to_string(d));
 }
 
 }  // namespace

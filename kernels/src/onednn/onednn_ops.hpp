@@ -111,16 +111,19 @@ class OnednnMatmulBiasAct {
 //      once per (batch, head) on views of Q, K and S; non-causal is one batched matmul;
 //   2. softmax over the last axis of S, in place;
 //   3. one batched matmul O = S V.
-// Q, K, V, O are [batch, heads, seq, head_dim] contiguous f32. The object owns S
-// (batch*heads*seq*seq floats) and, causal, the mask (seq*seq floats); create() refuses
-// when S alone would exceed score_budget_bytes.
+// Q, K, V, O are [batch, heads, seq, head_dim] contiguous, in dtype; S is in dtype too (bf16:
+// the matmul narrows its f32 accumulators into S, softmax reads and writes bf16, the second
+// matmul writes bf16 O, as a framework's bf16 chain). The object owns S
+// (batch*heads*seq*seq elements) and, causal, the mask (seq*seq floats; f32 in either dtype,
+// a post-op operand); create() refuses when S alone would exceed score_budget_bytes.
 class OnednnAttention {
  public:
   static Prepared<OnednnAttention> create(std::int64_t batch, std::int64_t heads, std::int64_t seq,
                                           std::int64_t head_dim, bool causal,
-                                          std::size_t score_budget_bytes, int threads);
+                                          std::size_t score_budget_bytes, int threads,
+                                          DType dtype = DType::f32);
   ~OnednnAttention();
-  void execute(const float* q, const float* k, const float* v, float* o);
+  void execute(const void* q, const void* k, const void* v, void* o);
   std::string implementation() const;   // "matmul: ...; softmax: ...; matmul: ..."
   std::size_t workspace_bytes() const;  // scores + mask, allocated by create()
 

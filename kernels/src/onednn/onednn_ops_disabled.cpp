@@ -59,10 +59,10 @@ struct OnednnAttention::Impl {};
 OnednnAttention::OnednnAttention(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnAttention::~OnednnAttention() = default;
 Prepared<OnednnAttention> OnednnAttention::create(std::int64_t, std::int64_t, std::int64_t,
-                                                  std::int64_t, bool, std::size_t, int) {
+                                                  std::int64_t, bool, std::size_t, int, DType) {
   return {nullptr, off()};
 }
-void OnednnAttention::execute(const float*, const float*, const float*, float*) {}
+void OnednnAttention::execute(const void*, const void*, const void*, void*) {}
 std::string OnednnAttention::implementation() const {
   return {};
 }

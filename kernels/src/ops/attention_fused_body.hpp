@@ -12,6 +12,13 @@
 // seq x seq scores are never stored. Causal blocks stop at their last row's key, so chunks
 // above the diagonal are never visited. Included only by the ISA-specific units (anonymous
 // namespace: one copy per ISA).
+//
+// The element type of Q, K, V and O is an IO policy's T: F32IO reads and writes the operands
+// in place; a bf16 policy (attention_avx512.cpp) widens on the way in and narrows on the way
+// out, the tile math being the same f32: the K and V packs widen element by element (once
+// per head and chunk), a block's query rows are widened into O^T's scratch before they are
+// transposed into Q^T, and its output rows are gathered into Q^T's scratch (no longer
+// needed) and narrowed in one contiguous run.
 #include <omp.h>
 
 #include <algorithm>
@@ -24,6 +31,13 @@
 
 namespace ridgeline::ops {
 namespace {
+
+// f32 operands: read and written where they are.
+struct F32IO {
+  using T = float;
+  static constexpr bool kDirect = true;
+  static float get(const float* p) { return *p; }
+};
 
 template <typename S, int R, int J, int C>
 struct Flash {
@@ -53,14 +67,15 @@ struct Flash {
                                     2 * threads * l.block_floats);
   }
 
-  // Keys [j0, j0 + J) of one head's K or V (rows of d floats) as a [d][J] block, entry (p, j)
-  // at p * J + j; keys past seq are zero.
-  static void pack(const float* src, std::int64_t j0, std::int64_t seq, std::int64_t d,
+  // Keys [j0, j0 + J) of one head's K or V (rows of d elements) as a [d][J] block of floats,
+  // entry (p, j) at p * J + j; keys past seq are zero.
+  template <typename IO>
+  static void pack(const typename IO::T* src, std::int64_t j0, std::int64_t seq, std::int64_t d,
                    float* out) {
     const std::int64_t n = std::min<std::int64_t>(J, seq - j0);
     for (std::int64_t j = 0; j < n; ++j) {
-      const float* row = src + (j0 + j) * d;
-      for (std::int64_t p = 0; p < d; ++p) out[p * J + j] = row[p];
+      const typename IO::T* row = src + (j0 + j) * d;
+      for (std::int64_t p = 0; p < d; ++p) out[p * J + j] = IO::get(row + p);
     }
     for (std::int64_t j = n; j < J; ++j)
       for (std::int64_t p = 0; p < d; ++p) out[p * J + j] = 0.0f;
@@ -172,12 +187,19 @@ struct Flash {
   }
 
   // Query rows [i0, i0 + L) of head h (rows past seq are zero and never stored).
-  static void block(const AttentionArgs& a, std::int64_t h, std::int64_t i0, const float* kp,
-                    const float* vp, float* qt, float* ot, float scale) {
+  template <typename IO>
+  static void block(const AttentionArgsOf<typename IO::T>& a, std::int64_t h, std::int64_t i0,
+                    const float* kp, const float* vp, float* qt, float* ot, float scale) {
     const AttentionShape& s = a.shape;
     const std::int64_t d = s.head_dim, seq = s.seq;
     const std::int64_t count = std::min<std::int64_t>(L, seq - i0);
-    const float* q = a.q + (h * seq + i0) * d;
+    const float* q;
+    if constexpr (IO::kDirect) {
+      q = a.q + (h * seq + i0) * d;
+    } else {
+      IO::widen(a.q + (h * seq + i0) * d, ot, count * d);  // ot is cleared just below
+      q = ot;
+    }
     for (std::int64_t r = 0; r < L; ++r)
       for (std::int64_t p = 0; p < d; ++p) qt[p * L + r] = r < count ? q[r * d + p] * scale : 0.0f;
     std::fill(ot, ot + d * L, 0.0f);
@@ -204,14 +226,17 @@ struct Flash {
     alignas(64) float sum[L];
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) S::store(sum + r * W, rows.l[r]);
-    float* o = a.o + (h * seq + i0) * d;
+    typename IO::T* o = a.o + (h * seq + i0) * d;
+    float* rows_out = IO::kDirect ? reinterpret_cast<float*>(o) : qt;
     for (std::int64_t r = 0; r < count; ++r) {
       const float inv = 1.0f / sum[r];
-      for (std::int64_t p = 0; p < d; ++p) o[r * d + p] = ot[p * L + r] * inv;
+      for (std::int64_t p = 0; p < d; ++p) rows_out[r * d + p] = ot[p * L + r] * inv;
     }
+    if constexpr (!IO::kDirect) IO::narrow(rows_out, o, count * d);
   }
 
-  static void run(const AttentionArgs& a, float* scratch, int threads) {
+  template <typename IO>
+  static void run(const AttentionArgsOf<typename IO::T>& a, float* scratch, int threads) {
     const AttentionShape& s = a.shape;
     const Layout lay = layout(s);
     const std::int64_t d = s.head_dim, seq = s.seq;
@@ -226,8 +251,8 @@ struct Flash {
       for (std::int64_t x = 0; x < s.heads * lay.chunks; ++x) {
         const std::int64_t h = x / lay.chunks, t = x % lay.chunks;
         const std::int64_t at = h * lay.head_floats + t * lay.chunk_floats;
-        pack(a.k + h * seq * d, t * J, seq, d, kp + at);
-        pack(a.v + h * seq * d, t * J, seq, d, vp + at);
+        pack<IO>(a.k + h * seq * d, t * J, seq, d, kp + at);
+        pack<IO>(a.v + h * seq * d, t * J, seq, d, vp + at);
       }
       float* qt = blocks + 2 * omp_get_thread_num() * lay.block_floats;
       float* ot = qt + lay.block_floats;
@@ -235,15 +260,17 @@ struct Flash {
 #pragma omp for schedule(dynamic)
       for (std::int64_t x = 0; x < s.heads * nblocks; ++x) {
         const std::int64_t h = x / nblocks, b = nblocks - 1 - x % nblocks;
-        block(a, h, b * L, kp + h * lay.head_floats, vp + h * lay.head_floats, qt, ot, scale);
+        block<IO>(a, h, b * L, kp + h * lay.head_floats, vp + h * lay.head_floats, qt, ot, scale);
       }
     }
   }
 };
 
+// f32 only; the AVX-512 unit adds its bf16 entry.
 template <typename S, int R, int J, int C>
 constexpr detail::AttentionFused attention_table() {
-  return {&Flash<S, R, J, C>::scratch, &Flash<S, R, J, C>::run, Flash<S, R, J, C>::L, J};
+  using F = Flash<S, R, J, C>;
+  return {&F::scratch, &F::template run<F32IO>, F::L, J, nullptr};
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The attention kernels as the catalog sees them (docs/attention.md): cpu.fused runs the
 // flash-style tiles, cpu.unfused the eager chain, which materialises the scores and is
-// refused where they would not fit in the memory available.
+// refused where they would not fit in the memory available. f32, and bf16 (bf16 in memory,
+// f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16.
 #include "attention_kernel.hpp"
 
 #include <fmt/format.h>
@@ -19,9 +20,11 @@ ops::AttentionShape shape_of(const Problem& p) {
   return {d.batch * d.heads, d.seq, d.head_dim, d.causal};
 }
 
-ops::AttentionArgs args_of(const Problem& p, Operands& operands) {
-  return {shape_of(p), operands.at("Q").as<float>().data(), operands.at("K").as<float>().data(),
-          operands.at("V").as<float>().data(), operands.at("O").as<float>().data()};
+// T: float or std::uint16_t (bf16 bits); a buffer of the other dtype throws.
+template <typename T>
+ops::AttentionArgsOf<T> args_of(const Problem& p, Operands& operands) {
+  return {shape_of(p), operands.at("Q").as<T>().data(), operands.at("K").as<T>().data(),
+          operands.at("V").as<T>().data(), operands.at("O").as<T>().data()};
 }
 
 class FusedAttention : public Kernel {
@@ -30,7 +33,7 @@ class FusedAttention : public Kernel {
       : info_{"attention",
               "cpu.fused",
               "cpu",
-              {DType::f32},
+              {DType::f32, DType::bf16},
               true,
               fmt::format("flash-style: blocks of query rows against chunks of keys with an "
                           "online softmax, scores never stored; OpenMP over (head, block), {} "
@@ -46,16 +49,27 @@ class FusedAttention : public Kernel {
           fmt::format("{} compares key positions as floats, exact up to seq = "
                       "2^24; seq is {}",
                       info_.id(), attention_dims(problem).seq));
+    if (problem.dtype == DType::bf16)
+      if (std::string why = ops::attention_fused_bf16_unsupported(isa_); !why.empty())
+        return Support::no(std::move(why));
     return Support::yes();
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    args_ = args_of(problem, operands);
+    bf16_ = problem.dtype == DType::bf16;
+    if (bf16_)
+      bf16_args_ = args_of<std::uint16_t>(problem, operands);
+    else
+      args_ = args_of<float>(problem, operands);
     threads_ = threads;
-    const std::size_t floats = ops::attention_fused_scratch(isa_, args_.shape, threads);
+    const std::size_t floats = ops::attention_fused_scratch(isa_, shape_of(problem), threads);
     if (scratch_.size() != floats) scratch_ = OperandBuffer(DType::f32, floats);
+    scratch_ptr_ = scratch_.as<float>().data();
   }
   void run() override {
-    ops::attention_fused_isa(isa_, args_, scratch_.as<float>().data(), threads_);
+    if (bf16_)
+      ops::attention_fused_isa(isa_, bf16_args_, scratch_ptr_, threads_);
+    else
+      ops::attention_fused_isa(isa_, args_, scratch_ptr_, threads_);
   }
   std::map<std::string, std::string> notes() const override {
     return {{"isa", ops::to_string(isa_)}, {"tile", ops::attention_fused_tile(isa_)}};
@@ -64,9 +78,12 @@ class FusedAttention : public Kernel {
  private:
   KernelInfo info_;
   ops::Isa isa_ = ops::best_isa();
+  bool bf16_ = false;
   ops::AttentionArgs args_;
+  ops::AttentionArgsBf16 bf16_args_;
   int threads_ = 1;
   OperandBuffer scratch_;
+  float* scratch_ptr_ = nullptr;
 };
 
 class UnfusedAttention : public Kernel {
@@ -75,10 +92,11 @@ class UnfusedAttention : public Kernel {
       : info_{"attention",
               "cpu.unfused",
               "cpu",
-              {DType::f32},
+              {DType::f32, DType::bf16},
               true,
               "the eager chain: packed GEMM writes the scaled scores, a mask pass (causal), the "
-              "softmax kernel writes the probabilities, packed GEMM multiplies them by V",
+              "softmax kernel writes the probabilities, packed GEMM multiplies them by V (bf16: "
+              "every intermediate bf16, the GEMMs' f32 output narrowed per head)",
               KernelRole::unfused} {}
 
   const KernelInfo& info() const override { return info_; }
@@ -86,20 +104,24 @@ class UnfusedAttention : public Kernel {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
     if (!ops::AttentionUnfused::available())
       return Support::no(info_.id() + " runs the packed GEMM, which needs AVX-512 or AVX2 + FMA");
+    if (problem.dtype == DType::bf16)
+      if (std::string why = ops::AttentionUnfused::bf16_unsupported(); !why.empty())
+        return Support::no(std::move(why));
     const AttentionDims d = attention_dims(problem);
-    const auto bytes = ops::AttentionUnfused::buffer_bytes(shape_of(problem));
+    const std::size_t elem = size_of(problem.dtype);
+    const auto bytes = ops::AttentionUnfused::buffer_bytes(shape_of(problem), problem.dtype);
     if (!bytes)
       return Support::no(
-          fmt::format("{}: the score matrices (2 x batch*heads*seq*seq*4 bytes "
+          fmt::format("{}: the score matrices (2 x batch*heads*seq*seq*{} bytes "
                       "at batch {}, heads {}, seq {}) overflow 64 bits",
-                      info_.id(), d.batch, d.heads, d.seq));
+                      info_.id(), elem, d.batch, d.heads, d.seq));
     // The operands come on top of the buffers; the runner has checked those against memory.
     const std::uint64_t available = available_memory_bytes();
     if (available > 0 && *bytes > available)
       return Support::no(fmt::format(
-          "{} materialises the scores: S and P (2 x batch*heads*seq*seq*4 bytes) and the scaled "
+          "{} materialises the scores: S and P (2 x batch*heads*seq*seq*{} bytes) and the scaled "
           "Q take {} bytes ({:.1f} GiB), more than the {} bytes ({:.1f} GiB) of memory available",
-          info_.id(), *bytes, static_cast<double>(*bytes) / (1 << 30), available,
+          info_.id(), elem, *bytes, static_cast<double>(*bytes) / (1 << 30), available,
           static_cast<double>(available) / (1 << 30)));
     return Support::yes();
   }
@@ -107,10 +129,19 @@ class UnfusedAttention : public Kernel {
   // that traffic's intensity.
   WorkModel work(const Problem& problem) const override { return op_unfused_work(problem); }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    args_ = args_of(problem, operands);
-    chain_.prepare(args_.shape, threads);
+    bf16_ = problem.dtype == DType::bf16;
+    if (bf16_)
+      bf16_args_ = args_of<std::uint16_t>(problem, operands);
+    else
+      args_ = args_of<float>(problem, operands);
+    chain_.prepare(shape_of(problem), problem.dtype, threads);
   }
-  void run() override { chain_.run(args_); }
+  void run() override {
+    if (bf16_)
+      chain_.run(bf16_args_);
+    else
+      chain_.run(args_);
+  }
   std::map<std::string, std::string> notes() const override {
     return {
         {"gemm", chain_.describe()},
@@ -120,7 +151,9 @@ class UnfusedAttention : public Kernel {
 
  private:
   KernelInfo info_;
+  bool bf16_ = false;
   ops::AttentionArgs args_;
+  ops::AttentionArgsBf16 bf16_args_;
   ops::AttentionUnfused chain_;
 };
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ridgeline/kernels/cpu_features.hpp"
+
 namespace ridgeline::ops {
 
 namespace {
@@ -51,6 +53,21 @@ std::string attention_fused_tile(Isa isa) {
 void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int threads) {
   check(args.shape, threads);
   table(isa).run(args, scratch, threads);
+}
+
+std::string attention_fused_bf16_unsupported(Isa isa) {
+  if (std::string why = bf16_unsupported_reason(cpu_features()); !why.empty()) return why;
+  if (isa != Isa::avx512)
+    return std::string("the fused attention has bf16 only in its avx512 implementation, not ") +
+           to_string(isa);
+  return {};
+}
+
+void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch, int threads) {
+  if (const std::string why = attention_fused_bf16_unsupported(isa); !why.empty())
+    throw std::invalid_argument(why);
+  check(args.shape, threads);
+  table(isa).run_bf16(args, scratch, threads);
 }
 
 }  // namespace ridgeline::ops

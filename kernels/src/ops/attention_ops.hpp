@@ -22,13 +22,17 @@ struct AttentionShape {
   bool causal = false;
 };
 
-struct AttentionArgs {
+// T: float, or bf16 as its raw bits (std::uint16_t, as OperandBuffer holds it).
+template <typename T>
+struct AttentionArgsOf {
   AttentionShape shape;
-  const float* q = nullptr;
-  const float* k = nullptr;
-  const float* v = nullptr;
-  float* o = nullptr;
+  const T* q = nullptr;
+  const T* k = nullptr;
+  const T* v = nullptr;
+  T* o = nullptr;
 };
+using AttentionArgs = AttentionArgsOf<float>;
+using AttentionArgsBf16 = AttentionArgsOf<std::uint16_t>;
 
 // Key positions are compared as floats in the fused kernel's masks: exact up to 2^24.
 inline constexpr std::int64_t kAttentionMaxFusedSeq = std::int64_t{1} << 24;
@@ -40,6 +44,12 @@ std::string attention_fused_tile(Isa isa);
 // Throws std::invalid_argument for sizes < 1, seq > kAttentionMaxFusedSeq, threads < 1, or
 // an ISA the CPU lacks.
 void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int threads);
+// bf16 in memory (Q, K, V, O), f32 arithmetic, O rounded to nearest even; the scratch is
+// the same floats. Only the AVX-512 implementation has it, and it needs AVX512_BF16
+// (vcvtneps2bf16): elsewhere this throws std::invalid_argument with the reason.
+void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch, int threads);
+// Why attention_fused_isa cannot run bf16 for `isa` on this CPU; empty where it can.
+std::string attention_fused_bf16_unsupported(Isa isa);
 
 namespace detail {
 // What each ISA unit exports (attention_avx512.cpp, attention_avx2.cpp, attention_scalar.cpp).
@@ -48,8 +58,17 @@ struct AttentionFused {
   void (*run)(const AttentionArgs& args, float* scratch, int threads);
   int rows;  // query rows per block
   int keys;  // keys per chunk
+  void (*run_bf16)(const AttentionArgsBf16& args, float* scratch, int threads);  // or nullptr
 };
 extern const AttentionFused attention_avx512, attention_avx2, attention_scalar;
+
+// The unfused chain's bf16 passes (attention_avx512.cpp; AVX512_BF16), OpenMP over blocks:
+// y = bf16(x * scale) for the scaled Q, and y = bf16(x) for the GEMMs' f32 output.
+struct AttentionBf16Passes {
+  void (*scale)(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, float scale, int threads);
+  void (*narrow)(const float* x, std::uint16_t* y, std::int64_t n, int threads);
+};
+extern const AttentionBf16Passes attention_bf16_passes_avx512;
 }  // namespace detail
 
 }  // namespace ridgeline::ops

@@ -5,7 +5,14 @@
 //   S_h = Qs_h K_h^T       per head           packed GEMM (packed_gemm.hpp), S: heads x seq x seq
 //   S[i][j] = -inf, j > i                     mask pass over all of S (causal only)
 //   P = softmax(S)         rows of all heads  the row-wise softmax kernel (one pass, as
-//   torch.softmax) O_h = P_h V_h          per head           packed GEMM
+//                                             torch.softmax)
+//   O_h = P_h V_h          per head           packed GEMM
+// In bf16 every materialised tensor (Qs, S, P, O) is bf16, as in an eager bf16 framework; the
+// packed bf16 GEMM (vdpbf16ps) accumulates and writes f32, so each head's GEMM output lands
+// in an f32 staging buffer (seq x seq for S, seq x head_dim for O) that a pass narrows into
+// the bf16 tensor. A framework's bf16 matmul narrows in its store instead; the staging adds
+// a round trip of one head's f32 scores (16 MiB at seq 2048) through the caches. bf16 needs
+// AVX-512 and AVX512_BF16.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -20,23 +27,32 @@ class AttentionUnfused {
  public:
   // Whether this CPU runs a packed micro-kernel (AVX-512, or AVX2 + FMA).
   static bool available();
-  // Bytes of what prepare() allocates: S and P (heads * seq * seq floats each) and the
-  // scaled Q; nullopt when the count overflows.
-  static std::optional<std::size_t> buffer_bytes(const AttentionShape& shape);
+  // Why this CPU cannot run the bf16 chain; empty where it can.
+  static std::string bf16_unsupported();
+  // Bytes of what prepare() allocates for `dtype` (f32 or bf16): S and P (heads * seq * seq
+  // elements each) and the scaled Q, plus bf16's f32 staging; nullopt when the count
+  // overflows.
+  static std::optional<std::size_t> buffer_bytes(const AttentionShape& shape, DType dtype);
 
   // Allocates the buffers and sizes the two GEMMs (the best micro-kernel by CPUID);
-  // std::runtime_error where available() is false.
-  void prepare(const AttentionShape& shape, int threads);
-  // args.shape must be the prepared shape.
+  // std::runtime_error where available() is false, or for bf16 where bf16_unsupported() says
+  // why.
+  void prepare(const AttentionShape& shape, DType dtype, int threads);
+  // args.shape must be the prepared shape, the element type the prepared dtype.
   void run(const AttentionArgs& args);
+  void run(const AttentionArgsBf16& args);
   std::string describe() const;  // the GEMMs' micro-kernel and blocking
 
  private:
   AttentionShape shape_;
+  DType dtype_ = DType::f32;
   int threads_ = 1;
-  OperandBuffer scores_, probs_, q_scaled_;
+  OperandBuffer scores_, probs_, q_scaled_;  // in dtype_
+  OperandBuffer stage_s_, stage_o_;          // bf16: one head's f32 GEMM output
   packed::MicroKernel<float> uk_{};
   packed::PackedGemm<float> qk_, pv_;
+  packed::MicroKernel<std::uint16_t, float> uk_bf16_{};
+  packed::PackedGemm<std::uint16_t, float> qk_bf16_, pv_bf16_;
 };
 
 }  // namespace ridgeline::ops

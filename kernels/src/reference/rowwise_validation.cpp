@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../ops/rowwise_ops.hpp"
+#include "f32_view.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "verdict.hpp"
 
@@ -64,17 +65,6 @@ void check_row(const float* y, const std::vector<double>& ref, bool per_element,
     const double err = std::fabs(static_cast<double>(y[c]) - ref[c]) / s;
     if (!(err <= worst.err)) worst = {err, at, false};
   }
-}
-
-// An operand as f32: the buffer itself, or elements [begin, begin + n) widened into `widened`
-// (bf16), in which case the pointer returned points at element `begin`.
-const float* f32_view(const OperandBuffer& b, std::int64_t begin, std::int64_t n,
-                      std::vector<float>& widened) {
-  if (b.dtype() == DType::f32) return b.as<float>().data() + begin;
-  const std::uint16_t* bits = b.as<std::uint16_t>().data() + begin;
-  widened.resize(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) widened[static_cast<std::size_t>(i)] = from_bf16(bits[i]);
-  return widened.data();
 }
 
 }  // namespace

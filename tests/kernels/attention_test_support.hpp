@@ -1,0 +1,39 @@
+#pragma once
+// What the attention tests share (attention_test.cpp for f32, attention_bf16_test.cpp for
+// bf16): a problem from its params text, its operands filled, and the awkward shapes every
+// kernel is run on.
+#include <string>
+
+#include "../support/op_cases.hpp"
+
+namespace ridgeline::attention_testing {
+
+inline Problem make(const std::string& params, DType dtype = DType::f32) {
+  Problem p = test::make_problem("attention", params);
+  p.dtype = dtype;
+  return p;
+}
+
+// Operands as the runner fills them: inputs from the normal pattern, O poisoned.
+inline Operands filled(const Problem& p) {
+  Operands ops = allocate_operands(p);
+  test::fill_operands(ops);
+  return ops;
+}
+
+// seq = 1, head_dim = 1, primes, head_dim off the vector widths (16, 8), causal with seq off
+// the tiles (16 and 8 rows and keys), batch and heads above 1, and one large enough for the
+// validation to sample rows (kSampledShape).
+inline const char* const kShapes[] = {
+    "heads=1,seq=1,head_dim=1",
+    "heads=1,seq=1,head_dim=64,causal=1",
+    "heads=2,seq=37,head_dim=1",
+    "heads=1,seq=17,head_dim=64,causal=1",
+    "heads=3,seq=131,head_dim=65,causal=1",
+    "batch=2,heads=3,seq=37,head_dim=24,causal=1",
+    "batch=2,heads=2,seq=100,head_dim=17",
+    "heads=2,seq=1031,head_dim=64,causal=1",  // sampled rows
+};
+inline const std::string kSampledShape = "heads=2,seq=1031,head_dim=64,causal=1";
+
+}  // namespace ridgeline::attention_testing

@@ -146,13 +146,15 @@ void layernorm_row(const typename E::T* xr, const float* gamma, const float* bet
   const V vmean = S::set1(mean);
   // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
   const auto centred_square = [&](V a, V b) {
-    ahead.step();
     const V d = S::sub(b, vmean);
     return S::fma(d, d, a);
   };
   const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, mean, centred_square, add));
   const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+  // The next row is fetched during the write sweep: the centred sweep runs four vectors a
+  // step and would issue the prefetches in a burst.
   row_map<S, E>(xr, yr, cols, [&](V v, std::int64_t c) {
+    ahead.step();
     const V z = S::mul(S::sub(v, vmean), rstd);
     return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
   });

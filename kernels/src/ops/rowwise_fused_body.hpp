@@ -29,10 +29,9 @@ struct F32Elems {
 
 // The next row, fetched a cache line per step during the current row's sweeps in cache: x to
 // read and y to write (prefetchw, so the read-for-ownership of y's lines is under way too).
-// Without it the memory system idles while a row is finished from L1 (docs/rowwise-ops.md:
-// 1 thread went from 61% to 77% of the DRAM copy ceiling for softmax, 72% to 83% for
-// rmsnorm). Starts are aligned down to a line and one line more is fetched, so both rows are
-// covered whatever their alignment; prefetches past the end of a buffer do not fault.
+// Without it the memory system idles while a row is finished from L1 (docs/rowwise-ops.md
+// has the figures). Starts are aligned down to a line and one line more is fetched, so both rows
+// are covered whatever their alignment; prefetches past the end of a buffer do not fault.
 class Ahead {
  public:
   Ahead() = default;

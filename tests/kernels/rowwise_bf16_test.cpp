@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../support/op_cases.hpp"
@@ -42,41 +43,7 @@ std::vector<std::pair<std::string, std::string>> awkward_cases() {
   return cases;
 }
 
-}  // namespace
-
-TEST(RowwiseBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
-  if (const std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
-    GTEST_SKIP() << why;
-  double worst_fused = 0, worst_unfused = 0;
-  for (const char* backend : {"cpu.fused", "cpu.unfused"})
-    for (const auto& [op, params] : awkward_cases())
-      for (int threads : {1, 2}) {
-        auto kernel = builtin_catalog().create(backend, op);
-        ASSERT_TRUE(kernel) << backend << " " << op;
-        const Problem p = bf16_problem(op, params);
-        ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
-        const Validation v = run_and_validate(*kernel, p, threads);
-        EXPECT_EQ(v.disposition, Disposition::passed)
-            << backend << " " << op << " " << params << " threads=" << threads << ": " << v.message;
-        EXPECT_EQ(v.method, params == "rows=2048,cols=4096" ? "sampled rows" : "direct");
-        double& worst = std::string(backend) == "cpu.fused" ? worst_fused : worst_unfused;
-        worst = std::max(worst, v.max_rel_err);
-      }
-  // The op's bf16 tolerance is loose (8 (1 + ops) 2^-8); what the kernels reach is far
-  // inside it: fused rounds once (half a bf16 ulp, at most 2^-8 of the value, plus f32's
-  // ~1e-6; 3.8e-3 measured), unfused once per pass whose result is stored (9.6e-3).
-  EXPECT_LE(worst_fused, 0x1p-8 + 1e-5);
-  EXPECT_LE(worst_unfused, 0x1p-6);
-  RecordProperty("worst_fused", std::to_string(worst_fused));
-  RecordProperty("worst_unfused", std::to_string(worst_unfused));
-}
-
-// Fused bf16 is the f32 fused row function on the widened row, rounded to nearest even: the
-// same bits as the f32 entry run on the widened data and rounded by core's to_bf16.
-TEST(RowwiseBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
-  if (const std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
-    GTEST_SKIP() << why;
-  const std::int64_t rows = 5, cols = 4099;
+void expect_fused_bf16_is_f32_rounded(std::int64_t rows, std::int64_t cols) {
   const std::int64_t n = rows * cols;
   std::vector<std::uint16_t> x(n), gamma(cols), beta(cols), y(n);
   std::vector<float> xf(n), gf(cols), bf(cols), yf(n);
@@ -111,6 +78,47 @@ TEST(RowwiseBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
   }
 }
 
+}  // namespace
+
+TEST(RowwiseBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
+  if (const std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
+    GTEST_SKIP() << why;
+  double worst_fused = 0, worst_unfused = 0;
+  for (const char* backend : {"cpu.fused", "cpu.unfused"})
+    for (const auto& [op, params] : awkward_cases())
+      for (int threads : {1, 2}) {
+        auto kernel = builtin_catalog().create(backend, op);
+        ASSERT_TRUE(kernel) << backend << " " << op;
+        const Problem p = bf16_problem(op, params);
+        ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
+        const Validation v = run_and_validate(*kernel, p, threads);
+        EXPECT_EQ(v.disposition, Disposition::passed)
+            << backend << " " << op << " " << params << " threads=" << threads << ": " << v.message;
+        EXPECT_EQ(v.method, params == "rows=2048,cols=4096" ? "sampled rows" : "direct");
+        double& worst = std::string(backend) == "cpu.fused" ? worst_fused : worst_unfused;
+        worst = std::max(worst, v.max_rel_err);
+      }
+  // The op's bf16 tolerance is loose (8 (1 + ops) 2^-8); what the kernels reach is far
+  // inside it: fused rounds once (half a bf16 ulp, at most 2^-8 of the value, plus f32's
+  // ~1e-6; 3.8e-3 measured), unfused once per pass whose result is stored (9.6e-3).
+  EXPECT_LE(worst_fused, 0x1p-8 + 1e-5);
+  EXPECT_LE(worst_unfused, 0x1p-6);
+  RecordProperty("worst_fused", std::to_string(worst_fused));
+  RecordProperty("worst_unfused", std::to_string(worst_unfused));
+}
+
+// Fused bf16 is the f32 fused row function on the widened row, rounded to nearest even: the
+// same bits as the f32 entry run on the widened data and rounded by core's to_bf16. The bf16
+// sweeps load and store bf16 themselves; the shapes give them tails (4099 = 256 vectors + 3,
+// 33 = 2 + 1) and rows that start mid cache line, where the next row is prefetched.
+TEST(RowwiseBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
+  if (const std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
+    GTEST_SKIP() << why;
+  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{5, 4099}, {67, 33}}) {
+    SCOPED_TRACE("rows=" + std::to_string(rows) + ",cols=" + std::to_string(cols));
+    expect_fused_bf16_is_f32_rounded(rows, cols);
+  }
+}
 // The refusal, checked on the features a CPU without AVX512_BF16 (or without AVX-512)
 // reports; on such a CPU the kernels themselves refuse too, with the same line.
 TEST(RowwiseBf16, RefusedWithTheReasonWhereTheCpuLacksAvx512Bf16) {

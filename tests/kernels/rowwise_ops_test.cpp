@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -351,6 +352,23 @@ TEST_P(RowwiseExp, AccurateOverTheRangeAndZeroBelow) {
   for (std::size_t i = dense; i < dense + 4; ++i) EXPECT_EQ(y[i], 0.0f) << x[i];
   EXPECT_EQ(y[dense + 4], 1.0f);
   EXPECT_EQ(y[dense + 5], 1.0f);
+}
+
+// AVX-512 applies 2^n with vscalefps, AVX2 multiplies by 2^n built from its bits: the same
+// arithmetic otherwise, and an exact power of two with one rounding either way, so the same
+// bits, the subnormal results included.
+TEST(RowwiseExpBits, Avx512ScalefMatchesAvx2Multiply) {
+  for (Isa isa : {Isa::avx512, Isa::avx2})
+    if (!isa_available(isa)) GTEST_SKIP() << "this CPU has no " << to_string(isa) << " (CPUID)";
+  std::vector<float> x;
+  for (float v = -87.34f; v <= 88.0f; v += 0x1p-9f) x.push_back(v);
+  std::vector<float> y512(x.size()), y256(x.size());
+  const auto n = static_cast<std::int64_t>(x.size());
+  exp_isa(Isa::avx512, x.data(), y512.data(), n);
+  exp_isa(Isa::avx2, x.data(), y256.data(), n);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(y512[i]), std::bit_cast<std::uint32_t>(y256[i]))
+        << "x = " << x[i];
 }
 
 INSTANTIATE_TEST_SUITE_P(Rowwise, RowwiseExp,

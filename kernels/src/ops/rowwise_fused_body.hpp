@@ -15,6 +15,52 @@
 namespace ridgeline::ops {
 namespace {
 
+// How the row functions read and write their element type T, in S's vectors: f32 as it is;
+// rowwise_bf16_body.hpp has bf16 (widened on load, rounded on store).
+template <typename S>
+struct F32Elems {
+  using T = float;
+  using V = typename S::V;
+  static V load(const float* p) { return S::load(p); }
+  static V load_tail(const float* p, int count, float fill) { return S::load_tail(p, count, fill); }
+  static void store(float* p, V v) { S::store(p, v); }
+  static void store_tail(float* p, int count, V v) { S::store_tail(p, count, v); }
+};
+
+// The next row, fetched a cache line per step during the current row's sweeps in cache: x to
+// read and y to write (prefetchw, so the read-for-ownership of y's lines is under way too).
+// Without it the memory system idles while a row is finished from L1 (docs/rowwise-ops.md
+// has the figures). Starts are aligned down to a line and one line more is fetched, so both rows
+// are covered whatever their alignment; prefetches past the end of a buffer do not fault.
+class Ahead {
+ public:
+  Ahead() = default;
+  Ahead(const void* x, void* y, std::int64_t bytes)
+      : x_(line_of(x)), y_(line_of(y)), lines_(bytes / kLine + 2) {}
+  void step() {
+    if (done_ >= lines_) return;
+    __builtin_prefetch(x_ + done_ * kLine, 0, 3);
+    __builtin_prefetch(y_ + done_ * kLine, 1, 3);
+    ++done_;
+  }
+
+ private:
+  static constexpr std::int64_t kLine = 64;
+  static const char* line_of(const void* p) {
+    return reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{63});
+  }
+  const char* x_ = nullptr;
+  const char* y_ = nullptr;
+  std::int64_t lines_ = 0, done_ = 0;
+};
+
+// Row r + 1's Ahead, or none after the last row.
+template <typename T>
+Ahead ahead_of(const T* x, T* y, std::int64_t r, std::int64_t rows, std::int64_t cols) {
+  if (r + 1 >= rows) return {};
+  return {x + (r + 1) * cols, y + (r + 1) * cols, cols * static_cast<std::int64_t>(sizeof(T))};
+}
+
 // Four independent accumulators hide the add/max latency behind the loads. Sums go two
 // levels deep: the four take kBlock steps, then fold into a running total, so no lane adds
 // more than kBlock + cols / (4 * kBlock * W) terms (the one-lane build's softmax sum over
@@ -24,9 +70,10 @@ inline constexpr int kBlock = 16;
 
 // acc = f(acc, v) over a row: full vectors four at a time, then single vectors, then a tail
 // with `fill` in the lanes past the end (a value f leaves acc unchanged with); partial results
-// are merged with `merge` (f itself may not be associative: fma(v, v, acc)).
-template <typename S, typename F, typename M>
-typename S::V row_reduce(const float* x, std::int64_t cols, float init, float fill, F f, M merge) {
+// are merged with `merge` (f itself may not be associative: fma(v, v, acc)). E loads x.
+template <typename S, typename E = F32Elems<S>, typename F, typename M>
+typename S::V row_reduce(const typename E::T* x, std::int64_t cols, float init, float fill, F f,
+                         M merge) {
   using V = typename S::V;
   constexpr int W = S::kLanes;
   constexpr std::int64_t kStep = kAcc * W;
@@ -37,23 +84,23 @@ typename S::V row_reduce(const float* x, std::int64_t cols, float init, float fi
     for (V& a : acc) a = S::set1(init);
     const std::int64_t end = std::min(c + kBlock * kStep, cols - (cols - c) % kStep);
     for (; c < end; c += kStep)
-      for (int k = 0; k < kAcc; ++k) acc[k] = f(acc[k], S::load(x + c + k * W));
+      for (int k = 0; k < kAcc; ++k) acc[k] = f(acc[k], E::load(x + c + k * W));
     total = merge(total, merge(merge(acc[0], acc[1]), merge(acc[2], acc[3])));
   }
-  for (; c + W <= cols; c += W) total = f(total, S::load(x + c));
-  if (c < cols) total = f(total, S::load_tail(x + c, static_cast<int>(cols - c), fill));
+  for (; c + W <= cols; c += W) total = f(total, E::load(x + c));
+  if (c < cols) total = f(total, E::load_tail(x + c, static_cast<int>(cols - c), fill));
   return total;
 }
 
-// y[c] = g(x[c], c) over a row, with the same full / tail split.
-template <typename S, typename G>
-void row_map(const float* x, float* y, std::int64_t cols, G g) {
+// y[c] = g(x[c], c) over a row, with the same full / tail split; In loads x, Out stores y.
+template <typename S, typename In = F32Elems<S>, typename Out = In, typename G>
+void row_map(const typename In::T* x, typename Out::T* y, std::int64_t cols, G g) {
   constexpr int W = S::kLanes;
   std::int64_t c = 0;
-  for (; c + W <= cols; c += W) S::store(y + c, g(S::load(x + c), c));
+  for (; c + W <= cols; c += W) Out::store(y + c, g(In::load(x + c), c));
   if (c < cols) {
     const int rest = static_cast<int>(cols - c);
-    S::store_tail(y + c, rest, g(S::load_tail(x + c, rest, 0.0f), c));
+    Out::store_tail(y + c, rest, g(In::load_tail(x + c, rest, 0.0f), c));
   }
 }
 
@@ -64,63 +111,77 @@ typename S::V load_at(const float* p, std::int64_t c, std::int64_t cols) {
   return rest >= S::kLanes ? S::load(p + c) : S::load_tail(p + c, static_cast<int>(rest), 0.0f);
 }
 
-template <typename S>
-void softmax_row(const float* xr, float* yr, std::int64_t cols) {
+// exp(x - max) goes into `work` (f32, cols floats: y itself when T is f32), whose row then
+// stays in cache for the sum and the scaling into y. The same f32 arithmetic, in the same
+// order, whatever T is: a bf16 row gives the f32 result on the widened row, rounded.
+template <typename S, typename E = F32Elems<S>>
+void softmax_row(const typename E::T* xr, float* work, typename E::T* yr, std::int64_t cols,
+                 Ahead ahead = {}) {
   using V = typename S::V;
+  using F32 = F32Elems<S>;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const auto vmax = [](V a, V b) { return S::max(a, b); };
-  const float mx = S::reduce_max(row_reduce<S>(xr, cols, kNegInf, kNegInf, vmax, vmax));
+  const float mx = S::reduce_max(row_reduce<S, E>(xr, cols, kNegInf, kNegInf, vmax, vmax));
   const V vmx = S::set1(mx);
-  // exp once per element into y, whose row then stays in cache for the sum and the scaling.
-  row_map<S>(xr, yr, cols, [&](V v, std::int64_t) { return exp_approx<S>(S::sub(v, vmx)); });
+  row_map<S, E, F32>(xr, work, cols, [&](V v, std::int64_t) {
+    ahead.step();
+    return exp_approx<S>(S::sub(v, vmx));
+  });
   const auto add = [](V a, V b) { return S::add(a, b); };
-  const float total = S::reduce_add(row_reduce<S>(yr, cols, 0.0f, 0.0f, add, add));
+  const float total = S::reduce_add(row_reduce<S>(work, cols, 0.0f, 0.0f, add, add));
   const V inv = S::set1(1.0f / total);
-  row_map<S>(yr, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
+  row_map<S, F32, E>(work, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
 }
 
 // Two sweeps for the moments (mean, then the centred sum of squares: no cancellation when
 // |mean| >> std), a third to write y; all three but the first hit the row in cache.
-template <typename S>
-void layernorm_row(const float* xr, const float* gamma, const float* beta, float* yr,
-                   std::int64_t cols, float eps) {
+template <typename S, typename E = F32Elems<S>>
+void layernorm_row(const typename E::T* xr, const float* gamma, const float* beta,
+                   typename E::T* yr, std::int64_t cols, float eps, Ahead ahead = {}) {
   using V = typename S::V;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   const auto add = [](V a, V b) { return S::add(a, b); };
-  const float mean = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
+  const float mean = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
   const V vmean = S::set1(mean);
   // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
   const auto centred_square = [&](V a, V b) {
     const V d = S::sub(b, vmean);
     return S::fma(d, d, a);
   };
-  const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, mean, centred_square, add));
+  const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, mean, centred_square, add));
   const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-  row_map<S>(xr, yr, cols, [&](V v, std::int64_t c) {
+  // The next row is fetched during the write sweep: the centred sweep runs four vectors a
+  // step and would issue the prefetches in a burst.
+  row_map<S, E>(xr, yr, cols, [&](V v, std::int64_t c) {
+    ahead.step();
     const V z = S::mul(S::sub(v, vmean), rstd);
     return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
   });
 }
 
-template <typename S>
-void rmsnorm_row(const float* xr, const float* gamma, float* yr, std::int64_t cols, float eps) {
+template <typename S, typename E = F32Elems<S>>
+void rmsnorm_row(const typename E::T* xr, const float* gamma, typename E::T* yr, std::int64_t cols,
+                 float eps, Ahead ahead = {}) {
   using V = typename S::V;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   const auto add = [](V a, V b) { return S::add(a, b); };
   const auto square = [](V a, V b) { return S::fma(b, b, a); };
-  const float ss = S::reduce_add(row_reduce<S>(xr, cols, 0.0f, 0.0f, square, add));
+  const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, 0.0f, square, add));
   const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-  row_map<S>(xr, yr, cols, [&](V v, std::int64_t c) {
+  row_map<S, E>(xr, yr, cols, [&](V v, std::int64_t c) {
+    ahead.step();
     return S::mul(S::mul(v, rstd), load_at<S>(gamma, c, cols));
   });
 }
 
-// The f32 drivers: OpenMP over rows, each row straight from x into y.
+// The f32 drivers: OpenMP over rows, each row straight from x into y, the next one fetched
+// meanwhile.
 template <typename S>
 void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
                   int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) softmax_row<S>(x + r * cols, y + r * cols, cols);
+  for (std::int64_t r = 0; r < rows; ++r)
+    softmax_row<S>(x + r * cols, y + r * cols, y + r * cols, cols, ahead_of(x, y, r, rows, cols));
 }
 
 template <typename S>
@@ -128,7 +189,8 @@ void layernorm_rows(const float* x, const float* gamma, const float* beta, float
                     std::int64_t rows, std::int64_t cols, float eps, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t r = 0; r < rows; ++r)
-    layernorm_row<S>(x + r * cols, gamma, beta, y + r * cols, cols, eps);
+    layernorm_row<S>(x + r * cols, gamma, beta, y + r * cols, cols, eps,
+                     ahead_of(x, y, r, rows, cols));
 }
 
 template <typename S>
@@ -136,7 +198,7 @@ void rmsnorm_rows(const float* x, const float* gamma, float* y, float*, std::int
                   std::int64_t cols, float eps, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t r = 0; r < rows; ++r)
-    rmsnorm_row<S>(x + r * cols, gamma, y + r * cols, cols, eps);
+    rmsnorm_row<S>(x + r * cols, gamma, y + r * cols, cols, eps, ahead_of(x, y, r, rows, cols));
 }
 
 // The chain on K registers in lockstep (K independent dependency chains keep the FMA pipes

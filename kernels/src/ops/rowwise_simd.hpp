@@ -9,11 +9,11 @@
 // fill), store_tail(p, count, v), add, sub, mul, max, min, fma(a, b, c) = a * b + c,
 // round (to nearest), pow2 (2^n for integral n in [-126, 127]), zero_where_less(v, x, bound)
 // (x < bound ? 0 : v), reduce_add, reduce_max, fill_where_greater(v, a, b, fill)
-// (a > b ? fill : v) and any_greater(a, b) (some lane has a > b). The AVX-512 and AVX2
-// traits are in simd_avx512.hpp and simd_avx2.hpp; they serve the packed GEMM's
-// micro-kernels too (../cpu/microkernel_body.hpp), which also need T (the element),
-// load_aligned (64-byte aligned p) and, for the activations, div; the f64 traits there
-// have only what the micro-kernels need.
+// (a > b ? fill : v) and any_greater(a, b) (some lane has a > b); optionally scale_pow2(p, n)
+// (p * 2^n, see below). The AVX-512 and AVX2 traits are in simd_avx512.hpp and simd_avx2.hpp;
+// they serve the packed GEMM's micro-kernels too (../cpu/microkernel_body.hpp), which also
+// need T (the element), load_aligned (64-byte aligned p) and, for the activations, div; the
+// f64 traits there have only what the micro-kernels need.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -30,6 +30,18 @@ namespace {
 inline constexpr float kExpLo = -87.33654f;  // ln(FLT_MIN)
 inline constexpr float kExpHi = 88.0f;       // 2^127 * exp(r) stays below FLT_MAX
 
+// p * 2^n for integral n in [-126, 127]: one instruction where the traits have scale_pow2
+// (AVX-512's vscalefps, in place of building 2^n's bits and a multiply: the exp sweep is what
+// bounds the fused softmax), else the multiply; the same bits either way (an exact power of
+// two, one rounding).
+template <typename S>
+typename S::V scale_pow2(typename S::V p, typename S::V n) {
+  if constexpr (requires { S::scale_pow2(p, n); })
+    return S::scale_pow2(p, n);
+  else
+    return S::mul(p, S::pow2(n));
+}
+
 template <typename S>
 typename S::V exp_approx(typename S::V x) {
   using V = typename S::V;
@@ -44,7 +56,7 @@ typename S::V exp_approx(typename S::V x) {
   p = S::fma(p, r, S::set1(1.6666665459e-1f));
   p = S::fma(p, r, S::set1(5.0000001201e-1f));
   p = S::fma(p, S::mul(r, r), S::add(r, S::set1(1.0f)));
-  return S::zero_where_less(S::mul(p, S::pow2(n)), x, S::set1(kExpLo));
+  return S::zero_where_less(scale_pow2<S>(p, n), x, S::set1(kExpLo));
 }
 
 // One lane. Written so that GCC vectorises loops over it under `omp simd` (no calls: the

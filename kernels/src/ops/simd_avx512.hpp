@@ -41,6 +41,7 @@ struct F32x16 {
     const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
     return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
   }
+  static V scale_pow2(V p, V n) { return _mm512_scalef_ps(p, n); }
   static V zero_where_less(V v, V x, V bound) {
     return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, bound, _CMP_NLT_UQ), v);
   }

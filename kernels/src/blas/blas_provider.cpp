@@ -1,11 +1,11 @@
 #include "ridgeline/kernels/blas_provider.hpp"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/shared_library.hpp"
 
 namespace ridgeline {
 
@@ -77,8 +77,8 @@ BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
 }
 
 BlasLibrary::~BlasLibrary() {
-  // Not dlclose()d: several BLAS libraries keep thread pools whose exit handlers expect
-  // the library to stay mapped until the process ends.
+  // The library stays mapped (SharedLibrary never closes one): several BLAS libraries keep
+  // thread pools whose exit handlers expect it until the process ends.
 }
 
 bool BlasLibrary::set_threads(int threads) const {
@@ -94,16 +94,13 @@ bool BlasLibrary::set_threads(int threads) const {
 }
 
 std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
-  void* handle = ::dlopen(spec.path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* err = ::dlerror();
-    throw InputError(fmt::format("BLAS library {}: cannot load: {}", spec.path.string(),
-                                 err ? err : "unknown dlopen error"));
-  }
+  SharedLibrary so = SharedLibrary::open(spec.path.string());
+  if (!so.loaded())
+    throw InputError(
+        fmt::format("BLAS library {}: cannot load: {}", spec.path.string(), so.error()));
   std::unique_ptr<BlasLibrary> lib(new BlasLibrary());
   lib->spec_ = spec;
-  lib->handle_ = handle;
-  auto symbol = [&](const char* name) { return ::dlsym(handle, name); };
+  auto symbol = [&](const char* name) { return so.address(name); };
   for (const char* required : {"cblas_sgemm", "cblas_dgemm"})
     if (!symbol(required))
       throw InputError(fmt::format("BLAS library {}: missing symbol {} (not a CBLAS library?)",

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "cublas_library.hpp"
 #include "cublaslt_plan.hpp"
 #include "cuda_check.hpp"
 #include "gpu_gemm_kernel.hpp"
@@ -61,6 +62,13 @@ Support integer_shape(const KernelInfo& info, const Problem& p) {
   return Support::yes();
 }
 
+// After the device check (GpuGemmKernel::supports): the libraries are loaded here, on a
+// machine with a GPU, and their absence is the reason.
+Support library_and_shape(const KernelInfo& info, const Problem& p) {
+  if (Support s = cublas_status(); !s) return s;
+  return integer_shape(info, p);
+}
+
 class CublasGemm final : public GpuGemmKernel {
  public:
   CublasGemm()
@@ -72,17 +80,17 @@ class CublasGemm final : public GpuGemmKernel {
                        "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8",
                        KernelRole::vendor}) {}
   ~CublasGemm() override {
-    if (handle_) cublasDestroy(handle_);
+    if (handle_) cublas().cublasDestroy(handle_);
   }
 
  protected:
-  Support supports_shape(const Problem& p) const override { return integer_shape(info(), p); }
+  Support supports_shape(const Problem& p) const override { return library_and_shape(info(), p); }
   void setup(const DeviceGemm& g, cudaStream_t stream) override {
-    if (!handle_) RIDGELINE_CUBLAS(cublasCreate(&handle_));
-    RIDGELINE_CUBLAS(cublasSetStream(handle_, stream));
-    RIDGELINE_CUBLAS(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
+    RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, stream));
+    RIDGELINE_CUBLAS(cublas().cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
     int version = 0;
-    RIDGELINE_CUBLAS(cublasGetVersion(handle_, &version));
+    RIDGELINE_CUBLAS(cublas().cublasGetVersion(handle_, &version));
     notes_["library"] = fmt::format("cuBLAS {}", version);
     notes_["call"] = g.dtype == DType::f64 ? "cublasDgemm"
                      : g.dtype == DType::f32
@@ -98,21 +106,21 @@ class CublasGemm final : public GpuGemmKernel {
     const int ld_first = static_cast<int>(v.ld_first), ld_second = static_cast<int>(v.ld_second),
               ldc = static_cast<int>(v.ld_out);
     if (g.dtype == DType::f64) {
-      RIDGELINE_CUBLAS(cublasDgemm(handle_, op_b, op_a, m, n, k, &scalars_.f64[0],
-                                   static_cast<const double*>(g.b), ld_first,
-                                   static_cast<const double*>(g.a), ld_second, &scalars_.f64[1],
-                                   static_cast<double*>(g.c), ldc));
+      RIDGELINE_CUBLAS(cublas().cublasDgemm(handle_, op_b, op_a, m, n, k, &scalars_.f64[0],
+                                            static_cast<const double*>(g.b), ld_first,
+                                            static_cast<const double*>(g.a), ld_second,
+                                            &scalars_.f64[1], static_cast<double*>(g.c), ldc));
     } else if (g.dtype == DType::f32) {
-      RIDGELINE_CUBLAS(cublasSgemm(handle_, op_b, op_a, m, n, k, &scalars_.f32[0],
-                                   static_cast<const float*>(g.b), ld_first,
-                                   static_cast<const float*>(g.a), ld_second, &scalars_.f32[1],
-                                   static_cast<float*>(g.c), ldc));
+      RIDGELINE_CUBLAS(cublas().cublasSgemm(handle_, op_b, op_a, m, n, k, &scalars_.f32[0],
+                                            static_cast<const float*>(g.b), ld_first,
+                                            static_cast<const float*>(g.a), ld_second,
+                                            &scalars_.f32[1], static_cast<float*>(g.c), ldc));
     } else {
       const CublasTypes t = cublas_types(g.dtype);
-      RIDGELINE_CUBLAS(cublasGemmEx(handle_, op_b, op_a, m, n, k, scalars_.alpha(t.scale), g.b,
-                                    t.input, ld_first, g.a, t.input, ld_second,
-                                    scalars_.beta(t.scale), g.c, t.output, ldc, t.compute,
-                                    CUBLAS_GEMM_DEFAULT));
+      RIDGELINE_CUBLAS(cublas().cublasGemmEx(handle_, op_b, op_a, m, n, k, scalars_.alpha(t.scale),
+                                             g.b, t.input, ld_first, g.a, t.input, ld_second,
+                                             scalars_.beta(t.scale), g.c, t.output, ldc, t.compute,
+                                             CUBLAS_GEMM_DEFAULT));
     }
   }
 
@@ -135,16 +143,16 @@ class CublasLtGemm final : public GpuGemmKernel {
                        KernelRole::vendor}) {}
   ~CublasLtGemm() override {
     plan_.reset();
-    if (handle_) cublasLtDestroy(handle_);
+    if (handle_) cublas().cublasLtDestroy(handle_);
   }
 
  protected:
-  Support supports_shape(const Problem& p) const override { return integer_shape(info(), p); }
+  Support supports_shape(const Problem& p) const override { return library_and_shape(info(), p); }
   void setup(const DeviceGemm& g, cudaStream_t) override {
-    if (!handle_) RIDGELINE_CUBLAS(cublasLtCreate(&handle_));
+    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasLtCreate(&handle_));
     if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kCublasLtWorkspaceBytes);
     plan_ = std::make_unique<CublasLtPlan>(handle_, g, workspace_.bytes());
-    notes_["library"] = fmt::format("cuBLASLt {}", cublasLtGetVersion());
+    notes_["library"] = fmt::format("cuBLASLt {}", cublas().cublasLtGetVersion());
     notes_["call"] = plan_->description();
   }
   void launch(const DeviceGemm& g, cudaStream_t stream) override {
@@ -165,33 +173,33 @@ CublasLtPlan::CublasLtPlan(cublasLtHandle_t handle, const DeviceGemm& g,
   const CublasTypes t = cublas_types(g.dtype);
   scale_ = t.scale;
   try {
-    RIDGELINE_CUBLAS(cublasLtMatmulDescCreate(&desc_, t.compute, t.scale));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescCreate(&desc_, t.compute, t.scale));
     const ColumnMajorGemm v =
         column_major_view(g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.transpose_a, g.transpose_b);
     const cublasOperation_t op_b = v.transpose_first ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_a = v.transpose_second ? CUBLAS_OP_T : CUBLAS_OP_N;
-    RIDGELINE_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)));
-    RIDGELINE_CUBLAS(
-        cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA,
+                                                             &op_b, sizeof(op_b)));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB,
+                                                             &op_a, sizeof(op_a)));
     const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
-    RIDGELINE_CUBLAS(
-        cublasLtMatrixLayoutCreate(&first_, t.input, u(v.first_rows), u(v.first_cols), v.ld_first));
-    RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&second_, t.input, u(v.second_rows),
-                                                u(v.second_cols), v.ld_second));
-    RIDGELINE_CUBLAS(
-        cublasLtMatrixLayoutCreate(&out_, t.output, u(v.out_rows), u(v.out_cols), v.ld_out));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatrixLayoutCreate(&first_, t.input, u(v.first_rows),
+                                                         u(v.first_cols), v.ld_first));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatrixLayoutCreate(&second_, t.input, u(v.second_rows),
+                                                         u(v.second_cols), v.ld_second));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatrixLayoutCreate(&out_, t.output, u(v.out_rows),
+                                                         u(v.out_cols), v.ld_out));
     cublasLtMatmulPreference_t preference = nullptr;
-    RIDGELINE_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
+    RIDGELINE_CUBLAS(cublas().cublasLtMatmulPreferenceCreate(&preference));
     const std::uint64_t bytes = workspace_bytes;
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
-    cublasStatus_t s = cublasLtMatmulPreferenceSetAttribute(
+    cublasStatus_t s = cublas().cublasLtMatmulPreferenceSetAttribute(
         preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes));
     if (s == CUBLAS_STATUS_SUCCESS)
-      s = cublasLtMatmulAlgoGetHeuristic(handle_, desc_, first_, second_, out_, out_, preference, 1,
-                                         &result, &found);
-    cublasLtMatmulPreferenceDestroy(preference);
+      s = cublas().cublasLtMatmulAlgoGetHeuristic(handle_, desc_, first_, second_, out_, out_,
+                                                  preference, 1, &result, &found);
+    cublas().cublasLtMatmulPreferenceDestroy(preference);
     cublas_check(s, "cublasLtMatmulAlgoGetHeuristic");
     if (found == 0)
       throw std::runtime_error(
@@ -211,19 +219,19 @@ CublasLtPlan::~CublasLtPlan() {
 }
 
 void CublasLtPlan::release() {
-  if (desc_) cublasLtMatmulDescDestroy(desc_);
-  if (first_) cublasLtMatrixLayoutDestroy(first_);
-  if (second_) cublasLtMatrixLayoutDestroy(second_);
-  if (out_) cublasLtMatrixLayoutDestroy(out_);
+  if (desc_) cublas().cublasLtMatmulDescDestroy(desc_);
+  if (first_) cublas().cublasLtMatrixLayoutDestroy(first_);
+  if (second_) cublas().cublasLtMatrixLayoutDestroy(second_);
+  if (out_) cublas().cublasLtMatrixLayoutDestroy(out_);
   desc_ = nullptr;
   first_ = second_ = out_ = nullptr;
 }
 
 void CublasLtPlan::run(const DeviceGemm& g, void* workspace, std::size_t workspace_bytes,
                        cudaStream_t stream) const {
-  RIDGELINE_CUBLAS(cublasLtMatmul(handle_, desc_, scalars_.alpha(scale_), g.b, first_, g.a, second_,
-                                  scalars_.beta(scale_), g.c, out_, g.c, out_, &algo_, workspace,
-                                  workspace_bytes, stream));
+  RIDGELINE_CUBLAS(cublas().cublasLtMatmul(handle_, desc_, scalars_.alpha(scale_), g.b, first_, g.a,
+                                           second_, scalars_.beta(scale_), g.c, out_, g.c, out_,
+                                           &algo_, workspace, workspace_bytes, stream));
 }
 
 void add_cublas_kernels(KernelCatalog& catalog) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ceiling_kernels.hpp"
+#include "cublas_library.hpp"
 #include "cublaslt_plan.hpp"
 #include "cuda_check.hpp"
 #include "gpu_ceiling_timing.hpp"
@@ -40,8 +41,8 @@ double library_rate(const CeilingContext& c, double flops, Once once) {
 
 struct LtHandle {
   cublasLtHandle_t h = nullptr;
-  LtHandle() { RIDGELINE_CUBLAS(cublasLtCreate(&h)); }
-  ~LtHandle() { cublasLtDestroy(h); }
+  LtHandle() { RIDGELINE_CUBLAS(cublas().cublasLtCreate(&h)); }
+  ~LtHandle() { cublas().cublasLtDestroy(h); }
   LtHandle(const LtHandle&) = delete;
   LtHandle& operator=(const LtHandle&) = delete;
 };
@@ -84,41 +85,43 @@ double cublaslt_fp8_rate(const CeilingContext& c, std::int64_t n) {
   DeviceBuffer a(elements), b(elements), d(elements * 2), workspace(kCublasLtWorkspaceBytes);
   launch_fill_uniform(a.get(), elements, 5, 1, c.stream);
   launch_fill_uniform(b.get(), elements, 5, 2, c.stream);
+  const CublasApi& api = cublas();
   const LtHandle handle;
   cublasLtMatmulDesc_t desc = nullptr;
-  RIDGELINE_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  RIDGELINE_CUBLAS(api.cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   std::unique_ptr<cublasLtMatmulDescOpaque_t, cublasStatus_t (*)(cublasLtMatmulDesc_t)> desc_guard(
-      desc, &cublasLtMatmulDescDestroy);
+      desc, api.cublasLtMatmulDescDestroy);
   const cublasOperation_t t = CUBLAS_OP_T, nt = CUBLAS_OP_N;
-  RIDGELINE_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t));
   RIDGELINE_CUBLAS(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &nt, sizeof nt));
+      api.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t));
+  RIDGELINE_CUBLAS(
+      api.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &nt, sizeof nt));
   const auto u = static_cast<std::uint64_t>(n);
   cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
-  RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, u, u, n));
-  RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, u, u, n));
-  RIDGELINE_CUBLAS(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, u, u, n));
+  RIDGELINE_CUBLAS(api.cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, u, u, n));
+  RIDGELINE_CUBLAS(api.cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, u, u, n));
+  RIDGELINE_CUBLAS(api.cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, u, u, n));
   using Layout =
       std::unique_ptr<cublasLtMatrixLayoutOpaque_t, cublasStatus_t (*)(cublasLtMatrixLayout_t)>;
-  const Layout ga(la, &cublasLtMatrixLayoutDestroy), gb(lb, &cublasLtMatrixLayoutDestroy),
-      gd(ld, &cublasLtMatrixLayoutDestroy);
+  const Layout ga(la, api.cublasLtMatrixLayoutDestroy), gb(lb, api.cublasLtMatrixLayoutDestroy),
+      gd(ld, api.cublasLtMatrixLayoutDestroy);
   cublasLtMatmulPreference_t pref = nullptr;
-  RIDGELINE_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+  RIDGELINE_CUBLAS(api.cublasLtMatmulPreferenceCreate(&pref));
   std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, cublasStatus_t (*)(cublasLtMatmulPreference_t)>
-      pref_guard(pref, &cublasLtMatmulPreferenceDestroy);
+      pref_guard(pref, api.cublasLtMatmulPreferenceDestroy);
   const std::uint64_t bytes = kCublasLtWorkspaceBytes;
-  RIDGELINE_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
+  RIDGELINE_CUBLAS(api.cublasLtMatmulPreferenceSetAttribute(
       pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof bytes));
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   RIDGELINE_CUBLAS(
-      cublasLtMatmulAlgoGetHeuristic(handle.h, desc, la, lb, ld, ld, pref, 1, &result, &found));
+      api.cublasLtMatmulAlgoGetHeuristic(handle.h, desc, la, lb, ld, ld, pref, 1, &result, &found));
   if (found == 0) throw std::runtime_error("cuBLASLt has no fp8 e4m3 algorithm for this device");
   const float alpha = 1, beta = 0;
   return library_rate(c, 2.0 * static_cast<double>(n) * n * n, [&] {
-    RIDGELINE_CUBLAS(cublasLtMatmul(handle.h, desc, &alpha, a.get(), la, b.get(), lb, &beta,
-                                    d.get(), ld, d.get(), ld, &result.algo, workspace.get(),
-                                    workspace.bytes(), c.stream));
+    RIDGELINE_CUBLAS(api.cublasLtMatmul(handle.h, desc, &alpha, a.get(), la, b.get(), lb, &beta,
+                                        d.get(), ld, d.get(), ld, &result.algo, workspace.get(),
+                                        workspace.bytes(), c.stream));
   });
 }
 

@@ -24,7 +24,8 @@ class GpuGemmKernel : public Kernel {
   std::map<std::string, std::string> notes() const override;
 
  protected:
-  // What this kernel needs beyond the common checks (layouts, divisibility).
+  // What this kernel needs beyond the common checks and a device (layouts, divisibility,
+  // a library loaded at run time).
   virtual Support supports_shape(const Problem&) const { return Support::yes(); }
   // Once per prepare(), after the upload: handles, plans, algorithm choice.
   virtual void setup(const DeviceGemm&, cudaStream_t) {}

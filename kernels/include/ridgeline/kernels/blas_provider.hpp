@@ -33,7 +33,8 @@ using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, i
 using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*,
                             int, double, double*, int);
 
-// A loaded library (dlopen RTLD_LOCAL, so two libraries exporting cblas_* stay apart).
+// A loaded library (SharedLibrary: dlopen RTLD_LOCAL, so two libraries exporting cblas_*
+// stay apart).
 class BlasLibrary {
  public:
   ~BlasLibrary();
@@ -54,7 +55,6 @@ class BlasLibrary {
   friend std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec);
   BlasLibrary() = default;
   BlasLibrarySpec spec_;
-  void* handle_ = nullptr;
   CblasSgemm sgemm_ = nullptr;
   CblasDgemm dgemm_ = nullptr;
   std::string thread_setter_name_;

@@ -1,0 +1,71 @@
+#include "cublas_library.hpp"
+
+#include <stdexcept>
+
+#include "ridgeline/core/shared_library.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct Loaded {
+  CublasApi api;
+  Support status;
+};
+
+const Loaded& loaded() {
+  // A function-local static: initialised once, other threads wait (C++11 magic statics).
+  static const Loaded once = [] {
+    Loaded l;
+    l.status = load_cublas_api(l.api, cublaslt_soname(), cublas_soname());
+    return l;
+  }();
+  return once;
+}
+
+}  // namespace
+
+std::string cublaslt_soname() {
+  return "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
+}
+
+std::string cublas_soname() {
+  return "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+}
+
+Support load_cublas_api(CublasApi& api, const std::string& lt_name, const std::string& blas_name) {
+  // libcublas depends on libcublasLt: the latter first, so its absence is what is reported.
+  SharedLibrary lt = SharedLibrary::open(lt_name);
+  if (!lt.loaded()) return Support::no(lt.error());
+  SharedLibrary blas = SharedLibrary::open(blas_name);
+  if (!blas.loaded()) return Support::no(blas.error());
+#define RIDGELINE_CUBLAS_RESOLVE(lib, name) \
+  if (!lib.resolve(api.name, #name)) return Support::no(lib.error());
+#define RIDGELINE_FROM_BLAS(name) RIDGELINE_CUBLAS_RESOLVE(blas, name)
+#define RIDGELINE_FROM_LT(name) RIDGELINE_CUBLAS_RESOLVE(lt, name)
+  RIDGELINE_CUBLAS_FUNCTIONS(RIDGELINE_FROM_BLAS)
+  RIDGELINE_CUBLASLT_FUNCTIONS(RIDGELINE_FROM_LT)
+  RIDGELINE_FROM_BLAS(cublasGemmEx)
+#undef RIDGELINE_FROM_LT
+#undef RIDGELINE_FROM_BLAS
+#undef RIDGELINE_CUBLAS_RESOLVE
+  return Support::yes();
+}
+
+Support cublas_status() {
+  return loaded().status;
+}
+
+const CublasApi& cublas() {
+  const Loaded& l = loaded();
+  if (!l.status) throw std::runtime_error(l.status.reason);
+  return l.api;
+}
+
+void cublas_check(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(call) + " failed: " + cublas().cublasGetStatusName(s) +
+                             " (" + cublas().cublasGetStatusString(s) + ")");
+}
+
+}  // namespace ridgeline

@@ -3,7 +3,9 @@
 #include "ridgeline/kernels/patterns.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -77,6 +79,35 @@ TEST(Patterns, SparseIntegerSignRandomAndMantissaAreWhatTheySay) {
     seen.insert(std::abs(std::frexp(x, &e)));
   }
   EXPECT_EQ(seen, (std::set<double>{0.5, 0.625, 0.75, 0.875}));
+}
+
+// Large operands fill in parallel blocks: the values depend on the seed alone, never on the
+// thread count; each block draws its own numbers; the whole is still N(0, 1).
+TEST(Patterns, AFillDependsOnTheSeedNotOnTheThreadCount) {
+  const std::size_t n = (std::size_t{1} << 18) + 77;  // four blocks and a tail
+  const auto fill = [&](int threads, std::uint64_t seed) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    OperandBuffer b(DType::f32, n);
+    fill_pattern(b, "normal", seed);
+    omp_set_num_threads(before);
+    const auto v = b.as<float>();
+    return std::vector<float>(v.begin(), v.end());
+  };
+  const auto one = fill(1, 7);
+  EXPECT_EQ(one, fill(2, 7));
+  EXPECT_EQ(one, fill(3, 7));
+  EXPECT_NE(one, fill(1, 8));
+  const std::size_t block = std::size_t{1} << 16;
+  EXPECT_FALSE(std::equal(one.begin(), one.begin() + 1000, one.begin() + block));
+  double sum = 0, squares = 0;
+  for (float x : one) {
+    sum += x;
+    squares += static_cast<double>(x) * x;
+  }
+  const double mean = sum / static_cast<double>(n);
+  EXPECT_NEAR(mean, 0.0, 0.01);
+  EXPECT_NEAR(squares / static_cast<double>(n) - mean * mean, 1.0, 0.01);
 }
 
 TEST(Patterns, FloatingPointPatternsAreRefusedWhereTheyMeanNothing) {

@@ -25,6 +25,7 @@ namespace {
 using ops::Isa;
 using test::builtin_catalog;
 
+using attention_testing::expect_validation_catches_a_wrong_and_an_unwritten_output;
 using attention_testing::filled;
 using attention_testing::kShapes;
 using attention_testing::make;
@@ -204,19 +205,9 @@ TEST(AttentionKernels, RolesAndTheTrafficEachRecords) {
 }
 
 TEST(AttentionKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {
-  const Problem p = make("heads=2,seq=33,head_dim=20,causal=1");
-  Operands ops = filled(p);
-  const Validation unwritten = validate(p, ops, 1);
-  EXPECT_EQ(unwritten.disposition, Disposition::incorrect);
-  EXPECT_NE(unwritten.message.find("never written"), std::string::npos) << unwritten.message;
-  auto kernel = builtin_catalog().create("cpu.fused", "attention");
-  kernel->prepare(p, ops, 1);
-  kernel->run();
-  ASSERT_EQ(validate(p, ops, 1).disposition, Disposition::passed);
-  ops.at("O").as<float>()[2 * 33 * 20 - 7] += 1e-3f;  // one output of the last row, off
-  const Validation wrong = validate(p, ops, 1);
-  EXPECT_EQ(wrong.disposition, Disposition::incorrect) << wrong.max_rel_err;
-  EXPECT_NE(wrong.message.find("O[head 1, row 32, col 13]"), std::string::npos) << wrong.message;
+  expect_validation_catches_a_wrong_and_an_unwritten_output(DType::f32, [](Operands& ops) {
+    ops.at("O").as<float>()[2 * 33 * 20 - 7] += 1e-3f;  // one output of the last row, off
+  });
 }
 
 TEST(AttentionKernels, UnfusedRefusesScoresThatDoNotFitInMemory) {

@@ -2,6 +2,8 @@
 // What the attention tests share (attention_test.cpp for f32, attention_bf16_test.cpp for
 // bf16): a problem from its params text, its operands filled, and the awkward shapes every
 // kernel is run on.
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "../support/op_cases.hpp"
@@ -35,5 +37,23 @@ inline const char* const kShapes[] = {
     "heads=2,seq=1031,head_dim=64,causal=1",  // sampled rows
 };
 inline const std::string kSampledShape = "heads=2,seq=1031,head_dim=64,causal=1";
+
+// The validation in `dtype`: an unwritten O is "never written"; the fused kernel's O
+// passes; after `perturb(ops)` changes one output far past the tolerance, it fails.
+template <typename Perturb>
+void expect_validation_catches_a_wrong_and_an_unwritten_output(DType dtype, Perturb perturb) {
+  const Problem p = make("heads=2,seq=33,head_dim=20,causal=1", dtype);
+  Operands ops = filled(p);
+  const Validation unwritten = validate(p, ops, 1);
+  EXPECT_EQ(unwritten.disposition, Disposition::incorrect);
+  EXPECT_NE(unwritten.message.find("never written"), std::string::npos) << unwritten.message;
+  auto kernel = test::builtin_catalog().create("cpu.fused", "attention");
+  kernel->prepare(p, ops, 1);
+  kernel->run();
+  ASSERT_EQ(validate(p, ops, 1).disposition, Disposition::passed);
+  perturb(ops);
+  const Validation wrong = validate(p, ops, 1);
+  EXPECT_EQ(wrong.disposition, Disposition::incorrect) << wrong.max_rel_err;
+}
 
 }  // namespace ridgeline::attention_testing

@@ -326,25 +326,6 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
   return p;
 }
 
-// Seconds per call of each case's timed repetitions: its iteration rows that carry a
-// usable time, in file order (an errored or skipped row timed nothing).
-std::map<std::string, std::vector<double>> repetition_seconds(const Run& run) {
-  std::map<std::string, std::vector<double>> out;
-  for (const auto& r : run.benchmarks) {
-    if (r.run_type == "aggregate" || r.error_occurred || r.skipped) continue;
-    double seconds = 0;
-    if (r.ridgeline) {
-      seconds = detail::to_seconds(r.real_time, r.time_unit);
-    } else {
-      const detail::ForeignTimeBase base = detail::foreign_time_base(run.context, r);
-      if (!base.problem.empty()) continue;
-      seconds = base.seconds_per_call;
-    }
-    if (usable(seconds)) out[r.run_name.empty() ? r.name : r.run_name].push_back(seconds);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {

@@ -114,9 +114,15 @@ TEST(RowwiseBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
 TEST(RowwiseBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
   if (const std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
     GTEST_SKIP() << why;
-  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{5, 4099}, {67, 33}}) {
-    SCOPED_TRACE("rows=" + std::to_string(rows) + ",cols=" + std::to_string(cols));
-    expect_fused_bf16_is_f32_rounded(rows, cols);
+  // Also with y streamed (non-temporal stores) in both: rows whose start is 32-byte aligned
+  // stream, the others store plainly.
+  for (const std::int64_t threshold : {ops::streaming_threshold(), std::int64_t{0}}) {
+    const ops::ScopedStreamingThreshold scope(threshold);
+    for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{5, 4099}, {67, 33}}) {
+      SCOPED_TRACE("rows=" + std::to_string(rows) + ",cols=" + std::to_string(cols) +
+                   ", streaming threshold " + std::to_string(threshold));
+      expect_fused_bf16_is_f32_rounded(rows, cols);
+    }
   }
 }
 // The refusal, checked on the features a CPU without AVX512_BF16 (or without AVX-512)

@@ -28,6 +28,11 @@ inline void narrow_bf16(std::uint16_t* p, __m512 v) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), (__m256i)_mm512_cvtneps_pbh(v));
 }
 
+// narrow_bf16 with a non-temporal store (p aligned to 32 bytes).
+inline void stream_bf16(std::uint16_t* p, __m512 v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), (__m256i)_mm512_cvtneps_pbh(v));
+}
+
 inline void narrow_bf16_tail(std::uint16_t* p, int count, __m512 v) {
   _mm256_mask_storeu_epi16(p, static_cast<__mmask16>((1u << count) - 1u),
                            (__m256i)_mm512_cvtneps_pbh(v));

@@ -82,8 +82,17 @@ class RowwiseKernel : public Kernel {
       run_as<float>();
   }
   std::map<std::string, std::string> notes() const override {
-    return {{"isa", ops::rowwise_fused_isa()},
-            {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
+    std::map<std::string, std::string> notes{
+        {"isa", ops::rowwise_fused_isa()},
+        {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
+    if (fused_ && (op_ == Op::layernorm || op_ == Op::rmsnorm)) {
+      const std::int64_t bytes = (bf16_ ? 4 : 8) * rows_ * cols_;  // x and y
+      notes["y stores"] =
+          fmt::format("{} (x and y {:.1f} MiB, streamed past {} MiB)",
+                      ops::streams_output(bytes) ? "non-temporal" : "plain",
+                      static_cast<double>(bytes) / (1 << 20), ops::streaming_threshold() >> 20);
+    }
+    return notes;
   }
 
  private:

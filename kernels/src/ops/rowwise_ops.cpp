@@ -2,10 +2,13 @@
 // CPU has, or the one forced), call it.
 #include "rowwise_ops.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "rowwise_kernels.hpp"
 
@@ -56,7 +59,25 @@ std::size_t scratch(std::int64_t rows, std::int64_t cols, std::int64_t vectors) 
   return static_cast<std::size_t>(rows * cols + vectors * rows);
 }
 
+std::atomic<std::int64_t>& threshold() {
+  static std::atomic<std::int64_t> bytes{
+      std::min<std::int64_t>(cache_sizes().l3, std::int64_t{96} << 20)};
+  return bytes;
+}
+
 }  // namespace
+
+std::int64_t streaming_threshold() {
+  return threshold().load();
+}
+
+std::int64_t set_streaming_threshold(std::int64_t bytes) {
+  return threshold().exchange(std::max<std::int64_t>(bytes, 0));
+}
+
+bool streams_output(std::int64_t working_set_bytes) {
+  return working_set_bytes > threshold().load(std::memory_order_relaxed);
+}
 
 const char* to_string(Isa isa) {
   switch (isa) {

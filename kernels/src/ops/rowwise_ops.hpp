@@ -34,6 +34,29 @@ bool isa_available(Isa isa);      // CPUID says this machine runs it
 Isa best_isa();                   // what the un-suffixed *_fused / *_unfused entries use
 std::string rowwise_fused_isa();  // to_string(best_isa()), for a kernel's notes
 
+// The fused softmax, layernorm and rmsnorm write y with non-temporal (streaming) stores when x
+// and y together are larger than this many bytes, so y would not stay in cache anyway: a plain
+// store first reads each line for ownership, one more pass over y's bytes. By default the L3
+// as hwloc reports it, at most 96 MiB (no core's L3 is larger; in a VM hwloc can report the
+// host's: 508 MiB on the Zen 5 VM). set_ returns the previous value: 0 streams every output,
+// INT64_MAX none (tests, experiments).
+std::int64_t streaming_threshold();
+std::int64_t set_streaming_threshold(std::int64_t bytes);
+bool streams_output(std::int64_t working_set_bytes);  // working set > threshold
+
+// Sets the threshold for its lifetime, then restores the previous one.
+class ScopedStreamingThreshold {
+ public:
+  explicit ScopedStreamingThreshold(std::int64_t bytes)
+      : previous_(set_streaming_threshold(bytes)) {}
+  ~ScopedStreamingThreshold() { set_streaming_threshold(previous_); }
+  ScopedStreamingThreshold(const ScopedStreamingThreshold&) = delete;
+  ScopedStreamingThreshold& operator=(const ScopedStreamingThreshold&) = delete;
+
+ private:
+  std::int64_t previous_;
+};
+
 // ---- softmax: y[r][c] = exp(x[r][c] - max_r) / sum_c exp(x[r][c] - max_r) ----
 // Inputs may hold +-1e30 and -inf (not a row that is all -inf: it has no softmax).
 void softmax_reference(const float* x, double* y, std::int64_t rows, std::int64_t cols);

@@ -6,7 +6,8 @@
 // AVX2 path).
 //
 // Traits S: V, kLanes, set1, load, store, load_tail(p, count, fill) (lanes >= count hold
-// fill), store_tail(p, count, v), add, sub, mul, max, min, fma(a, b, c) = a * b + c,
+// fill), store_tail(p, count, v), stream(p, v) (non-temporal, p aligned to the vector) and
+// fence() (orders the streamed stores), add, sub, mul, max, min, fma(a, b, c) = a * b + c,
 // round (to nearest), pow2 (2^n for integral n in [-126, 127]), zero_where_less(v, x, bound)
 // (x < bound ? 0 : v), reduce_add, reduce_max, fill_where_greater(v, a, b, fill)
 // (a > b ? fill : v) and any_greater(a, b) (some lane has a > b); optionally scale_pow2(p, n)
@@ -69,6 +70,8 @@ struct F32x1 {
   static void store(float* p, V v) { *p = v; }
   static V load_tail(const float* p, int, float) { return *p; }  // never called: no tail
   static void store_tail(float* p, int, V v) { *p = v; }
+  static void stream(float* p, V v) { *p = v; }  // no intrinsics here: a plain store
+  static void fence() {}
   static V add(V a, V b) { return a + b; }
   static V sub(V a, V b) { return a - b; }
   static V mul(V a, V b) { return a * b; }

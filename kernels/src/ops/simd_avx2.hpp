@@ -25,6 +25,9 @@ struct F32x8 {
     return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
   }
   static void store_tail(float* p, int count, V v) { _mm256_maskstore_ps(p, mask(count), v); }
+  // A non-temporal store (p aligned to the vector), and the fence that orders them.
+  static void stream(float* p, V v) { _mm256_stream_ps(p, v); }
+  static void fence() { _mm_sfence(); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }

@@ -27,6 +27,9 @@ struct F32x16 {
     return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), mask(count), p);
   }
   static void store_tail(float* p, int count, V v) { _mm512_mask_storeu_ps(p, mask(count), v); }
+  // A non-temporal store (p aligned to the vector), and the fence that orders them.
+  static void stream(float* p, V v) { _mm512_stream_ps(p, v); }
+  static void fence() { _mm_sfence(); }
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }

@@ -17,11 +17,13 @@
 #include <vector>
 
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "rowwise_test_support.hpp"
 
 namespace ridgeline::ops {
 namespace {
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using namespace testing_support;
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // Tolerances, each on the largest |error| in a row divided by the row's scale (its largest
@@ -33,35 +35,6 @@ constexpr double kNormTol = 1e-5;
 double chain_tol(int L, float x) {
   return (L + 1) * 0x1p-24 * (std::fabs(x) + 2.0);
 }
-
-std::vector<float> normal(std::size_t n, float mean, float sd, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> dist(mean, sd);
-  std::vector<float> v(n);
-  for (float& f : v) f = dist(gen);
-  return v;
-}
-
-// A buffer with canaries past its end: masked tails and unfused passes must not write there.
-class Guarded {
- public:
-  Guarded(std::size_t n, float fill) : n_(n), v_(n + kGuard, fill) {
-    for (std::size_t i = n; i < v_.size(); ++i) v_[i] = kCanary;
-  }
-  float* data() { return v_.data(); }
-  float operator[](std::size_t i) const { return v_[i]; }
-  bool intact() const {
-    for (std::size_t i = n_; i < v_.size(); ++i)
-      if (v_[i] != kCanary) return false;
-    return true;
-  }
-
- private:
-  static constexpr std::size_t kGuard = 64;
-  static constexpr float kCanary = 12345.678f;
-  std::size_t n_;
-  std::vector<float> v_;
-};
 
 // Worst over rows of max_c |y - ref| / max_c |ref|; NaN (an unwritten output) stays NaN.
 double worst_row_error(const Guarded& y, const std::vector<double>& ref, std::int64_t rows,
@@ -163,9 +136,6 @@ std::string impl_name(const ::testing::TestParamInfo<Impl>& info) {
   return std::string(to_string(info.param.isa)) + (info.param.fused ? "_fused" : "_unfused");
 }
 
-const std::int64_t kRows[] = {1, 3, 64};
-const std::int64_t kCols[] = {1, 7, 15, 16, 17, 31, 33, 1000, 4099};
-
 class RowwiseOps : public ::testing::TestWithParam<Impl> {
  protected:
   void SetUp() override {
@@ -233,63 +203,6 @@ TEST_P(RowwiseOps, NormsMatchReference) {
         EXPECT_TRUE(ln.intact() && rms.intact()) << "wrote past the end of y";
       }
     }
-}
-
-// Streamed y (non-temporal stores, where the working set is past the cache) is bit for bit
-// the plain one: the same arithmetic, another store. y starts on a cache line here and at an
-// offset of one float, so that rows are streamed (aligned starts), stored plainly (the others)
-// or mixed row by row (cols = 1000: every other row is aligned).
-TEST(RowwiseStreaming, StreamedNormsAreBitForBitThePlainOnes) {
-  int isas = 0;
-  for (Isa isa : {Isa::avx512, Isa::avx2, Isa::scalar}) {
-    if (!isa_available(isa)) continue;
-    ++isas;
-    for (std::int64_t rows : kRows)
-      for (std::int64_t cols : kCols)
-        for (std::size_t offset : {0, 1})
-          for (int threads : {1, 2}) {
-            SCOPED_TRACE(testing::Message()
-                         << to_string(isa) << ", " << rows << " x " << cols << ", y offset "
-                         << offset << " floats, threads " << threads);
-            const std::size_t n = static_cast<std::size_t>(rows * cols);
-            const auto x = normal(n, 0.5f, 2.0f, static_cast<unsigned>(n));
-            const auto gamma = normal(static_cast<std::size_t>(cols), 1.0f, 0.5f, 7);
-            const auto beta = normal(static_cast<std::size_t>(cols), 0.0f, 1.0f, 8);
-            std::vector<float> buf[2];
-            for (bool stream : {false, true}) {
-              const ScopedStreamingThreshold scope(stream ? 0 : INT64_MAX);
-              ASSERT_EQ(streams_output(1), stream);
-              std::vector<float> space(2 * n + 32, kNaN);
-              float* y =
-                  reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(space.data()) + 63) &
-                                           ~std::uintptr_t{63}) +
-                  offset;
-              layernorm_fused_isa(isa, x.data(), gamma.data(), beta.data(), y, rows, cols, 1e-5f,
-                                  threads);
-              rmsnorm_fused_isa(isa, x.data(), gamma.data(), y + n, rows, cols, 1e-5f, threads);
-              buf[stream].assign(y, y + 2 * n);
-            }
-            for (std::size_t i = 0; i < 2 * n; ++i)
-              ASSERT_EQ(std::bit_cast<std::uint32_t>(buf[1][i]),
-                        std::bit_cast<std::uint32_t>(buf[0][i]))
-                  << (i < n ? "layernorm" : "rmsnorm") << " element " << i % n;
-          }
-  }
-  EXPECT_GT(isas, 0);  // scalar runs everywhere
-}
-
-TEST(RowwiseStreaming, ThresholdIsTheCacheAtMost96MiBAndScoped) {
-  const std::int64_t initial = streaming_threshold();
-  EXPECT_GT(initial, 0);
-  EXPECT_LE(initial, std::int64_t{96} << 20);
-  EXPECT_FALSE(streams_output(initial));
-  EXPECT_TRUE(streams_output(initial + 1));
-  {
-    const ScopedStreamingThreshold scope(-5);  // clamped: every working set streams
-    EXPECT_EQ(streaming_threshold(), 0);
-    EXPECT_TRUE(streams_output(1));
-  }
-  EXPECT_EQ(streaming_threshold(), initial);
 }
 
 // A mean 1000 times the spread: one-pass moments (E[x^2] - E[x]^2) would lose every digit.

@@ -86,7 +86,7 @@ class RowwiseKernel : public Kernel {
         {"isa", ops::rowwise_fused_isa()},
         {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
     if (fused_ && (op_ == Op::layernorm || op_ == Op::rmsnorm)) {
-      const std::int64_t bytes = (bf16_ ? 4 : 8) * rows_ * cols_;  // x and y
+      const std::int64_t bytes = ops::rows_in_out_bytes(rows_, cols_, bf16_ ? 2 : 4);
       notes["y stores"] =
           fmt::format("{} (x and y {:.1f} MiB, streamed past {} MiB)",
                       ops::streams_output(bytes) ? "non-temporal" : "plain",

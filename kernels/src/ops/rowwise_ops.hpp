@@ -43,6 +43,12 @@ std::string rowwise_fused_isa();  // to_string(best_isa()), for a kernel's notes
 std::int64_t streaming_threshold();
 std::int64_t set_streaming_threshold(std::int64_t bytes);
 bool streams_output(std::int64_t working_set_bytes);  // working set > threshold
+// The working set streams_output judges for a row-wise op: x and y, rows x cols elements of
+// element_bytes each.
+constexpr std::int64_t rows_in_out_bytes(std::int64_t rows, std::int64_t cols,
+                                         std::int64_t element_bytes) {
+  return 2 * element_bytes * rows * cols;
+}
 
 // Sets the threshold for its lifetime, then restores the previous one.
 class ScopedStreamingThreshold {

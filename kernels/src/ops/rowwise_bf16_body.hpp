@@ -55,20 +55,23 @@ std::vector<float> widened(const std::uint16_t* v, std::int64_t n) {
 
 void softmax_rows_bf16(const std::uint16_t* x, std::uint16_t* y, std::uint16_t*, std::int64_t rows,
                        std::int64_t cols, int threads) {
-  fused_rows<F32x16>(
-      x, y, rows, cols, false, true, threads, [&](std::int64_t r, float* work, bool, Ahead ahead) {
-        softmax_row<F32x16, Bf16Elems>(x + r * cols, work, y + r * cols, cols, ahead);
-      });
+  fused_rows<F32x16>(x, y, rows, cols, 1, false, true, threads,
+                     [&](std::int64_t r, std::int64_t, float* work, Ahead ahead) {
+                       softmax_row<F32x16, Bf16Elems>(x + r * cols, work, y + r * cols, cols,
+                                                      ahead);
+                     });
 }
 
 void layernorm_rows_bf16(const std::uint16_t* x, const std::uint16_t* gamma,
                          const std::uint16_t* beta, std::uint16_t* y, std::uint16_t*,
                          std::int64_t rows, std::int64_t cols, float eps, int threads) {
   const std::vector<float> g = widened(gamma, cols), b = widened(beta, cols);
-  fused_rows<F32x16>(x, y, rows, cols, stream_rows<std::uint16_t>(rows, cols), false, threads,
-                     [&](std::int64_t r, float*, bool streamed, Ahead ahead) {
-                       layernorm_row<F32x16, Bf16Elems>(x + r * cols, g.data(), b.data(),
-                                                        y + r * cols, cols, eps, streamed, ahead);
+  const bool stream = stream_rows<std::uint16_t>(rows, cols);
+  fused_rows<F32x16>(x, y, rows, cols, kNormGroup<std::uint16_t>, stream, false, threads,
+                     [&](std::int64_t r, std::int64_t count, float*, Ahead ahead) {
+                       layernorm_group<F32x16, Bf16Elems>(x + r * cols, g.data(), b.data(),
+                                                          y + r * cols, count, cols, eps, stream,
+                                                          ahead);
                      });
 }
 
@@ -76,10 +79,11 @@ void rmsnorm_rows_bf16(const std::uint16_t* x, const std::uint16_t* gamma, std::
                        std::uint16_t*, std::int64_t rows, std::int64_t cols, float eps,
                        int threads) {
   const std::vector<float> g = widened(gamma, cols);
-  fused_rows<F32x16>(x, y, rows, cols, stream_rows<std::uint16_t>(rows, cols), false, threads,
-                     [&](std::int64_t r, float*, bool streamed, Ahead ahead) {
-                       rmsnorm_row<F32x16, Bf16Elems>(x + r * cols, g.data(), y + r * cols, cols,
-                                                      eps, streamed, ahead);
+  const bool stream = stream_rows<std::uint16_t>(rows, cols);
+  fused_rows<F32x16>(x, y, rows, cols, kNormGroup<std::uint16_t>, stream, false, threads,
+                     [&](std::int64_t r, std::int64_t count, float*, Ahead ahead) {
+                       rmsnorm_group<F32x16, Bf16Elems>(x + r * cols, g.data(), y + r * cols, count,
+                                                        cols, eps, stream, ahead);
                      });
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "rowwise_chain_body.hpp"
 #include "rowwise_kernels.hpp"
 #include "rowwise_ops.hpp"
 #include "rowwise_simd.hpp"
@@ -43,12 +44,12 @@ bool vector_aligned(const T* p) {
   return reinterpret_cast<std::uintptr_t>(p) % (S::kLanes * sizeof(T)) == 0;
 }
 
-// The next row, fetched a cache line per step during the current row's sweeps in cache: x to
+// The next rows, fetched a cache line per step during the current ones' sweeps in cache: x to
 // read and y to write (prefetchw, so the read-for-ownership of y's lines is under way too;
 // none when y is streamed, which needs no ownership).
 // Without it the memory system idles while a row is finished from L1 (docs/rowwise-ops.md
-// has the figures). Starts are aligned down to a line and one line more is fetched, so both rows
-// are covered whatever their alignment; prefetches past the end of a buffer do not fault.
+// has the figures). Starts are aligned down to a line and one line more is fetched, so the
+// rows are covered whatever their alignment; prefetches past the end of a buffer do not fault.
 class Ahead {
  public:
   Ahead() = default;
@@ -71,13 +72,13 @@ class Ahead {
   std::int64_t lines_ = 0, done_ = 0;
 };
 
-// Row r + 1's Ahead (x only when y is streamed), or none after the last row.
+// The Ahead of `count` rows from row `first` (x only when y is streamed); none when count <= 0.
 template <typename T>
-Ahead ahead_of(const T* x, T* y, std::int64_t r, std::int64_t rows, std::int64_t cols,
-               bool streamed) {
-  if (r + 1 >= rows) return {};
-  return {x + (r + 1) * cols, streamed ? nullptr : y + (r + 1) * cols,
-          cols * static_cast<std::int64_t>(sizeof(T))};
+Ahead ahead_rows(const T* x, T* y, std::int64_t first, std::int64_t count, std::int64_t cols,
+                 bool streamed) {
+  if (count <= 0) return {};
+  return {x + first * cols, streamed ? nullptr : y + first * cols,
+          count * cols * static_cast<std::int64_t>(sizeof(T))};
 }
 
 // Four independent accumulators hide the add/max latency behind the loads. Sums go two
@@ -161,45 +162,91 @@ void softmax_row(const typename E::T* xr, float* work, typename E::T* yr, std::i
   row_map<S, F32, E>(work, yr, cols, [&](V e, std::int64_t) { return S::mul(e, inv); });
 }
 
+// The norms go in groups of kNormGroup rows: each row's moments from its own sweeps, then the
+// group's write sweep kNormBlock columns at a time, row after row, so that each block of gamma
+// and beta is loaded from L1 by every row of the group. Row by row, x's row, gamma, beta
+// (16 KiB each at 4096 f32 columns) and the next row overflowed Zen 5's 48 KiB L1 during the
+// write sweep; grouped, layernorm took 0.8x the time on 1 and 2 threads (docs/rowwise-ops.md).
+// bf16 rows stay one at a time: grouped, its norms ran 0.8-0.95x as fast (a bf16 row is half
+// the bytes, and its write sweep widens x and rounds y, so L1 is not what holds it back).
+template <typename T>
+inline constexpr std::int64_t kNormGroup = sizeof(T) == 4 ? 4 : 1;
+// 256 bytes of y per row and block: four whole lines (a multiple of every S::kLanes).
+template <typename T>
+inline constexpr std::int64_t kNormBlock = 256 / sizeof(T);
+
+// Writes y for the `count` rows from x (y) block by block: y[i][c] = g(i, x[i][c], c). Full
+// vectors are streamed in the rows that start on a vector boundary when `stream` asks for it.
+// The next rows are fetched during this sweep: the moments' sweeps run four vectors a step and
+// would issue the prefetches in a burst.
+template <typename S, typename E, typename G>
+void norm_write(const typename E::T* x, typename E::T* y, std::int64_t count, std::int64_t cols,
+                bool stream, Ahead& ahead, G g) {
+  using V = typename S::V;
+  // One row has no one to share gamma and beta with: it goes in one sweep.
+  const std::int64_t step = count > 1 ? kNormBlock<typename E::T> : cols;
+  for (std::int64_t b = 0; b < cols; b += step) {
+    const std::int64_t n = std::min(step, cols - b);
+    for (std::int64_t i = 0; i < count; ++i) {
+      typename E::T* yr = y + i * cols;
+      row_write<S, E, E>(x + i * cols + b, yr + b, n, stream && vector_aligned<S>(yr),
+                         [&](V v, std::int64_t c) {
+                           ahead.step();
+                           return g(i, v, b + c);
+                         });
+    }
+  }
+}
+
 // Two sweeps for the moments (mean, then the centred sum of squares: no cancellation when
-// |mean| >> std), a third to write y; all three but the first hit the row in cache.
-template <typename S, typename E = F32Elems<S>>
-void layernorm_row(const typename E::T* xr, const float* gamma, const float* beta,
-                   typename E::T* yr, std::int64_t cols, float eps, bool stream = false,
-                   Ahead ahead = {}) {
+// |mean| >> std), both but the first on the row in cache; mean and 1 / std, broadcast.
+template <typename S, typename E>
+void layernorm_moments(const typename E::T* xr, std::int64_t cols, float eps, typename S::V& mean,
+                       typename S::V& rstd) {
   using V = typename S::V;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   const auto add = [](V a, V b) { return S::add(a, b); };
-  const float mean = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
-  const V vmean = S::set1(mean);
-  // Tail lanes hold mean, so they add (mean - mean)^2 = 0.
+  const float m = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, 0.0f, add, add)) * inv_cols;
+  mean = S::set1(m);
+  // Tail lanes hold the mean, so they add (mean - mean)^2 = 0.
   const auto centred_square = [&](V a, V b) {
-    const V d = S::sub(b, vmean);
+    const V d = S::sub(b, mean);
     return S::fma(d, d, a);
   };
-  const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, mean, centred_square, add));
-  const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-  // The next row is fetched during the write sweep: the centred sweep runs four vectors a
-  // step and would issue the prefetches in a burst.
-  row_write<S, E, E>(xr, yr, cols, stream, [&](V v, std::int64_t c) {
-    ahead.step();
-    const V z = S::mul(S::sub(v, vmean), rstd);
+  const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, m, centred_square, add));
+  rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+}
+
+// Rows [0, count) of x into y: (x - mean) * rstd * gamma + beta.
+template <typename S, typename E = F32Elems<S>>
+void layernorm_group(const typename E::T* x, const float* gamma, const float* beta,
+                     typename E::T* y, std::int64_t count, std::int64_t cols, float eps,
+                     bool stream, Ahead ahead) {
+  using V = typename S::V;
+  V mean[kNormGroup<typename E::T>], rstd[kNormGroup<typename E::T>];
+  for (std::int64_t i = 0; i < count; ++i)
+    layernorm_moments<S, E>(x + i * cols, cols, eps, mean[i], rstd[i]);
+  norm_write<S, E>(x, y, count, cols, stream, ahead, [&](std::int64_t i, V v, std::int64_t c) {
+    const V z = S::mul(S::sub(v, mean[i]), rstd[i]);
     return S::fma(z, load_at<S>(gamma, c, cols), load_at<S>(beta, c, cols));
   });
 }
 
+// Rows [0, count) of x into y: x * rstd * gamma, rstd from the row's mean square.
 template <typename S, typename E = F32Elems<S>>
-void rmsnorm_row(const typename E::T* xr, const float* gamma, typename E::T* yr, std::int64_t cols,
-                 float eps, bool stream = false, Ahead ahead = {}) {
+void rmsnorm_group(const typename E::T* x, const float* gamma, typename E::T* y, std::int64_t count,
+                   std::int64_t cols, float eps, bool stream, Ahead ahead) {
   using V = typename S::V;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   const auto add = [](V a, V b) { return S::add(a, b); };
   const auto square = [](V a, V b) { return S::fma(b, b, a); };
-  const float ss = S::reduce_add(row_reduce<S, E>(xr, cols, 0.0f, 0.0f, square, add));
-  const V rstd = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
-  row_write<S, E, E>(xr, yr, cols, stream, [&](V v, std::int64_t c) {
-    ahead.step();
-    return S::mul(S::mul(v, rstd), load_at<S>(gamma, c, cols));
+  V rstd[kNormGroup<typename E::T>];
+  for (std::int64_t i = 0; i < count; ++i) {
+    const float ss = S::reduce_add(row_reduce<S, E>(x + i * cols, cols, 0.0f, 0.0f, square, add));
+    rstd[i] = S::set1(1.0f / std::sqrt(ss * inv_cols + eps));
+  }
+  norm_write<S, E>(x, y, count, cols, stream, ahead, [&](std::int64_t i, V v, std::int64_t c) {
+    return S::mul(S::mul(v, rstd[i]), load_at<S>(gamma, c, cols));
   });
 }
 
@@ -207,23 +254,26 @@ inline float* line_aligned(float* p) {
   return reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(p) + 63) & ~std::uintptr_t{63});
 }
 
-// OpenMP over rows, each row straight from x into y, the next one fetched meanwhile. With
-// `stream`, y is written by non-temporal stores, each row whose start is aligned to the
-// vector (the others are stored as usual), and each thread's are fenced before the region
-// ends. row(r, work, streamed, ahead) does row r; `work` is a per-thread f32 row of cols
-// floats when work_row asks for one (bf16 softmax's exp values).
-template <typename S, typename T, typename Row>
-void fused_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, bool stream, bool work_row,
-                int threads, Row row) {
+// OpenMP over groups of `group` rows, each group straight from x into y, the next one fetched
+// meanwhile (its Ahead: x only when y is streamed). do_rows(first, count, work, ahead) does
+// rows [first, first + count); `work` is a per-thread f32 row of cols floats when work_row asks
+// for one (bf16 softmax's exp values). With `stream` (y written by non-temporal stores) each
+// thread's stores are fenced before the region ends.
+template <typename S, typename T, typename Rows>
+void fused_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, std::int64_t group,
+                bool stream, bool work_row, int threads, Rows do_rows) {
+  const std::int64_t groups = (rows + group - 1) / group;
 #pragma omp parallel num_threads(threads)
   {
     // Aligned to a cache line: the sweeps over it would otherwise split a line every vector.
     std::vector<float> buf(work_row ? static_cast<std::size_t>(cols) + 16 : 0);
     float* work = work_row ? line_aligned(buf.data()) : nullptr;
 #pragma omp for schedule(static) nowait
-    for (std::int64_t r = 0; r < rows; ++r)
-      row(r, work, stream && vector_aligned<S>(y + r * cols),
-          ahead_of(x, y, r, rows, cols, stream));
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const std::int64_t first = g * group, count = std::min(group, rows - first);
+      do_rows(first, count, work,
+              ahead_rows(x, y, first + count, std::min(group, rows - first - count), cols, stream));
+    }
     if (stream) S::fence();
   }
 }
@@ -241,8 +291,8 @@ bool stream_rows(std::int64_t rows, std::int64_t cols) {
 template <typename S>
 void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
                   int threads) {
-  fused_rows<S>(x, y, rows, cols, false, false, threads,
-                [&](std::int64_t r, float*, bool, Ahead ahead) {
+  fused_rows<S>(x, y, rows, cols, 1, false, false, threads,
+                [&](std::int64_t r, std::int64_t, float*, Ahead ahead) {
                   float* yr = y + r * cols;
                   softmax_row<S>(x + r * cols, yr, yr, cols, ahead);
                 });
@@ -251,90 +301,23 @@ void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int6
 template <typename S>
 void layernorm_rows(const float* x, const float* gamma, const float* beta, float* y, float*,
                     std::int64_t rows, std::int64_t cols, float eps, int threads) {
-  fused_rows<S>(x, y, rows, cols, stream_rows<float>(rows, cols), false, threads,
-                [&](std::int64_t r, float*, bool streamed, Ahead ahead) {
-                  layernorm_row<S>(x + r * cols, gamma, beta, y + r * cols, cols, eps, streamed,
-                                   ahead);
+  const bool stream = stream_rows<float>(rows, cols);
+  fused_rows<S>(x, y, rows, cols, kNormGroup<float>, stream, false, threads,
+                [&](std::int64_t r, std::int64_t count, float*, Ahead ahead) {
+                  layernorm_group<S>(x + r * cols, gamma, beta, y + r * cols, count, cols, eps,
+                                     stream, ahead);
                 });
 }
 
 template <typename S>
 void rmsnorm_rows(const float* x, const float* gamma, float* y, float*, std::int64_t rows,
                   std::int64_t cols, float eps, int threads) {
-  fused_rows<S>(x, y, rows, cols, stream_rows<float>(rows, cols), false, threads,
-                [&](std::int64_t r, float*, bool streamed, Ahead ahead) {
-                  rmsnorm_row<S>(x + r * cols, gamma, y + r * cols, cols, eps, streamed, ahead);
+  const bool stream = stream_rows<float>(rows, cols);
+  fused_rows<S>(x, y, rows, cols, kNormGroup<float>, stream, false, threads,
+                [&](std::int64_t r, std::int64_t count, float*, Ahead ahead) {
+                  rmsnorm_group<S>(x + r * cols, gamma, y + r * cols, count, cols, eps, stream,
+                                   ahead);
                 });
-}
-
-// The chain on K registers in lockstep (K independent dependency chains keep the FMA pipes
-// busy when L is long): whole cycles of the four ops, then the first L % 4 of them.
-template <typename S, int K>
-void chain(typename S::V (&v)[K], int L) {
-  using V = typename S::V;
-  const V s0 = S::set1(kChainScale0), h0 = S::set1(kChainShift0), zero = S::set1(0.0f);
-  const V s2 = S::set1(kChainScale2), s3 = S::set1(kChainScale3), h3 = S::set1(kChainShift3);
-  int i = 0;
-  for (; i + 4 <= L; i += 4)
-    for (int k = 0; k < K; ++k)
-      v[k] = S::fma(S::mul(S::max(S::fma(v[k], s0, h0), zero), s2), s3, h3);
-  const int rest = L - i;
-  for (int k = 0; k < K; ++k) {
-    if (rest > 0) v[k] = S::fma(v[k], s0, h0);
-    if (rest > 1) v[k] = S::max(v[k], zero);
-    if (rest > 2) v[k] = S::mul(v[k], s2);
-  }
-}
-
-// Blocks of 8 registers go through the chain together; threads take chunks of 16 Ki elements.
-// load(p, count) and store(p, count, v) move `count` (<= W) lanes of the element type T: f32
-// here, bf16 in rowwise_bf16_body.hpp.
-template <typename S, typename T, typename Load, typename Store>
-void eltwise_chain_blocks(const T* x, T* y, std::int64_t n, int L, int threads, Load load,
-                          Store store) {
-  using V = typename S::V;
-  constexpr int W = S::kLanes;
-  constexpr int kRegs = 8;
-  constexpr std::int64_t kChunk = 16384;
-  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t ch = 0; ch < chunks; ++ch) {
-    const std::int64_t end = std::min(n, (ch + 1) * kChunk);
-    std::int64_t i = ch * kChunk;
-    for (; i + kRegs * W <= end; i += kRegs * W) {
-      V v[kRegs];
-      for (int k = 0; k < kRegs; ++k) v[k] = load(x + i + k * W, W);
-      chain<S>(v, L);
-      for (int k = 0; k < kRegs; ++k) store(y + i + k * W, W, v[k]);
-    }
-    for (; i + W <= end; i += W) {
-      V v[1] = {load(x + i, W)};
-      chain<S>(v, L);
-      store(y + i, W, v[0]);
-    }
-    if (i < end) {
-      const int rest = static_cast<int>(end - i);
-      V v[1] = {load(x + i, rest)};
-      chain<S>(v, L);
-      store(y + i, rest, v[0]);
-    }
-  }
-}
-
-template <typename S>
-void eltwise_chain_all(const float* x, float* y, std::int64_t n, int L, int threads) {
-  constexpr int W = S::kLanes;
-  eltwise_chain_blocks<S>(
-      x, y, n, L, threads,
-      [](const float* p, int count) {
-        return count == W ? S::load(p) : S::load_tail(p, count, 0.0f);
-      },
-      [](float* p, int count, typename S::V v) {
-        if (count == W)
-          S::store(p, v);
-        else
-          S::store_tail(p, count, v);
-      });
 }
 
 template <typename S>

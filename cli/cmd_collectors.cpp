@@ -96,8 +96,11 @@ int run_collectors(bool json) {
   const auto dir = counter_groups_dir();
   std::string groups;
   for (const auto& g : list_counter_groups(dir, arch)) groups += " " + g;
-  fmt::print("counter groups for {} ({}/{} and generic/; run --group NAME):{}\n", arch,
-             dir.string(), arch, groups.empty() ? " none found" : groups);
+  const std::string folders =
+      arch == "generic" ? "generic/ only: no folder for this CPU" : arch + "/ and generic/";
+  fmt::print("counter groups for {} ({}; in {}: {}; run --group NAME):{}\n", arch,
+             counter_group_cpu(cpu.vendor, cpu.family, cpu.model), dir.string(), folders,
+             groups.empty() ? " none found" : groups);
   return 0;
 }
 

@@ -129,7 +129,8 @@ int execute_run(RunOptions& opt,
   if (!opt.group.empty()) {
     const CpuIdentity cpu = cpu_identity();
     opt.settings.group = load_counter_group(
-        counter_groups_dir(), counter_group_arch(cpu.vendor, cpu.family, cpu.model), opt.group);
+        counter_groups_dir(), counter_group_arch(cpu.vendor, cpu.family, cpu.model), opt.group,
+        counter_group_cpu(cpu.vendor, cpu.family, cpu.model));
     for (const auto& e : opt.settings.group->events) {
       const std::string item = e.collect_item();
       if (std::find(opt.settings.collect.begin(), opt.settings.collect.end(), item) ==

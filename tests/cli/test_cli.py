@@ -206,6 +206,10 @@ class CounterGroups(unittest.TestCase):
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
         self.assertIn("counter group 'NOPE'", r.stderr)
         self.assertIn("SOFTWARE", r.stderr)
+        # The CPU that was detected, the folders there are, where adding one is described.
+        self.assertRegex(r.stderr, r"this CPU, \w+ family [0-9A-F]+h model [0-9A-F]{2}h")
+        self.assertRegex(r.stderr, r"Folders in \S+: [^.]*generic[^.]*zen4")
+        self.assertIn("docs/adding-a-collector.md#counter-groups", r.stderr)
 
 
 class ListCommand(unittest.TestCase):

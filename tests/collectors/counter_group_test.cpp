@@ -118,7 +118,23 @@ TEST_F(GroupFiles, BadFilesFailWithFileLineAndWhat) {
   write("a", "KEYWORD", "FOO bar\n");
   expect_error([&] { load_counter_group(dir_, "a", "KEYWORD"); }, "expected SHORT");
   expect_error([&] { load_counter_group(dir_, "a", "NOPE"); }, "counter group 'NOPE'");
+  // A CPU without a folder of its own: what was detected, what exists and where to read on.
+  write("generic", "SOFT", "EVENTS\nt perf:task-clock\n");
+  expect_error(
+      [&] { load_counter_group(dir_, "generic", "FLOPS_DP", "AuthenticAMD family 1Ah model 44h"); },
+      "counter group 'FLOPS_DP' not found: this CPU, AuthenticAMD family 1Ah model 44h, "
+      "has no folder of its own, so only generic/ applies (SOFT). Folders in " +
+          dir_.string() + ": a, generic.");
+  expect_error([&] { load_counter_group(dir_, "a", "NOPE"); }, "uses a/ and generic/ (");
+  expect_error([&] { load_counter_group(dir_, "a", "NOPE"); },
+               "docs/adding-a-collector.md#counter-groups");
   expect_error([&] { load_counter_group(dir_, "a", "../x"); }, "not a group name");
+}
+
+TEST(GroupCpu, NamesVendorFamilyAndModelInHex) {
+  EXPECT_EQ(counter_group_cpu("AuthenticAMD", 0x1a, 0x2), "AuthenticAMD family 1Ah model 02h");
+  EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x1a, 0x2), "generic");
+  EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x19, 0x11), "zen4");
 }
 
 TEST_F(GroupFiles, EvaluationUsesReadingsTimeAndIterationsAndNamesWhatIsMissing) {

@@ -50,6 +50,10 @@ fs::path counter_groups_dir() {
   return RIDGELINE_SOURCE_GROUPS_DIR;
 }
 
+std::string counter_group_cpu(const std::string& vendor, int family, int model) {
+  return fmt::format("{} family {:X}h model {:02X}h", vendor, family, model);
+}
+
 std::string counter_group_arch(const std::string& vendor, int family, int model) {
   if (vendor == "AuthenticAMD" && family == 0x19) {
     // Family 19h: Zen 3 (00h-0Fh, 20h-5Fh) and Zen 4 (10h-1Fh, 60h-7Fh, A0h-AFh).
@@ -146,16 +150,44 @@ GroupFile parse_group_file(const fs::path& file) {
   return g;
 }
 
-fs::path group_file(const fs::path& dir, const std::string& arch, const std::string& name) {
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+// The folders under dir (one per CPU, and generic), sorted.
+std::vector<std::string> group_folders(const fs::path& dir) {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_directory(ec)) names.insert(entry.path().filename().string());
+  return {names.begin(), names.end()};
+}
+
+// What a user needs when a group is not there for this CPU: the CPU CPUID reported, the folder
+// it maps to and its groups, the folders that exist, and where adding one is described.
+std::string missing_group(const fs::path& dir, const std::string& arch, const std::string& name,
+                          const std::string& cpu) {
+  const std::string who = cpu.empty() ? "this CPU" : "this CPU, " + cpu + ",";
+  const std::string where =
+      arch == "generic" ? fmt::format("{} has no folder of its own, so only generic/ applies", who)
+                        : fmt::format("{} uses {}/ and generic/", who, arch);
+  return fmt::format(
+      "counter group '{}' not found: {} ({}). Folders in {}: {}. Adding a group or a folder for "
+      "a CPU: docs/adding-a-collector.md#counter-groups",
+      name, where, joined(list_counter_groups(dir, arch)), dir.string(),
+      joined(group_folders(dir)));
+}
+
+fs::path group_file(const fs::path& dir, const std::string& arch, const std::string& name,
+                    const std::string& cpu) {
   std::error_code ec;
   for (const std::string& a : {arch, std::string("generic")}) {
     const fs::path p = dir / a / (name + ".txt");
     if (fs::is_regular_file(p, ec)) return p;
   }
-  std::string known;
-  for (const auto& g : list_counter_groups(dir, arch)) known += (known.empty() ? "" : ", ") + g;
-  throw InputError(fmt::format("counter group '{}': no {}/{}/{}.txt (groups for {}: {})", name,
-                               dir.string(), arch, name, arch, known.empty() ? "none" : known));
+  throw InputError(missing_group(dir, arch, name, cpu));
 }
 
 template <typename T, typename Key>
@@ -170,7 +202,7 @@ void merge_by(std::vector<T>& into, const std::vector<T>& add, Key key) {
 }
 
 void load_into(CounterGroup& g, const fs::path& dir, const std::string& arch,
-               const std::string& name, std::vector<std::string>& chain) {
+               const std::string& cpu, const std::string& name, std::vector<std::string>& chain) {
   if (std::find(chain.begin(), chain.end(), name) != chain.end()) {
     std::string path;
     for (const auto& c : chain) path += c + " -> ";
@@ -178,9 +210,9 @@ void load_into(CounterGroup& g, const fs::path& dir, const std::string& arch,
         fmt::format("counter group '{}': INHERITS cycle {}{}", chain.front(), path, name));
   }
   chain.push_back(name);
-  const fs::path file = group_file(dir, arch, name);
+  const fs::path file = group_file(dir, arch, name, cpu);
   const GroupFile f = parse_group_file(file);
-  for (const auto& parent : f.inherits) load_into(g, dir, arch, parent, chain);
+  for (const auto& parent : f.inherits) load_into(g, dir, arch, cpu, parent, chain);
   merge_by(g.events, f.events, [](const GroupEvent& e) { return e.alias; });
   merge_by(g.metrics, f.metrics, [](const GroupMetric& m) { return m.name; });
   if (chain.size() == 1) {
@@ -195,13 +227,13 @@ void load_into(CounterGroup& g, const fs::path& dir, const std::string& arch,
 }  // namespace
 
 CounterGroup load_counter_group(const fs::path& dir, const std::string& arch,
-                                const std::string& name) {
+                                const std::string& name, const std::string& cpu) {
   if (!is_identifier(name))
     throw InputError(fmt::format("counter group '{}': not a group name", name));
   CounterGroup g;
   g.name = name;
   std::vector<std::string> chain;
-  load_into(g, dir, arch, name, chain);
+  load_into(g, dir, arch, cpu, name, chain);
   g.arch = g.file.parent_path().filename().string();
   // Every name a formula reads must be an event alias, an earlier metric, time or iterations.
   std::set<std::string> known{"time", "iterations"};

@@ -46,13 +46,16 @@ std::filesystem::path counter_groups_dir();
 // The group directory for a CPU (CPUID vendor, display family and model): "zen3", "zen4",
 // "icx"; "generic" when there is none for it.
 std::string counter_group_arch(const std::string& vendor, int family, int model);
+// The same CPU in words for messages: "AuthenticAMD family 1Ah model 02h".
+std::string counter_group_cpu(const std::string& vendor, int family, int model);
 
 // Reads <dir>/<arch>/<name>.txt, else <dir>/generic/<name>.txt, resolving INHERITS the same
-// way. Throws InputError ("<file>:<line>: what", or the groups there are) on a missing
-// group, a syntax error, an unknown collector, a formula naming an undefined name or an
-// inheritance cycle.
+// way. Throws InputError ("<file>:<line>: what") on a syntax error, an unknown collector, a
+// formula naming an undefined name or an inheritance cycle; on a missing group, one line
+// naming `cpu` (counter_group_cpu), its folder and groups, the folders there are and the doc
+// on adding one.
 CounterGroup load_counter_group(const std::filesystem::path& dir, const std::string& arch,
-                                const std::string& name);
+                                const std::string& name, const std::string& cpu = {});
 
 // Names of the groups usable on `arch` (its own and the generic ones), sorted.
 std::vector<std::string> list_counter_groups(const std::filesystem::path& dir,

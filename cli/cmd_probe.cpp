@@ -70,6 +70,8 @@ Command add_probe_command(CLI::App& app) {
   sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
       ->capture_default_str()
       ->check(finite_between(1, 1000, "trials"));
+  sub->add_flag("-v,--verbose", opt->probe.verbose,
+                "Also print every point of the memory sweeps, with its time");
   sub->add_option("--only", opt->probe.only,
                   "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
                   "DRAM.copy, call); not cached");

@@ -1,5 +1,7 @@
 #include "ridgeline/analysis/memory_levels.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -117,6 +119,29 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
 std::int64_t level_capacity_bytes(const SweepPlateau& smaller, const SweepPlateau& larger) {
   return static_cast<std::int64_t>(std::llround(std::sqrt(
       static_cast<double>(smaller.last_bytes) * static_cast<double>(larger.first_bytes))));
+}
+
+std::vector<NamedPlateau> name_plateaus(const std::vector<SweepPlateau>& plateaus, int caches) {
+  std::vector<NamedPlateau> out;
+  for (std::size_t i = 0; i < plateaus.size(); ++i) {
+    NamedPlateau n;
+    n.plateau = plateaus[i];
+    if (i + 1 == plateaus.size()) {
+      n.name = "DRAM";
+    } else {
+      n.name = static_cast<int>(i) < caches ? fmt::format("L{}", i + 1)
+                                            : fmt::format("L{}-DRAM", caches);
+      n.capacity_bytes = level_capacity_bytes(plateaus[i], plateaus[i + 1]);
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+bool sizes_disagree(std::int64_t measured, std::int64_t reported, double factor) {
+  if (measured <= 0 || reported <= 0) return false;
+  const double ratio = static_cast<double>(measured) / static_cast<double>(reported);
+  return ratio > factor || ratio < 1 / factor;
 }
 
 }  // namespace ridgeline

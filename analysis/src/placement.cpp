@@ -39,11 +39,14 @@ std::string farthest_level(const std::map<std::string, double>& intensity) {
 
 // Analytic bytes move from the level the whole working set fits in (repeated calls keep
 // it there), so that is the level they are compared with.
+// The cache sizes are hwloc's unless the probe measured one more than 2x off
+// (cache_bytes_for_placement): a VM can report the host's L3.
 std::string residence_level(const MachineModel* m, double bytes) {
   if (!m) return "DRAM";
-  if (m->l1d_bytes > 0 && bytes <= static_cast<double>(m->l1d_bytes)) return "L1";
-  if (m->l2_bytes > 0 && bytes <= static_cast<double>(m->l2_bytes)) return "L2";
-  if (m->l3_bytes > 0 && bytes <= static_cast<double>(m->l3_bytes)) return "L3";
+  for (const char* level : {"L1", "L2", "L3"}) {
+    const std::int64_t size = cache_bytes_for_placement(*m, level);
+    if (size > 0 && bytes <= static_cast<double>(size)) return level;
+  }
   return "DRAM";
 }
 

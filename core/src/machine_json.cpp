@@ -62,6 +62,23 @@ json to_json(const MachineModel& m) {
                         {"device", o.device},
                         {"method", o.method},
                         {"source", std::string(to_string(o.source))}});
+  json sweeps = json::array(), levels = json::array();
+  for (const auto& w : m.sweeps)
+    sweeps.push_back({{"kernel", w.kernel},
+                      {"isa", w.isa},
+                      {"threads", w.threads},
+                      {"working_set_bytes", w.working_set_bytes},
+                      {"bytes_per_s", w.bytes_per_s}});
+  for (const auto& l : m.levels)
+    levels.push_back({{"name", l.name},
+                      {"kernel", l.kernel},
+                      {"threads", l.threads},
+                      {"first_bytes", l.first_bytes},
+                      {"last_bytes", l.last_bytes},
+                      {"bytes_per_s", l.bytes_per_s},
+                      {"capacity_bytes", l.capacity_bytes},
+                      {"reported_bytes", l.reported_bytes},
+                      {"disagrees", l.disagrees}});
   json gpus = json::array();
   for (const auto& g : m.gpus)
     gpus.push_back({{"index", g.index},
@@ -92,6 +109,8 @@ json to_json(const MachineModel& m) {
       {"compute", compute},
       {"memory", memory},
       {"overhead", overhead},
+      {"sweeps", sweeps},
+      {"levels", levels},
       {"gpus", gpus},
       {"gpu_reason", m.gpu_reason},
       {"probe_seconds", m.probe_seconds}};
@@ -101,8 +120,9 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   JsonFields f(j, origin, path);
   MachineModel m;
   m.schema = static_cast<int>(f.integer("schema"));
-  if (m.schema != kMachineSchemaVersion)
-    f.fail("schema", fmt::format("machine schema version {} is not supported (this build reads {})",
+  if (m.schema < 1 || m.schema > kMachineSchemaVersion)
+    f.fail("schema", fmt::format("machine schema version {} is not supported (this build reads "
+                                 "1 to {})",
                                  m.schema, kMachineSchemaVersion));
   m.fingerprint = f.string("fingerprint");
   m.date = f.string_or("date", "");
@@ -160,6 +180,38 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
     return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c),
                            c.string_or("device", "cpu"), c.string_or("method", "")};
+  });
+  m.sweeps = read_array<MemorySweep>(f, "sweeps", [](const JsonFields& w) {
+    MemorySweep x;
+    x.kernel = w.string("kernel");
+    x.isa = w.string_or("isa", "");
+    x.threads = static_cast<int>(w.integer("threads"));
+    for (const auto& v : w.array("working_set_bytes")) {
+      if (!v.is_number_integer() || v.get<std::int64_t>() <= 0)
+        w.fail("working_set_bytes", "must hold positive integers");
+      x.working_set_bytes.push_back(v.get<std::int64_t>());
+    }
+    for (const auto& v : w.array("bytes_per_s")) {
+      if (!v.is_number() || v.get<double>() < 0)
+        w.fail("bytes_per_s", "must hold numbers that are not negative");
+      x.bytes_per_s.push_back(v.get<double>());
+    }
+    if (x.bytes_per_s.size() != x.working_set_bytes.size())
+      w.fail("bytes_per_s", "needs one rate per working set");
+    return x;
+  });
+  m.levels = read_array<MeasuredLevel>(f, "levels", [](const JsonFields& l) {
+    MeasuredLevel x;
+    x.name = l.string("name");
+    x.kernel = l.string_or("kernel", "");
+    x.threads = static_cast<int>(l.integer("threads"));
+    x.first_bytes = l.integer("first_bytes");
+    x.last_bytes = l.integer("last_bytes");
+    x.bytes_per_s = l.number("bytes_per_s");
+    x.capacity_bytes = l.integer_or("capacity_bytes", 0);
+    x.reported_bytes = l.integer_or("reported_bytes", 0);
+    x.disagrees = l.boolean_or("disagrees", false);
+    return x;
   });
   if (f.has("gpus"))
     m.gpus = read_array<GpuDescription>(f, "gpus", [](const JsonFields& g) {

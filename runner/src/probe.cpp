@@ -3,13 +3,17 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <thread>
 
 #include "empty_kernel.hpp"
+#include "memory_sweep.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -67,16 +71,76 @@ double call_overhead_seconds(double min_time) {
   return per_call;
 }
 
-std::vector<std::pair<std::string, std::int64_t>> working_sets(const CacheSizes& c, int threads,
-                                                               std::uint64_t memory) {
-  // Half of each private level per thread; half of the shared L3; DRAM far beyond L3.
-  std::vector<std::pair<std::string, std::int64_t>> sets{{"L1", threads * c.l1d / 2},
-                                                         {"L2", threads * c.l2 / 2}};
-  if (c.l3 > 0) sets.emplace_back("L3", std::max(c.l3 / 2, 4 * threads * c.l2));
-  std::int64_t dram = std::max<std::int64_t>(8 * c.l3, std::int64_t{1} << 30);
-  if (memory > 0) dram = std::min<std::int64_t>(dram, static_cast<std::int64_t>(memory / 4));
-  sets.emplace_back("DRAM", dram);
+// Where each level's ceilings are measured: the middle of its plateau in this thread count's
+// read sweep. A level the sweep did not show gets no ceiling (`progress` says so).
+std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
+                                                               const ProbeProgress& progress) {
+  std::vector<std::pair<std::string, std::int64_t>> sets;
+  for (const char* name : {"L1", "L2", "L3", "DRAM"}) {
+    const auto level = std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
+      return l.name == name && l.kernel == "read" && l.threads == threads;
+    });
+    if (level == m.levels.end()) {
+      progress(fmt::format("{} on {} thread{}: no plateau in the read sweep, so no ceilings", name,
+                           threads, threads > 1 ? "s" : ""));
+      continue;
+    }
+    sets.emplace_back(name, static_cast<std::int64_t>(
+                                std::llround(std::sqrt(static_cast<double>(level->first_bytes) *
+                                                       static_cast<double>(level->last_bytes)))));
+  }
   return sets;
+}
+
+std::string size_text(std::int64_t bytes) {
+  if (bytes >= (std::int64_t{1} << 20)) return fmt::format("{:.1f} MiB", bytes / 1048576.0);
+  return fmt::format("{:.0f} KiB", bytes / 1024.0);
+}
+
+// The read and copy sweeps on each thread count and the levels in them.
+void sweep_hierarchy(MachineModel& m, std::vector<std::unique_ptr<StreamArrays>>& arrays,
+                     StreamIsa isa, const CacheSizes& caches, bool verbose,
+                     const ProbeProgress& progress) {
+  MemorySweepOptions options;
+  if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
+    options.max_bytes =
+        std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
+  for (auto& a : arrays)
+    for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
+      const int threads = a->threads();
+      const auto started = std::chrono::steady_clock::now();
+      auto last = started;
+      MemorySweep sweep =
+          sweep_memory(kernel, *a, isa, options, [&](std::int64_t bytes, double rate) {
+            const auto now = std::chrono::steady_clock::now();
+            if (verbose)
+              progress(fmt::format("  {:>9}: {:7.1f} GB/s ({:.0f} ms)", size_text(bytes),
+                                   rate / 1e9,
+                                   std::chrono::duration<double, std::milli>(now - last).count()));
+            last = now;
+          });
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      progress(fmt::format("sweep {} {} thread{}: {} points, {} to {}, {:.1f} s", sweep.kernel,
+                           threads, threads > 1 ? "s" : "", sweep.working_set_bytes.size(),
+                           size_text(sweep.working_set_bytes.front()),
+                           size_text(sweep.working_set_bytes.back()), seconds));
+      for (const MeasuredLevel& l : levels_of(sweep, caches)) {
+        std::string reported;
+        if (l.reported_bytes > 0)
+          reported =
+              fmt::format("; hwloc {}{}", size_text(l.reported_bytes),
+                          l.disagrees ? ", more than 2x off: the measured size is used" : "");
+        progress(fmt::format("  {:<7} {:>9} to {:>9}: {:7.1f} GB/s{}{}", l.name,
+                             size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9,
+                             l.capacity_bytes > 0
+                                 ? fmt::format(", steps down at {}", size_text(l.capacity_bytes))
+                                 : "",
+                             reported));
+        m.levels.push_back(l);
+      }
+      m.sweeps.push_back(std::move(sweep));
+    }
 }
 
 std::string hex64(std::uint64_t x) {
@@ -136,8 +200,9 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
 
 std::string machine_fingerprint() {
   // Raised whenever what the probe measures changes, so cached machines are re-measured
-  // (2: bandwidth ceilings are the best over the instruction widths; 3: GPU ceilings).
-  constexpr int kProbeMethod = 3;
+  // (2: bandwidth ceilings are the best over the instruction widths; 3: GPU ceilings; 4: the
+  // memory levels from sweeps, their ceilings in the middle of each plateau).
+  constexpr int kProbeMethod = 4;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();
   std::string key =
@@ -230,24 +295,33 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
     }
   }
   const std::vector<StreamIsa> widths = stream_isas(features);
-  for (int threads : thread_counts)
-    for (const auto& [level, bytes] : working_sets(caches, threads, m.memory_bytes))
+  // The sweeps place the memory ceilings, so they run whenever one of those is wanted.
+  bool any_memory = wanted("sweep");
+  for (const char* level : {"L1", "L2", "L3", "DRAM"})
+    for (StreamKernel k : stream_kernels()) any_memory |= wanted(level + ("." + to_string(k)));
+  // One set of arrays per thread count, for its sweeps and ceilings: their pages are faulted
+  // in once.
+  std::vector<std::unique_ptr<StreamArrays>> arrays;
+  for (int threads : thread_counts) arrays.push_back(std::make_unique<StreamArrays>(threads));
+  if (any_memory) sweep_hierarchy(m, arrays, widths.back(), caches, opt.verbose, progress);
+  for (auto& a : arrays)
+    for (const auto& [level, bytes] : working_sets(m, a->threads(), progress))
       for (StreamKernel k : stream_kernels()) {
         if (!wanted(level + "." + to_string(k))) continue;
         const BandwidthMeasurement b =
-            measure_bandwidth(k, bytes, threads, widths, opt.seconds_per_measurement, opt.trials);
+            measure_bandwidth(k, bytes, *a, widths, opt.seconds_per_measurement, opt.trials);
         MemoryCeiling c;
         c.level = level;
         c.kernel = to_string(k);
         c.isa = to_string(b.best_isa);
-        c.threads = threads;
+        c.threads = a->threads();
         c.working_set_bytes = bytes;
         c.bytes_per_s = b.best;
         std::string each;
         for (const auto& [isa, bw] : b.per_isa)
           each += fmt::format(" {} {:.1f}", to_string(isa), bw / 1e9);
         progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s ({})", level,
-                             c.kernel, threads, threads > 1 ? "s" : " ", bytes / 1024,
+                             c.kernel, c.threads, c.threads > 1 ? "s" : " ", bytes / 1024,
                              c.bytes_per_s / 1e9, each.substr(1)));
         m.memory.push_back(c);
       }

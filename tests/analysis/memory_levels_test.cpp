@@ -157,5 +157,38 @@ TEST(Plateaus, RecordedZen5SweepShowsL1L2L3AndDram) {
     }
 }
 
+TEST(Plateaus, NamedInOrderWithDramLastAndPlateausBeyondTheCachesBetween) {
+  // The Zen 5 recording has six plateaus: three caches, two between L3 and DRAM, DRAM.
+  const auto named = name_plateaus(find_plateaus(recorded("load_avx512", 1)), 3);
+  std::vector<std::string> names;
+  for (const auto& n : named) names.push_back(n.name);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 3),
+            (std::vector<std::string>{"L1", "L2", "L3"}));
+  EXPECT_EQ(names.back(), "DRAM");
+  for (std::size_t i = 3; i + 1 < names.size(); ++i) EXPECT_EQ(names[i], "L3-DRAM");
+  EXPECT_EQ(named.back().capacity_bytes, 0);
+  EXPECT_EQ(named[0].capacity_bytes, level_capacity_bytes(named[0].plateau, named[1].plateau));
+  // A missing level: an OS that lists three caches, a sweep that shows two.
+  const std::vector<Level> no_l3 = {{400, 48 * KiB}, {165, 2 * MiB}, {40, 0}};
+  const auto short_named = name_plateaus(find_plateaus(synthetic(no_l3, 0.03, 7)), 3);
+  ASSERT_EQ(short_named.size(), 3u);
+  EXPECT_EQ(short_named[1].name, "L2");
+  EXPECT_EQ(short_named[2].name, "DRAM");
+}
+
+TEST(Plateaus, AVmThatReportsACache64TimesTooLargeDisagrees) {
+  const auto named = name_plateaus(find_plateaus(recorded("load_avx512", 1)), 3);
+  ASSERT_GE(named.size(), 4u);
+  // hwloc on the Zen 5 VM: 48 KiB L1, 1 MiB L2, 508 MiB L3.
+  EXPECT_FALSE(sizes_disagree(named[0].capacity_bytes, 48 * KiB));
+  EXPECT_FALSE(sizes_disagree(named[1].capacity_bytes, 1 * MiB));
+  EXPECT_TRUE(sizes_disagree(named[2].capacity_bytes, 508 * MiB));
+  EXPECT_TRUE(sizes_disagree(named[2].capacity_bytes, 64 * named[2].capacity_bytes));
+  EXPECT_FALSE(sizes_disagree(named[2].capacity_bytes, 0));  // none reported
+  EXPECT_TRUE(sizes_disagree(100, 49));
+  EXPECT_FALSE(sizes_disagree(100, 51));
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -195,6 +195,28 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   EXPECT_TRUE(place_results(run, &m)[0].throttled);  // NVML saw a slowdown: the case is marked
 }
 
+// A VM whose hwloc reports the host's 508 MiB L3: a 96 MiB working set is placed in DRAM
+// once the probe measured the L3's capacity (20 MiB) and flagged the disagreement.
+TEST(Placement, AMeasuredCacheMoreThan2xOffHwlocPlacesTheWorkingSet) {
+  MachineModel m = simple_machine();
+  m.l3_bytes = std::int64_t{508} << 20;
+  ridgeline::Run run = run_with_case(100.0, 2048);  // f64 GEMM: 3 x 2048^2 x 8 B = 96 MiB
+  EXPECT_EQ(place_results(run, &m)[0].bytes.count("L3"), 1u);
+  MeasuredLevel l3;
+  l3.name = "L3";
+  l3.kernel = "read";
+  l3.threads = 1;
+  l3.capacity_bytes = 20 << 20;
+  l3.reported_bytes = m.l3_bytes;
+  l3.disagrees = true;
+  m.levels.push_back(l3);
+  const RooflinePlacement p = place_results(run, &m)[0];
+  EXPECT_EQ(p.bytes.count("L3"), 0u);
+  EXPECT_EQ(p.bytes.count("DRAM"), 1u);
+  m.levels.back().disagrees = false;  // within 2x: hwloc's size stands
+  EXPECT_EQ(place_results(run, &m)[0].bytes.count("L3"), 1u);
+}
+
 TEST(Placement, AboveEveryRoofIsFlaggedNotHidden) {
   MachineModel m = simple_machine();
   // 2*1024^3 FLOPs in 1 ms = 2147 GFLOP/s, far above the 50 GFLOP/s roof.

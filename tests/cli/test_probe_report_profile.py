@@ -55,6 +55,24 @@ class ProbeReportProfile(unittest.TestCase):
         self.assertTrue(all(c["isa"] in ("scalar", "avx2", "avx512") for c in m["memory"]), m["memory"])
         self.assertGreater(m["overhead"][0]["seconds"], 0)
         self.assertIn("write-allocate", m["byte_convention"])
+        # The hierarchy by measurement: read and copy sweeps on 1 and all threads, and the
+        # levels found in them beside hwloc's sizes; ceilings in the middle of a plateau.
+        self.assertEqual(m["schema"], 2)
+        cores = m["cpu"]["cores"]
+        self.assertEqual({(s["kernel"], s["threads"]) for s in m["sweeps"]},
+                         {(k, t) for k in ("read", "copy") for t in {1, cores}})
+        for s in m["sweeps"]:
+            self.assertEqual(len(s["working_set_bytes"]), len(s["bytes_per_s"]))
+            self.assertEqual(s["working_set_bytes"], sorted(s["working_set_bytes"]))
+        for t in {1, cores}:
+            names = [l["name"] for l in m["levels"] if l["kernel"] == "read" and l["threads"] == t]
+            self.assertEqual(names[0], "L1", m["levels"])
+            self.assertEqual(names[-1], "DRAM", m["levels"])
+        for c in m["memory"]:
+            level = next(l for l in m["levels"]
+                         if l["name"] == c["level"] and l["kernel"] == "read" and l["threads"] == c["threads"])
+            self.assertGreaterEqual(c["working_set_bytes"], level["first_bytes"] * 0.99, c)
+            self.assertLessEqual(c["working_set_bytes"], level["last_bytes"] * 1.01, c)
 
     def test_partial_probe_measures_only_what_matches_and_is_not_cached(self):
         out = self.path("partial.json")

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -68,6 +69,45 @@ TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
   fs::remove(p);
 }
 
+// Schema 2: the memory sweeps and the levels found in them (a real Zen 5 probe), beside
+// hwloc's sizes; schema-1 files read with none.
+TEST(MachineModelJson, MeasuredLevelsAndSweepsRoundTripAndSchema1HasNone) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  EXPECT_EQ(m.schema, 2);
+  ASSERT_FALSE(m.sweeps.empty());
+  ASSERT_FALSE(m.levels.empty());
+  for (const auto& s : m.sweeps) EXPECT_EQ(s.working_set_bytes.size(), s.bytes_per_s.size());
+  const auto l3 = std::find_if(m.levels.begin(), m.levels.end(), [](const MeasuredLevel& l) {
+    return l.name == "L3" && l.kernel == "read" && l.threads == 1;
+  });
+  ASSERT_NE(l3, m.levels.end());
+  EXPECT_EQ(l3->reported_bytes, std::int64_t{508} << 20);  // hwloc on the Zen 5 VM
+  EXPECT_TRUE(l3->disagrees);
+  EXPECT_LT(l3->capacity_bytes, std::int64_t{64} << 20);
+  fs::path p =
+      fs::temp_directory_path() / ("ridgeline_machine_lv_" + std::to_string(::getpid()) + ".json");
+  write_machine_file(p, m);
+  EXPECT_EQ(read_machine_file(p), m);
+  fs::remove(p);
+  const MachineModel old = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  EXPECT_EQ(old.schema, 1);
+  EXPECT_TRUE(old.levels.empty());
+  EXPECT_TRUE(old.sweeps.empty());
+}
+
+TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
+  const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  EXPECT_EQ(cache_bytes_for_placement(zen5, "L1"), zen5.l1d_bytes);  // hwloc agrees: kept
+  EXPECT_EQ(cache_bytes_for_placement(zen5, "L2"), zen5.l2_bytes);
+  const std::int64_t l3 = cache_bytes_for_placement(zen5, "L3");
+  EXPECT_NE(l3, zen5.l3_bytes);  // hwloc's 508 MiB: the measured capacity instead
+  EXPECT_GT(l3, std::int64_t{8} << 20);
+  EXPECT_LT(l3, std::int64_t{64} << 20);
+  EXPECT_EQ(cache_bytes_for_placement(zen5, "DRAM"), 0);
+  const MachineModel zen4 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  EXPECT_EQ(cache_bytes_for_placement(zen4, "L3"), zen4.l3_bytes);  // schema 1: no levels
+}
+
 TEST(MachineModelJson, ErrorsNameTheField) {
   nlohmann::json j = read_json_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
   nlohmann::json bad = j;
@@ -82,6 +122,14 @@ TEST(MachineModelJson, ErrorsNameTheField) {
   bad["memory"][0]["bytes_per_s"] = -1;
   EXPECT_NE(error_reading(bad).find("memory[0].bytes_per_s: must not be negative"),
             std::string::npos);
+  nlohmann::json two = read_json_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  bad = two;
+  bad["sweeps"][1]["bytes_per_s"].erase(0);
+  EXPECT_NE(error_reading(bad).find("sweeps[1].bytes_per_s: needs one rate per working set"),
+            std::string::npos);
+  bad = two;
+  bad["levels"][0]["first_bytes"] = "small";
+  EXPECT_NE(error_reading(bad).find("levels[0].first_bytes: expected"), std::string::npos);
   bad = j;
   bad["cpu"].erase("cores");
   EXPECT_NE(error_reading(bad).find("cpu.cores: missing"), std::string::npos);

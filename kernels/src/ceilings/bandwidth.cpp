@@ -81,35 +81,56 @@ const ceilings::StreamSweeps& sweeps_for(StreamIsa isa) {
   }
 }
 
-struct FreeDeleter {
-  void operator()(double* p) const { std::free(p); }
-};
-
 }  // namespace
+
+StreamArrays::StreamArrays(int threads)
+    : threads_(std::max(1, threads)), slices_(static_cast<std::size_t>(4 * threads_)) {}
+
+StreamArrays::~StreamArrays() {
+  for (Slice& sl : slices_) std::free(sl.base);
+}
+
+double* StreamArrays::slice(int s, int t, std::int64_t elements) {
+  Slice& sl = slices_[static_cast<std::size_t>(s * threads_ + t)];
+  if (elements > sl.capacity) {
+    // Arrays start at different offsets within a page (s x 17 cache lines), so the streams of
+    // one element do not all map to the same cache sets. Grown to the next power of two, so
+    // a sweep re-allocates a handful of times.
+    std::int64_t capacity = 512;
+    while (capacity < elements) capacity *= 2;
+    const std::int64_t offset = static_cast<std::int64_t>(s) * 17 * 8;  // doubles
+    const std::size_t bytes =
+        static_cast<std::size_t>(((capacity + offset) * 8 + 4095) / 4096 * 4096);
+    auto* base = static_cast<double*>(std::aligned_alloc(4096, bytes));
+    if (!base) throw std::bad_alloc();
+    std::free(sl.base);
+    sl = {base, base + offset, capacity, 0};
+  }
+  if (elements > sl.touched) {  // by the owning thread, so its pages sit near it
+    std::fill(sl.data + sl.touched, sl.data + elements, 1.0 + s);
+    sl.touched = elements;
+  }
+  return sl.data;
+}
 
 BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
                                        int threads, const std::vector<StreamIsa>& isas,
                                        double seconds, int trials) {
+  StreamArrays arrays(threads);
+  return measure_bandwidth(kernel, working_set_bytes, arrays, isas, seconds, trials);
+}
+
+BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
+                                       StreamArrays& arrays, const std::vector<StreamIsa>& isas,
+                                       double seconds, int trials) {
   using clock = std::chrono::steady_clock;
   if (isas.empty()) throw std::invalid_argument("measure_bandwidth: no instruction width");
+  const int threads = arrays.threads();
   const int streams = streams_of(kernel);
   // Elements per array per thread, a multiple of 64 (one 4 KiB page of doubles has 512).
   std::int64_t per_thread = working_set_bytes / (8 * streams * threads) / 64 * 64;
   per_thread = std::max<std::int64_t>(per_thread, 64);
   const std::int64_t n = per_thread * threads;
-  // Each array is its own allocation, as in STREAM and likwid-bench: carved out of one
-  // buffer, scalar copy from DRAM ran at half the speed it reaches with separate arrays
-  // here (Zen 4 VM). Arrays start at different offsets within a page (s x 17 cache lines)
-  // so the streams of one element do not all map to the same cache sets.
-  std::unique_ptr<double, FreeDeleter> buffers[4];
-  double* arrays[4] = {};
-  for (int s = 0; s < streams; ++s) {
-    const std::size_t offset = static_cast<std::size_t>(s) * 17 * 8;  // doubles
-    buffers[s].reset(
-        static_cast<double*>(std::aligned_alloc(4096, ((n + offset) * 8 + 4095) / 4096 * 4096)));
-    if (!buffers[s]) throw std::bad_alloc();
-    arrays[s] = buffers[s].get() + offset;
-  }
 
   double sink = 0;
   auto run = [&](const ceilings::StreamSweeps& sweep, std::int64_t sweeps, bool first_touch) {
@@ -117,25 +138,22 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
 #pragma omp parallel num_threads(threads) reduction(+ : sink)
     {
       const int t = omp_get_thread_num();
-      const std::int64_t off = t * per_thread;
-      if (first_touch)  // by the owning thread, so its pages sit near it
-        for (int s = 0; s < streams; ++s)
-          std::fill(arrays[s] + off, arrays[s] + off + per_thread, 1.0 + s);
+      double* a[4] = {};
+      for (int s = 0; s < streams; ++s) a[s] = arrays.slice(s, t, first_touch ? per_thread : 0);
 #pragma omp barrier
       for (std::int64_t r = 0; r < sweeps; ++r) {
         switch (kernel) {
           case StreamKernel::read:
-            sink += sweep.read(arrays[0] + off, per_thread);
+            sink += sweep.read(a[0], per_thread);
             break;
           case StreamKernel::write:
-            sweep.write(arrays[0] + off, per_thread, static_cast<double>(r));
+            sweep.write(a[0], per_thread, static_cast<double>(r));
             break;
           case StreamKernel::copy:
-            sweep.copy(arrays[0] + off, arrays[1] + off, per_thread);
+            sweep.copy(a[0], a[1], per_thread);
             break;
           case StreamKernel::triad:
-            sweep.triad(arrays[0] + off, arrays[1] + off, arrays[2] + off, arrays[3] + off,
-                        per_thread);
+            sweep.triad(a[0], a[1], a[2], a[3], per_thread);
             break;
         }
         asm volatile("" ::: "memory");

@@ -3,6 +3,7 @@
 // serving the whole working set) and the steps between them, found by change-point
 // detection, never from the sizes the OS reports (in a VM those can be the host's).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ridgeline {
@@ -42,5 +43,21 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
 // The working set at which the level of `smaller` stops serving: the geometric middle of the
 // step between its last point and the first point of the next plateau, `larger`.
 std::int64_t level_capacity_bytes(const SweepPlateau& smaller, const SweepPlateau& larger);
+
+// A plateau with its level's name: the first `caches` plateaus that have another after them
+// are "L1", "L2", ... (caches: the cache levels the OS lists; its count is right even where
+// its sizes are not), the last plateau is "DRAM" (a sweep runs until DRAM is reached), and
+// plateaus between the last cache and DRAM are "L<caches>-DRAM". capacity_bytes is
+// level_capacity_bytes with the next plateau, 0 for DRAM.
+struct NamedPlateau {
+  std::string name;
+  SweepPlateau plateau;
+  std::int64_t capacity_bytes = 0;
+};
+std::vector<NamedPlateau> name_plateaus(const std::vector<SweepPlateau>& plateaus, int caches);
+
+// Whether a measured and a reported size differ by more than `factor` either way (a reported
+// size of 0, none, never disagrees).
+bool sizes_disagree(std::int64_t measured, std::int64_t reported, double factor = 2.0);
 
 }  // namespace ridgeline

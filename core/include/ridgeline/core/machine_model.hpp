@@ -10,7 +10,8 @@
 
 namespace ridgeline {
 
-inline constexpr int kMachineSchemaVersion = 1;
+// 2: the memory hierarchy by measurement (levels, sweeps). Version 1 files still read.
+inline constexpr int kMachineSchemaVersion = 2;
 
 // Peak arithmetic throughput of one instruction class, measured by a microbenchmark.
 struct ComputeCeiling {
@@ -42,6 +43,33 @@ struct MemoryCeiling {
   std::string device = "cpu";
   std::string method;
   bool operator==(const MemoryCeiling&) const = default;
+};
+
+// One bandwidth-against-working-set sweep of the probe: the rate of one kernel at one
+// instruction width and thread count, working sets of all threads together.
+struct MemorySweep {
+  std::string kernel;  // "read", "copy"
+  std::string isa;
+  int threads = 1;
+  std::vector<std::int64_t> working_set_bytes;
+  std::vector<double> bytes_per_s;  // one per working set
+  bool operator==(const MemorySweep&) const = default;
+};
+
+// A memory level as a sweep measured it: a plateau of the sweep (docs/roofline.md).
+struct MeasuredLevel {
+  std::string name;  // "L1", "L2", "L3", "DRAM"; "L3-DRAM" for a plateau between the last
+                     // cache and DRAM
+  std::string kernel;
+  int threads = 1;
+  std::int64_t first_bytes = 0, last_bytes = 0;  // the plateau's working sets
+  double bytes_per_s = 0;                        // median over the plateau
+  std::int64_t capacity_bytes = 0;               // the middle of the step down after it; 0 for DRAM
+  std::int64_t reported_bytes = 0;  // the OS's (hwloc's) size of this level for these threads;
+                                    // 0 when it reports none
+  // Measured and reported capacity differ by more than 2x: the measured one is used.
+  bool disagrees = false;
+  bool operator==(const MeasuredLevel&) const = default;
 };
 
 struct OverheadCeiling {
@@ -85,11 +113,18 @@ struct MachineModel {
   std::vector<ComputeCeiling> compute;
   std::vector<MemoryCeiling> memory;
   std::vector<OverheadCeiling> overhead;
+  std::vector<MemorySweep> sweeps;
+  std::vector<MeasuredLevel> levels;
   std::vector<GpuDescription> gpus;
   std::string gpu_reason;  // why there is no GPU ceiling, when there is none
   double probe_seconds = 0;
   bool operator==(const MachineModel&) const = default;
 };
+
+// The size of cache level "L1", "L2" or "L3" (per core, as hwloc reports it) the analysis
+// places working sets with: hwloc's, or the capacity the 1-thread read sweep measured where
+// the two disagree by more than 2x (a VM reporting the host's L3). 0 when neither knows it.
+std::int64_t cache_bytes_for_placement(const MachineModel& machine, const std::string& level);
 
 nlohmann::json to_json(const MachineModel& machine);
 // Errors name `origin` and the field, as for Run documents.

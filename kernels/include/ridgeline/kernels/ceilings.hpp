@@ -67,11 +67,39 @@ struct BandwidthMeasurement {
   double best = 0;  // bytes per second
 };
 
+// The arrays the bandwidth loops stream: one allocation per array and thread (as STREAM and
+// likwid-bench have separate arrays), each grown on demand and first touched by its own
+// thread. Kept across measurements, a sweep over growing working sets pays the page faults
+// of its largest point once (in a VM a fault costs microseconds: re-allocating every point
+// made the probe's sweeps several times slower).
+class StreamArrays {
+ public:
+  explicit StreamArrays(int threads);
+  ~StreamArrays();
+  StreamArrays(const StreamArrays&) = delete;
+  StreamArrays& operator=(const StreamArrays&) = delete;
+  int threads() const { return threads_; }
+  // Array s of thread t, at least `elements` doubles, each touched; call from thread t.
+  double* slice(int s, int t, std::int64_t elements);
+
+ private:
+  struct Slice {
+    double* base = nullptr;  // page-aligned allocation
+    double* data = nullptr;  // base + a per-array offset
+    std::int64_t capacity = 0, touched = 0;
+  };
+  int threads_;
+  std::vector<Slice> slices_;  // [s * threads + t]
+};
+
 // Bytes per second of `kernel` at each width in `isas`, over arrays that total
-// `working_set_bytes` for all threads together (allocated and first-touched once, so every
-// width streams the same pages). In each of `trials` rounds of about `seconds` the widths
-// take turns, so a quiet or a noisy moment of the machine falls on all of them; each
-// width keeps its best round.
+// `working_set_bytes` for all threads together (`arrays`' threads; every width streams the
+// same pages). In each of `trials` rounds of about `seconds` the widths take turns, so a
+// quiet or a noisy moment of the machine falls on all of them; each width keeps its best
+// round. The form without `arrays` allocates its own.
+BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
+                                       StreamArrays& arrays, const std::vector<StreamIsa>& isas,
+                                       double seconds, int trials = 3);
 BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
                                        int threads, const std::vector<StreamIsa>& isas,
                                        double seconds, int trials = 3);

@@ -14,6 +14,7 @@ struct ProbeOptions {
   // A regex over ceiling names ("f64.avx512.fma", "DRAM.copy", "call"): only those that
   // match are measured (the clock always is). Empty: all. A partial probe is not cached.
   std::string only;
+  bool verbose = false;  // progress also gets every point of the memory sweeps
 };
 
 using ProbeProgress = std::function<void(const std::string& line)>;

@@ -5,6 +5,7 @@
 #include "format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
+#include "memory_sweep_svg.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -56,6 +57,30 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 document.body.setAttribute('data-report-ready', '1');
 )";
 
+// The memory hierarchy as the probe measured it: the sweep plot and one row per level with
+// hwloc's size beside the measured capacity.
+std::string memory_levels_html(const MachineModel& m) {
+  if (m.levels.empty() && m.sweeps.empty()) return "";
+  std::string s = "<h3>Memory hierarchy (measured)</h3>" + memory_sweep_svg(m) +
+                  "<table class=\"sortable levels\"><thead><tr><th>level</th><th>sweep</th>"
+                  "<th>threads</th><th>plateau</th><th>bandwidth</th><th>steps down at</th>"
+                  "<th>hwloc</th><th>agreement</th></tr></thead><tbody>";
+  const auto kib = [](std::int64_t b) { return fmt::format("{} KiB", b / 1024); };
+  for (const MeasuredLevel& l : m.levels)
+    s += "<tr>" + cell(l.name) + cell(l.kernel) + num(l.threads, std::to_string(l.threads)) +
+         cell(kib(l.first_bytes) + " – " + kib(l.last_bytes)) +
+         num(l.bytes_per_s, si_rate(l.bytes_per_s, "B/s")) +
+         (l.capacity_bytes > 0 ? num(static_cast<double>(l.capacity_bytes), kib(l.capacity_bytes))
+                               : cell("—")) +
+         (l.reported_bytes > 0 ? num(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
+                               : cell("—")) +
+         cell(l.disagrees            ? "more than 2x apart: the measured size is used"
+              : l.reported_bytes > 0 ? "within 2x"
+                                     : "") +
+         "</tr>";
+  return s + "</tbody></table>";
+}
+
 std::string machine_section(const ReportInput& in) {
   std::string s = "<h2>Machine</h2>";
   if (!in.machine) return s + "<p>" + escape_html(in.machine_origin) + "</p>";
@@ -69,8 +94,8 @@ std::string machine_section(const ReportInput& in) {
       fmt::format("{} / {:#x} / {:#x}", m.cpu_vendor, m.cpu_family, m.cpu_model_number));
   row("cores used", std::to_string(m.cores));
   row("clock (measured)", fixed(m.measured_clock_hz / 1e6, 0) + " MHz — " + m.clock_method);
-  row("caches", fmt::format("L1d {} KiB, L2 {} KiB, L3 {} KiB", m.l1d_bytes / 1024,
-                            m.l2_bytes / 1024, m.l3_bytes / 1024));
+  row("caches (hwloc)", fmt::format("L1d {} KiB, L2 {} KiB, L3 {} KiB", m.l1d_bytes / 1024,
+                                    m.l2_bytes / 1024, m.l3_bytes / 1024));
   row("memory", fixed(static_cast<double>(m.memory_bytes) / (1 << 30), 1) + " GiB");
   std::string isa;
   for (const auto& i : m.isa) isa += (isa.empty() ? "" : " ") + i;
@@ -83,7 +108,8 @@ std::string machine_section(const ReportInput& in) {
   if (m.gpus.empty() && !m.gpu_reason.empty()) row("GPU", "none: " + m.gpu_reason);
   row("host, probed", m.host + ", " + m.date);
   row("fingerprint", m.fingerprint);
-  s += "</table><h2>Ceilings</h2><table "
+  s += "</table>" + memory_levels_html(m) +
+       "<h2>Ceilings</h2><table "
        "class=\"sortable\"><thead><tr><th>compute</th><th>threads</th>"
        "<th>measured</th><th>theoretical</th><th>of "
        "theoretical</th><th>source</th></tr></thead><tbody>";

@@ -74,6 +74,32 @@ TEST(HtmlReport, IsOneSelfContainedPageWithTheRoofline) {
   EXPECT_TRUE(matches(html, "<td>f64\\.avx512\\.fma</td><td class=\"n\" data-v=\"1\">1</td>"));
 }
 
+// The machine section of a schema-2 model (a real Zen 5 probe): the sweep plot with one line
+// per sweep, a band per measured level and hwloc's sizes, and the levels table; the 508 MiB
+// L3 hwloc reports is drawn in red and its row says the measured size is used.
+TEST(HtmlReport, MachineSectionShowsTheMeasuredHierarchyBesideHwloc) {
+  ReportInput in = recorded();
+  const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  in = make_report_input(in.run, "run-smoke.json", zen5, "the Zen 5 probe");
+  const std::string html = html_report(in);
+  EXPECT_TRUE(matches(html, "<h3>Memory hierarchy \\(measured\\)</h3><svg class=\"memory-sweep\""));
+  EXPECT_EQ(count(html, "<polyline class=\"sweep\""), zen5.sweeps.size());
+  EXPECT_EQ(count(html, "<line class=\"level\""), zen5.levels.size());
+  EXPECT_EQ(count(html, "<line class=\"hwloc\""), 3u);
+  EXPECT_TRUE(
+      matches(html, "stroke=\"#e03131\"[^>]*/><text[^>]*>hwloc L3 508 MiB \\(&gt; 2x off\\)"));
+  EXPECT_TRUE(matches(html, ">hwloc L1 48 KiB</text>"));
+  const auto l3_row = html.find("<td>L3</td><td>read</td><td class=\"n\" data-v=\"1\">1</td>");
+  ASSERT_NE(l3_row, std::string::npos);
+  EXPECT_LT(html.find("more than 2x apart: the measured size is used", l3_row),
+            html.find("</tr>", l3_row));
+  EXPECT_NE(html.find("<td>DRAM</td><td>read</td>"), std::string::npos);
+  // A schema-1 model has no sweep: no plot, no levels table.
+  const std::string old = html_report(recorded());
+  EXPECT_EQ(count(old, "memory-sweep"), 0u);
+  EXPECT_EQ(count(old, "Memory hierarchy"), 0u);
+}
+
 TEST(HtmlReport, EscapesEveryStringFromTheRun) {
   std::string html = html_report(with_hostile_names());
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);

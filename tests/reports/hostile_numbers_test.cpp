@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <regex>
+#include <tuple>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/usable.hpp"
@@ -88,6 +89,27 @@ Documents sane() {
     }
   }
   m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
+  // A measured hierarchy (machine schema 2): one sweep and its levels.
+  MemorySweep sweep;
+  sweep.kernel = "read";
+  for (int k = 0; k < 30; ++k) {
+    sweep.working_set_bytes.push_back(std::int64_t{4096} << k);
+    sweep.bytes_per_s.push_back(k < 4 ? 260e9 : k < 8 ? 100e9 : k < 13 ? 70e9 : 25e9);
+  }
+  m.sweeps.push_back(sweep);
+  for (const auto& [name, first, last, bw] :
+       std::vector<std::tuple<std::string, std::int64_t, std::int64_t, double>>{
+           {"L1", 4096, 32768, 260e9},
+           {"L2", 65536, 524288, 100e9},
+           {"DRAM", 1 << 26, 1 << 30, 25e9}}) {
+    MeasuredLevel l;
+    l.name = name;
+    l.kernel = "read";
+    l.first_bytes = first;
+    l.last_bytes = last;
+    l.bytes_per_s = bw;
+    m.levels.push_back(l);
+  }
   return d;
 }
 
@@ -165,6 +187,19 @@ const std::vector<Field>& fields() {
       {"call overhead", [](Documents& d, double v) { d.machine.overhead[0].seconds = v; },
        "overhead call"},
       {"measured clock", [](Documents& d, double v) { d.machine.measured_clock_hz = v; }, nullptr},
+      // Shown only (the plot and the levels table); never computed with.
+      {"sweep rates",
+       [](Documents& d, double v) {
+         for (double& r : d.machine.sweeps[0].bytes_per_s) r = v;
+       },
+       nullptr},
+      {"one sweep rate", [](Documents& d, double v) { d.machine.sweeps[0].bytes_per_s[5] = v; },
+       nullptr},
+      {"level bandwidths",
+       [](Documents& d, double v) {
+         for (auto& l : d.machine.levels) l.bytes_per_s = v;
+       },
+       nullptr},
   };
   return all;
 }

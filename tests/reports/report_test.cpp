@@ -94,6 +94,11 @@ TEST(HtmlReport, MachineSectionShowsTheMeasuredHierarchyBesideHwloc) {
   EXPECT_LT(html.find("more than 2x apart: the measured size is used", l3_row),
             html.find("</tr>", l3_row));
   EXPECT_NE(html.find("<td>DRAM</td><td>read</td>"), std::string::npos);
+  const std::string md = markdown_report(in);
+  EXPECT_NE(md.find("| measured level | sweep | threads |"), std::string::npos);
+  EXPECT_TRUE(matches(md,
+                      "\\| L3 \\| read \\| 1 \\| [0-9]+ – [0-9]+ \\| [0-9.]+ GB/s \\| [0-9]+ \\| "
+                      "520192 \\| more than 2x apart: the measured size is used \\|"));
   // A schema-1 model has no sweep: no plot, no levels table.
   const std::string old = html_report(recorded());
   EXPECT_EQ(count(old, "memory-sweep"), 0u);

@@ -15,7 +15,8 @@ namespace ridgeline {
 struct MemorySweepOptions {
   int points_per_octave = 3;
   std::int64_t first_bytes_per_thread = 4096;
-  std::int64_t max_bytes = std::int64_t{1} << 30;  // all threads: bounds what is resident
+  // All threads: bounds what is resident (a copy sweep after a read sweep holds 1.5x this).
+  std::int64_t max_bytes = std::int64_t{512} << 20;
   // DRAM is not declared below this working set: no core's caches reach so far (the
   // largest L3 a core sees today is 96 MiB). A constant, never a size the OS reported.
   std::int64_t dram_from_bytes = std::int64_t{256} << 20;

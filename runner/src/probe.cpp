@@ -98,49 +98,45 @@ std::string size_text(std::int64_t bytes) {
 }
 
 // The read and copy sweeps on each thread count and the levels in them.
-void sweep_hierarchy(MachineModel& m, std::vector<std::unique_ptr<StreamArrays>>& arrays,
-                     StreamIsa isa, const CacheSizes& caches, bool verbose,
-                     const ProbeProgress& progress) {
+void sweep_hierarchy(MachineModel& m, StreamArrays& arrays, StreamIsa isa, const CacheSizes& caches,
+                     bool verbose, const ProbeProgress& progress) {
   MemorySweepOptions options;
   if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
     options.max_bytes =
         std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
-  for (auto& a : arrays)
-    for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
-      const int threads = a->threads();
-      const auto started = std::chrono::steady_clock::now();
-      auto last = started;
-      MemorySweep sweep =
-          sweep_memory(kernel, *a, isa, options, [&](std::int64_t bytes, double rate) {
-            const auto now = std::chrono::steady_clock::now();
-            if (verbose)
-              progress(fmt::format("  {:>9}: {:7.1f} GB/s ({:.0f} ms)", size_text(bytes),
-                                   rate / 1e9,
-                                   std::chrono::duration<double, std::milli>(now - last).count()));
-            last = now;
-          });
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      progress(fmt::format("sweep {} {} thread{}: {} points, {} to {}, {:.1f} s", sweep.kernel,
-                           threads, threads > 1 ? "s" : "", sweep.working_set_bytes.size(),
-                           size_text(sweep.working_set_bytes.front()),
-                           size_text(sweep.working_set_bytes.back()), seconds));
-      for (const MeasuredLevel& l : levels_of(sweep, caches)) {
-        std::string reported;
-        if (l.reported_bytes > 0)
-          reported =
-              fmt::format("; hwloc {}{}", size_text(l.reported_bytes),
-                          l.disagrees ? ", more than 2x off: the measured size is used" : "");
-        progress(fmt::format("  {:<7} {:>9} to {:>9}: {:7.1f} GB/s{}{}", l.name,
-                             size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9,
-                             l.capacity_bytes > 0
-                                 ? fmt::format(", steps down at {}", size_text(l.capacity_bytes))
-                                 : "",
-                             reported));
-        m.levels.push_back(l);
-      }
-      m.sweeps.push_back(std::move(sweep));
+  for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
+    const int threads = arrays.threads();
+    const auto started = std::chrono::steady_clock::now();
+    auto last = started;
+    MemorySweep sweep =
+        sweep_memory(kernel, arrays, isa, options, [&](std::int64_t bytes, double rate) {
+          const auto now = std::chrono::steady_clock::now();
+          if (verbose)
+            progress(fmt::format("  {:>9}: {:7.1f} GB/s ({:.0f} ms)", size_text(bytes), rate / 1e9,
+                                 std::chrono::duration<double, std::milli>(now - last).count()));
+          last = now;
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    progress(fmt::format("sweep {} {} thread{}: {} points, {} to {}, {:.1f} s", sweep.kernel,
+                         threads, threads > 1 ? "s" : "", sweep.working_set_bytes.size(),
+                         size_text(sweep.working_set_bytes.front()),
+                         size_text(sweep.working_set_bytes.back()), seconds));
+    for (const MeasuredLevel& l : levels_of(sweep, caches)) {
+      std::string reported;
+      if (l.reported_bytes > 0)
+        reported = fmt::format("; hwloc {}{}", size_text(l.reported_bytes),
+                               l.disagrees ? ", more than 2x off: the measured size is used" : "");
+      progress(fmt::format("  {:<7} {:>9} to {:>9}: {:7.1f} GB/s{}{}", l.name,
+                           size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9,
+                           l.capacity_bytes > 0
+                               ? fmt::format(", steps down at {}", size_text(l.capacity_bytes))
+                               : "",
+                           reported));
+      m.levels.push_back(l);
     }
+    m.sweeps.push_back(std::move(sweep));
+  }
 }
 
 std::string hex64(std::uint64_t x) {
@@ -299,22 +295,21 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   bool any_memory = wanted("sweep");
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
     for (StreamKernel k : stream_kernels()) any_memory |= wanted(level + ("." + to_string(k)));
-  // One set of arrays per thread count, for its sweeps and ceilings: their pages are faulted
-  // in once.
-  std::vector<std::unique_ptr<StreamArrays>> arrays;
-  for (int threads : thread_counts) arrays.push_back(std::make_unique<StreamArrays>(threads));
-  if (any_memory) sweep_hierarchy(m, arrays, widths.back(), caches, opt.verbose, progress);
-  for (auto& a : arrays)
-    for (const auto& [level, bytes] : working_sets(m, a->threads(), progress))
+  // One set of arrays per thread count for its sweeps and ceilings (their pages are faulted in
+  // once), freed before the next thread count's.
+  for (int threads : thread_counts) {
+    StreamArrays arrays(threads);
+    if (any_memory) sweep_hierarchy(m, arrays, widths.back(), caches, opt.verbose, progress);
+    for (const auto& [level, bytes] : working_sets(m, threads, progress))
       for (StreamKernel k : stream_kernels()) {
         if (!wanted(level + "." + to_string(k))) continue;
         const BandwidthMeasurement b =
-            measure_bandwidth(k, bytes, *a, widths, opt.seconds_per_measurement, opt.trials);
+            measure_bandwidth(k, bytes, arrays, widths, opt.seconds_per_measurement, opt.trials);
         MemoryCeiling c;
         c.level = level;
         c.kernel = to_string(k);
         c.isa = to_string(b.best_isa);
-        c.threads = a->threads();
+        c.threads = threads;
         c.working_set_bytes = bytes;
         c.bytes_per_s = b.best;
         std::string each;
@@ -325,6 +320,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
                              c.bytes_per_s / 1e9, each.substr(1)));
         m.memory.push_back(c);
       }
+  }
   if (wanted("call")) {
     const double call = call_overhead_seconds(opt.seconds_per_measurement);
     m.overhead.push_back(

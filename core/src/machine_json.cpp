@@ -42,6 +42,7 @@ json to_json(const MachineModel& m) {
                        {"per_second", c.per_second},
                        {"theoretical_per_second", c.theoretical_per_second},
                        {"theoretical_reason", c.theoretical_reason},
+                       {"clock_hz", c.clock_hz},
                        {"threads", c.threads},
                        {"device", c.device},
                        {"method", c.method},
@@ -157,6 +158,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     if (x.per_second < 0) c.fail("per_second", "must not be negative");
     x.theoretical_per_second = c.number_or("theoretical_per_second", 0);
     x.theoretical_reason = c.string_or("theoretical_reason", "");
+    x.clock_hz = c.number_or("clock_hz", 0);
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
     x.device = c.string_or("device", "cpu");  // files from before the GPU ceilings

@@ -276,9 +276,12 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       c.isa = spec.isa;
       c.unit = spec.unit;
       c.threads = threads;
-      c.per_second = measure_peak(spec, threads, opt.seconds_per_measurement, opt.trials);
-      if (per_cycle)
-        c.theoretical_per_second = threads * m.measured_clock_hz * *per_cycle;
+      const PeakMeasurement peak =
+          measure_peak(spec, threads, opt.seconds_per_measurement, opt.trials);
+      c.per_second = peak.per_second;
+      c.clock_hz = peak.clock_hz;
+      if (per_cycle)  // at the clock measured around the loop itself
+        c.theoretical_per_second = threads * peak.clock_hz * *per_cycle;
       else
         c.theoretical_reason = why;
       progress(fmt::format("{:<20} {} thread{}: {:8.1f} G{}{}", spec.name, threads,

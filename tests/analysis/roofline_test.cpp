@@ -23,11 +23,11 @@ MachineModel random_machine(std::mt19937_64& rng) {
   m.fingerprint = "test";
   m.cores = 4;
   for (int threads : {1, 4}) {
-    m.compute.push_back({"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", threads,
+    m.compute.push_back({"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", 0, threads,
                          MetricSource::timed, "cpu", ""});
-    m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", peak(rng), 0, "", threads,
+    m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", peak(rng), 0, "", 0, threads,
                          MetricSource::timed, "cpu", ""});
-    m.compute.push_back({"f32.avx512.fma", "f32", "avx512", "FLOP/s", peak(rng), 0, "", threads,
+    m.compute.push_back({"f32.avx512.fma", "f32", "avx512", "FLOP/s", peak(rng), 0, "", 0, threads,
                          MetricSource::timed, "cpu", ""});
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
@@ -142,7 +142,7 @@ MachineModel simple_machine() {
   m.l1d_bytes = 32 << 10;
   m.l2_bytes = 1 << 20;
   m.l3_bytes = 32 << 20;
-  m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 1,
+  m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 0, 1,
                        MetricSource::timed, "cpu", ""});
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
     m.memory.push_back({level, "copy", "avx2", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20,

@@ -24,6 +24,7 @@ struct ComputeCeiling {
   // design is not in the table (then theoretical_reason says so).
   double theoretical_per_second = 0;
   std::string theoretical_reason;
+  double clock_hz = 0;  // measured right around the loop (0: files from before schema 2)
   int threads = 1;
   MetricSource source = MetricSource::timed;
   std::string device = "cpu";  // "gpu": a GPU ceiling (threads then means nothing)

@@ -37,14 +37,25 @@ struct PeakSpec {
 };
 const std::vector<PeakSpec>& peak_specs();
 
-// Operations per second with `threads` threads each running the chains, best of `trials`
-// runs of about `seconds` each.
-double measure_peak(const PeakSpec& spec, int threads, double seconds, int trials = 3);
+// The core clock on `threads` threads at once (each runs the add chain for about 1.5 ms):
+// the fastest thread's, in Hz.
+double measure_clock_on_threads(int threads);
 
-// Operations per cycle per core this core's design can issue for `spec`, from a table of
-// known designs; nullopt with `why` set when the design or class is not in the table.
+struct PeakMeasurement {
+  double per_second = 0;  // operations per second, the best trial
+  double clock_hz = 0;    // the clock measured right around that trial (the faster side)
+};
+// Operations per second with `threads` threads each running the chains, best of `trials`
+// runs of about `seconds` each, with the clock around the best run.
+PeakMeasurement measure_peak(const PeakSpec& spec, int threads, double seconds, int trials = 3);
+
+// Operations per cycle per core this core's design can issue for `spec`, from the table of
+// known designs (kernels/src/ceilings/core_designs.cpp, each row citing its vendor guide);
+// nullopt with `why` set when the design or class is not in the table.
 std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpec& spec,
                                            std::string& why);
+// The design's name ("AMD Zen 5"), "" when it is not in the table.
+std::string core_design_name(const CpuIdentity& cpu);
 
 // Bandwidth kernels, counting bytes as STREAM and likwid-bench do: every array element
 // loaded or stored once per sweep, no write-allocate traffic.

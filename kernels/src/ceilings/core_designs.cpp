@@ -1,0 +1,103 @@
+// What each known core design can issue per cycle, for the theoretical peaks: the FMA units
+// (how many, how wide) from the vendors' optimisation guides. A design or an instruction
+// class not here is not claimed: the probe says so instead of guessing.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ridgeline/kernels/ceilings.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+struct CoreDesign {
+  const char* name;
+  const char* vendor;      // CPUID vendor; "ARM" for Arm Ltd. cores (MIDR implementer 0x41)
+  int family;              // display family (Arm: 0)
+  int model_lo, model_hi;  // display models (Arm: the MIDR part number)
+  int fma_units;           // FMA pipes per core
+  int fma_bits;            // the width each executes in one pass (a wider op takes passes)
+  int widest_bits;         // the widest vector the ISA has (a 512-bit op on 256-bit pipes
+                           // issues at half rate)
+};
+
+// Rows cite their source; the FMA figures only (bf16 dot products and int8 VNNI rates are
+// not claimed for any design).
+const CoreDesign kDesigns[] = {
+    // AMD, "Software Optimization Guide for AMD Family 17h Models 30h and Greater" (56305):
+    // Zen 2, two 256-bit FMA pipes.
+    {"AMD Zen 2", "AuthenticAMD", 0x17, 0x30, 0xff, 2, 256, 256},
+    // AMD, "Software Optimization Guide for AMD Family 19h Processors" (56665): Zen 3, two
+    // 256-bit FMA pipes.
+    {"AMD Zen 3", "AuthenticAMD", 0x19, 0x00, 0x0f, 2, 256, 256},
+    {"AMD Zen 3", "AuthenticAMD", 0x19, 0x20, 0x5f, 2, 256, 256},
+    // AMD, "Software Optimization Guide for the AMD Zen4 Microarchitecture" (57647): two
+    // 256-bit FMA pipes; a 512-bit FMA is executed as two halves.
+    {"AMD Zen 4", "AuthenticAMD", 0x19, 0x10, 0x1f, 2, 256, 512},
+    {"AMD Zen 4", "AuthenticAMD", 0x19, 0x60, 0x7f, 2, 256, 512},
+    {"AMD Zen 4", "AuthenticAMD", 0x19, 0xa0, 0xaf, 2, 256, 512},
+    // AMD, "Software Optimization Guide for the AMD Zen5 Microarchitecture" (58455): two
+    // 512-bit FMA pipes (full-width AVX-512 on the server and desktop cores).
+    {"AMD Zen 5", "AuthenticAMD", 0x1a, 0x00, 0x4f, 2, 512, 512},
+    // Intel, "Intel 64 and IA-32 Architectures Optimization Reference Manual" (248966): two
+    // 512-bit FMA units (ports 0+1 fused, and 5) on the Xeon cores of Ice Lake server,
+    // Sapphire Rapids, Emerald Rapids and Granite Rapids.
+    {"Intel Ice Lake server", "GenuineIntel", 6, 0x6a, 0x6a, 2, 512, 512},
+    {"Intel Ice Lake server", "GenuineIntel", 6, 0x6c, 0x6c, 2, 512, 512},
+    {"Intel Sapphire Rapids", "GenuineIntel", 6, 0x8f, 0x8f, 2, 512, 512},
+    {"Intel Emerald Rapids", "GenuineIntel", 6, 0xcf, 0xcf, 2, 512, 512},
+    {"Intel Granite Rapids", "GenuineIntel", 6, 0xad, 0xae, 2, 512, 512},
+    // Arm, "Arm Neoverse N2 Software Optimization Guide": two 128-bit FP/ASIMD/SVE2 pipes.
+    {"Arm Neoverse N2", "ARM", 0, 0xd49, 0xd49, 2, 128, 128},
+    // Arm, "Arm Neoverse V1 Software Optimization Guide": two 256-bit SVE pipes (four 128-bit
+    // ASIMD).
+    {"Arm Neoverse V1", "ARM", 0, 0xd40, 0xd40, 2, 256, 256},
+    // Arm, "Arm Neoverse V2 Software Optimization Guide": four 128-bit FP/ASIMD/SVE2 pipes.
+    {"Arm Neoverse V2", "ARM", 0, 0xd4f, 0xd4f, 4, 128, 128},
+};
+
+const CoreDesign* design_of(const CpuIdentity& cpu) {
+  for (const CoreDesign& d : kDesigns)
+    if (cpu.vendor == d.vendor && cpu.family == d.family && cpu.model >= d.model_lo &&
+        cpu.model <= d.model_hi)
+      return &d;
+  return nullptr;
+}
+
+int vector_bits(const std::string& isa) {
+  if (isa == "avx2") return 256;
+  if (isa == "avx512") return 512;
+  return 0;
+}
+
+}  // namespace
+
+std::string core_design_name(const CpuIdentity& cpu) {
+  const CoreDesign* d = design_of(cpu);
+  return d ? d->name : "";
+}
+
+std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpec& spec,
+                                           std::string& why) {
+  const CoreDesign* d = design_of(cpu);
+  if (!d) {
+    why = fmt::format(
+        "{} family {:#x} model {:#x} is not in the design table "
+        "(kernels/src/ceilings/core_designs.cpp)",
+        cpu.vendor, cpu.family, cpu.model);
+    return std::nullopt;
+  }
+  const double lane_bits = spec.dtype == "f64" ? 64 : spec.dtype == "f32" ? 32 : 0;
+  if (lane_bits > 0 && spec.isa == "scalar") return 2.0 * d->fma_units;  // one lane, FMA = 2
+  const int bits = vector_bits(spec.isa);
+  if (lane_bits > 0 && bits > 0 && bits <= d->widest_bits) {
+    // Passes per instruction: a 512-bit FMA on 256-bit pipes takes two.
+    const double passes = std::max(1, bits / d->fma_bits);
+    return 2.0 * d->fma_units * (bits / lane_bits) / passes;
+  }
+  why = fmt::format("the issue rate of {} on {} is not in the table", spec.name, d->name);
+  return std::nullopt;
+}
+
+}  // namespace ridgeline

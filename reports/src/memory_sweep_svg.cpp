@@ -16,7 +16,7 @@ namespace ridgeline::reports {
 
 namespace {
 
-constexpr double kWidth = 680, kHeight = 380, kLeft = 70, kRight = 150, kTop = 20, kBottom = 330;
+constexpr double kWidth = 720, kHeight = 380, kLeft = 70, kRight = 185, kTop = 20, kBottom = 330;
 
 const char* colour_of(const std::string& kernel, int threads) {
   if (kernel == "read") return threads == 1 ? "#1c7ed6" : "#f76707";

@@ -141,34 +141,39 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
       double* a[4] = {};
       for (int s = 0; s < streams; ++s) a[s] = arrays.slice(s, t, first_touch ? per_thread : 0);
 #pragma omp barrier
-      for (std::int64_t r = 0; r < sweeps; ++r) {
-        switch (kernel) {
-          case StreamKernel::read:
-            sink += sweep.read(a[0], per_thread);
-            break;
-          case StreamKernel::write:
-            sweep.write(a[0], per_thread, static_cast<double>(r));
-            break;
-          case StreamKernel::copy:
-            sweep.copy(a[0], a[1], per_thread);
-            break;
-          case StreamKernel::triad:
-            sweep.triad(a[0], a[1], a[2], a[3], per_thread);
-            break;
-        }
-        asm volatile("" ::: "memory");
+      switch (kernel) {
+        case StreamKernel::read:
+          sink += sweep.read(a[0], per_thread, sweeps);
+          break;
+        case StreamKernel::write:
+          sweep.write(a[0], per_thread, 1.0 + static_cast<double>(sweeps), sweeps);
+          break;
+        case StreamKernel::copy:
+          sweep.copy(a[0], a[1], per_thread, sweeps);
+          break;
+        case StreamKernel::triad:
+          sweep.triad(a[0], a[1], a[2], a[3], per_thread, sweeps);
+          break;
       }
     }
     return std::chrono::duration<double>(clock::now() - start).count();
   };
   run(sweeps_for(isas.front()), 0, true);
-  // Sweeps per timed run of each width, sized from one sweep after the pages exist; the
-  // widths share the round's time.
+  // Sweeps per timed run of each width, sized after the pages exist from a run long enough
+  // (a millisecond) that the parallel region's start and end do not count; the widths share
+  // the round's time.
   const double share = seconds / static_cast<double>(isas.size());
   std::vector<std::int64_t> sweeps;
-  for (StreamIsa isa : isas)
+  for (StreamIsa isa : isas) {
+    std::int64_t probe_sweeps = 1;
+    double t = run(sweeps_for(isa), probe_sweeps, false);
+    while (t < 1e-3 && t < share) {
+      probe_sweeps *= 4;
+      t = run(sweeps_for(isa), probe_sweeps, false);
+    }
     sweeps.push_back(std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(std::ceil(share / run(sweeps_for(isa), 1, false)))));
+        1, static_cast<std::int64_t>(std::ceil(share * static_cast<double>(probe_sweeps) / t))));
+  }
 
   BandwidthMeasurement m;
   for (StreamIsa isa : isas) m.per_isa.emplace_back(isa, 0.0);

@@ -6,12 +6,15 @@
 
 namespace ridgeline::ceilings {
 
+// Each runs `repeats` sweeps over n elements per array.
 struct StreamSweeps {
-  double (*read)(const double* a, std::int64_t n);  // returns the sum so it is not elided
-  void (*write)(double* a, std::int64_t n, double v);
-  void (*copy)(double* __restrict a, const double* __restrict b, std::int64_t n);
+  double (*read)(const double* a, std::int64_t n,
+                 std::int64_t repeats);  // returns the sum so it is not elided
+  void (*write)(double* a, std::int64_t n, double v, std::int64_t repeats);
+  void (*copy)(double* __restrict a, const double* __restrict b, std::int64_t n,
+               std::int64_t repeats);
   void (*triad)(double* __restrict a, const double* __restrict b, const double* __restrict c,
-                const double* __restrict d, std::int64_t n);
+                const double* __restrict d, std::int64_t n, std::int64_t repeats);
 };
 
 extern const StreamSweeps stream_sweeps_scalar;  // no vectorisation at all

@@ -2,5 +2,5 @@
 #include "stream_sweeps_body.hpp"
 
 namespace ridgeline::ceilings {
-const StreamSweeps stream_sweeps_avx512 = kSweeps;
+const StreamSweeps stream_sweeps_avx512 = kSweeps<32>;  // four vectors of partial sums
 }  // namespace ridgeline::ceilings

@@ -2,6 +2,11 @@
 // The bandwidth loops, written once and instantiated per instruction width by the
 // translation unit that includes this file (anonymous namespace: each gets its own copy,
 // compiled with that unit's flags). n is a multiple of 64.
+//
+// Each function repeats its sweep itself: a call per sweep (and, for read, a horizontal sum
+// per sweep) costs about a tenth of an L1-sized sweep. Each sweep walks blocks of 64
+// elements, which the compiler unrolls completely, so the loop's own add, compare and branch
+// are spread over 8 vectors (AVX-512) rather than paid per vector.
 #include <cstdint>
 
 #include "stream_sweeps.hpp"
@@ -9,32 +14,59 @@
 namespace ridgeline::ceilings {
 namespace {
 
-// Sixteen partial sums so the adds' latency does not bound the loads.
-double sweep_read(const double* a, std::int64_t n) {
-  double s[16] = {};
-  for (std::int64_t i = 0; i < n; i += 16)
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; ++j) s[j] += a[i + j];
+constexpr int kBlock = 64;
+
+// PartialSums independent sums so the adds' latency does not bound the loads. Four vectors at
+// the unit's width reach two loads a cycle from L1 (Zen 5); eight issued loads so far ahead
+// that L2 and DRAM reads halved (the hardware prefetcher falls behind), and 16 scalars are
+// already two a cycle.
+template <int PartialSums>
+double sweep_read(const double* a, std::int64_t n, std::int64_t repeats) {
+  static_assert(kBlock % PartialSums == 0);
+  double s[PartialSums] = {};
+  for (std::int64_t r = 0; r < repeats; ++r) {
+    for (std::int64_t i = 0; i < n; i += PartialSums)
+#pragma GCC unroll 64
+      for (int j = 0; j < PartialSums; ++j) s[j] += a[i + j];
+    asm volatile("" ::: "memory");  // every repeat reads the array again
+  }
   double sum = 0;
   for (double x : s) sum += x;
   return sum;
 }
 
-void sweep_write(double* a, std::int64_t n, double v) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = v;
+void sweep_write(double* a, std::int64_t n, double v, std::int64_t repeats) {
+  for (std::int64_t r = 0; r < repeats; ++r) {
+    for (std::int64_t i = 0; i < n; i += kBlock)
+#pragma GCC unroll 64
+      for (int j = 0; j < kBlock; ++j) a[i + j] = v;
+    asm volatile("" ::: "memory");  // every repeat's stores happen
+  }
 }
 
-void sweep_copy(double* __restrict a, const double* __restrict b, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = b[i];
+void sweep_copy(double* __restrict a, const double* __restrict b, std::int64_t n,
+                std::int64_t repeats) {
+  for (std::int64_t r = 0; r < repeats; ++r) {
+    for (std::int64_t i = 0; i < n; i += kBlock)
+#pragma GCC unroll 64
+      for (int j = 0; j < kBlock; ++j) a[i + j] = b[i + j];
+    asm volatile("" ::: "memory");
+  }
 }
 
 // likwid-bench's triad: A = B * C + D (four streams).
 void sweep_triad(double* __restrict a, const double* __restrict b, const double* __restrict c,
-                 const double* __restrict d, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] * c[i] + d[i];
+                 const double* __restrict d, std::int64_t n, std::int64_t repeats) {
+  for (std::int64_t r = 0; r < repeats; ++r) {
+    for (std::int64_t i = 0; i < n; i += kBlock)
+#pragma GCC unroll 64
+      for (int j = 0; j < kBlock; ++j) a[i + j] = b[i + j] * c[i + j] + d[i + j];
+    asm volatile("" ::: "memory");
+  }
 }
 
-constexpr StreamSweeps kSweeps{sweep_read, sweep_write, sweep_copy, sweep_triad};
+template <int ReadPartialSums>
+constexpr StreamSweeps kSweeps{sweep_read<ReadPartialSums>, sweep_write, sweep_copy, sweep_triad};
 
 }  // namespace
 }  // namespace ridgeline::ceilings

@@ -47,7 +47,10 @@ json to_json(const MachineModel& m) {
                        {"device", c.device},
                        {"method", c.method},
                        {"source", std::string(to_string(c.source))}});
-  for (const auto& c : m.memory)
+  for (const auto& c : m.memory) {
+    json widths = json::array();
+    for (const auto& [isa, rate] : c.widths)
+      widths.push_back({{"isa", isa}, {"bytes_per_s", rate}});
     memory.push_back({{"level", c.level},
                       {"kernel", c.kernel},
                       {"isa", c.isa},
@@ -56,7 +59,9 @@ json to_json(const MachineModel& m) {
                       {"threads", c.threads},
                       {"device", c.device},
                       {"method", c.method},
-                      {"source", std::string(to_string(c.source))}});
+                      {"source", std::string(to_string(c.source))},
+                      {"widths", widths}});
+  }
   for (const auto& o : m.overhead)
     overhead.push_back({{"name", o.name},
                         {"seconds", o.seconds},
@@ -80,6 +85,8 @@ json to_json(const MachineModel& m) {
                       {"capacity_bytes", l.capacity_bytes},
                       {"reported_bytes", l.reported_bytes},
                       {"disagrees", l.disagrees}});
+  json phases = json::array();
+  for (const auto& p : m.phases) phases.push_back({{"name", p.name}, {"seconds", p.seconds}});
   json gpus = json::array();
   for (const auto& g : m.gpus)
     gpus.push_back({{"index", g.index},
@@ -114,7 +121,8 @@ json to_json(const MachineModel& m) {
       {"levels", levels},
       {"gpus", gpus},
       {"gpu_reason", m.gpu_reason},
-      {"probe_seconds", m.probe_seconds}};
+      {"probe_seconds", m.probe_seconds},
+      {"phases", phases}};
 }
 
 MachineModel machine_from_json(const json& j, const std::string& origin, const std::string& path) {
@@ -177,6 +185,11 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.source = source_of(c);
     x.device = c.string_or("device", "cpu");
     x.method = c.string_or("method", "");
+    x.widths = read_array<std::pair<std::string, double>>(c, "widths", [](const JsonFields& w) {
+      const double rate = w.number("bytes_per_s");
+      if (rate < 0) w.fail("bytes_per_s", "must not be negative");
+      return std::pair{w.string("isa"), rate};
+    });
     return x;
   });
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
@@ -227,6 +240,11 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     });
   m.gpu_reason = f.string_or("gpu_reason", "");
   m.probe_seconds = f.number_or("probe_seconds", 0);
+  m.phases = read_array<ProbePhase>(f, "phases", [](const JsonFields& p) {
+    const double seconds = p.number("seconds");
+    if (seconds < 0) p.fail("seconds", "must not be negative");
+    return ProbePhase{p.string("name"), seconds};
+  });
   return m;
 }
 

@@ -32,7 +32,7 @@ MachineModel random_machine(std::mt19937_64& rng) {
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
         m.memory.push_back(
-            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", ""});
+            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", "", {}});
   }
   return m;
 }
@@ -145,8 +145,16 @@ MachineModel simple_machine() {
   m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 0, 1,
                        MetricSource::timed, "cpu", ""});
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
-    m.memory.push_back({level, "copy", "avx2", std::string(level) == "DRAM" ? 20e9 : 100e9, 1 << 20,
-                        1, MetricSource::timed, "cpu", ""});
+    m.memory.push_back({level,
+                        "copy",
+                        "avx2",
+                        std::string(level) == "DRAM" ? 20e9 : 100e9,
+                        1 << 20,
+                        1,
+                        MetricSource::timed,
+                        "cpu",
+                        "",
+                        {}});
   m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
   return m;
 }

@@ -95,6 +95,26 @@ TEST(MachineModelJson, MeasuredLevelsAndSweepsRoundTripAndSchema1HasNone) {
   EXPECT_TRUE(old.sweeps.empty());
 }
 
+TEST(MachineModelJson, EachWidthsRateAndThePhaseTimesRoundTripAndOlderModelsHaveNone) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  for (const auto& c : m.memory) EXPECT_TRUE(c.widths.empty());  // probed before they were kept
+  EXPECT_TRUE(m.phases.empty());
+  ASSERT_FALSE(m.memory.empty());
+  m.memory[0].widths = {{"scalar", 5.5e10}, {"avx2", 2.1e11}, {"avx512", 4.27e11}};
+  m.phases = {{"clock", 0.2}, {"sweep read 1 thread", 2.4}, {"ceilings 2 threads", 3.6}};
+  const nlohmann::json j = to_json(m);
+  EXPECT_EQ(j["memory"][0]["widths"][1]["isa"], "avx2");
+  EXPECT_EQ(j["phases"][1]["name"], "sweep read 1 thread");
+  EXPECT_EQ(machine_from_json(j, "test", ""), m);
+  nlohmann::json bad = j;
+  bad["memory"][0]["widths"][2]["bytes_per_s"] = -1;
+  EXPECT_NE(error_reading(bad).find("memory[0].widths[2].bytes_per_s: must not be negative"),
+            std::string::npos);
+  bad = j;
+  bad["phases"][0]["seconds"] = "slow";
+  EXPECT_NE(error_reading(bad).find("phases[0].seconds: expected a number"), std::string::npos);
+}
+
 TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
   const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
   EXPECT_EQ(cache_bytes_for_placement(zen5, "L1"), zen5.l1d_bytes);  // hwloc agrees: kept

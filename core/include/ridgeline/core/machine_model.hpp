@@ -43,6 +43,9 @@ struct MemoryCeiling {
   MetricSource source = MetricSource::timed;
   std::string device = "cpu";
   std::string method;
+  // Every instruction width's rate at this working set, as timed (`isa` is the fastest);
+  // empty in models from before these were kept.
+  std::vector<std::pair<std::string, double>> widths;
   bool operator==(const MemoryCeiling&) const = default;
 };
 
@@ -71,6 +74,13 @@ struct MeasuredLevel {
   // Measured and reported capacity differ by more than 2x: the measured one is used.
   bool disagrees = false;
   bool operator==(const MeasuredLevel&) const = default;
+};
+
+// One phase of the probe and its wall time (`probe -v` prints them).
+struct ProbePhase {
+  std::string name;  // "clock", "peaks", "sweep read 1 thread", "ceilings 2 threads", "call", "gpu"
+  double seconds = 0;
+  bool operator==(const ProbePhase&) const = default;
 };
 
 struct OverheadCeiling {
@@ -119,6 +129,7 @@ struct MachineModel {
   std::vector<GpuDescription> gpus;
   std::string gpu_reason;  // why there is no GPU ceiling, when there is none
   double probe_seconds = 0;
+  std::vector<ProbePhase> phases;  // in the order they ran; empty in older models
   bool operator==(const MachineModel&) const = default;
 };
 

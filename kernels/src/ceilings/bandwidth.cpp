@@ -4,6 +4,7 @@
 // the sweeps repeat inside one parallel region so small (cache-sized) sets are not
 // dominated by thread start-up.
 #include <omp.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -83,28 +84,31 @@ const ceilings::StreamSweeps& sweeps_for(StreamIsa isa) {
 
 }  // namespace
 
-StreamArrays::StreamArrays(int threads)
-    : threads_(std::max(1, threads)), slices_(static_cast<std::size_t>(4 * threads_)) {}
+StreamArrays::StreamArrays(int threads, std::int64_t reserve_bytes)
+    : threads_(std::max(1, threads)),
+      reserve_bytes_(std::max<std::int64_t>(0, reserve_bytes)),
+      slices_(static_cast<std::size_t>(4 * threads_)) {}
 
 StreamArrays::~StreamArrays() {
-  for (Slice& sl : slices_) std::free(sl.base);
+  for (Slice& sl : slices_)
+    if (sl.mapping) ::munmap(sl.mapping, sl.mapped_bytes);
 }
 
 double* StreamArrays::slice(int s, int t, std::int64_t elements) {
   Slice& sl = slices_[static_cast<std::size_t>(s * threads_ + t)];
   if (elements > sl.capacity) {
     // Arrays start at different offsets within a page (s x 17 cache lines), so the streams of
-    // one element do not all map to the same cache sets. Grown to the next power of two, so
-    // a sweep re-allocates a handful of times.
+    // one element do not all map to the same cache sets.
     std::int64_t capacity = 512;
     while (capacity < elements) capacity *= 2;
+    if (sl.capacity == 0) capacity = std::max(capacity, reserve_bytes_ / 8);
     const std::int64_t offset = static_cast<std::int64_t>(s) * 17 * 8;  // doubles
-    const std::size_t bytes =
-        static_cast<std::size_t>(((capacity + offset) * 8 + 4095) / 4096 * 4096);
-    auto* base = static_cast<double*>(std::aligned_alloc(4096, bytes));
-    if (!base) throw std::bad_alloc();
-    std::free(sl.base);
-    sl = {base, base + offset, capacity, 0};
+    const auto bytes = static_cast<std::size_t>(((capacity + offset) * 8 + 4095) / 4096 * 4096);
+    void* mapping = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) throw std::bad_alloc();
+    if (sl.mapping) ::munmap(sl.mapping, sl.mapped_bytes);
+    sl = {mapping, bytes, static_cast<double*>(mapping) + offset, capacity, 0};
   }
   if (elements > sl.touched) {  // by the owning thread, so its pages sit near it
     std::fill(sl.data + sl.touched, sl.data + elements, 1.0 + s);

@@ -34,6 +34,11 @@ int run_probe(const ProbeCommandOptions& opt) {
                machine_cache_path().string());
   else
     fmt::print(stderr, "probed in {:.1f} s; not cached\n", m.probe_seconds);
+  if (opt.probe.verbose && outcome != CacheOutcome::from_cache) {
+    std::string each;
+    for (const ProbePhase& p : m.phases) each += fmt::format(", {} {:.1f} s", p.name, p.seconds);
+    if (!each.empty()) fmt::print(stderr, "phases: {}\n", each.substr(2));
+  }
   if (!opt.output.empty()) {
     write_machine_file(opt.output, m);
     fmt::print(stderr, "wrote {}\n", opt.output);
@@ -70,8 +75,9 @@ Command add_probe_command(CLI::App& app) {
   sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
       ->capture_default_str()
       ->check(finite_between(1, 1000, "trials"));
-  sub->add_flag("-v,--verbose", opt->probe.verbose,
-                "Also print every point of the memory sweeps, with its time");
+  sub->add_flag(
+      "-v,--verbose", opt->probe.verbose,
+      "Also print every point of the memory sweeps and each phase of the probe, with their times");
   sub->add_option("--only", opt->probe.only,
                   "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
                   "DRAM.copy, call); not cached");

@@ -22,7 +22,7 @@ struct MemorySweepOptions {
   std::int64_t dram_from_bytes = std::int64_t{256} << 20;
   int dram_points = 5;    // the last plateau must hold this many points (1.5 octaves)
   double seconds = 0.01;  // per trial of each point
-  int trials = 3;         // the best is kept
+  int trials = 2;         // the best is kept
 };
 
 // Rates of `kernel` at working sets from first_bytes_per_thread x threads upward,

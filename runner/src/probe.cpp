@@ -71,6 +71,10 @@ double call_overhead_seconds(double min_time) {
   return per_call;
 }
 
+std::string thread_text(int threads) {
+  return fmt::format("{} thread{}", threads, threads > 1 ? "s" : "");
+}
+
 // Where each level's ceilings are measured: the middle of its plateau in this thread count's
 // read sweep. A level the sweep did not show gets no ceiling (`progress` says so).
 std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
@@ -81,8 +85,8 @@ std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineMode
       return l.name == name && l.kernel == "read" && l.threads == threads;
     });
     if (level == m.levels.end()) {
-      progress(fmt::format("{} on {} thread{}: no plateau in the read sweep, so no ceilings", name,
-                           threads, threads > 1 ? "s" : ""));
+      progress(fmt::format("{} on {}: no plateau in the read sweep, so no ceilings", name,
+                           thread_text(threads)));
       continue;
     }
     sets.emplace_back(name, static_cast<std::int64_t>(
@@ -92,20 +96,36 @@ std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineMode
   return sets;
 }
 
+// Closes each phase of the probe into m.phases with the wall time since the previous one.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(MachineModel& m) : m_(m), last_(std::chrono::steady_clock::now()) {}
+  void done(std::string name) {
+    const auto now = std::chrono::steady_clock::now();
+    m_.phases.push_back({std::move(name), std::chrono::duration<double>(now - last_).count()});
+    last_ = now;
+  }
+
+ private:
+  MachineModel& m_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 std::string size_text(std::int64_t bytes) {
   if (bytes >= (std::int64_t{1} << 20)) return fmt::format("{:.1f} MiB", bytes / 1048576.0);
   return fmt::format("{:.0f} KiB", bytes / 1024.0);
 }
 
 // The read and copy sweeps on each thread count and the levels in them.
-void sweep_hierarchy(MachineModel& m, StreamArrays& arrays, StreamIsa isa, const CacheSizes& caches,
-                     bool verbose, const ProbeProgress& progress) {
+void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSizes& caches,
+                     bool verbose, PhaseTimer& phases, const ProbeProgress& progress) {
   MemorySweepOptions options;
   if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
     options.max_bytes =
         std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
   for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
-    const int threads = arrays.threads();
+    // Its own arrays, freed before the next sweep, so what is resident stays bounded.
+    StreamArrays arrays(threads, options.max_bytes / threads);
     const auto started = std::chrono::steady_clock::now();
     auto last = started;
     MemorySweep sweep =
@@ -118,8 +138,9 @@ void sweep_hierarchy(MachineModel& m, StreamArrays& arrays, StreamIsa isa, const
         });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    progress(fmt::format("sweep {} {} thread{}: {} points, {} to {}, {:.1f} s", sweep.kernel,
-                         threads, threads > 1 ? "s" : "", sweep.working_set_bytes.size(),
+    phases.done(fmt::format("sweep {} {}", sweep.kernel, thread_text(threads)));
+    progress(fmt::format("sweep {} {}: {} points, {} to {}, {:.1f} s", sweep.kernel,
+                         thread_text(threads), sweep.working_set_bytes.size(),
                          size_text(sweep.working_set_bytes.front()),
                          size_text(sweep.working_set_bytes.back()), seconds));
     for (const MeasuredLevel& l : levels_of(sweep, caches)) {
@@ -197,8 +218,9 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
 std::string machine_fingerprint() {
   // Raised whenever what the probe measures changes, so cached machines are re-measured
   // (2: bandwidth ceilings are the best over the instruction widths; 3: GPU ceilings; 4: the
-  // memory levels from sweeps, their ceilings in the middle of each plateau).
-  constexpr int kProbeMethod = 4;
+  // memory levels from sweeps, their ceilings in the middle of each plateau; 5: bandwidth loops
+  // repeat themselves, L1 at likwid-bench parity, each width's rate and the phase times kept).
+  constexpr int kProbeMethod = 5;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();
   std::string key =
@@ -234,6 +256,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   RunContext ctx = current_context();
 
   MachineModel m;
+  PhaseTimer phases(m);
   m.fingerprint = machine_fingerprint();
   m.date = ctx.date;
   m.host = ctx.host_name;
@@ -258,6 +281,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   m.clock_method =
       "dependent chain of 64-bit integer adds (1 cycle each), fastest of 9 runs of 80 M cycles";
   progress(fmt::format("clock: {:.0f} MHz (measured)", m.measured_clock_hz / 1e6));
+  phases.done("clock");
 
   std::optional<std::regex> only;
   if (!opt.only.empty()) only.emplace(opt.only, std::regex::ECMAScript);
@@ -293,17 +317,24 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       m.compute.push_back(c);
     }
   }
+  if (!m.compute.empty()) phases.done("peaks");
   const std::vector<StreamIsa> widths = stream_isas(features);
   // The sweeps place the memory ceilings, so they run whenever one of those is wanted.
   bool any_memory = wanted("sweep");
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
     for (StreamKernel k : stream_kernels()) any_memory |= wanted(level + ("." + to_string(k)));
-  // One set of arrays per thread count for its sweeps and ceilings (their pages are faulted in
-  // once), freed before the next thread count's.
+  // Each sweep and each thread count's ceilings get their own arrays, freed when done: the
+  // pages of the largest working sets are faulted in again (a fraction of a second), but the
+  // resident size stays within the 1 GiB budget (docs/roofline.md).
   for (int threads : thread_counts) {
-    StreamArrays arrays(threads);
-    if (any_memory) sweep_hierarchy(m, arrays, widths.back(), caches, opt.verbose, progress);
-    for (const auto& [level, bytes] : working_sets(m, threads, progress))
+    if (any_memory)
+      sweep_hierarchy(m, threads, widths.back(), caches, opt.verbose, phases, progress);
+    const auto sets = working_sets(m, threads, progress);
+    std::int64_t largest = 0;
+    for (const auto& set : sets) largest = std::max(largest, set.second);
+    StreamArrays arrays(threads, largest / threads);
+    const std::size_t ceilings_before = m.memory.size();
+    for (const auto& [level, bytes] : sets)
       for (StreamKernel k : stream_kernels()) {
         if (!wanted(level + "." + to_string(k))) continue;
         const BandwidthMeasurement b =
@@ -316,21 +347,26 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
         c.working_set_bytes = bytes;
         c.bytes_per_s = b.best;
         std::string each;
-        for (const auto& [isa, bw] : b.per_isa)
+        for (const auto& [isa, bw] : b.per_isa) {
+          c.widths.emplace_back(to_string(isa), bw);
           each += fmt::format(" {} {:.1f}", to_string(isa), bw / 1e9);
+        }
         progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s ({})", level,
                              c.kernel, c.threads, c.threads > 1 ? "s" : " ", bytes / 1024,
                              c.bytes_per_s / 1e9, each.substr(1)));
         m.memory.push_back(c);
       }
+    if (m.memory.size() > ceilings_before) phases.done("ceilings " + thread_text(threads));
   }
   if (wanted("call")) {
     const double call = call_overhead_seconds(opt.seconds_per_measurement);
     m.overhead.push_back(
         {"call", call, MetricSource::timed, "cpu", "empty kernel run() under Google Benchmark"});
     progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
+    phases.done("call");
   }
   probe_gpus(m, wanted, opt, progress);
+  phases.done("gpu");
   m.probe_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return m;

@@ -9,8 +9,8 @@
 namespace ridgeline {
 
 struct ProbeOptions {
-  double seconds_per_measurement = 0.1;  // each trial of each ceiling
-  int trials = 3;                        // the best is kept
+  double seconds_per_measurement = 0.05;  // each trial of each ceiling
+  int trials = 3;                         // the best is kept
   // A regex over ceiling names ("f64.avx512.fma", "DRAM.copy", "call"): only those that
   // match are measured (the clock always is). Empty: all. A partial probe is not cached.
   std::string only;

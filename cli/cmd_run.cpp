@@ -21,6 +21,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "ridgeline/runner/probe.hpp"
@@ -197,6 +198,11 @@ int execute_run(RunOptions& opt,
   if (!output.stream) move_aside(output.target);
   move_aside(journal);
   const std::optional<MachineModel> machine = machine_for_run();
+  if (machine) {  // the kernels block for the measured caches where hwloc is wrong (a VM)
+    use_cache_sizes(cache_sizes_for_kernels(*machine, hwloc_cache_sizes()));
+    if (cache_sizes().source != hwloc_cache_sizes().source)
+      fmt::print(stderr, "cache sizes for blocking: {}\n", cache_sizes().source);
+  }
 
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;

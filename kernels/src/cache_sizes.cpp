@@ -2,6 +2,8 @@
 
 #include <hwloc.h>
 
+#include <optional>
+
 namespace ridgeline {
 
 namespace {
@@ -15,9 +17,15 @@ bool cache_of(hwloc_topology_t topo, hwloc_obj_type_t type, std::int64_t& size, 
         static_cast<int>(hwloc_get_nbobjs_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_CORE));
   return size > 0;
 }
+
+std::optional<CacheSizes>& replaced_sizes() {
+  static std::optional<CacheSizes> sizes;
+  return sizes;
+}
+
 }  // namespace
 
-const CacheSizes& cache_sizes() {
+const CacheSizes& hwloc_cache_sizes() {
   static const CacheSizes sizes = [] {
     CacheSizes s;
     hwloc_topology_t topo;
@@ -34,6 +42,15 @@ const CacheSizes& cache_sizes() {
     return s;
   }();
   return sizes;
+}
+
+const CacheSizes& cache_sizes() {
+  const std::optional<CacheSizes>& replaced = replaced_sizes();
+  return replaced ? *replaced : hwloc_cache_sizes();
+}
+
+void use_cache_sizes(const CacheSizes& sizes) {
+  replaced_sizes() = sizes;
 }
 
 }  // namespace ridgeline

@@ -15,7 +15,7 @@ namespace ridgeline {
 struct MemorySweepOptions {
   int points_per_octave = 3;
   std::int64_t first_bytes_per_thread = 4096;
-  // All threads: bounds what is resident (a copy sweep after a read sweep holds 1.5x this).
+  // All arrays of all threads together: bounds what a sweep holds resident.
   std::int64_t max_bytes = std::int64_t{512} << 20;
   // DRAM is not declared below this working set: no core's caches reach so far (the
   // largest L3 a core sees today is 96 MiB). A constant, never a size the OS reported.
@@ -28,8 +28,8 @@ struct MemorySweepOptions {
 // Rates of `kernel` at working sets from first_bytes_per_thread x threads upward,
 // points_per_octave a factor of two, until the DRAM plateau is reached (the last plateau of
 // find_plateaus holds the last dram_points points, past dram_from_bytes) or max_bytes.
-// `point` is told each point as it is measured.
-// `arrays` (its threads) are kept for the next sweep and the ceilings.
+// `point` is told each point as it is measured. `arrays` gives the thread count; they grow
+// as the working set does, so reserving max_bytes / threads up front avoids re-faulting.
 MemorySweep sweep_memory(
     StreamKernel kernel, StreamArrays& arrays, StreamIsa isa, const MemorySweepOptions& options,
     const std::function<void(std::int64_t bytes, double bytes_per_s)>& point = {});

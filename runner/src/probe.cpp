@@ -251,7 +251,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   const auto started = std::chrono::steady_clock::now();
   const CpuFeatures& features = cpu_features();
   const CpuIdentity id = cpu_identity();
-  const CacheSizes& caches = cache_sizes();
+  const CacheSizes& caches = hwloc_cache_sizes();
   const int cores = usable_cores();
   RunContext ctx = current_context();
 

@@ -134,8 +134,9 @@ struct MachineModel {
 };
 
 // The size of cache level "L1", "L2" or "L3" (per core, as hwloc reports it) the analysis
-// places working sets with: hwloc's, or the capacity the 1-thread read sweep measured where
-// the two disagree by more than 2x (a VM reporting the host's L3). 0 when neither knows it.
+// places working sets with and the kernels block for: hwloc's, or the capacity the 1-thread
+// read sweep measured where the two disagree by more than 2x (a VM reporting the host's
+// L3). 0 when neither knows it.
 std::int64_t cache_bytes_for_placement(const MachineModel& machine, const std::string& level);
 
 nlohmann::json to_json(const MachineModel& machine);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
 
 namespace ridgeline {
 
@@ -27,6 +28,12 @@ MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProg
 // CPU model, vendor/family/model, cores, ISA flags and memory size, hashed: what makes two
 // machines' ceilings comparable. Computed without measuring anything.
 std::string machine_fingerprint();
+
+// The cache sizes kernels block for on the machine of `machine`: `reported` (hwloc's), with
+// each level the probe measured more than 2x off it replaced by the measured capacity (a VM
+// reporting the host's L3), as cache_bytes_for_placement places working sets; the source
+// names the levels replaced. Pass it to use_cache_sizes before cases run.
+CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported);
 
 // $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<fingerprint>.json
 std::filesystem::path machine_cache_path();

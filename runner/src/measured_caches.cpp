@@ -1,0 +1,28 @@
+// The cache sizes the kernels block for, from the machine model (probe.hpp).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
+
+#include "ridgeline/runner/probe.hpp"
+
+namespace ridgeline {
+
+CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported) {
+  CacheSizes s = reported;
+  std::vector<std::string> replaced;
+  for (auto [level, bytes] :
+       {std::pair<const char*, std::int64_t*>{"L1", &s.l1d}, {"L2", &s.l2}, {"L3", &s.l3}}) {
+    const std::int64_t used = cache_bytes_for_placement(machine, level);
+    if (used <= 0 || used == *bytes) continue;
+    replaced.push_back(fmt::format("{} {} KiB (hwloc {} KiB)", level, used >> 10, *bytes >> 10));
+    *bytes = used;
+  }
+  if (!replaced.empty())
+    s.source = fmt::format("{}; measured by the probe, more than 2x off hwloc's: {}",
+                           reported.source, fmt::join(replaced, ", "));
+  return s;
+}
+
+}  // namespace ridgeline

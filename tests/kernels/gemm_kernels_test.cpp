@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "ridgeline/core/ops/gemm.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
@@ -141,6 +142,36 @@ TEST(Catalog, HoldsTheLadderAndPicksThePackedIsaByCpuid) {
   auto kernel = catalog().create(*best);
   Problem p = gemm_problem(Shape{8, 8, 8, 1}, Layout::NN, DType::f32, "normal");
   EXPECT_TRUE(kernel->supports(p, 1)) << "the chosen packed ISA must run on this CPU";
+}
+
+// The runner passes the probe's measured caches where hwloc is wrong (a VM reporting the
+// host's 508 MiB L3): the packed kernel blocks for what it is given, and says so.
+TEST(PackedGemm, BlocksForTheCacheSizesItIsGivenAndNamesTheirSource) {
+  auto best = best_packed_backend(false);
+  ASSERT_TRUE(best);
+  const CacheSizes hwloc = hwloc_cache_sizes();
+  const Problem p = gemm_problem(Shape{32, 8192, 512, 1}, Layout::NN, DType::f32, "normal");
+  Operands ops = allocate_operands(p);
+  std::vector<std::int64_t> mcs, ncs;
+  for (std::int64_t l3 : {std::int64_t{16} << 20, std::int64_t{64} << 20}) {
+    use_cache_sizes({48 << 10, 1 << 20, l3, 2, "L3 measured for this test"});
+    auto kernel = catalog().create(*best);
+    kernel->prepare(p, ops, 1);
+    const auto notes = kernel->notes();
+    EXPECT_EQ(notes.at("caches"), "L3 measured for this test");
+    const std::string& blocking = notes.at("blocking");
+    const std::int64_t mc = std::stoll(blocking.substr(blocking.find("mc=") + 3));
+    const std::int64_t kc = std::stoll(blocking.substr(blocking.find("kc=") + 3));
+    const std::int64_t nc = std::stoll(blocking.substr(blocking.find("nc=") + 3));
+    EXPECT_LE(mc * kc * 4, l3 / 2 / 4) << blocking << ": A's block, a quarter of this core's L3";
+    EXPECT_LE(kc * nc * 4, l3) << blocking << ": B's block streams through L3";
+    mcs.push_back(mc);
+    ncs.push_back(nc);
+  }
+  EXPECT_LT(mcs[0], mcs[1]);
+  EXPECT_LT(ncs[0], ncs[1]);
+  use_cache_sizes(hwloc);
+  EXPECT_EQ(cache_sizes().l3, hwloc.l3);
 }
 
 TEST(Catalog, SingleThreadedKernelsRefuseThreads) {

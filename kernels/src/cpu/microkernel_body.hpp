@@ -28,20 +28,14 @@ struct FmaInputs : S {
   static typename S::V load_bias(const In* p) { return S::load(p); }
 };
 
-// acc := A_panel * B_panel, kK k steps per instruction (kc is a multiple of kK). Inlined
-// into both kernels, so the accumulators stay in registers.
+// acc += kc k steps of A_panel * B_panel, kK k steps per instruction; a and b advance.
+// Inlined into both kernels, so the accumulators stay in registers.
 template <typename S, int MR, int NV>
-[[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::In* __restrict a,
-                                            const typename S::In* __restrict b,
-                                            typename S::V (&acc)[MR][NV]) {
-  static_assert(S::kK == kGroup<typename S::In>, "the driver packs kGroup<In> k steps together");
+[[gnu::always_inline]] inline void steps(std::int64_t kc, const typename S::In* __restrict& a,
+                                         const typename S::In* __restrict& b,
+                                         typename S::V (&acc)[MR][NV]) {
   constexpr int K = S::kK;
   constexpr int NR = NV * S::kLanes;
-#pragma GCC unroll 32
-  for (int i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) acc[i][v] = S::set1(0);
-
   for (std::int64_t p = 0; p < kc; p += K) {
     typename S::VIn bv[NV];
 #pragma GCC unroll 4
@@ -58,11 +52,36 @@ template <typename S, int MR, int NV>
   }
 }
 
+// acc := A_panel * B_panel (kc is a multiple of kK). The tile of C it is stored to is
+// fetched while the last kPrefetchC steps run: C rows lie a leading dimension apart, and
+// fetched only by the store they stall it once per kc steps.
+template <typename S, int MR, int NV>
+[[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::In* __restrict a,
+                                            const typename S::In* __restrict b,
+                                            typename S::V (&acc)[MR][NV], const typename S::T* c,
+                                            std::int64_t ldc) {
+  static_assert(S::kK == kGroup<typename S::In>, "the driver packs kGroup<In> k steps together");
+  constexpr std::int64_t kPrefetchC = 64;
+  constexpr int NR = NV * S::kLanes;
+#pragma GCC unroll 32
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[i][v] = S::set1(0);
+  const std::int64_t head = kc > kPrefetchC ? kc - kPrefetchC : 0;
+  steps<S, MR, NV>(head, a, b, acc);
+#pragma GCC unroll 32
+  for (int i = 0; i < MR; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), _MM_HINT_T0);
+  }
+  steps<S, MR, NV>(kc - head, a, b, acc);
+}
+
 template <typename S, int MR, int NV>
 void kernel(std::int64_t kc, const typename S::In* __restrict a, const typename S::In* __restrict b,
             typename S::T* __restrict c, std::int64_t ldc, bool accumulate) {
   typename S::V acc[MR][NV];
-  multiply<S, MR, NV>(kc, a, b, acc);
+  multiply<S, MR, NV>(kc, a, b, acc, c, ldc);
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
@@ -99,7 +118,7 @@ void kernel_epilogue(std::int64_t kc, const typename S::In* __restrict a,
                      std::int64_t ldc, bool accumulate, const typename S::In* __restrict bias,
                      ops::Activation act) {
   typename S::V acc[MR][NV];
-  multiply<S, MR, NV>(kc, a, b, acc);
+  multiply<S, MR, NV>(kc, a, b, acc, c, ldc);
   if (act == ops::Activation::relu)
     store_activated<S, MR, NV, ops::Activation::relu>(acc, c, ldc, accumulate, bias);
   else

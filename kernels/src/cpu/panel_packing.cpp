@@ -1,6 +1,7 @@
 // The portable micro-panel packing (panel_packing.hpp).
 #include "panel_packing.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ridgeline::packed {
@@ -14,10 +15,17 @@ void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, 
     std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * width));
   // Read along whichever stride is unit, so the source is read in order.
   if (k_stride == 1) {
-    for (std::int64_t l = 0; l < lanes; ++l) {
-      const In* s = src + l * lane_stride;
-      In* d = out + l * K;
-      for (std::int64_t p = 0; p < kc; ++p) d[p / K * width * K + p % K] = s[p];
+    // kSteps k steps at a time, so the part of the panel being filled (kSteps x width) stays
+    // in L1 while each lane writes its column of it: lane by lane over all of kc, every lane
+    // walked the whole panel (112 KiB for f64 at kc = 1024), 6% of an n = 1024 GEMM.
+    constexpr std::int64_t kSteps = 64;  // a multiple of K
+    for (std::int64_t p0 = 0; p0 < kc; p0 += kSteps) {
+      const std::int64_t p1 = std::min(kc, p0 + kSteps);
+      for (std::int64_t l = 0; l < lanes; ++l) {
+        const In* s = src + l * lane_stride;
+        In* d = out + l * K;
+        for (std::int64_t p = p0; p < p1; ++p) d[p / K * width * K + p % K] = s[p];
+      }
     }
   } else {
     for (std::int64_t p = 0; p < kc; ++p) {

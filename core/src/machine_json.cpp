@@ -20,6 +20,13 @@ MetricSource source_of(const JsonFields& f) {
   return *s;
 }
 
+// A rate or a time: a number, and never negative.
+double non_negative(const JsonFields& f, const char* key) {
+  const double x = f.number(key);
+  if (x < 0) f.fail(key, "must not be negative");
+  return x;
+}
+
 template <typename T, typename F>
 std::vector<T> read_array(const JsonFields& f, const char* key, F&& one) {
   std::vector<T> out;
@@ -162,8 +169,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.dtype = c.string("dtype");
     x.isa = c.string_or("isa", "");
     x.unit = c.string_or("unit", "FLOP/s");
-    x.per_second = c.number("per_second");
-    if (x.per_second < 0) c.fail("per_second", "must not be negative");
+    x.per_second = non_negative(c, "per_second");
     x.theoretical_per_second = c.number_or("theoretical_per_second", 0);
     x.theoretical_reason = c.string_or("theoretical_reason", "");
     x.clock_hz = c.number_or("clock_hz", 0);
@@ -178,17 +184,14 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.level = c.string("level");
     x.kernel = c.string("kernel");
     x.isa = c.string_or("isa", "");  // machine files before the widths were measured
-    x.bytes_per_s = c.number("bytes_per_s");
-    if (x.bytes_per_s < 0) c.fail("bytes_per_s", "must not be negative");
+    x.bytes_per_s = non_negative(c, "bytes_per_s");
     x.working_set_bytes = c.integer_or("working_set_bytes", 0);
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
     x.device = c.string_or("device", "cpu");
     x.method = c.string_or("method", "");
     x.widths = read_array<std::pair<std::string, double>>(c, "widths", [](const JsonFields& w) {
-      const double rate = w.number("bytes_per_s");
-      if (rate < 0) w.fail("bytes_per_s", "must not be negative");
-      return std::pair{w.string("isa"), rate};
+      return std::pair{w.string("isa"), non_negative(w, "bytes_per_s")};
     });
     return x;
   });
@@ -241,9 +244,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.gpu_reason = f.string_or("gpu_reason", "");
   m.probe_seconds = f.number_or("probe_seconds", 0);
   m.phases = read_array<ProbePhase>(f, "phases", [](const JsonFields& p) {
-    const double seconds = p.number("seconds");
-    if (seconds < 0) p.fail("seconds", "must not be negative");
-    return ProbePhase{p.string("name"), seconds};
+    return ProbePhase{p.string("name"), non_negative(p, "seconds")};
   });
   return m;
 }

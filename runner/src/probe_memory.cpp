@@ -1,0 +1,137 @@
+// The memory part of the probe (probe_memory.hpp): the hierarchy by measurement, then each
+// level's ceilings.
+#include "probe_memory.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "memory_sweep.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::string thread_text(int threads) {
+  return fmt::format("{} thread{}", threads, threads > 1 ? "s" : "");
+}
+
+// Where each level's ceilings are measured: the middle of its plateau in this thread count's
+// read sweep. A level the sweep did not show gets no ceiling (`progress` says so).
+std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
+                                                               const ProbeProgress& progress) {
+  std::vector<std::pair<std::string, std::int64_t>> sets;
+  for (const char* name : {"L1", "L2", "L3", "DRAM"}) {
+    const auto level = std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
+      return l.name == name && l.kernel == "read" && l.threads == threads;
+    });
+    if (level == m.levels.end()) {
+      progress(fmt::format("{} on {}: no plateau in the read sweep, so no ceilings", name,
+                           thread_text(threads)));
+      continue;
+    }
+    sets.emplace_back(name, static_cast<std::int64_t>(
+                                std::llround(std::sqrt(static_cast<double>(level->first_bytes) *
+                                                       static_cast<double>(level->last_bytes)))));
+  }
+  return sets;
+}
+
+std::string size_text(std::int64_t bytes) {
+  if (bytes >= (std::int64_t{1} << 20)) return fmt::format("{:.1f} MiB", bytes / 1048576.0);
+  return fmt::format("{:.0f} KiB", bytes / 1024.0);
+}
+
+// The read and copy sweeps on each thread count and the levels in them.
+void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSizes& caches,
+                     bool verbose, PhaseTimer& phases, const ProbeProgress& progress) {
+  MemorySweepOptions options;
+  if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
+    options.max_bytes =
+        std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
+  for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
+    // Its own arrays, freed before the next sweep, so what is resident stays bounded.
+    StreamArrays arrays(threads, options.max_bytes / threads);
+    auto last = std::chrono::steady_clock::now();
+    MemorySweep sweep =
+        sweep_memory(kernel, arrays, isa, options, [&](std::int64_t bytes, double rate) {
+          const auto now = std::chrono::steady_clock::now();
+          if (verbose)
+            progress(fmt::format("  {:>9}: {:7.1f} GB/s ({:.0f} ms)", size_text(bytes), rate / 1e9,
+                                 std::chrono::duration<double, std::milli>(now - last).count()));
+          last = now;
+        });
+    const double seconds =
+        phases.done(fmt::format("sweep {} {}", sweep.kernel, thread_text(threads)));
+    progress(fmt::format("sweep {} {}: {} points, {} to {}, {:.1f} s", sweep.kernel,
+                         thread_text(threads), sweep.working_set_bytes.size(),
+                         size_text(sweep.working_set_bytes.front()),
+                         size_text(sweep.working_set_bytes.back()), seconds));
+    for (const MeasuredLevel& l : levels_of(sweep, caches)) {
+      std::string reported;
+      if (l.reported_bytes > 0)
+        reported = fmt::format("; hwloc {}{}", size_text(l.reported_bytes),
+                               l.disagrees ? ", more than 2x off: the measured size is used" : "");
+      progress(fmt::format("  {:<7} {:>9} to {:>9}: {:7.1f} GB/s{}{}", l.name,
+                           size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9,
+                           l.capacity_bytes > 0
+                               ? fmt::format(", steps down at {}", size_text(l.capacity_bytes))
+                               : "",
+                           reported));
+      m.levels.push_back(l);
+    }
+    m.sweeps.push_back(std::move(sweep));
+  }
+}
+
+}  // namespace
+
+void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
+                  const std::vector<StreamIsa>& widths, const CacheSizes& caches,
+                  const std::function<bool(const std::string&)>& wanted, const ProbeOptions& opt,
+                  PhaseTimer& phases, const ProbeProgress& progress) {
+  // The sweeps place the memory ceilings, so they run whenever one of those is wanted.
+  bool any_memory = wanted("sweep");
+  for (const char* level : {"L1", "L2", "L3", "DRAM"})
+    for (StreamKernel k : stream_kernels())
+      any_memory |= wanted(fmt::format("{}.{}", level, to_string(k)));
+  // Each sweep and each thread count's ceilings get their own arrays, freed when done: the
+  // pages of the largest working sets are faulted in again (a fraction of a second), but the
+  // resident size stays within the 1 GiB budget (docs/roofline.md).
+  for (int threads : thread_counts) {
+    if (any_memory)
+      sweep_hierarchy(m, threads, widths.back(), caches, opt.verbose, phases, progress);
+    const auto sets = working_sets(m, threads, progress);
+    std::int64_t largest = 0;
+    for (const auto& set : sets) largest = std::max(largest, set.second);
+    StreamArrays arrays(threads, largest / threads);
+    const std::size_t ceilings_before = m.memory.size();
+    for (const auto& [level, bytes] : sets)
+      for (StreamKernel k : stream_kernels()) {
+        if (!wanted(fmt::format("{}.{}", level, to_string(k)))) continue;
+        const BandwidthMeasurement b =
+            measure_bandwidth(k, bytes, arrays, widths, opt.seconds_per_measurement, opt.trials);
+        MemoryCeiling c;
+        c.level = level;
+        c.kernel = to_string(k);
+        c.isa = to_string(b.best_isa);
+        c.threads = threads;
+        c.working_set_bytes = bytes;
+        c.bytes_per_s = b.best;
+        std::string each;
+        for (const auto& [isa, bw] : b.per_isa) {
+          c.widths.emplace_back(to_string(isa), bw);
+          each += fmt::format(" {} {:.1f}", to_string(isa), bw / 1e9);
+        }
+        progress(fmt::format("{:<4} {:<5} {} thread{} {:>9} KiB: {:8.1f} GB/s ({})", level,
+                             c.kernel, c.threads, c.threads > 1 ? "s" : " ", bytes / 1024,
+                             c.bytes_per_s / 1e9, each.substr(1)));
+        m.memory.push_back(c);
+      }
+    if (m.memory.size() > ceilings_before)
+      phases.done(fmt::format("ceilings {}", thread_text(threads)));
+  }
+}
+
+}  // namespace ridgeline

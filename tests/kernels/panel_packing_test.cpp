@@ -1,8 +1,8 @@
 // The packed GEMM's panel packing (cpu/panel_packing.hpp): the portable routine against the
-// layout written out by hand, and bf16's AVX-512 packing bit for bit against it over awkward
-// sizes: odd kc (a zero step pads the last pair), lanes short of the panel width (the mr and
-// nr tails), kc past one 32-step block of the transpose, a source offset into a longer k (a
-// later kc block), both stride orders (row-major and transposed operands).
+// layout written out by hand, and the AVX-512 packings (bf16, f32, f64) bit for bit against it
+// over awkward sizes: odd kc (a zero step pads bf16's last pair), lanes short of the panel
+// width (the mr and nr tails), kc past one block of the transposes, a source offset into a
+// longer k (a later kc block), both stride orders (row-major and transposed operands).
 #include "cpu/panel_packing.hpp"
 
 #include <gtest/gtest.h>
@@ -20,25 +20,34 @@ namespace {
 
 using Bits = std::uint16_t;
 
+Bits random_value(Bits, std::mt19937& rng) {
+  return static_cast<Bits>(rng());
+}
+template <typename T>
+T random_value(T, std::mt19937& rng) {
+  return static_cast<T>(static_cast<int>(rng() % 200001) - 100000) / T(7);
+}
+
 // A source of `lanes` lanes of `k` steps with leading dimension ld (> the contiguous extent),
-// random bits, and the strides of one of the two orders.
+// random values (bits for bf16), and the strides of one of the two orders.
+template <typename T = Bits>
 struct Source {
-  std::vector<Bits> data;
+  std::vector<T> data;
   std::int64_t lane_stride, k_stride;
   Source(std::int64_t lanes, std::int64_t k, bool steps_contiguous, std::mt19937& rng) {
     const std::int64_t ld = (steps_contiguous ? k : lanes) + 3;
     data.resize(static_cast<std::size_t>(ld * (steps_contiguous ? lanes : k)));
-    for (Bits& x : data) x = static_cast<Bits>(rng());
+    for (T& x : data) x = random_value(T{}, rng);
     lane_stride = steps_contiguous ? ld : 1;
     k_stride = steps_contiguous ? 1 : ld;
   }
-  Bits at(std::int64_t l, std::int64_t p) const {
+  T at(std::int64_t l, std::int64_t p) const {
     return data[static_cast<std::size_t>(l * lane_stride + p * k_stride)];
   }
 };
 
 // What panel_packing.hpp says the panel holds, entry by entry.
-std::vector<Bits> by_hand(const Source& s, std::int64_t p0, std::int64_t lanes, std::int64_t kc,
+std::vector<Bits> by_hand(const Source<>& s, std::int64_t p0, std::int64_t lanes, std::int64_t kc,
                           int width) {
   const std::int64_t pairs = (kc + 1) / 2;
   std::vector<Bits> out(static_cast<std::size_t>(pairs * width * 2), 0);
@@ -57,7 +66,7 @@ TEST(PackedPanel, PortableBf16PackingHasTheDocumentedLayout) {
       for (std::int64_t lanes : {1, 13, 14, 32})
         for (std::int64_t kc : {1, 2, 7, 33}) {
           if (lanes > width) continue;
-          const Source s(lanes, kc + 5, steps_contiguous, rng);
+          const Source<> s(lanes, kc + 5, steps_contiguous, rng);
           const std::vector<Bits> want = by_hand(s, 5, lanes, kc, width);
           std::vector<Bits> got(want.size(), 0xAAAA);  // garbage the padding must replace
           packed::pack_panel(s.data.data() + 5 * s.k_stride, s.lane_stride, s.k_stride, lanes, kc,
@@ -78,7 +87,7 @@ TEST(PackedPanel, Bf16Avx512PackingMatchesThePortableBitForBit) {
         for (std::int64_t kc : {1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 1023, 1024})
           for (std::int64_t p0 : {0, 1024}) {  // the first kc block, or a later one
             if (lanes > width) continue;
-            const Source s(lanes, p0 + kc, steps_contiguous, rng);
+            const Source<> s(lanes, p0 + kc, steps_contiguous, rng);
             const Bits* src = s.data.data() + p0 * s.k_stride;
             const std::size_t size = static_cast<std::size_t>((kc + 1) / 2 * width * 2);
             std::vector<Bits> scalar(size, 0xAAAA), vector(size, 0x5555);
@@ -93,9 +102,44 @@ TEST(PackedPanel, Bf16Avx512PackingMatchesThePortableBitForBit) {
   EXPECT_GT(cases, 300);
 }
 
-TEST(PackedPanel, TheBf16MicroKernelPacksWithAvx512) {
+template <typename T>
+int expect_avx512_packing_matches_the_portable() {
+  std::mt19937 rng(13);
+  int cases = 0;
+  for (bool steps_contiguous : {true, false})
+    for (int width : {8, 14, 16, 32})
+      for (std::int64_t lanes : {1, 5, 8, 13, 14, 16, 17, 31, 32})
+        for (std::int64_t kc : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 1023, 1024})
+          for (std::int64_t p0 : {0, 1024}) {
+            if (lanes > width) continue;
+            const Source<T> s(lanes, p0 + kc, steps_contiguous, rng);
+            const T* src = s.data.data() + p0 * s.k_stride;
+            const std::size_t size = static_cast<std::size_t>(kc * width);
+            std::vector<T> scalar(size, T(-1)), vector(size, T(-2));
+            packed::pack_panel(src, s.lane_stride, s.k_stride, lanes, kc, width, scalar.data());
+            packed::pack_panel_avx512(src, s.lane_stride, s.k_stride, lanes, kc, width,
+                                      vector.data());
+            EXPECT_EQ(vector, scalar)
+                << "width " << width << " lanes " << lanes << " kc " << kc << " from step " << p0
+                << (steps_contiguous ? " steps contiguous" : " lanes contiguous");
+            if (vector != scalar) return cases;
+            ++cases;
+          }
+  return cases;
+}
+
+TEST(PackedPanel, F32AndF64Avx512PackingMatchesThePortable) {
+  if (!cpu_features().has_avx512())
+    GTEST_SKIP() << "the f32/f64 packing needs AVX-512 (F, DQ), which this CPU lacks";
+  EXPECT_GT(expect_avx512_packing_matches_the_portable<float>(), 500);
+  EXPECT_GT(expect_avx512_packing_matches_the_portable<double>(), 500);
+}
+
+TEST(PackedPanel, TheAvx512MicroKernelsPackWithAvx512) {
   EXPECT_EQ(packed::microkernel_bf16_avx512().pack, &packed::pack_panel_bf16_avx512);
-  EXPECT_EQ(packed::microkernel_f32_avx512().pack, &packed::pack_panel<float>);
+  EXPECT_EQ(packed::microkernel_f32_avx512().pack, &packed::pack_panel_avx512<float>);
+  EXPECT_EQ(packed::microkernel_f64_avx512().pack, &packed::pack_panel_avx512<double>);
+  EXPECT_EQ(packed::microkernel_f64_avx2().pack, &packed::pack_panel<double>);
 }
 
 }  // namespace ridgeline

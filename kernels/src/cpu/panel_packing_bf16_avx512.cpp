@@ -2,28 +2,18 @@
 // portable pack_panel<std::uint16_t>: k steps in pairs, two bf16 of one lane as one 32-bit
 // element. Every entry of the panel is written (padding lanes and an odd kc's last step as
 // zeros), so no memset goes first. Masked loads read nothing past a lane or a step.
-// GCC 12 reports its own _mm512_undefined_* placeholders as "may be used uninitialized" once
-// they are inlined (GCC bug 105593, fixed in GCC 13).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include <immintrin.h>
 
 #include <algorithm>
 
 #include "panel_packing.hpp"
+#include "transpose_avx512.hpp"
 
 namespace ridgeline::packed {
 
 namespace {
 
 using Bits = std::uint16_t;
-
-__mmask16 first16(std::int64_t count) {
-  return count >= 16  ? __mmask16(0xFFFF)
-         : count <= 0 ? __mmask16(0)
-                      : __mmask16((1u << count) - 1u);
-}
 
 // Lanes contiguous (a row-major op(B), a transposed op(A)): per pair of steps and 16 lanes,
 // both steps' bf16 widened to 32 bits, step p in the low half, step p + 1 in the high half.
@@ -45,32 +35,6 @@ void pack_steps(const Bits* src, std::int64_t k_stride, std::int64_t lanes, std:
       _mm512_mask_storeu_epi32(d + 2 * l, first16(width - l),
                                _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
     }
-  }
-}
-
-// r[i] (16 32-bit elements) := column i of the 16 x 16 matrix whose rows r holds.
-void transpose16(__m512i (&r)[16]) {
-  __m512i t[16], u[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-  }
-  // u[4g + c], 128-bit lane L: rows 4g..4g+3 of column 4L + c.
-  for (int g = 0; g < 16; g += 4) {
-    u[g] = _mm512_unpacklo_epi64(t[g], t[g + 2]);
-    u[g + 1] = _mm512_unpackhi_epi64(t[g], t[g + 2]);
-    u[g + 2] = _mm512_unpacklo_epi64(t[g + 1], t[g + 3]);
-    u[g + 3] = _mm512_unpackhi_epi64(t[g + 1], t[g + 3]);
-  }
-  for (int c = 0; c < 4; ++c) {
-    const __m512i x0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x88);  // lanes 0, 2 of each
-    const __m512i x1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xDD);  // lanes 1, 3
-    const __m512i y0 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x88);
-    const __m512i y1 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xDD);
-    r[c] = _mm512_shuffle_i32x4(x0, y0, 0x88);
-    r[4 + c] = _mm512_shuffle_i32x4(x1, y1, 0x88);
-    r[8 + c] = _mm512_shuffle_i32x4(x0, y0, 0xDD);
-    r[12 + c] = _mm512_shuffle_i32x4(x1, y1, 0xDD);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "panel_packing.hpp"
 #include "transpose_avx512.hpp"
@@ -22,54 +23,63 @@ void prefetch_rows(const char* first, std::int64_t row_bytes, std::int64_t rows)
   for (std::int64_t i = 0; i < rows; ++i) _mm_prefetch(first + i * row_bytes, _MM_HINT_T0);
 }
 
-void pack_lanes(const float* src, std::int64_t lane_stride, std::int64_t lanes, std::int64_t kc,
-                int width, float* out) {
-  constexpr std::int64_t kSteps = 16;
-  for (int l = 0; l < width; l += 16) {
-    const std::int64_t rows = std::clamp<std::int64_t>(lanes - l, 0, 16);
-    const __mmask16 store = first16(width - l);
-    const float* lane0 = src + l * lane_stride;
+// The vector of one element type: kLanes lanes (16 f32, 8 f64, one 64-byte line of a row).
+struct F32 {
+  using T = float;
+  using V = __m512;
+  using Mask = __mmask16;
+  static constexpr int kLanes = 16;
+  static Mask first(std::int64_t n) { return first16(n); }
+  static V zero() { return _mm512_setzero_ps(); }
+  static V load(Mask m, const T* p) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store(T* p, Mask m, V v) { _mm512_mask_storeu_ps(p, m, v); }
+  static void transpose(V (&r)[kLanes]) {
+    __m512i x[kLanes];
+    for (int i = 0; i < kLanes; ++i) x[i] = _mm512_castps_si512(r[i]);
+    transpose16(x);
+    for (int i = 0; i < kLanes; ++i) r[i] = _mm512_castsi512_ps(x[i]);
+  }
+};
+struct F64 {
+  using T = double;
+  using V = __m512d;
+  using Mask = __mmask8;
+  static constexpr int kLanes = 8;
+  static Mask first(std::int64_t n) { return first8(n); }
+  static V zero() { return _mm512_setzero_pd(); }
+  static V load(Mask m, const T* p) { return _mm512_maskz_loadu_pd(m, p); }
+  static void store(T* p, Mask m, V v) { _mm512_mask_storeu_pd(p, m, v); }
+  static void transpose(V (&r)[kLanes]) { transpose8(r); }
+};
+
+// kLanes lanes x kLanes steps at a time: each lane's steps loaded as one vector, transposed,
+// each step's lanes stored as one; the next 64 steps of every lane are requested meanwhile.
+template <typename S>
+void pack_lanes(const typename S::T* src, std::int64_t lane_stride, std::int64_t lanes,
+                std::int64_t kc, int width, typename S::T* out) {
+  using T = typename S::T;
+  constexpr std::int64_t kSteps = S::kLanes, kAhead = 64;
+  for (int l = 0; l < width; l += S::kLanes) {
+    const std::int64_t rows = std::clamp<std::int64_t>(lanes - l, 0, S::kLanes);
+    const typename S::Mask store = S::first(width - l);
+    const T* lane0 = src + l * lane_stride;
     for (std::int64_t p = 0; p < kc; p += kSteps) {
       const std::int64_t steps = std::min(kSteps, kc - p);
-      const __mmask16 in = first16(steps);
+      const typename S::Mask in = S::first(steps);
       if (p + kSteps < kc)
-        prefetch_rows(reinterpret_cast<const char*>(lane0 + p + 4 * kSteps),
-                      lane_stride * std::int64_t{sizeof(float)}, rows);
-      __m512i r[16];
-      for (int i = 0; i < 16; ++i)
-        r[i] = i < rows
-                   ? _mm512_castps_si512(_mm512_maskz_loadu_ps(in, lane0 + i * lane_stride + p))
-                   : _mm512_setzero_si512();
-      transpose16(r);
-      for (std::int64_t q = 0; q < steps; ++q)
-        _mm512_mask_storeu_ps(out + (p + q) * width + l, store, _mm512_castsi512_ps(r[q]));
+        prefetch_rows(reinterpret_cast<const char*>(lane0 + p + kAhead),
+                      lane_stride * std::int64_t{sizeof(T)}, rows);
+      typename S::V r[S::kLanes];
+      for (int i = 0; i < S::kLanes; ++i)
+        r[i] = i < rows ? S::load(in, lane0 + i * lane_stride + p) : S::zero();
+      S::transpose(r);
+      for (std::int64_t q = 0; q < steps; ++q) S::store(out + (p + q) * width + l, store, r[q]);
     }
   }
 }
 
-void pack_lanes(const double* src, std::int64_t lane_stride, std::int64_t lanes, std::int64_t kc,
-                int width, double* out) {
-  constexpr std::int64_t kSteps = 8;
-  for (int l = 0; l < width; l += 8) {
-    const std::int64_t rows = std::clamp<std::int64_t>(lanes - l, 0, 8);
-    const __mmask8 store = first8(width - l);
-    const double* lane0 = src + l * lane_stride;
-    for (std::int64_t p = 0; p < kc; p += kSteps) {
-      const std::int64_t steps = std::min(kSteps, kc - p);
-      const __mmask8 in = first8(steps);
-      if (p + kSteps < kc)
-        prefetch_rows(reinterpret_cast<const char*>(lane0 + p + 8 * kSteps),
-                      lane_stride * std::int64_t{sizeof(double)}, rows);
-      __m512d r[8];
-      for (int i = 0; i < 8; ++i)
-        r[i] =
-            i < rows ? _mm512_maskz_loadu_pd(in, lane0 + i * lane_stride + p) : _mm512_setzero_pd();
-      transpose8(r);
-      for (std::int64_t q = 0; q < steps; ++q)
-        _mm512_mask_storeu_pd(out + (p + q) * width + l, store, r[q]);
-    }
-  }
-}
+template <typename T>
+using Simd = std::conditional_t<std::is_same_v<T, float>, F32, F64>;
 
 }  // namespace
 
@@ -77,7 +87,7 @@ template <typename T>
 void pack_panel_avx512(const T* src, std::int64_t lane_stride, std::int64_t k_stride,
                        std::int64_t lanes, std::int64_t kc, int width, T* out) {
   if (k_stride == 1 && lanes <= width)
-    pack_lanes(src, lane_stride, lanes, kc, width, out);
+    pack_lanes<Simd<T>>(src, lane_stride, lanes, kc, width, out);
   else
     pack_panel(src, lane_stride, k_stride, lanes, kc, width, out);
 }

@@ -130,7 +130,7 @@ int expect_avx512_packing_matches_the_portable() {
 
 TEST(PackedPanel, F32AndF64Avx512PackingMatchesThePortable) {
   if (!cpu_features().has_avx512())
-    GTEST_SKIP() << "the f32/f64 packing needs AVX-512 (F, DQ), which this CPU lacks";
+    GTEST_SKIP() << "the f32/f64 packing needs AVX-512 (F, DQ, BW, VL), which this CPU lacks";
   EXPECT_GT(expect_avx512_packing_matches_the_portable<float>(), 500);
   EXPECT_GT(expect_avx512_packing_matches_the_portable<double>(), 500);
 }

@@ -19,7 +19,7 @@ void pack_panel_bf16_avx512(const std::uint16_t* src, std::int64_t lane_stride,
                             std::int64_t k_stride, std::int64_t lanes, std::int64_t kc, int width,
                             std::uint16_t* out);
 
-// f32 and f64 with AVX-512 (F, DQ; panel_packing_avx512.cpp): the same panels, bit for bit,
+// f32 and f64 with AVX-512 (F, DQ, BW, VL; panel_packing_avx512.cpp): the same panels, bit for bit,
 // with a lane's contiguous steps transposed in registers. The caller checks CPUID.
 template <typename T>
 void pack_panel_avx512(const T* src, std::int64_t lane_stride, std::int64_t k_stride,

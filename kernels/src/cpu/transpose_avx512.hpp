@@ -14,10 +14,7 @@
 namespace ridgeline::packed {
 namespace {
 
-// The first `count` of 8 or 16 elements (all for count >= 8 / 16, none for count <= 0).
-inline __mmask8 first8(std::int64_t count) {
-  return count >= 8 ? __mmask8(0xFF) : count <= 0 ? __mmask8(0) : __mmask8((1u << count) - 1u);
-}
+// The first `count` of 16 elements (all for count >= 16, none for count <= 0).
 inline __mmask16 first16(std::int64_t count) {
   return count >= 16  ? __mmask16(0xFFFF)
          : count <= 0 ? __mmask16(0)
@@ -51,7 +48,7 @@ inline void transpose16(__m512i (&r)[16]) {
 }
 
 // r[i] (8 doubles) := column i of the 8 x 8 matrix whose rows r holds.
-inline void transpose8(__m512d (&r)[8]) {
+inline void transpose(__m512d (&r)[8]) {
   __m512d t[8], u[8];
   for (int i = 0; i < 8; i += 2) {
     t[i] = _mm512_unpacklo_pd(r[i], r[i + 1]);      // columns 0, 2, 4, 6 of rows i, i + 1
@@ -69,6 +66,14 @@ inline void transpose8(__m512d (&r)[8]) {
     r[col] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0x88);
     r[col + 4] = _mm512_shuffle_f64x2(u[c], u[4 + c], 0xDD);
   }
+}
+
+// The same for 16 floats, as 32-bit elements.
+inline void transpose(__m512 (&r)[16]) {
+  __m512i x[16];
+  for (int i = 0; i < 16; ++i) x[i] = _mm512_castps_si512(r[i]);
+  transpose16(x);
+  for (int i = 0; i < 16; ++i) r[i] = _mm512_castsi512_ps(x[i]);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 #pragma once
 // The AVX-512 traits of the SIMD bodies (rowwise_simd.hpp lists the members) and of the packed
-// GEMM's micro-kernels (microkernel_body.hpp): 16 f32 lanes, and 8 f64 lanes for the f64
-// micro-kernel. Included only by the units compiled with -mavx512f/dq/bw/vl (rowwise_avx512.cpp,
-// attention_avx512.cpp, cpu/microkernel_avx512*.cpp); the anonymous namespace gives each unit
-// its own copy. Tails use masks.
+// GEMM's micro-kernels (microkernel_body.hpp) and panel packing: 16 f32 lanes, and 8 f64 lanes
+// for the f64 micro-kernel and packing. Included only by the units compiled with
+// -mavx512f/dq/bw/vl (rowwise_avx512.cpp, attention_avx512.cpp, cpu/microkernel_avx512*.cpp,
+// cpu/panel_packing_avx512.cpp); the anonymous namespace gives each unit its own copy. Tails
+// use masks.
 // GCC 12 reports its own _mm512_undefined_* placeholders (max, min, cvtps, roundscale, slli)
 // as "may be used uninitialized" once they are inlined (GCC bug 105593, fixed in GCC 13).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
@@ -57,15 +58,20 @@ struct F32x16 {
   static bool any_greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ) != 0; }
 };
 
-// The f64 micro-kernel's members only.
+// The f64 micro-kernel's and panel packing's members only.
 struct F64x8 {
   using T = double;
   using V = __m512d;
   static constexpr int kLanes = 8;
+  static __mmask8 mask(int count) { return static_cast<__mmask8>((1u << count) - 1u); }
   static V set1(double v) { return _mm512_set1_pd(v); }
   static V load(const double* p) { return _mm512_loadu_pd(p); }
   static V load_aligned(const double* p) { return _mm512_load_pd(p); }
   static void store(double* p, V v) { _mm512_storeu_pd(p, v); }
+  static V load_tail(const double* p, int count, double fill) {
+    return _mm512_mask_loadu_pd(_mm512_set1_pd(fill), mask(count), p);
+  }
+  static void store_tail(double* p, int count, V v) { _mm512_mask_storeu_pd(p, mask(count), v); }
   static V add(V a, V b) { return _mm512_add_pd(a, b); }
   static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
 };

@@ -150,7 +150,7 @@ TEST(PackedGemm, BlocksForTheCacheSizesItIsGivenAndNamesTheirSource) {
   auto best = best_packed_backend(false);
   ASSERT_TRUE(best);
   const CacheSizes hwloc = hwloc_cache_sizes();
-  const Problem p = gemm_problem(Shape{32, 8192, 512, 1}, Layout::NN, DType::f32, "normal");
+  const Problem p = gemm_problem(Shape{4096, 64, 512, 1}, Layout::NN, DType::f32, "normal");
   Operands ops = allocate_operands(p);
   std::vector<std::int64_t> mcs, ncs;
   for (std::int64_t l3 : {std::int64_t{16} << 20, std::int64_t{64} << 20}) {

@@ -34,6 +34,11 @@ inline constexpr int kGroup = std::is_same_v<In, std::uint16_t> ? 2 : 1;
 template <typename In, typename Out = In>
 using MicroKernelFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t ldc,
                                bool accumulate);
+// The product for the first `rows` (1 to MR - 1) rows of an A panel packed MR rows wide,
+// stored to those rows of C only.
+template <typename In, typename Out = In>
+using MicroKernelRowsFn = void (*)(int rows, std::int64_t kc, const In* a, const In* b, Out* c,
+                                   std::int64_t ldc, bool accumulate);
 template <typename In, typename Out = In>
 using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c,
                                        std::int64_t ldc, bool accumulate, const In* bias,
@@ -50,6 +55,7 @@ struct MicroKernel {
   int mr;
   int nr;
   MicroKernelFn<In, Out> fn;
+  MicroKernelRowsFn<In, Out> rows;          // the last panel's rows where m % MR != 0
   MicroKernelEpilogueFn<In, Out> epilogue;  // nullptr where there is none (f64)
   PackPanelFn<In> pack;                     // pack_panel, or bf16's AVX-512 packing
 };

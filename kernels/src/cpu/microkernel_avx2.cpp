@@ -17,11 +17,17 @@ using F64 = FmaInputs<ops::F64x4>;
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx2() {
-  return {"gemm_f32_avx2_6x16", 6, 16, &kernel<F32, 6, 2>, &kernel_epilogue<F32, 6, 2>,
+  return {"gemm_f32_avx2_6x16",
+          6,
+          16,
+          &kernel<F32, 6, 2>,
+          &kernel_rows<F32, 6, 2>,
+          &kernel_epilogue<F32, 6, 2>,
           &pack_panel<float>};
 }
 MicroKernel<double> microkernel_f64_avx2() {
-  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64, 6, 2>, nullptr, &pack_panel<double>};
+  return {"gemm_f64_avx2_6x8", 6, 8, &kernel<F64, 6, 2>, &kernel_rows<F64, 6, 2>, nullptr,
+          &pack_panel<double>};
 }
 EpiloguePasses<float> epilogue_passes_avx2() {
   return {&add_bias_rows<F32>, &activate_pass<F32>};

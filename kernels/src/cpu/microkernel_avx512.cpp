@@ -16,12 +16,17 @@ using F64 = FmaInputs<ops::F64x8>;
 }  // namespace
 
 MicroKernel<float> microkernel_f32_avx512() {
-  return {"gemm_f32_avx512_14x32",  14, 32, &kernel<F32, 14, 2>, &kernel_epilogue<F32, 14, 2>,
+  return {"gemm_f32_avx512_14x32",
+          14,
+          32,
+          &kernel<F32, 14, 2>,
+          &kernel_rows<F32, 14, 2>,
+          &kernel_epilogue<F32, 14, 2>,
           &pack_panel_avx512<float>};
 }
 MicroKernel<double> microkernel_f64_avx512() {
-  return {"gemm_f64_avx512_14x16", 14,      16,
-          &kernel<F64, 14, 2>,     nullptr, &pack_panel_avx512<double>};
+  return {"gemm_f64_avx512_14x16",   14, 16, &kernel<F64, 14, 2>, &kernel_rows<F64, 14, 2>, nullptr,
+          &pack_panel_avx512<double>};
 }
 EpiloguePasses<float> epilogue_passes_avx512() {
   return {&add_bias_rows<F32>, &activate_pass<F32>};

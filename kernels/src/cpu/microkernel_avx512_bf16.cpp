@@ -40,6 +40,7 @@ MicroKernel<std::uint16_t, float> microkernel_bf16_avx512() {
           14,
           32,
           &kernel<Bf16Pairs, 14, 2>,
+          &kernel_rows<Bf16Pairs, 14, 2>,
           &kernel_epilogue<Bf16Pairs, 14, 2>,
           &pack_panel_bf16_avx512};
 }

@@ -26,14 +26,14 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   threads_ = threads;
   b_ = blocking;
   epilogue_ = epilogue;
-  // With threads, cut m into a multiple of `threads` blocks of near-equal size, so no
-  // thread idles while another finishes a block (blocks are mr-aligned).
-  if (threads > 1) {
-    std::int64_t blocks = (g.m + b_.mc - 1) / b_.mc;
-    blocks = (blocks + threads - 1) / threads * threads;
-    const std::int64_t rows = (g.m + blocks - 1) / blocks;
-    b_.mc = std::max<std::int64_t>(uk.mr, (rows + uk.mr - 1) / uk.mr * uk.mr);
-  }
+  // Cut m into a multiple of `threads` blocks of near-equal size (mr-aligned): no thread
+  // idles while another finishes a block, and no last block of a few rows makes each B
+  // panel travel to L2 for two or three calls (f64 m = 1024 at mc = 504 left 16 rows:
+  // 112 GFLOP/s on 1 thread, 114-115 in three blocks of 350).
+  std::int64_t blocks = (g.m + b_.mc - 1) / b_.mc;
+  blocks = (blocks + threads - 1) / threads * threads;
+  const std::int64_t rows = (g.m + blocks - 1) / blocks;
+  b_.mc = std::max<std::int64_t>(uk.mr, (rows + uk.mr - 1) / uk.mr * uk.mr);
   const std::int64_t nc_padded = round_up(std::min(b_.nc, g.n), uk.nr);
   const std::int64_t kc_padded = round_up(b_.kc, kGroup<In>);
   b_pack_.resize(static_cast<std::size_t>(kc_padded * nc_padded));
@@ -88,7 +88,9 @@ void PackedGemm<In, Out>::body(int tid) {
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);
             const In* ap = a_pack + r * kp * MR;
             Out* c = g_.c + (ic + r * MR) * g_.n + j0;
-            if (mr < MR || nr < NR)
+            if (mr < MR && nr == NR && !last)
+              uk_.rows(static_cast<int>(mr), kp, ap, bp, c, g_.n, accumulate);
+            else if (mr < MR || nr < NR)
               edge_tile(kp, ap, bp, c, mr, nr, j0, accumulate, last, tid);
             else if (last)
               uk_.epilogue(kp, ap, bp, c, g_.n, accumulate, epilogue_->bias + j0, epilogue_->act);

@@ -55,7 +55,8 @@ class PackedGemm {
   void body(int tid);
   // This thread's share of the kc x nc block of B's panels (the caller's barrier follows).
   void pack_b_share(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc, In* b_pack);
-  // A tile of fewer than MR rows or NR columns, through the thread's scratch tile.
+  // A tile of fewer than NR columns (or fewer than MR rows under the epilogue), through the
+  // thread's scratch tile; one of fewer rows only goes to the micro-kernel's `rows`.
   void edge_tile(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t mr,
                  std::int64_t nr, std::int64_t j0, bool accumulate, bool last, int tid);
 

@@ -1,0 +1,93 @@
+// The micro-kernels' `rows` variant (cpu/microkernel.hpp): for every row count short of MR, the
+// rows it computes equal the full kernel's bit for bit (the same FMAs in the same order), with
+// and without accumulation, over a kc past the kernel's C-prefetch split; the rows past them
+// and the columns past NR are left as they were.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/microkernel.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+float random_input(float, std::mt19937& rng) {
+  return static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 64.0f;
+}
+double random_input(double, std::mt19937& rng) {
+  return static_cast<double>(static_cast<int>(rng() % 2001) - 1000) / 64.0;
+}
+std::uint16_t random_input(std::uint16_t, std::mt19937& rng) {
+  // bf16 bits of a float in [-8, 8): the upper half of its f32 bits.
+  const float x = random_input(0.0f, rng) / 16.0f;
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+// Returns how many (rows, accumulate) cases it compared.
+template <typename In, typename Out>
+int expect_rows_match_the_full_kernel(const packed::MicroKernel<In, Out>& uk) {
+  std::mt19937 rng(31);
+  const int MR = uk.mr, NR = uk.nr;
+  const std::int64_t kc = 130;  // even (bf16 pairs), and past the last 64 steps' C prefetch
+  const std::int64_t ldc = NR + 5;
+  std::vector<In> a_store(static_cast<std::size_t>(kc * MR + 64));
+  std::vector<In> b_store(static_cast<std::size_t>(kc * NR + 64));
+  // The panels are read with aligned loads: 64-byte aligned views into the stores.
+  auto aligned = [](std::vector<In>& v) {
+    auto p = reinterpret_cast<std::uintptr_t>(v.data());
+    return reinterpret_cast<In*>((p + 63) / 64 * 64);
+  };
+  In* a = aligned(a_store);
+  In* b = aligned(b_store);
+  for (std::int64_t i = 0; i < kc * MR; ++i) a[i] = random_input(In{}, rng);
+  for (std::int64_t i = 0; i < kc * NR; ++i) b[i] = random_input(In{}, rng);
+  std::vector<Out> c0(static_cast<std::size_t>(MR * ldc));
+  for (Out& x : c0) x = static_cast<Out>(random_input(Out{}, rng));
+  int cases = 0;
+  for (int rows = 1; rows < MR; ++rows)
+    for (bool accumulate : {false, true}) {
+      std::vector<Out> full = c0, part = c0;
+      uk.fn(kc, a, b, full.data(), ldc, accumulate);
+      uk.rows(rows, kc, a, b, part.data(), ldc, accumulate);
+      for (int i = 0; i < MR; ++i)
+        for (std::int64_t j = 0; j < ldc; ++j) {
+          const auto at = static_cast<std::size_t>(i * ldc + j);
+          const Out want = i < rows && j < NR ? full[at] : c0[at];
+          EXPECT_EQ(part[at], want) << uk.name << " rows " << rows << " at C[" << i << "][" << j
+                                    << "]" << (accumulate ? " accumulating" : "");
+          if (part[at] != want) return cases;
+        }
+      ++cases;
+    }
+  return cases;
+}
+
+}  // namespace
+
+TEST(MicroKernelRows, Avx2RowsEqualTheFullKernelsAndTouchNothingElse) {
+  if (!cpu_features().has_avx2_fma()) GTEST_SKIP() << "this CPU lacks AVX2 and FMA";
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_f32_avx2()), 2 * 5);
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_f64_avx2()), 2 * 5);
+}
+
+TEST(MicroKernelRows, Avx512RowsEqualTheFullKernelsAndTouchNothingElse) {
+  if (!cpu_features().has_avx512()) GTEST_SKIP() << "this CPU lacks AVX-512 (F, DQ, BW, VL)";
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_f32_avx512()), 2 * 13);
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_f64_avx512()), 2 * 13);
+}
+
+TEST(MicroKernelRows, Bf16RowsEqualTheFullKernelAndTouchNothingElse) {
+  if (!cpu_features().has_avx512() || !cpu_features().avx512_bf16)
+    GTEST_SKIP() << "the bf16 micro-kernel needs AVX-512 with AVX512_BF16, which this CPU lacks";
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_bf16_avx512()), 2 * 13);
+}
+
+}  // namespace ridgeline

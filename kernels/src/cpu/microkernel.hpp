@@ -5,6 +5,13 @@
 // NR entries (b[p*NR + j]), both packed contiguously and 64-byte aligned. The driver
 // zero-pads partial panels and routes edge tiles through a scratch MR x NR tile.
 //
+// `next` (BLIS's next-panel hint) is where the driver wants kc / kNextEvery cache lines brought
+// into L2 while the call runs, one every kNextEvery k steps; nullptr for none. The driver spreads
+// the next B panel over the calls on this one: that panel comes from memory, and its first
+// call waited on it (1.8-2x a call's time, f64 n = 4096 on the Zen 5 VM; with the hint that
+// GEMM ran 1.4-2.8% faster on 1 thread, 1.8-3.5% on 2; f32 on 2 threads, whose B block is
+// half the size, -1% to +0.5%). A hint changes no result.
+//
 // bf16 (raw bits, std::uint16_t; C in f32) packs k in pairs, the layout vdpbf16ps takes:
 // a[(p/2)*MR*2 + i*2 + p%2], so A[i][p], A[i][p+1] is one 32-bit broadcast, and
 // b[(p/2)*NR*2 + j*2 + p%2], so one zmm holds 16 columns of two k steps. kc is even (the
@@ -26,22 +33,25 @@
 
 namespace ridgeline::packed {
 
+// k steps per line of `next` requested (a multiple of every kGroup).
+inline constexpr std::int64_t kNextEvery = 16;
+
 // k steps per packed group: pairs for bf16 (std::uint16_t bits), else 1.
 template <typename In>
 inline constexpr int kGroup = std::is_same_v<In, std::uint16_t> ? 2 : 1;
 
 // In: A's, B's and the bias's element; Out: C's (f32 for bf16 inputs).
 template <typename In, typename Out = In>
-using MicroKernelFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t ldc,
-                               bool accumulate);
+using MicroKernelFn = void (*)(std::int64_t kc, const In* a, const In* b, const In* next, Out* c,
+                               std::int64_t ldc, bool accumulate);
 // The product for the first `rows` (1 to MR - 1) rows of an A panel packed MR rows wide,
 // stored to those rows of C only.
 template <typename In, typename Out = In>
-using MicroKernelRowsFn = void (*)(int rows, std::int64_t kc, const In* a, const In* b, Out* c,
-                                   std::int64_t ldc, bool accumulate);
+using MicroKernelRowsFn = void (*)(int rows, std::int64_t kc, const In* a, const In* b,
+                                   const In* next, Out* c, std::int64_t ldc, bool accumulate);
 template <typename In, typename Out = In>
-using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const In* a, const In* b, Out* c,
-                                       std::int64_t ldc, bool accumulate, const In* bias,
+using MicroKernelEpilogueFn = void (*)(std::int64_t kc, const In* a, const In* b, const In* next,
+                                       Out* c, std::int64_t ldc, bool accumulate, const In* bias,
                                        ops::Activation act);
 
 // Packs one panel of A or B in the layout the micro-kernel reads (panel_packing.hpp).

@@ -30,29 +30,45 @@ struct FmaInputs : S {
   static typename S::V load_bias(const In* p) { return S::load(p); }
 };
 
-// acc += kc k steps of A_panel * B_panel, kK k steps per instruction; a and b advance.
-// Inlined into both kernels, so the accumulators stay in registers. MR rows are computed
-// of an A panel packed AS rows wide (AS > MR for the last panel's rows, kernel_rows).
-template <typename S, int MR, int NV, int AS = MR>
-[[gnu::always_inline]] inline void steps(std::int64_t kc, const typename S::In* __restrict& a,
-                                         const typename S::In* __restrict& b,
-                                         typename S::V (&acc)[MR][NV]) {
+// One k step (kK of them for grouped inputs) of acc += A_panel * B_panel; a and b advance.
+// MR rows are computed of an A panel packed AS rows wide (AS > MR for the last panel's
+// rows, kernel_rows). Inlined, so the accumulators stay in registers.
+template <typename S, int MR, int NV, int AS>
+[[gnu::always_inline]] inline void step(const typename S::In* __restrict& a,
+                                        const typename S::In* __restrict& b,
+                                        typename S::V (&acc)[MR][NV]) {
   constexpr int K = S::kK;
   constexpr int NR = NV * S::kLanes;
-  for (std::int64_t p = 0; p < kc; p += K) {
-    typename S::VIn bv[NV];
+  typename S::VIn bv[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bv[v] = S::load_in(b + v * S::kLanes * K);
-    _mm_prefetch(reinterpret_cast<const char*>(b + 8 * NR * K), _MM_HINT_T0);
+  for (int v = 0; v < NV; ++v) bv[v] = S::load_in(b + v * S::kLanes * K);
+  _mm_prefetch(reinterpret_cast<const char*>(b + 8 * NR * K), _MM_HINT_T0);
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; ++i) {
-      typename S::VIn av = S::broadcast_in(a + i * K);
+  for (int i = 0; i < MR; ++i) {
+    typename S::VIn av = S::broadcast_in(a + i * K);
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[i][v] = S::dot(av, bv[v], acc[i][v]);
-    }
-    a += AS * K;
-    b += NR * K;
+    for (int v = 0; v < NV; ++v) acc[i][v] = S::dot(av, bv[v], acc[i][v]);
   }
+  a += AS * K;
+  b += NR * K;
+}
+
+// kc k steps, and one line of `next` requested into L2 every kNextEvery of them (next
+// advances; none where it is null).
+template <typename S, int MR, int NV, int AS>
+[[gnu::always_inline]] inline void steps(std::int64_t kc, const typename S::In* __restrict& a,
+                                         const typename S::In* __restrict& b,
+                                         typename S::V (&acc)[MR][NV], const char*& next) {
+  constexpr int K = S::kK;
+  std::int64_t p = 0;
+  for (; p + kNextEvery <= kc; p += kNextEvery) {
+    if (next) {
+      _mm_prefetch(next, _MM_HINT_T1);
+      next += 64;
+    }
+    for (std::int64_t s = 0; s < kNextEvery; s += K) step<S, MR, NV, AS>(a, b, acc);
+  }
+  for (; p < kc; p += K) step<S, MR, NV, AS>(a, b, acc);
 }
 
 // acc := A_panel * B_panel (kc is a multiple of kK). The tile of C it is stored to is
@@ -61,8 +77,8 @@ template <typename S, int MR, int NV, int AS = MR>
 template <typename S, int MR, int NV, int AS = MR>
 [[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::In* __restrict a,
                                             const typename S::In* __restrict b,
-                                            typename S::V (&acc)[MR][NV], const typename S::T* c,
-                                            std::int64_t ldc) {
+                                            const void* next_line, typename S::V (&acc)[MR][NV],
+                                            const typename S::T* c, std::int64_t ldc) {
   static_assert(S::kK == kGroup<typename S::In>, "the driver packs kGroup<In> k steps together");
   constexpr std::int64_t kPrefetchC = 64;
   constexpr int NR = NV * S::kLanes;
@@ -71,20 +87,22 @@ template <typename S, int MR, int NV, int AS = MR>
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) acc[i][v] = S::set1(0);
   const std::int64_t head = kc > kPrefetchC ? kc - kPrefetchC : 0;
-  steps<S, MR, NV, AS>(head, a, b, acc);
+  const char* next = static_cast<const char*>(next_line);
+  steps<S, MR, NV, AS>(head, a, b, acc, next);
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i) {
     _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
     _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), _MM_HINT_T0);
   }
-  steps<S, MR, NV, AS>(kc - head, a, b, acc);
+  steps<S, MR, NV, AS>(kc - head, a, b, acc, next);
 }
 
 template <typename S, int MR, int NV, int AS = MR>
 void kernel(std::int64_t kc, const typename S::In* __restrict a, const typename S::In* __restrict b,
-            typename S::T* __restrict c, std::int64_t ldc, bool accumulate) {
+            const typename S::In* next, typename S::T* __restrict c, std::int64_t ldc,
+            bool accumulate) {
   typename S::V acc[MR][NV];
-  multiply<S, MR, NV, AS>(kc, a, b, acc, c, ldc);
+  multiply<S, MR, NV, AS>(kc, a, b, next, acc, c, ldc);
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
@@ -106,9 +124,9 @@ constexpr auto row_kernels(std::index_sequence<R...>) {
 
 template <typename S, int MR, int NV>
 void kernel_rows(int rows, std::int64_t kc, const typename S::In* a, const typename S::In* b,
-                 typename S::T* c, std::int64_t ldc, bool accumulate) {
+                 const typename S::In* next, typename S::T* c, std::int64_t ldc, bool accumulate) {
   static constexpr auto kTable = row_kernels<S, MR, NV>(std::make_index_sequence<MR - 1>());
-  kTable[static_cast<std::size_t>(rows - 1)](kc, a, b, c, ldc, accumulate);
+  kTable[static_cast<std::size_t>(rows - 1)](kc, a, b, next, c, ldc, accumulate);
 }
 
 // The tile's store with bias and activation: one row at a time, so each row's
@@ -134,11 +152,11 @@ template <typename S, int MR, int NV, ops::Activation kAct>
 
 template <typename S, int MR, int NV>
 void kernel_epilogue(std::int64_t kc, const typename S::In* __restrict a,
-                     const typename S::In* __restrict b, typename S::T* __restrict c,
-                     std::int64_t ldc, bool accumulate, const typename S::In* __restrict bias,
-                     ops::Activation act) {
+                     const typename S::In* __restrict b, const typename S::In* next,
+                     typename S::T* __restrict c, std::int64_t ldc, bool accumulate,
+                     const typename S::In* __restrict bias, ops::Activation act) {
   typename S::V acc[MR][NV];
-  multiply<S, MR, NV>(kc, a, b, acc, c, ldc);
+  multiply<S, MR, NV>(kc, a, b, next, acc, c, ldc);
   if (act == ops::Activation::relu)
     store_activated<S, MR, NV, ops::Activation::relu>(acc, c, ldc, accumulate, bias);
   else

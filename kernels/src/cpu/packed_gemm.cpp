@@ -84,18 +84,24 @@ void PackedGemm<In, Out>::body(int tid) {
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;
           const In* bp = b_pack + q * kp * NR;
+          // The next B panel (this block's next, or its first for the next block), a share
+          // of it per call: kp / kNextEvery lines each (micro-kernel contract).
+          const In* next_panel = b_pack + (q + 1 < b_panels ? q + 1 : 0) * kp * NR;
+          const std::int64_t share = kp / kNextEvery * 64 / std::int64_t{sizeof(In)};
           for (std::int64_t r = 0; r < a_panels; ++r) {
+            const In* next = r * share < kp * NR ? next_panel + r * share : nullptr;
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);
             const In* ap = a_pack + r * kp * MR;
             Out* c = g_.c + (ic + r * MR) * g_.n + j0;
             if (mr < MR && nr == NR && !last)
-              uk_.rows(static_cast<int>(mr), kp, ap, bp, c, g_.n, accumulate);
+              uk_.rows(static_cast<int>(mr), kp, ap, bp, next, c, g_.n, accumulate);
             else if (mr < MR || nr < NR)
               edge_tile(kp, ap, bp, c, mr, nr, j0, accumulate, last, tid);
             else if (last)
-              uk_.epilogue(kp, ap, bp, c, g_.n, accumulate, epilogue_->bias + j0, epilogue_->act);
+              uk_.epilogue(kp, ap, bp, next, c, g_.n, accumulate, epilogue_->bias + j0,
+                           epilogue_->act);
             else
-              uk_.fn(kp, ap, bp, c, g_.n, accumulate);
+              uk_.fn(kp, ap, bp, next, c, g_.n, accumulate);
           }
         }
       }
@@ -130,7 +136,7 @@ void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, O
   const int NR = uk_.nr;
   Out* tile = tiles_[static_cast<std::size_t>(tid)].data.get();
   if (!last) {
-    uk_.fn(kc, a, b, tile, NR, false);
+    uk_.fn(kc, a, b, nullptr, tile, NR, false);
     for (std::int64_t i = 0; i < mr; ++i)
       for (std::int64_t j = 0; j < nr; ++j)
         c[i * g_.n + j] = (accumulate ? c[i * g_.n + j] : Out(0)) + tile[i * NR + j];
@@ -146,7 +152,7 @@ void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, O
     for (std::int64_t i = 0; i < mr; ++i)
       for (std::int64_t j = 0; j < nr; ++j) tile[i * NR + j] = c[i * g_.n + j];
   }
-  uk_.epilogue(kc, a, b, tile, NR, accumulate, bias, epilogue_->act);
+  uk_.epilogue(kc, a, b, nullptr, tile, NR, accumulate, bias, epilogue_->act);
   for (std::int64_t i = 0; i < mr; ++i)
     for (std::int64_t j = 0; j < nr; ++j) c[i * g_.n + j] = tile[i * NR + j];
 }

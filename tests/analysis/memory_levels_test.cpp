@@ -116,10 +116,13 @@ TEST(Plateaus, BadPointsAreRefusedAndNoPointsGiveNoPlateaus) {
   EXPECT_THROW(find_plateaus({{4096, std::nan("")}}), std::invalid_argument);
 }
 
-// likwid-bench on the Zen 5 VM (tests/fixtures/README.md): 48 KiB L1, 1 MiB L2, an L3 that
-// serves about 16 MiB (hwloc says 508 MiB), DRAM near 40 GB/s on one core.
-std::vector<SweepPoint> recorded(const std::string& kernel, int threads) {
-  std::ifstream in(std::string(RIDGELINE_FIXTURES) + "/recording-zen5-vm-likwid-bench-sweep.csv");
+// A recorded sweep (tests/fixtures/README.md; columns kernel, threads, working set, rate). By
+// default likwid-bench on the Zen 5 VM: 48 KiB L1, 1 MiB L2, an L3 that serves about 16 MiB
+// (hwloc says 508 MiB), DRAM near 40 GB/s on one core.
+std::vector<SweepPoint> recorded(
+    const std::string& kernel, int threads,
+    const std::string& file = "recording-zen5-vm-likwid-bench-sweep.csv") {
+  std::ifstream in(std::string(RIDGELINE_FIXTURES) + "/" + file);
   EXPECT_TRUE(in.good());
   std::string line;
   std::getline(in, line);  // header
@@ -175,6 +178,47 @@ TEST(Plateaus, NamedInOrderWithDramLastAndPlateausBeyondTheCachesBetween) {
   ASSERT_EQ(short_named.size(), 3u);
   EXPECT_EQ(short_named[1].name, "L2");
   EXPECT_EQ(short_named[2].name, "DRAM");
+}
+
+std::vector<std::string> names_of(const std::vector<NamedPlateau>& named) {
+  std::vector<std::string> names;
+  for (const auto& n : named) names.push_back(n.name);
+  return names;
+}
+
+TEST(Plateaus, AShortPlateauBetweenTwoLevelsIsTheirRampWhereThereAreMoreThanTheCaches) {
+  // A level of 4 points (2-3.2 MiB) between L2 and L3 in rate: with the three caches the OS
+  // lists it is the L2-L3 ramp, and L3 is the wide plateau after it.
+  const std::vector<Level> with_ramp = {
+      {400, 48 * KiB}, {165, 1 * MiB}, {130, 3 * MiB}, {100, 32 * MiB}, {40, 0}};
+  const auto found = find_plateaus(synthetic(with_ramp, 0.02, 5));
+  ASSERT_EQ(found.size(), 5u);
+  const auto named = name_plateaus(found, 3);
+  EXPECT_EQ(names_of(named), (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "DRAM"}));
+  EXPECT_NEAR(named[3].plateau.bytes_per_s / 1e9, 100, 5);
+  EXPECT_GT(named[3].capacity_bytes, 24 * MiB);
+  EXPECT_LT(named[3].capacity_bytes, 48 * MiB);
+  // Where the OS lists four caches, every plateau before DRAM is one.
+  EXPECT_EQ(names_of(name_plateaus(found, 4)),
+            (std::vector<std::string>{"L1", "L2", "L3", "L4", "DRAM"}));
+}
+
+TEST(Plateaus, RecordedTwoThreadSweepWithAnL2ToL3RampNamesTheWidePlateauL3) {
+  // The probe's 2-thread read sweep in which 2-3.3 MiB (3 points at 249-277 GB/s, between
+  // L2's 416 and L3's 214) came out as a plateau; named by position it was L3.
+  const auto sweep = recorded("read_avx512", 2, "recording-zen5-vm-ridgeline-read-sweep-2thr.csv");
+  ASSERT_GT(sweep.size(), 40u);
+  const auto named = name_plateaus(find_plateaus(sweep), 3);
+  const auto names = names_of(named);
+  ASSERT_EQ(names, (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "L3-DRAM", "DRAM"}));
+  const SweepPlateau& l3 = named[3].plateau;
+  EXPECT_GE(l3.first_bytes, 4 * MiB);
+  EXPECT_GT(l3.bytes_per_s, 190e9);
+  EXPECT_LT(l3.bytes_per_s, 230e9);
+  EXPECT_GT(named[3].capacity_bytes, 16 * MiB);  // both threads' working sets
+  EXPECT_LT(named[3].capacity_bytes, 64 * MiB);
+  EXPECT_GT(named[1].capacity_bytes, 1 * MiB);  // L2: 1 MiB per core, two cores
+  EXPECT_LT(named[1].capacity_bytes, 2 * MiB);
 }
 
 TEST(Plateaus, AVmThatReportsACache64TimesTooLargeDisagrees) {

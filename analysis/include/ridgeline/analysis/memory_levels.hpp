@@ -47,8 +47,11 @@ std::int64_t level_capacity_bytes(const SweepPlateau& smaller, const SweepPlatea
 // A plateau with its level's name: the first `caches` plateaus that have another after them
 // are "L1", "L2", ... (caches: the cache levels the OS lists; its count is right even where
 // its sizes are not), the last plateau is "DRAM" (a sweep runs until DRAM is reached), and
-// plateaus between the last cache and DRAM are "L<caches>-DRAM". capacity_bytes is
-// level_capacity_bytes with the next plateau, 0 for DRAM.
+// plateaus between the last cache and DRAM are "L<caches>-DRAM". Where there are more
+// plateaus than that, a short one (at most 4 points) at a rate between its neighbours' is
+// the ramp from one level to the next, "L<k>-L<k+1>", shortest first, until the caches are
+// `caches` (a wider one is a level). capacity_bytes is level_capacity_bytes with the next
+// plateau, 0 for DRAM.
 struct NamedPlateau {
   std::string name;
   SweepPlateau plateau;

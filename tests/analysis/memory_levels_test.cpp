@@ -221,6 +221,30 @@ TEST(Plateaus, RecordedTwoThreadSweepWithAnL2ToL3RampNamesTheWidePlateauL3) {
   EXPECT_LT(named[1].capacity_bytes, 2 * MiB);
 }
 
+TEST(Plateaus, ABusyHostsNoisyDramIsStillTheLastLevel) {
+  // A 2-thread read sweep during a busy hour: from 52 MiB to 512 MiB the rate swung
+  // 29-81 GB/s from point to point, the fit cut it into pieces too short to be levels, and
+  // L3 (4-40 MiB at 203 GB/s) was left last and named DRAM.
+  const auto sweep =
+      recorded("read_avx512", 2, "recording-zen5-vm-ridgeline-read-sweep-2thr-busy-dram.csv");
+  ASSERT_GT(sweep.size(), 40u);
+  const auto found = find_plateaus(sweep);
+  ASSERT_GE(found.size(), 4u);
+  EXPECT_EQ(found.back().last_bytes, sweep.back().working_set_bytes);
+  EXPECT_GE(found.back().first_bytes, 40 * MiB);
+  EXPECT_GT(found.back().bytes_per_s, 40e9);
+  EXPECT_LT(found.back().bytes_per_s, 70e9);
+  const auto named = name_plateaus(found, 3);
+  EXPECT_EQ(names_of(named), (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "DRAM"}));
+  EXPECT_NEAR(named[3].plateau.bytes_per_s / 1e9, 203, 10);
+  // Points after the last plateau too few to be one stay a step: the clean sweep's end.
+  std::vector<SweepPoint> clean = synthetic(kFourLevels, 0.02, 3, 64 * MiB);
+  const auto clean_found = find_plateaus(clean);
+  clean.push_back({clean.back().working_set_bytes * 2, 20e9});
+  clean.push_back({clean.back().working_set_bytes * 2, 10e9});
+  EXPECT_EQ(find_plateaus(clean).size(), clean_found.size());
+}
+
 TEST(Plateaus, AVmThatReportsACache64TimesTooLargeDisagrees) {
   const auto named = name_plateaus(find_plateaus(recorded("load_avx512", 1)), 3);
   ASSERT_GE(named.size(), 4u);

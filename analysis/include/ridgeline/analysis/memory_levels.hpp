@@ -36,7 +36,8 @@ struct PlateauOptions {
 // piecewise-constant fit of log bandwidth against the point index (least squares plus a
 // penalty per segment scaled by the noise between neighbouring points: a BIC-like
 // criterion); segments shorter than min_points are steps; neighbours that do not step down
-// are merged.
+// are merged; the points after the last plateau, min_points or more, are the last plateau
+// however the fit cut them (the sweep ends in its last level).
 std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
                                         const PlateauOptions& options = {});
 

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 #include "stream_sweeps.hpp"
 
 namespace ridgeline {
@@ -142,6 +143,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
 #pragma omp parallel num_threads(threads) reduction(+ : sink)
     {
       const int t = omp_get_thread_num();
+      const CorePinning pinned(t);  // one thread per core, as likwid-bench runs
       double* a[4] = {};
       for (int s = 0; s < streams; ++s) a[s] = arrays.slice(s, t, first_touch ? per_thread : 0);
 #pragma omp barrier

@@ -1,9 +1,11 @@
 #include <cpuid.h>
+#include <omp.h>
 
 #include <chrono>
 #include <cstring>
 
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 
 namespace ridgeline {
 
@@ -60,7 +62,8 @@ double measure_clock_on_threads(int threads) {
   double best = 0;
 #pragma omp parallel num_threads(threads) reduction(max : best)
   {
-    const std::uint64_t iterations = 50000;  // 5 M cycles, about 1.5 ms
+    const CorePinning pinned(omp_get_thread_num());  // the cores the FMA loop is pinned to
+    const std::uint64_t iterations = 50000;          // 5 M cycles, about 1.5 ms
     auto start = clock::now();
     add_chain(iterations);
     const double seconds = std::chrono::duration<double>(clock::now() - start).count();

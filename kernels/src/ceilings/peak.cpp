@@ -5,6 +5,7 @@
 
 #include "peak_kernels.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 
 namespace ridgeline {
 
@@ -61,7 +62,10 @@ PeakMeasurement measure_peak(const PeakSpec& spec, int threads, double seconds, 
     double sink = 0;
     auto start = clock::now();
 #pragma omp parallel num_threads(threads) reduction(+ : sink)
-    sink += spec.run(iterations);
+    {
+      const CorePinning pinned(omp_get_thread_num());
+      sink += spec.run(iterations);
+    }
     double t = std::chrono::duration<double>(clock::now() - start).count();
     const double after = measure_clock_on_threads(threads);
     volatile double keep = sink;

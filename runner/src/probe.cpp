@@ -131,7 +131,8 @@ std::string machine_fingerprint() {
   // (2: bandwidth ceilings are the best over the instruction widths; 3: GPU ceilings; 4: the
   // memory levels from sweeps, their ceilings in the middle of each plateau; 5: bandwidth loops
   // repeat themselves, L1 at likwid-bench parity, each width's rate and the phase times kept;
-  // 6: a short ramp between two levels is not a cache, a noisy last level is still the last).
+  // 6: a short ramp between two levels is not a cache, a noisy last level is still the last,
+  // the measuring threads pinned one per core).
   constexpr int kProbeMethod = 6;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();

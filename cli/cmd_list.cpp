@@ -2,13 +2,13 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/runner/suites.hpp"
@@ -93,7 +93,7 @@ int run_list(const ListOptions& opt) {
     if (probes.back().loadable) spec.has_thread_setter = !probes.back().thread_setter.empty();
   }
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
-  const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cpus = usable_cpus();
   const GpuProbe& gpu = gpu_probe();
 
   nlohmann::json kernels = nlohmann::json::array();

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 #include <hwloc.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 namespace ridgeline {
 
@@ -25,6 +28,13 @@ hwloc_topology_t topology() {
 }
 
 }  // namespace
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 CorePinning::CorePinning(int thread_index) {
   hwloc_topology_t topo = topology();

@@ -6,10 +6,10 @@
 #include <charconv>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/system_memory.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/runner/suites.hpp"
@@ -123,7 +123,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     }
   }
 
-  const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cpus = usable_cpus();
   std::vector<CaseSpec> base = suite->expand(catalog, cpus);
   if (base.empty() && suite->name.rfind("gpu", 0) == 0)
     throw InputError(fmt::format("suite '{}' has no cases on this machine: no GPU: {}", suite->name,

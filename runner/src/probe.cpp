@@ -10,7 +10,6 @@
 #include <fstream>
 #include <memory>
 #include <regex>
-#include <thread>
 
 #include "empty_kernel.hpp"
 #include "probe_memory.hpp"
@@ -19,6 +18,7 @@
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/isolation.hpp"
@@ -28,10 +28,6 @@
 namespace ridgeline {
 
 namespace {
-
-int usable_cores() {
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
 
 std::uint64_t total_memory_bytes() {
   std::ifstream in("/proc/meminfo");
@@ -138,7 +134,7 @@ std::string machine_fingerprint() {
   const CpuIdentity id = cpu_identity();
   std::string key =
       fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", kMachineSchemaVersion, kProbeMethod, f.model,
-                  id.vendor, id.family, id.model, usable_cores(), total_memory_bytes() >> 30);
+                  id.vendor, id.family, id.model, usable_cpus(), total_memory_bytes() >> 30);
   for (const auto& isa : f.isa_list()) key += "|" + isa;
   for (const auto& gpu : gpu_probe().devices) key += "|gpu:" + gpu.name + ":" + gpu.uuid;
   std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
@@ -165,7 +161,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   const CpuFeatures& features = cpu_features();
   const CpuIdentity id = cpu_identity();
   const CacheSizes& caches = hwloc_cache_sizes();
-  const int cores = usable_cores();
+  const int cores = usable_cpus();
   RunContext ctx = current_context();
 
   MachineModel m;

@@ -60,6 +60,20 @@ TEST(CorePinning, EachThreadOnItsOwnCpuThenBackWhereItWas) {
   EXPECT_EQ(after_count[1], CPU_COUNT(&before));
 }
 
+TEST(CorePinning, UsableCpusAreTheOnesThisThreadMayRunOn) {
+  const cpu_set_t before = this_threads_cpus();
+  EXPECT_EQ(usable_cpus(), CPU_COUNT(&before));
+  int first = 0;
+  while (!CPU_ISSET(first, &before)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const int under_one = usable_cpus();  // as under `taskset -c <first>`
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(under_one, 1);
+}
+
 TEST(CorePinning, AnIndexPastTheCoresBindsNothingAndSaysWhy) {
   const cpu_set_t before = this_threads_cpus();
   {

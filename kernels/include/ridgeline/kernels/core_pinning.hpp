@@ -7,6 +7,11 @@
 
 namespace ridgeline {
 
+// The CPUs the calling thread may run on (its affinity mask, as `nproc` counts them; at
+// least 1): under `taskset -c 0` one, where std::thread::hardware_concurrency says every
+// online CPU and a "2-thread" ceiling would be two threads on one CPU.
+int usable_cpus();
+
 // Binds the calling thread while it lives and gives the thread its earlier CPU set back when
 // it ends, so later parallel regions and forked cases inherit nothing. Where it cannot bind
 // (fewer cores than the index, hwloc unable to bind), the thread stays where it was and

@@ -33,8 +33,9 @@
 
 namespace ridgeline::packed {
 
-// k steps per line of `next` requested (a multiple of every kGroup).
+// k steps per line of `next` requested (a multiple of every kGroup), and a line's bytes.
 inline constexpr std::int64_t kNextEvery = 16;
+inline constexpr std::int64_t kLineBytes = 64;
 
 // k steps per packed group: pairs for bf16 (std::uint16_t bits), else 1.
 template <typename In>

@@ -64,7 +64,7 @@ template <typename S, int MR, int NV, int AS>
   for (; p + kNextEvery <= kc; p += kNextEvery) {
     if (next) {
       _mm_prefetch(next, _MM_HINT_T1);
-      next += 64;
+      next += kLineBytes;
     }
     for (std::int64_t s = 0; s < kNextEvery; s += K) step<S, MR, NV, AS>(a, b, acc);
   }

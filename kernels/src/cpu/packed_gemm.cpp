@@ -87,7 +87,7 @@ void PackedGemm<In, Out>::body(int tid) {
           // The next B panel (this block's next, or its first for the next block), a share
           // of it per call: kp / kNextEvery lines each (micro-kernel contract).
           const In* next_panel = b_pack + (q + 1 < b_panels ? q + 1 : 0) * kp * NR;
-          const std::int64_t share = kp / kNextEvery * 64 / std::int64_t{sizeof(In)};
+          const std::int64_t share = kp / kNextEvery * kLineBytes / std::int64_t{sizeof(In)};
           for (std::int64_t r = 0; r < a_panels; ++r) {
             const In* next = r * share < kp * NR ? next_panel + r * share : nullptr;
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);

@@ -15,5 +15,6 @@ Command add_probe_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
 Command add_profile_command(CLI::App& app);
 Command add_collectors_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace ridgeline::cli

@@ -1,0 +1,73 @@
+#pragma once
+// Two runs of the same suite, case by case: a verdict per case from the rank statistics
+// (rank_tests.hpp) over their repetitions, the gate `ridgeline compare` exits on, and the
+// cases only one run has. docs/compare.md is the contract.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ridgeline/core/run.hpp"
+
+namespace ridgeline {
+
+// What identifies a case across runs: its fields, not its name. A foreign Google Benchmark
+// result has only its name.
+struct CaseKey {
+  std::string op, backend, device, dtype, params, pattern, fp_env;
+  int threads = 1;
+  std::string foreign_name;  // set only for foreign results
+  auto operator<=>(const CaseKey&) const = default;
+};
+
+enum class Verdict {
+  regression,    // significant, and the whole interval is slower than the threshold
+  improvement,   // significant, and the whole interval is faster than the threshold
+  same,          // the interval lies within ±threshold (equivalence)
+  inconclusive,  // anything else; the reason says what would settle it
+  broken,        // validation got worse (passed -> incorrect, crashed, timed_out...)
+};
+std::string_view to_string(Verdict verdict);
+
+struct ComparisonSettings {
+  double threshold = 0.05;  // a change smaller than this fraction is no change
+  double alpha = 0.05;      // family-wise, over every case compared (Holm)
+};
+
+struct CaseComparison {
+  CaseKey key;
+  std::string name;  // the new run's name for the case
+  // Seconds per call per repetition; across machines, seconds over the case's roof time
+  // (1 / efficiency), so that both read "larger is slower".
+  std::vector<double> base, head;
+  std::string base_disposition, head_disposition;
+  double ratio = 0;          // head / base (Hodges–Lehmann on the logarithms); 0 where not tested
+  double low = 0, high = 0;  // its interval, at `confidence`
+  double confidence = 0;
+  double p = 1, p_holm = 1;  // Mann–Whitney two-sided, and after Holm over all tested cases
+  double smallest_p = 0;     // the smallest p these sample sizes can reach
+  bool tested = false;
+  Verdict verdict = Verdict::inconclusive;
+  std::string reason;  // why this verdict, in words (for inconclusive: what would settle it)
+};
+
+struct RunComparison {
+  ComparisonSettings settings;
+  // "time" (seconds per call), or "efficiency" where the runs come from different machines.
+  std::string basis = "time";
+  std::vector<std::string> notes;  // how the runs were matched and compared
+  std::vector<CaseComparison> cases;
+  std::vector<std::string> added, removed;  // names of cases only in the new / base run
+  int tested = 0;                           // the family Holm corrected over
+  double geomean_ratio = 0;                 // over the tested cases; 0 where none
+};
+
+RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings);
+
+// The gate: which verdicts fail the comparison. Improvements fail only under `change`.
+enum class FailOn { regression, inconclusive, change };
+std::optional<FailOn> parse_fail_on(std::string_view text);
+bool fails(const CaseComparison& c, FailOn on);
+bool gate_fails(const RunComparison& comparison, FailOn on);
+
+}  // namespace ridgeline

@@ -1,0 +1,236 @@
+#include "ridgeline/analysis/run_comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "ridgeline/analysis/rank_tests.hpp"
+#include "ridgeline/analysis/roofline.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+CaseKey key_of(const RooflinePlacement& p) {
+  CaseKey k;
+  if (p.foreign) {
+    k.foreign_name = p.name;
+    return k;
+  }
+  k = {p.op, p.backend, p.device, p.dtype, p.params, p.pattern, p.fp_env, p.threads, ""};
+  return k;
+}
+
+std::string fingerprint_of(const Run& run) {
+  return run.context.machine ? run.context.machine->fingerprint : "";
+}
+
+// Seconds per call, or across machines each over the case's roof time (flops / attainable).
+std::vector<double> samples_of(const RooflinePlacement& p, bool efficiency) {
+  std::vector<double> out = p.repetitions.seconds;
+  if (efficiency) {
+    if (!p.placeable || !(p.attainable > 0)) return {};
+    const double roof_seconds = p.flops / p.attainable;
+    for (double& s : out) s /= roof_seconds;
+  }
+  return out;
+}
+
+// Repetitions per side with which equal samples could reach p below `level`.
+int repetitions_for(double level) {
+  int n = 2;
+  while (n < 1000 && smallest_two_sided_p(n, n) >= level) ++n;
+  return n;
+}
+
+std::string percent(double ratio) {
+  return fmt::format("{:+.1f}%", (ratio - 1) * 100);
+}
+
+// What would settle an inconclusive case whose sizes can reach significance: the side of
+// the interval that crosses a threshold has to pull back to it, and the interval's width
+// shrinks about as 1 / sqrt(repetitions).
+std::string settle(const CaseComparison& c, double t) {
+  const double est = std::log(c.ratio), lo = std::log(c.low), hi = std::log(c.high);
+  const double up = std::log1p(t), down = std::log1p(-t);
+  const std::string where = fmt::format("the interval {:.3f}–{:.3f} ({} to {}) crosses ±{:g}%",
+                                        c.low, c.high, percent(c.low), percent(c.high), t * 100);
+  // The factor the crossing side is too long by.
+  double factor = 0;
+  if (est > up)
+    factor = est - up > 0 ? (est - lo) / (est - up) : INFINITY;
+  else if (est < down)
+    factor = down - est > 0 ? (hi - est) / (down - est) : INFINITY;
+  else
+    factor = std::max(up > est ? (hi - est) / (up - est) : INFINITY,
+                      est > down ? (est - lo) / (est - down) : INFINITY);
+  if (!(factor < 10))
+    return where + fmt::format(": the change ({}) sits at the threshold itself", percent(c.ratio));
+  const auto n = static_cast<double>(std::min(c.base.size(), c.head.size()));
+  const double needed = std::max(n + 1, std::ceil(n * factor * factor));
+  return where + fmt::format(": about {:g} repetitions per run would settle it", needed);
+}
+
+void decide(CaseComparison& c, const ComparisonSettings& s, int family) {
+  const double t = s.threshold;
+  const bool significant = c.p_holm < s.alpha;
+  if (significant && c.low > 1 + t) {
+    c.verdict = Verdict::regression;
+    c.reason = fmt::format("slower by {} (interval {} to {}), p = {:.2g} after Holm",
+                           percent(c.ratio).substr(1), percent(c.low), percent(c.high), c.p_holm);
+  } else if (significant && c.high < 1 - t) {
+    c.verdict = Verdict::improvement;
+    c.reason = fmt::format("faster by {} (interval {} to {}), p = {:.2g} after Holm",
+                           percent(c.ratio).substr(1), percent(c.low), percent(c.high), c.p_holm);
+  } else if (c.low >= 1 - t && c.high <= 1 + t) {
+    c.verdict = Verdict::same;
+    c.reason = fmt::format("the interval {} to {} lies within ±{:g}%", percent(c.low),
+                           percent(c.high), t * 100);
+  } else if (c.smallest_p >= s.alpha / family) {
+    c.verdict = Verdict::inconclusive;
+    c.reason = fmt::format(
+        "{} and {} repetitions reach p = {:.2g} at best, and Holm over {} cases asks for p < "
+        "{:.2g}: run at least {} repetitions each",
+        c.base.size(), c.head.size(), c.smallest_p, family, s.alpha / family,
+        repetitions_for(s.alpha / family));
+  } else {
+    c.verdict = Verdict::inconclusive;
+    c.reason = settle(c, t);
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regression:
+      return "regression";
+    case Verdict::improvement:
+      return "improvement";
+    case Verdict::same:
+      return "same";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::broken:
+      return "broken";
+  }
+  return "?";
+}
+
+RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings) {
+  RunComparison out;
+  out.settings = settings;
+  const std::string fb = fingerprint_of(base), fh = fingerprint_of(head);
+  const bool efficiency = !fb.empty() && !fh.empty() && fb != fh;
+  if (efficiency) {
+    out.basis = "efficiency";
+    out.notes.push_back(fmt::format(
+        "the runs come from different machines ({} on {}, {} on {}): compared on efficiency, "
+        "each case against its own machine's roof, not on time",
+        base.context.machine->host, fb, head.context.machine->host, fh));
+  } else if (fb.empty() || fh.empty()) {
+    out.notes.push_back(fmt::format(
+        "the {} run carries no machine model: compared on time, assuming the same machine",
+        fb.empty() && fh.empty() ? "base and the new"
+        : fb.empty()             ? "base"
+                                 : "new"));
+  }
+  const auto bp = place_results(base, base.context.machine ? &*base.context.machine : nullptr);
+  const auto hp = place_results(head, head.context.machine ? &*head.context.machine : nullptr);
+  std::map<CaseKey, const RooflinePlacement*> by_key;
+  for (const auto& p : bp) by_key.emplace(key_of(p), &p);
+  std::map<CaseKey, bool> seen;
+  for (const auto& p : hp) {
+    const CaseKey key = key_of(p);
+    if (!seen.emplace(key, true).second) continue;  // the first of duplicate keys
+    const auto it = by_key.find(key);
+    if (it == by_key.end()) {
+      out.added.push_back(p.name);
+      continue;
+    }
+    const RooflinePlacement& b = *it->second;
+    CaseComparison c;
+    c.key = key;
+    c.name = p.name;
+    c.base = samples_of(b, efficiency);
+    c.head = samples_of(p, efficiency);
+    c.base_disposition = b.disposition;
+    c.head_disposition = p.disposition;
+    if (b.disposition == "passed" && p.disposition != "passed") {
+      c.verdict = Verdict::broken;
+      c.reason = fmt::format("validation was passed, now {}", p.disposition);
+    } else if (b.disposition != "passed" && !b.foreign) {
+      c.reason =
+          fmt::format("the base run's case was {}: nothing to compare against", b.disposition);
+    } else if (c.base.empty() || c.head.empty()) {
+      c.reason = efficiency ? "no efficiency in both runs (a case without a roof, or untimed)"
+                            : fmt::format("no timed repetitions in the {} run",
+                                          c.base.empty() ? "base" : "new");
+    } else {
+      std::vector<double> lb, lh;  // logarithms: the shift is the log of the time ratio
+      for (double v : c.base) lb.push_back(std::log(v));
+      for (double v : c.head) lh.push_back(std::log(v));
+      const MannWhitney mw = mann_whitney_u(lb, lh);
+      const ShiftEstimate hl = hodges_lehmann(lb, lh, settings.alpha);
+      c.p = mw.p;
+      c.ratio = std::exp(hl.estimate);
+      c.low = std::exp(hl.low);
+      c.high = std::exp(hl.high);
+      c.confidence = hl.confidence;
+      c.smallest_p = smallest_two_sided_p(static_cast<int>(lb.size()), static_cast<int>(lh.size()));
+      c.tested = true;
+    }
+    out.cases.push_back(std::move(c));
+  }
+  for (const auto& p : bp)
+    if (!seen.count(key_of(p))) out.removed.push_back(p.name);
+
+  std::vector<double> p;
+  for (const auto& c : out.cases)
+    if (c.tested) p.push_back(c.p);
+  const auto adjusted = holm_adjust(p);
+  out.tested = static_cast<int>(p.size());
+  double log_sum = 0;
+  std::size_t i = 0;
+  for (auto& c : out.cases) {
+    if (!c.tested) continue;
+    c.p_holm = adjusted[i++];
+    log_sum += std::log(c.ratio);
+    decide(c, settings, out.tested);
+  }
+  if (out.tested) out.geomean_ratio = std::exp(log_sum / out.tested);
+  return out;
+}
+
+std::optional<FailOn> parse_fail_on(std::string_view text) {
+  if (text == "regression") return FailOn::regression;
+  if (text == "inconclusive") return FailOn::inconclusive;
+  if (text == "change") return FailOn::change;
+  return std::nullopt;
+}
+
+bool fails(const CaseComparison& c, FailOn on) {
+  switch (c.verdict) {
+    case Verdict::regression:
+    case Verdict::broken:
+      return true;
+    case Verdict::inconclusive:
+      return on != FailOn::regression;
+    case Verdict::improvement:
+      return on == FailOn::change;
+    case Verdict::same:
+      return false;
+  }
+  return true;
+}
+
+bool gate_fails(const RunComparison& comparison, FailOn on) {
+  if (on == FailOn::change && (!comparison.added.empty() || !comparison.removed.empty()))
+    return true;
+  return std::any_of(comparison.cases.begin(), comparison.cases.end(),
+                     [&](const CaseComparison& c) { return fails(c, on); });
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,210 @@
+// compare's verdicts on runs built by hand: a regression, an improvement, identical runs,
+// too few repetitions, a newly crashing case, added and removed cases, runs from two
+// machines; and its error rates on simulated A/A and A/B runs.
+#include "ridgeline/analysis/run_comparison.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "fusion_runs.hpp"
+
+namespace ridgeline {
+namespace {
+
+using fusion_runs::make_case;
+
+// One case of `backend` (gemm 256^3, 1 thread) with one iteration row per time (ms).
+void add_case(Run& run, const std::string& backend, const std::vector<double>& ms,
+              Disposition disposition = Disposition::passed) {
+  CaseResult r = make_case(backend, "gemm", "m=256,n=256,k=256", 1, 0);
+  r.repetitions = static_cast<std::int64_t>(ms.size());
+  r.ridgeline->validation.disposition = disposition;
+  if (disposition != Disposition::passed) {  // an untimed case: one row, no time
+    r.error_occurred = true;
+    r.real_time = r.cpu_time = 0;
+    run.benchmarks.push_back(r);
+    return;
+  }
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    r.repetition_index = static_cast<std::int64_t>(i);
+    r.real_time = r.cpu_time = ms[i];
+    run.benchmarks.push_back(r);
+  }
+}
+
+std::vector<double> noisy(std::mt19937_64& rng, double ms, int n, double cv = 0.01) {
+  std::normal_distribution<double> noise(1, cv);
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) out.push_back(ms * noise(rng));
+  return out;
+}
+
+std::vector<double> scaled(std::vector<double> v, double f) {
+  for (double& x : v) x *= f;
+  return v;
+}
+
+const CaseComparison& find(const RunComparison& c, const std::string& backend) {
+  for (const auto& x : c.cases)
+    if (x.key.backend == backend) return x;
+  throw std::logic_error("no case of " + backend);
+}
+
+TEST(RunComparison, TheVerdictTable) {
+  std::mt19937_64 rng(1);
+  ridgeline::Run base, head;
+  const auto a = noisy(rng, 2.0, 10), b = noisy(rng, 2.0, 10), c = noisy(rng, 2.0, 10);
+  add_case(base, "cpu.slower", a);
+  add_case(head, "cpu.slower", scaled(noisy(rng, 2.0, 10), 1.10));
+  add_case(base, "cpu.faster", b);
+  add_case(head, "cpu.faster", scaled(noisy(rng, 2.0, 10), 0.90));
+  add_case(base, "cpu.identical", c);
+  add_case(head, "cpu.identical", c);
+  add_case(base, "cpu.few", {2.0, 2.01, 1.99});
+  add_case(head, "cpu.few", {2.2, 2.21, 2.19});
+  add_case(base, "cpu.crashes", noisy(rng, 2.0, 10));
+  add_case(head, "cpu.crashes", {}, Disposition::crashed);
+  add_case(base, "cpu.gone", noisy(rng, 2.0, 10));
+  add_case(head, "cpu.new", noisy(rng, 2.0, 10));
+
+  const RunComparison cmp = compare_runs(base, head, {});
+  EXPECT_EQ(cmp.basis, "time");
+  EXPECT_EQ(cmp.tested, 4);  // the crashed case has no ratio; added and removed none either
+
+  const auto& slower = find(cmp, "cpu.slower");
+  EXPECT_EQ(slower.verdict, Verdict::regression) << slower.reason;
+  EXPECT_NEAR(slower.ratio, 1.10, 0.02);
+  EXPECT_GT(slower.low, 1.05);
+  EXPECT_LT(slower.p_holm, 0.05);
+  EXPECT_GE(slower.p_holm, slower.p);
+
+  const auto& faster = find(cmp, "cpu.faster");
+  EXPECT_EQ(faster.verdict, Verdict::improvement) << faster.reason;
+  EXPECT_NEAR(faster.ratio, 0.90, 0.02);
+
+  const auto& identical = find(cmp, "cpu.identical");
+  EXPECT_EQ(identical.verdict, Verdict::same) << identical.reason;
+  EXPECT_DOUBLE_EQ(identical.ratio, 1.0);
+
+  const auto& few = find(cmp, "cpu.few");  // 10% slower, but 3 + 3 reach p = 0.1 at best
+  EXPECT_EQ(few.verdict, Verdict::inconclusive);
+  EXPECT_DOUBLE_EQ(few.smallest_p, 0.1);
+  EXPECT_NE(few.reason.find("run at least"), std::string::npos) << few.reason;
+
+  const auto& crashes = find(cmp, "cpu.crashes");
+  EXPECT_EQ(crashes.verdict, Verdict::broken);
+  EXPECT_NE(crashes.reason.find("crashed"), std::string::npos) << crashes.reason;
+
+  ASSERT_EQ(cmp.added.size(), 1u);
+  EXPECT_NE(cmp.added[0].find("cpu.new"), std::string::npos);
+  ASSERT_EQ(cmp.removed.size(), 1u);
+  EXPECT_NE(cmp.removed[0].find("cpu.gone"), std::string::npos);
+
+  EXPECT_TRUE(gate_fails(cmp, FailOn::regression));
+  EXPECT_TRUE(fails(slower, FailOn::regression));
+  EXPECT_TRUE(fails(crashes, FailOn::regression));
+  EXPECT_FALSE(fails(faster, FailOn::regression));  // improvements never fail the default gate
+  EXPECT_FALSE(fails(few, FailOn::regression));
+  EXPECT_TRUE(fails(few, FailOn::inconclusive));
+  EXPECT_TRUE(fails(faster, FailOn::change));
+  EXPECT_FALSE(fails(identical, FailOn::change));
+}
+
+TEST(RunComparison, OnlyImprovementsPassTheDefaultGate) {
+  std::mt19937_64 rng(2);
+  ridgeline::Run base, head;
+  add_case(base, "cpu.faster", noisy(rng, 2.0, 10));
+  add_case(head, "cpu.faster", scaled(noisy(rng, 2.0, 10), 0.8));
+  const RunComparison cmp = compare_runs(base, head, {});
+  EXPECT_EQ(cmp.cases.at(0).verdict, Verdict::improvement);
+  EXPECT_FALSE(gate_fails(cmp, FailOn::regression));
+  EXPECT_FALSE(gate_fails(cmp, FailOn::inconclusive));
+  EXPECT_TRUE(gate_fails(cmp, FailOn::change));
+  EXPECT_NEAR(cmp.geomean_ratio, 0.8, 0.02);
+}
+
+TEST(RunComparison, RunsFromTwoMachinesAreComparedOnEfficiency) {
+  // The same time on a machine with twice the roof is half the efficiency: a regression on
+  // efficiency although the times agree.
+  std::mt19937_64 rng(3);
+  ridgeline::Run base, head;
+  base.context.machine = fusion_runs::machine();
+  MachineModel faster = fusion_runs::machine();
+  faster.fingerprint = "another machine";
+  for (auto& c : faster.compute) c.per_second *= 2;
+  for (auto& m : faster.memory) m.bytes_per_s *= 2;
+  head.context.machine = faster;
+  const auto t = noisy(rng, 2.0, 10);
+  add_case(base, "cpu.same_time", t);
+  add_case(head, "cpu.same_time", t);
+  const RunComparison cmp = compare_runs(base, head, {});
+  EXPECT_EQ(cmp.basis, "efficiency");
+  ASSERT_FALSE(cmp.notes.empty());
+  EXPECT_NE(cmp.notes[0].find("different machines"), std::string::npos);
+  const auto& c = cmp.cases.at(0);
+  EXPECT_EQ(c.verdict, Verdict::regression) << c.reason;
+  EXPECT_NEAR(c.ratio, 2.0, 1e-9);
+  // On one machine (same fingerprint), the same times are the same.
+  head.context.machine = fusion_runs::machine();
+  EXPECT_EQ(compare_runs(base, head, {}).cases.at(0).verdict, Verdict::same);
+}
+
+TEST(RunComparison, CasesMatchByTheirFieldsNotTheirNames) {
+  std::mt19937_64 rng(4);
+  ridgeline::Run base, head;
+  const auto t = noisy(rng, 2.0, 10);
+  add_case(base, "cpu.x", t);
+  add_case(head, "cpu.x", t);
+  head.benchmarks.front().name = "renamed";  // the name differs, every field agrees
+  for (auto& r : head.benchmarks) r.run_name = "renamed";
+  const RunComparison cmp = compare_runs(base, head, {});
+  ASSERT_EQ(cmp.cases.size(), 1u);
+  EXPECT_TRUE(cmp.added.empty());
+  EXPECT_TRUE(cmp.removed.empty());
+  // A different thread count is another case.
+  for (auto& r : head.benchmarks) r.ridgeline->threads = 2;
+  const RunComparison other = compare_runs(base, head, {});
+  EXPECT_TRUE(other.cases.empty());
+  EXPECT_EQ(other.added.size(), 1u);
+  EXPECT_EQ(other.removed.size(), 1u);
+}
+
+// The targets, on simulated runs with a fixed seed: the family-wise false-positive
+// rate of A/A comparisons (20 cases, 10 repetitions, 1% noise) at alpha 0.05 after Holm, and
+// the power to find a 5% slowdown at 1% noise with 10 repetitions.
+TEST(RunComparison, AaFalsePositivesAndAbPower) {
+  std::mt19937_64 rng(5);
+  int false_alarms = 0;
+  const int comparisons = 1000;
+  for (int i = 0; i < comparisons; ++i) {
+    ridgeline::Run base, head;
+    for (int k = 0; k < 20; ++k) {
+      const std::string backend = "cpu.k" + std::to_string(k);
+      add_case(base, backend, noisy(rng, 2.0, 10));
+      add_case(head, backend, noisy(rng, 2.0, 10));
+    }
+    const RunComparison cmp = compare_runs(base, head, {});
+    false_alarms += std::any_of(cmp.cases.begin(), cmp.cases.end(),
+                                [](const auto& c) { return c.p_holm < 0.05; });
+  }
+  EXPECT_LE(false_alarms, comparisons * 5 / 100) << false_alarms << " of " << comparisons;
+
+  int detected = 0, regressions = 0;
+  const int trials = 1000;
+  for (int i = 0; i < trials; ++i) {
+    ridgeline::Run base, head;
+    add_case(base, "cpu.k", noisy(rng, 2.0, 10));
+    add_case(head, "cpu.k", scaled(noisy(rng, 2.0, 10), 1.05));
+    ComparisonSettings s;
+    s.threshold = 0.01;
+    const auto& c = compare_runs(base, head, s).cases.at(0);
+    detected += c.p_holm < 0.05;
+    regressions += c.verdict == Verdict::regression;
+  }
+  EXPECT_GE(detected, trials * 95 / 100) << detected << " of " << trials;
+  EXPECT_GE(regressions, trials * 90 / 100) << regressions << " of " << trials;
+}
+
+}  // namespace
+}  // namespace ridgeline

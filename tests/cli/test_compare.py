@@ -1,0 +1,135 @@
+"""`ridgeline compare` as a CI job runs it: two real runs, one of them edited to be slower,
+exit codes, the JSON, and bad input (one line, exit 2, nothing written)."""
+import copy
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from cli_support import ridgeline, remove_cache
+
+
+def tearDownModule():
+    remove_cache()
+
+
+def slowed(run, factor, backend):
+    """The run with every timed row of `backend` `factor` times slower."""
+    out = copy.deepcopy(run)
+    for b in out["benchmarks"]:
+        if b.get("ridgeline", {}).get("backend") == backend and b.get("run_type") == "iteration":
+            b["real_time"] *= factor
+            b["cpu_time"] *= factor
+    return out
+
+
+class Compare(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="compare-", dir=os.getcwd())
+        cls.base = os.path.join(cls.dir, "base.json")
+        r = ridgeline("run", "--no-isolation", "--backend", "cpu.packed_avx2,cpu.tiled", "--shape", "96",
+                      "--dtype", "f32", "--repetitions", "8", "--min-time", "0.01", "-o", cls.base)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        with open(cls.base) as f:
+            cls.doc = json.load(f)
+        # The measured times of this shared VM swing by 10% at this size: each case's
+        # repetitions are set 0.1% apart around its first, so that the verdicts below depend
+        # on the edits the tests make, not on the machine's noise (the RunComparison.* unit
+        # tests cover noisy samples).
+        first = {}
+        for b in cls.doc["benchmarks"]:
+            if b.get("run_type") == "iteration" and "ridgeline" in b:
+                t = first.setdefault(b["run_name"], b["real_time"])
+                b["real_time"] = b["cpu_time"] = t * (1 + 0.001 * b["repetition_index"])
+        with open(cls.base, "w") as f:
+            json.dump(cls.doc, f)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def write(self, name, run):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            json.dump(run, f)
+        return path
+
+    def test_a_run_against_itself_is_the_same_and_passes(self):
+        out = os.path.join(self.dir, "same.json")
+        r = ridgeline("compare", self.base, self.base, "--json", out)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("2 same", r.stdout)
+        with open(out) as f:
+            cmp = json.load(f)
+        self.assertEqual([c["verdict"] for c in cmp["cases"]], ["same", "same"])
+        self.assertFalse(cmp["gate_failed"])
+        self.assertEqual(cmp["geomean_ratio"], 1.0)
+
+    def test_a_slower_case_fails_the_gate_with_exit_1(self):
+        slow = self.write("slow.json", slowed(self.doc, 1.3, "cpu.tiled"))
+        out = os.path.join(self.dir, "slow-cmp.json")
+        r = ridgeline("compare", self.base, slow, "--json", out)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("REGRESSION", r.stdout)
+        self.assertIn("gate (--fail-on regression): FAILED", r.stdout)
+        with open(out) as f:
+            cases = {c["key"]["backend"]: c for c in json.load(f)["cases"]}
+        self.assertEqual(cases["cpu.tiled"]["verdict"], "regression")
+        self.assertAlmostEqual(cases["cpu.tiled"]["ratio"], 1.3, places=6)
+        self.assertTrue(cases["cpu.tiled"]["fails"])
+        self.assertEqual(cases["cpu.packed_avx2"]["verdict"], "same")
+        # The mirror is an improvement: it never fails the default gate, it does under change.
+        r = ridgeline("compare", slow, self.base)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("IMPROVEMENT", r.stdout)
+        self.assertEqual(ridgeline("compare", slow, self.base, "--fail-on", "change").returncode, 1)
+
+    def test_a_threshold_above_the_change_makes_it_the_same(self):
+        slow = self.write("slow3.json", slowed(self.doc, 1.03, "cpu.tiled"))
+        r = ridgeline("compare", self.base, slow, "--threshold", "10%")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("2 same", r.stdout)
+
+    def test_a_newly_broken_case_fails_whatever_its_time(self):
+        broken = copy.deepcopy(self.doc)
+        for b in broken["benchmarks"]:
+            if b.get("ridgeline", {}).get("backend") == "cpu.tiled":
+                b["ridgeline"]["validation"]["disposition"] = "incorrect"
+        r = ridgeline("compare", self.base, self.write("broken.json", broken))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("BROKEN", r.stdout)
+        self.assertIn("validation was passed, now incorrect", r.stdout)
+
+    def test_added_and_removed_cases_are_listed(self):
+        fewer = copy.deepcopy(self.doc)
+        fewer["benchmarks"] = [b for b in fewer["benchmarks"] if b.get("ridgeline", {}).get("backend") != "cpu.tiled"]
+        path = self.write("fewer.json", fewer)
+        r = ridgeline("compare", self.base, path)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("removed (only in the base run): gemm/cpu.tiled/", r.stdout)
+        r = ridgeline("compare", path, self.base)
+        self.assertIn("added (only in the new run): gemm/cpu.tiled/", r.stdout)
+        self.assertEqual(ridgeline("compare", path, self.base, "--fail-on", "change").returncode, 1)
+
+    def test_bad_input_is_one_line_and_exit_2(self):
+        not_a_run = self.write("not-a-run.json", {"hello": 1})
+        out = os.path.join(self.dir, "never.json")
+        for args in (["compare", self.base],
+                     ["compare", self.base, os.path.join(self.dir, "missing.json")],
+                     ["compare", self.base, not_a_run, "--json", out],
+                     ["compare", self.base, self.base, "--threshold", "five"],
+                     ["compare", self.base, self.base, "--threshold", "150%"],
+                     ["compare", self.base, self.base, "--alpha", "2"],
+                     ["compare", self.base, self.base, "--fail-on", "sometimes"]):
+            with self.subTest(args=args):
+                r = ridgeline(*args)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main()

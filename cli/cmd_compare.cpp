@@ -1,10 +1,9 @@
 // ridgeline compare BASE NEW: every case's verdict (analysis/run_comparison.hpp) in the
-// terminal and as JSON, and an exit code a CI pipeline gates on (docs/compare.md).
+// terminal, as JSON, Markdown and JUnit (reports/comparison.hpp), and an exit code a CI
+// pipeline gates on (docs/compare.md).
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
-#include <nlohmann/json.hpp>
+#include <utility>
 
 #include "commands.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
@@ -12,6 +11,8 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/comparison.hpp"
+#include "ridgeline/reports/escape.hpp"
 
 namespace ridgeline::cli {
 
@@ -22,7 +23,7 @@ struct CompareOptions {
   std::string threshold = "5%";
   double alpha = 0.05;
   std::string fail_on = "regression";
-  std::string json;
+  std::string json, markdown, junit;
   bool all = false;
 };
 
@@ -44,108 +45,6 @@ double parse_threshold(const std::string& text) {
   return v;
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::toupper(c); });
-  return out;
-}
-
-std::string reps(const CaseComparison& c) {
-  return fmt::format("{}/{}", c.base.size(), c.head.size());
-}
-
-void print_terminal(const RunComparison& cmp, const CompareOptions& opt, FailOn on) {
-  fmt::print(
-      "compare {} -> {}: on {}, threshold ±{:g}%, alpha {:g} (Holm over {} case{})\n", opt.base,
-      opt.head, cmp.basis == "time" ? "time per call" : "efficiency (% of the roof)",
-      cmp.settings.threshold * 100, cmp.settings.alpha, cmp.tested, cmp.tested == 1 ? "" : "s");
-  for (const auto& n : cmp.notes) fmt::print("note: {}\n", n);
-  // Largest effect first; cases without a ratio (broken, untested) at the top.
-  std::vector<const CaseComparison*> rows;
-  for (const auto& c : cmp.cases) rows.push_back(&c);
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
-    const double ea = a->tested ? std::abs(std::log(a->ratio)) : INFINITY;
-    const double eb = b->tested ? std::abs(std::log(b->ratio)) : INFINITY;
-    return ea > eb;
-  });
-  std::size_t folded = 0;
-  fmt::print("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", "verdict", "ratio", "interval", "p(Holm)",
-             "reps", "case");
-  for (const auto* c : rows) {
-    if (c->verdict == Verdict::same && !opt.all) {
-      ++folded;
-      continue;
-    }
-    const std::string ratio = c->tested ? fmt::format("{:.3f}", c->ratio) : "-";
-    const std::string interval = c->tested ? fmt::format("{:.3f}-{:.3f}", c->low, c->high) : "-";
-    const std::string p = c->tested ? fmt::format("{:.2g}", c->p_holm) : "-";
-    fmt::print("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", upper(to_string(c->verdict)), ratio,
-               interval, p, reps(*c), c->name);
-    if (c->verdict != Verdict::same) fmt::print("{:13}{}\n", "", c->reason);
-  }
-  if (folded)
-    fmt::print("({} case{} the same within ±{:g}%, folded; --all lists them)\n", folded,
-               folded == 1 ? "" : "s", cmp.settings.threshold * 100);
-  if (cmp.tested)
-    fmt::print("geometric mean of the ratios: {:.3f} over {} case{}\n", cmp.geomean_ratio,
-               cmp.tested, cmp.tested == 1 ? "" : "s");
-  for (const auto& n : cmp.added) fmt::print("added (only in the new run): {}\n", n);
-  for (const auto& n : cmp.removed) fmt::print("removed (only in the base run): {}\n", n);
-  std::map<Verdict, int> count;
-  for (const auto& c : cmp.cases) count[c.verdict] += 1;
-  std::string tally;
-  for (const auto& [v, n] : count)
-    tally += fmt::format("{}{} {}", tally.empty() ? "" : ", ", n, to_string(v));
-  fmt::print("gate (--fail-on {}): {} ({})\n", opt.fail_on,
-             gate_fails(cmp, on) ? "FAILED" : "passed", tally.empty() ? "no cases" : tally);
-}
-
-nlohmann::json to_json(const RunComparison& cmp, const CompareOptions& opt, FailOn on) {
-  nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : cmp.cases) {
-    nlohmann::json j = {{"name", c.name},
-                        {"key",
-                         {{"op", c.key.op},
-                          {"backend", c.key.backend},
-                          {"device", c.key.device},
-                          {"dtype", c.key.dtype},
-                          {"params", c.key.params},
-                          {"pattern", c.key.pattern},
-                          {"fp_env", c.key.fp_env},
-                          {"threads", c.key.threads}}},
-                        {"verdict", to_string(c.verdict)},
-                        {"reason", c.reason},
-                        {"fails", fails(c, on)},
-                        {"base_disposition", c.base_disposition},
-                        {"new_disposition", c.head_disposition},
-                        {"base_samples", c.base},
-                        {"new_samples", c.head}};
-    if (!c.key.foreign_name.empty()) j["key"] = {{"foreign_name", c.key.foreign_name}};
-    if (c.tested)
-      j.update({{"ratio", c.ratio},
-                {"interval", {c.low, c.high}},
-                {"confidence", c.confidence},
-                {"p", c.p},
-                {"p_holm", c.p_holm},
-                {"smallest_p", c.smallest_p}});
-    cases.push_back(std::move(j));
-  }
-  return {{"base", opt.base},
-          {"new", opt.head},
-          {"basis", cmp.basis},
-          {"threshold", cmp.settings.threshold},
-          {"alpha", cmp.settings.alpha},
-          {"fail_on", opt.fail_on},
-          {"gate_failed", gate_fails(cmp, on)},
-          {"tested", cmp.tested},
-          {"geomean_ratio", cmp.tested ? nlohmann::json(cmp.geomean_ratio) : nlohmann::json()},
-          {"notes", cmp.notes},
-          {"added", cmp.added},
-          {"removed", cmp.removed},
-          {"cases", cases}};
-}
-
 int run_compare(const CompareOptions& opt) {
   ComparisonSettings settings;
   settings.threshold = parse_threshold(opt.threshold);
@@ -153,19 +52,26 @@ int run_compare(const CompareOptions& opt) {
     throw InputError(fmt::format("--alpha: {} is not between 0 and 1", opt.alpha));
   settings.alpha = opt.alpha;
   const FailOn on = *parse_fail_on(opt.fail_on);  // CLI11 checked the choice
-  if (!opt.json.empty()) check_output_file(opt.json);
+  const std::pair<const std::string*, std::string (*)(const ComparisonView&)> files[] = {
+      {&opt.json, &comparison_json},
+      {&opt.markdown, &comparison_markdown},
+      {&opt.junit, &comparison_junit}};
+  for (const auto& [path, _] : files)
+    if (!path->empty()) check_output_file(*path);  // every output checked before any input
   const Run base = read_run_file(opt.base);
   const Run head = read_run_file(opt.head);
   const RunComparison cmp = compare_runs(base, head, settings);
   if (cmp.cases.empty() && !cmp.added.empty() && !cmp.removed.empty())
     fmt::print(stderr,
                "ridgeline: note: no case of {} is in {}: are these runs of the same suite?\n",
-               opt.head, opt.base);
-  print_terminal(cmp, opt, on);
-  if (!opt.json.empty()) {
-    write_file_atomically(opt.json, to_json(cmp, opt, on).dump(2) + "\n");
-    if (!resolve_output_file(opt.json).stream)
-      fmt::print("{}\n", std::filesystem::absolute(opt.json).string());
+               escape_visible(opt.head), escape_visible(opt.base));
+  const ComparisonView view{cmp, opt.base, opt.head, on, opt.fail_on, opt.all};
+  fmt::print("{}", comparison_text(view));
+  for (const auto& [path, write] : files) {
+    if (path->empty()) continue;
+    write_file_atomically(*path, write(view));
+    if (!resolve_output_file(*path).stream)
+      fmt::print("{}\n", std::filesystem::absolute(*path).string());
   }
   return gate_fails(cmp, on) ? 1 : 0;
 }
@@ -191,6 +97,11 @@ Command add_compare_command(CLI::App& app) {
                   "and removed cases)")
       ->check(CLI::IsMember({"regression", "inconclusive", "change"}));
   sub->add_option("--json", opt->json, "Also write the comparison as JSON");
+  sub->add_option("--markdown", opt->markdown,
+                  "Also write it as Markdown (for $GITHUB_STEP_SUMMARY: under 1 MiB)");
+  sub->add_option(
+      "--junit", opt->junit,
+      "Also write it as JUnit XML: one testcase per case, a failure where the gate fails");
   sub->add_flag("--all", opt->all, "List the unchanged cases too");
   return {sub, [opt] { return run_compare(*opt); }};
 }

@@ -3,9 +3,11 @@ exit codes, the JSON, and bad input (one line, exit 2, nothing written)."""
 import copy
 import json
 import os
+import re
 import shutil
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 
 from cli_support import ridgeline, remove_cache
 
@@ -71,8 +73,29 @@ class Compare(unittest.TestCase):
     def test_a_slower_case_fails_the_gate_with_exit_1(self):
         slow = self.write("slow.json", slowed(self.doc, 1.3, "cpu.tiled"))
         out = os.path.join(self.dir, "slow-cmp.json")
-        r = ridgeline("compare", self.base, slow, "--json", out)
+        md = os.path.join(self.dir, "summary.md")
+        junit = os.path.join(self.dir, "junit.xml")
+        r = ridgeline("compare", self.base, slow, "--json", out, "--markdown", md, "--junit", junit)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        for path in (out, md, junit):
+            self.assertIn(os.path.abspath(path), r.stdout.splitlines())
+        with open(md) as f:
+            summary = f.read()
+        self.assertRegex(summary, r"^### Ridgeline compare: gate failed\n")
+        self.assertRegex(summary, re.compile(r"^\| REGRESSION \| 1\.300 \| 1\.\d{3}-1\.\d{3} \| [0-9.e-]+ \| 8/8 \| "
+                                             r"gemm/cpu\.tiled/f32/m=96,n=96,k=96/layout=NN/pattern=normal/threads=1 \| "
+                                             r"slower by 30\.0%", re.M))
+        self.assertRegex(summary, r"<details><summary>1 case the same within ±5%</summary>")
+        suite = ET.parse(junit).getroot().find("testsuite")
+        self.assertEqual((suite.get("tests"), suite.get("failures")), ("2", "1"))
+        cases = {c.get("name").split("/")[1]: c for c in suite.findall("testcase")}
+        failure = cases["cpu.tiled"].find("failure")
+        self.assertEqual(failure.get("type"), "regression")
+        props = {p.get("name"): p.get("value") for p in cases["cpu.tiled"].find("properties")}
+        self.assertAlmostEqual(float(props["ratio"]), 1.3, places=5)
+        self.assertEqual((props["base_repetitions"], props["new_repetitions"]), ("8", "8"))
+        self.assertLess(float(props["p_holm"]), 0.05)
+        self.assertIsNone(cases["cpu.packed_avx2"].find("failure"))
         self.assertIn("REGRESSION", r.stdout)
         self.assertIn("gate (--fail-on regression): FAILED", r.stdout)
         with open(out) as f:
@@ -120,6 +143,8 @@ class Compare(unittest.TestCase):
         for args in (["compare", self.base],
                      ["compare", self.base, os.path.join(self.dir, "missing.json")],
                      ["compare", self.base, not_a_run, "--json", out],
+                     ["compare", self.base, not_a_run, "--markdown", out, "--junit", out + ".xml"],
+                     ["compare", self.base, self.base, "--junit", os.path.join(self.dir, "no-such-dir", "j.xml")],
                      ["compare", self.base, self.base, "--threshold", "five"],
                      ["compare", self.base, self.base, "--threshold", "150%"],
                      ["compare", self.base, self.base, "--alpha", "2"],
@@ -129,6 +154,7 @@ class Compare(unittest.TestCase):
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
                 self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                 self.assertFalse(os.path.exists(out))
+                self.assertFalse(os.path.exists(out + ".xml"))
 
 
 if __name__ == "__main__":

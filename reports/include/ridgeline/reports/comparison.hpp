@@ -1,0 +1,27 @@
+#pragma once
+// The printers of a run comparison (analysis/run_comparison.hpp): the terminal table,
+// JSON, Markdown for $GITHUB_STEP_SUMMARY and JUnit XML. They format the model; every
+// number and verdict comes from it (docs/compare.md).
+#include <string>
+
+#include "ridgeline/analysis/run_comparison.hpp"
+
+namespace ridgeline {
+
+struct ComparisonView {
+  const RunComparison& comparison;
+  std::string base, head;  // the files as the user named them
+  FailOn fail_on = FailOn::regression;
+  std::string fail_on_name = "regression";
+  bool all = false;  // list the unchanged cases too (terminal)
+};
+
+std::string comparison_text(const ComparisonView& view);
+std::string comparison_json(const ComparisonView& view);
+// At most about 900 KiB (GitHub's step summary takes 1 MiB): unchanged rows go in a
+// <details> block and are the first left out, with a line saying how many, where it is
+// longer.
+std::string comparison_markdown(const ComparisonView& view);
+std::string comparison_junit(const ComparisonView& view);
+
+}  // namespace ridgeline

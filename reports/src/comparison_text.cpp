@@ -1,0 +1,116 @@
+// The comparison in the terminal and as Markdown (comparison.hpp).
+#include <fmt/format.h>
+
+#include "comparison_rows.hpp"
+#include "ridgeline/reports/escape.hpp"
+
+namespace ridgeline {
+
+using namespace comparison_rows;
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+constexpr std::size_t kMarkdownBudget = 900 * 1024;
+
+std::string markdown_row(const CaseComparison& c) {
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", upper(to_string(c.verdict)),
+                     ratio(c), interval(c), p_holm(c), repetitions(c), escape_markdown_cell(c.name),
+                     escape_markdown_cell(c.reason));
+}
+
+constexpr const char* kMarkdownHeader =
+    "| verdict | ratio | interval | p (Holm) | reps | case | why "
+    "|\n|---|---:|---|---:|---:|---|---|\n";
+
+}  // namespace
+
+std::string comparison_text(const ComparisonView& view) {
+  const RunComparison& cmp = view.comparison;
+  std::string out =
+      fmt::format("compare {} -> {}: on {}, threshold ±{:g}%, alpha {:g} (Holm over {})\n",
+                  escape_visible(view.base), escape_visible(view.head), basis(cmp),
+                  cmp.settings.threshold * 100, cmp.settings.alpha,
+                  plural(static_cast<std::size_t>(cmp.tested), "case"));
+  for (const auto& n : cmp.notes) out += "note: " + escape_visible(n) + "\n";
+  out += fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", "verdict", "ratio", "interval",
+                     "p(Holm)", "reps", "case");
+  std::size_t folded = 0;
+  for (const auto* c : by_effect(cmp)) {
+    if (c->verdict == Verdict::same && !view.all) {
+      ++folded;
+      continue;
+    }
+    out +=
+        fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", upper(to_string(c->verdict)),
+                    ratio(*c), interval(*c), p_holm(*c), repetitions(*c), escape_visible(c->name));
+    if (c->verdict != Verdict::same) out += fmt::format("{:13}{}\n", "", escape_visible(c->reason));
+  }
+  if (folded)
+    out += fmt::format("({} the same within ±{:g}%, folded; --all lists them)\n",
+                       plural(folded, "case"), cmp.settings.threshold * 100);
+  if (cmp.tested)
+    out += fmt::format("geometric mean of the ratios: {:.3f} over {}\n", cmp.geomean_ratio,
+                       plural(static_cast<std::size_t>(cmp.tested), "case"));
+  for (const auto& n : cmp.added) out += "added (only in the new run): " + escape_visible(n) + "\n";
+  for (const auto& n : cmp.removed)
+    out += "removed (only in the base run): " + escape_visible(n) + "\n";
+  out += fmt::format("gate (--fail-on {}): {} ({})\n", view.fail_on_name,
+                     gate_fails(cmp, view.fail_on) ? "FAILED" : "passed", tally(cmp));
+  return out;
+}
+
+std::string comparison_markdown(const ComparisonView& view) {
+  const RunComparison& cmp = view.comparison;
+  const bool failed = gate_fails(cmp, view.fail_on);
+  std::string out = fmt::format(
+      "### Ridgeline compare: {}\n\n{} → {} on {}, threshold ±{:g}%, alpha {:g} (Holm over "
+      "{}): {}.",
+      failed ? "gate failed" : "gate passed", escape_markdown_cell(view.base),
+      escape_markdown_cell(view.head), basis(cmp), cmp.settings.threshold * 100, cmp.settings.alpha,
+      plural(static_cast<std::size_t>(cmp.tested), "case"), tally(cmp));
+  if (cmp.tested) out += fmt::format(" Geometric mean of the ratios: {:.3f}.", cmp.geomean_ratio);
+  out += fmt::format(" Gate: `--fail-on {}`.\n\n", view.fail_on_name);
+  for (const auto& n : cmp.notes) out += "> " + escape_markdown_cell(n) + "\n\n";
+  std::vector<const CaseComparison*> changed, same;
+  for (const auto* c : by_effect(cmp)) (c->verdict == Verdict::same ? same : changed).push_back(c);
+  std::size_t left_out = 0;
+  const auto add_rows = [&](const std::vector<const CaseComparison*>& rows, std::string& text) {
+    for (const auto* c : rows) {
+      std::string row = markdown_row(*c);
+      if (out.size() + text.size() + row.size() > kMarkdownBudget) {
+        ++left_out;
+        continue;
+      }
+      text += row;
+    }
+  };
+  if (!changed.empty()) {
+    std::string table = kMarkdownHeader;
+    add_rows(changed, table);
+    out += table + "\n";
+  }
+  if (!same.empty()) {
+    std::string table = kMarkdownHeader;
+    add_rows(same, table);
+    out +=
+        fmt::format("<details><summary>{} the same within ±{:g}%</summary>\n\n{}\n</details>\n\n",
+                    plural(same.size(), "case"), cmp.settings.threshold * 100, table);
+  }
+  for (const auto& n : cmp.added)
+    out += "- added (only in the new run): " + escape_markdown_cell(n) + "\n";
+  for (const auto& n : cmp.removed)
+    out += "- removed (only in the base run): " + escape_markdown_cell(n) + "\n";
+  if (left_out)
+    out += fmt::format(
+        "\n{} left out to stay under the step summary's 1 MiB; `--json` has every case.\n",
+        plural(left_out, "row"));
+  return out;
+}
+
+}  // namespace ridgeline

@@ -3,14 +3,18 @@
 // pipeline gates on (docs/compare.md).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <utility>
+#include <vector>
 
 #include "commands.hpp"
+#include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/core/thresholds.hpp"
 #include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/reports/escape.hpp"
 
@@ -19,7 +23,10 @@ namespace ridgeline::cli {
 namespace {
 
 struct CompareOptions {
+  std::vector<std::string> files;  // BASE NEW, or the runs to calibrate on
   std::string base, head;
+  bool calibrate = false;
+  std::string output = "thresholds.json";  // --calibrate's
   std::string threshold = "5%";
   double alpha = 0.05;
   std::string fail_on = "regression";
@@ -45,12 +52,44 @@ double parse_threshold(const std::string& text) {
   return v;
 }
 
-int run_compare(const CompareOptions& opt) {
+// --threshold: a fraction, or a file written by --calibrate.
+void set_threshold(const std::string& text, ComparisonSettings& settings) {
+  const bool file = text.ends_with(".json") || std::filesystem::is_regular_file(text);
+  if (file)
+    apply_thresholds(read_thresholds_file(text), settings);
+  else
+    settings.threshold = parse_threshold(text);
+}
+
+int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings) {
+  if (opt.files.size() < 2)
+    throw InputError(fmt::format(
+        "compare --calibrate needs at least two runs of the same code, got {}", opt.files.size()));
+  if (!settings.case_thresholds.empty())
+    throw InputError("compare --calibrate: --threshold takes a fraction here, not a file");
+  check_output_file(opt.output);
+  std::vector<Run> runs;
+  for (const auto& f : opt.files) runs.push_back(read_run_file(f));
+  const Calibration cal = calibrate(runs, settings);
+  fmt::print("{}", calibration_text(cal, settings.threshold, runs.size()));
+  write_file_atomically(opt.output, thresholds_to_json(thresholds_of(cal, settings.threshold)));
+  if (!resolve_output_file(opt.output).stream)
+    fmt::print("{}\n", std::filesystem::absolute(opt.output).string());
+  return 0;
+}
+
+int run_compare(CompareOptions opt) {
   ComparisonSettings settings;
-  settings.threshold = parse_threshold(opt.threshold);
+  set_threshold(opt.threshold, settings);
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw InputError(fmt::format("--alpha: {} is not between 0 and 1", opt.alpha));
   settings.alpha = opt.alpha;
+  if (opt.calibrate) return run_calibrate(opt, settings);
+  if (opt.files.size() != 2)
+    throw InputError(fmt::format("compare takes two runs, BASE and NEW; got {}{}", opt.files.size(),
+                                 opt.files.size() > 2 ? " (--calibrate takes several)" : ""));
+  opt.base = opt.files[0];
+  opt.head = opt.files[1];
   const FailOn on = *parse_fail_on(opt.fail_on);  // CLI11 checked the choice
   const std::pair<const std::string*, std::string (*)(const ComparisonView&)> files[] = {
       {&opt.json, &comparison_json},
@@ -83,12 +122,18 @@ Command add_compare_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "compare",
       "Compare two runs case by case and gate on regressions (exit 1 when the gate fails)");
-  sub->add_option("base", opt->base,
-                  "The base Run (or its .jsonl journal, or Google Benchmark JSON)")
+  sub->add_option("runs", opt->files,
+                  "BASE NEW: the base Run (or its .jsonl journal, or Google Benchmark JSON) and "
+                  "the new one judged against it; with --calibrate, repeated runs of the same code")
       ->required();
-  sub->add_option("new", opt->head, "The new Run to judge against it")->required();
   sub->add_option("--threshold", opt->threshold,
-                  "Smallest change that counts, as 5% or 0.05 (default 5%)");
+                  "Smallest change that counts, as 5% or 0.05 (default 5%), or a file written "
+                  "by --calibrate (a threshold per case)");
+  sub->add_flag("--calibrate", opt->calibrate,
+                "A/A: compare every pair of the runs given (the same code), measure each case's "
+                "noise floor and write per-case thresholds to -o");
+  sub->add_option("-o,--output", opt->output,
+                  "The thresholds file --calibrate writes (default thresholds.json)");
   sub->add_option("--alpha", opt->alpha,
                   "Family-wise significance level over all cases, Holm-corrected (default 0.05)");
   sub->add_option("--fail-on", opt->fail_on,

@@ -13,16 +13,6 @@ namespace ridgeline {
 
 namespace {
 
-CaseKey key_of(const RooflinePlacement& p) {
-  CaseKey k;
-  if (p.foreign) {
-    k.foreign_name = p.name;
-    return k;
-  }
-  k = {p.op, p.backend, p.device, p.dtype, p.params, p.pattern, p.fp_env, p.threads, ""};
-  return k;
-}
-
 std::string fingerprint_of(const Run& run) {
   return run.context.machine ? run.context.machine->fingerprint : "";
 }
@@ -74,7 +64,7 @@ std::string settle(const CaseComparison& c, double t) {
 }
 
 void decide(CaseComparison& c, const ComparisonSettings& s, int family) {
-  const double t = s.threshold;
+  const double t = s.threshold_for(c.key);
   const bool significant = c.p_holm < s.alpha;
   if (significant && c.low > 1 + t) {
     c.verdict = Verdict::regression;
@@ -102,6 +92,54 @@ void decide(CaseComparison& c, const ComparisonSettings& s, int family) {
 }
 
 }  // namespace
+
+CaseKey case_key(const RooflinePlacement& p) {
+  CaseKey k;
+  if (p.foreign) {
+    k.foreign_name = p.name;
+    return k;
+  }
+  k = {p.op, p.backend, p.device, p.dtype, p.params, p.pattern, p.fp_env, p.threads, ""};
+  return k;
+}
+
+std::map<std::string, std::string> key_fields(const CaseKey& k) {
+  if (!k.foreign_name.empty()) return {{"foreign_name", k.foreign_name}};
+  return {{"op", k.op},         {"backend", k.backend},
+          {"device", k.device}, {"dtype", k.dtype},
+          {"params", k.params}, {"pattern", k.pattern},
+          {"fp_env", k.fp_env}, {"threads", std::to_string(k.threads)}};
+}
+
+CaseKey key_from_fields(const std::map<std::string, std::string>& f) {
+  const auto get = [&](const char* name) {
+    const auto it = f.find(name);
+    return it == f.end() ? std::string() : it->second;
+  };
+  CaseKey k;
+  k.foreign_name = get("foreign_name");
+  if (!k.foreign_name.empty()) return k;
+  k = {get("op"),
+       get("backend"),
+       get("device"),
+       get("dtype"),
+       get("params"),
+       get("pattern"),
+       get("fp_env"),
+       1,
+       ""};
+  try {
+    k.threads = std::stoi(get("threads"));
+  } catch (const std::exception&) {
+    k.threads = -1;  // matches no case
+  }
+  return k;
+}
+
+double ComparisonSettings::threshold_for(const CaseKey& key) const {
+  const auto it = case_thresholds.find(key);
+  return it == case_thresholds.end() ? threshold : it->second;
+}
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
@@ -140,10 +178,10 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
   const auto bp = place_results(base, base.context.machine ? &*base.context.machine : nullptr);
   const auto hp = place_results(head, head.context.machine ? &*head.context.machine : nullptr);
   std::map<CaseKey, const RooflinePlacement*> by_key;
-  for (const auto& p : bp) by_key.emplace(key_of(p), &p);
+  for (const auto& p : bp) by_key.emplace(case_key(p), &p);
   std::map<CaseKey, bool> seen;
   for (const auto& p : hp) {
-    const CaseKey key = key_of(p);
+    const CaseKey key = case_key(p);
     if (!seen.emplace(key, true).second) continue;  // the first of duplicate keys
     const auto it = by_key.find(key);
     if (it == by_key.end()) {
@@ -185,7 +223,7 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
     out.cases.push_back(std::move(c));
   }
   for (const auto& p : bp)
-    if (!seen.count(key_of(p))) out.removed.push_back(p.name);
+    if (!seen.count(case_key(p))) out.removed.push_back(p.name);
 
   std::vector<double> p;
   for (const auto& c : out.cases)

@@ -14,11 +14,7 @@ std::string comparison_json(const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : cmp.cases) {
-    nlohmann::json key = {{"op", c.key.op},         {"backend", c.key.backend},
-                          {"device", c.key.device}, {"dtype", c.key.dtype},
-                          {"params", c.key.params}, {"pattern", c.key.pattern},
-                          {"fp_env", c.key.fp_env}, {"threads", c.key.threads}};
-    if (!c.key.foreign_name.empty()) key = {{"foreign_name", c.key.foreign_name}};
+    const nlohmann::json key = key_fields(c.key);
     nlohmann::json j = {{"name", c.name},
                         {"key", key},
                         {"verdict", to_string(c.verdict)},

@@ -43,6 +43,19 @@ inline std::string plural(std::size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+// "±5%", or where a thresholds file gave some cases their own, says so.
+inline std::string threshold_text(const RunComparison& cmp) {
+  const double t = cmp.settings.threshold * 100;
+  return cmp.settings.case_thresholds.empty()
+             ? fmt::format("±{:g}%", t)
+             : fmt::format("per case from --calibrate ({} listed, ±{:g}% for the others)",
+                           cmp.settings.case_thresholds.size(), t);
+}
+inline std::string within_text(const RunComparison& cmp) {
+  return cmp.settings.case_thresholds.empty() ? fmt::format("±{:g}%", cmp.settings.threshold * 100)
+                                              : "their thresholds";
+}
+
 // "1 regression, 3 same": one count per verdict present.
 inline std::string tally(const RunComparison& cmp) {
   std::map<Verdict, int> count;

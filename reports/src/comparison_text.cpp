@@ -32,11 +32,10 @@ constexpr const char* kMarkdownHeader =
 
 std::string comparison_text(const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
-  std::string out =
-      fmt::format("compare {} -> {}: on {}, threshold ±{:g}%, alpha {:g} (Holm over {})\n",
-                  escape_visible(view.base), escape_visible(view.head), basis(cmp),
-                  cmp.settings.threshold * 100, cmp.settings.alpha,
-                  plural(static_cast<std::size_t>(cmp.tested), "case"));
+  std::string out = fmt::format(
+      "compare {} -> {}: on {}, threshold {}, alpha {:g} (Holm over {})\n",
+      escape_visible(view.base), escape_visible(view.head), basis(cmp), threshold_text(cmp),
+      cmp.settings.alpha, plural(static_cast<std::size_t>(cmp.tested), "case"));
   for (const auto& n : cmp.notes) out += "note: " + escape_visible(n) + "\n";
   out += fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", "verdict", "ratio", "interval",
                      "p(Holm)", "reps", "case");
@@ -52,8 +51,8 @@ std::string comparison_text(const ComparisonView& view) {
     if (c->verdict != Verdict::same) out += fmt::format("{:13}{}\n", "", escape_visible(c->reason));
   }
   if (folded)
-    out += fmt::format("({} the same within ±{:g}%, folded; --all lists them)\n",
-                       plural(folded, "case"), cmp.settings.threshold * 100);
+    out += fmt::format("({} the same within {}, folded; --all lists them)\n",
+                       plural(folded, "case"), within_text(cmp));
   if (cmp.tested)
     out += fmt::format("geometric mean of the ratios: {:.3f} over {}\n", cmp.geomean_ratio,
                        plural(static_cast<std::size_t>(cmp.tested), "case"));
@@ -69,10 +68,10 @@ std::string comparison_markdown(const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
   const bool failed = gate_fails(cmp, view.fail_on);
   std::string out = fmt::format(
-      "### Ridgeline compare: {}\n\n{} → {} on {}, threshold ±{:g}%, alpha {:g} (Holm over "
+      "### Ridgeline compare: {}\n\n{} → {} on {}, threshold {}, alpha {:g} (Holm over "
       "{}): {}.",
       failed ? "gate failed" : "gate passed", escape_markdown_cell(view.base),
-      escape_markdown_cell(view.head), basis(cmp), cmp.settings.threshold * 100, cmp.settings.alpha,
+      escape_markdown_cell(view.head), basis(cmp), threshold_text(cmp), cmp.settings.alpha,
       plural(static_cast<std::size_t>(cmp.tested), "case"), tally(cmp));
   if (cmp.tested) out += fmt::format(" Geometric mean of the ratios: {:.3f}.", cmp.geomean_ratio);
   out += fmt::format(" Gate: `--fail-on {}`.\n\n", view.fail_on_name);
@@ -98,9 +97,8 @@ std::string comparison_markdown(const ComparisonView& view) {
   if (!same.empty()) {
     std::string table = kMarkdownHeader;
     add_rows(same, table);
-    out +=
-        fmt::format("<details><summary>{} the same within ±{:g}%</summary>\n\n{}\n</details>\n\n",
-                    plural(same.size(), "case"), cmp.settings.threshold * 100, table);
+    out += fmt::format("<details><summary>{} the same within {}</summary>\n\n{}\n</details>\n\n",
+                       plural(same.size(), "case"), within_text(cmp), table);
   }
   for (const auto& n : cmp.added)
     out += "- added (only in the new run): " + escape_markdown_cell(n) + "\n";
@@ -110,6 +108,29 @@ std::string comparison_markdown(const ComparisonView& view) {
     out += fmt::format(
         "\n{} left out to stay under the step summary's 1 MiB; `--json` has every case.\n",
         plural(left_out, "row"));
+  return out;
+}
+
+std::string calibration_text(const Calibration& cal, double threshold, std::size_t runs) {
+  std::vector<const CaseCalibration*> rows;
+  for (const auto& c : cal.cases) rows.push_back(&c);
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto* a, const auto* b) { return a->noise_floor > b->noise_floor; });
+  std::string out = fmt::format("calibrate: {} runs, {} pairs, {}\n", runs, cal.pairs,
+                                plural(cal.cases.size(), "case"));
+  out +=
+      fmt::format("{:>11} {:>10} {:>13}  {}\n", "noise floor", "threshold", "false alarms", "case");
+  for (const auto* c : rows)
+    out += fmt::format("{:>10.2f}% {:>9.2f}% {:>6}/{:<6}  {}\n", c->noise_floor * 100,
+                       c->threshold * 100, c->false_alarms, cal.pairs, escape_visible(c->name));
+  const auto rate = [&](int n) {
+    return cal.comparisons ? fmt::format("{:.1f}%", 100.0 * n / cal.comparisons) : "-";
+  };
+  out += fmt::format(
+      "false alarms (regression or improvement between runs of the same code): {} of {} at "
+      "±{:g}% ({}); {} at the calibrated thresholds ({}, on the runs they were measured on)\n",
+      cal.false_alarms, cal.comparisons, threshold * 100, rate(cal.false_alarms),
+      cal.false_alarms_calibrated, rate(cal.false_alarms_calibrated));
   return out;
 }
 

@@ -1,13 +1,17 @@
-// compare's verdicts on runs built by hand: a regression, an improvement, identical runs,
-// too few repetitions, a newly crashing case, added and removed cases, runs from two
-// machines; and its error rates on simulated A/A and A/B runs.
+// compare's verdicts and its calibration on runs built by hand: a regression, an improvement,
+// identical runs, too few repetitions, a newly crashing case, added and removed cases, runs from
+// two machines; and its error rates on simulated A/A and A/B runs.
 #include "ridgeline/analysis/run_comparison.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "fusion_runs.hpp"
+#include "ridgeline/analysis/calibration.hpp"
+#include "ridgeline/core/error.hpp"
 
 namespace ridgeline {
 namespace {
@@ -204,6 +208,80 @@ TEST(RunComparison, AaFalsePositivesAndAbPower) {
   }
   EXPECT_GE(detected, trials * 95 / 100) << detected << " of " << trials;
   EXPECT_GE(regressions, trials * 90 / 100) << regressions << " of " << trials;
+}
+
+}  // namespace
+}  // namespace ridgeline
+
+namespace ridgeline {
+namespace {
+
+TEST(Calibration, ThresholdsFollowEachCasesNoiseAndGateLikeTheyShould) {
+  std::mt19937_64 rng(6);
+  std::vector<ridgeline::Run> runs(4);
+  for (auto& run : runs) {
+    add_case(run, "cpu.quiet", noisy(rng, 2.0, 10, 0.002));
+    add_case(run, "cpu.noisy", noisy(rng, 2.0, 10, 0.08));
+  }
+  const Calibration cal = calibrate(runs, {});
+  EXPECT_EQ(cal.pairs, 6);
+  EXPECT_EQ(cal.comparisons, 12);
+  ASSERT_EQ(cal.cases.size(), 2u);
+  const auto& noisy_case = cal.cases[0].key.backend == "cpu.noisy" ? cal.cases[0] : cal.cases[1];
+  const auto& quiet_case = cal.cases[0].key.backend == "cpu.quiet" ? cal.cases[0] : cal.cases[1];
+  EXPECT_GT(noisy_case.noise_floor, 5 * quiet_case.noise_floor);
+  EXPECT_EQ(noisy_case.runs, 4);
+  EXPECT_DOUBLE_EQ(noisy_case.threshold, kCalibrationMargin * noisy_case.noise_floor);
+  EXPECT_DOUBLE_EQ(quiet_case.threshold, kCalibrationFloor);  // 0.2% noise: the floor
+  EXPECT_EQ(cal.false_alarms_calibrated, 0);
+
+  // Through the file and back, then used: a 4% slowdown is a regression of the quiet case
+  // and no regression of the noisy one.
+  const Thresholds file = thresholds_of(cal, 0.05);
+  EXPECT_EQ(file.cases.size(), 2u);
+  const auto path = std::filesystem::temp_directory_path() / "ridgeline-thresholds-test.json";
+  std::ofstream(path) << thresholds_to_json(file);
+  const Thresholds back = read_thresholds_file(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back, file);
+  ComparisonSettings s;
+  apply_thresholds(back, s);
+  EXPECT_EQ(s.case_thresholds.size(), 2u);
+  ridgeline::Run base, head;
+  add_case(base, "cpu.quiet", noisy(rng, 2.0, 10, 0.002));
+  add_case(head, "cpu.quiet", scaled(noisy(rng, 2.0, 10, 0.002), 1.04));
+  add_case(base, "cpu.noisy", noisy(rng, 2.0, 10, 0.002));
+  add_case(head, "cpu.noisy", scaled(noisy(rng, 2.0, 10, 0.002), 1.04));
+  const RunComparison cmp = compare_runs(base, head, s);
+  EXPECT_EQ(find(cmp, "cpu.quiet").verdict, Verdict::regression) << find(cmp, "cpu.quiet").reason;
+  EXPECT_NE(find(cmp, "cpu.noisy").verdict, Verdict::regression);
+  // At the global 5% neither would be.
+  EXPECT_NE(find(compare_runs(base, head, {}), "cpu.quiet").verdict, Verdict::regression);
+}
+
+TEST(Calibration, ABadThresholdsFileIsOneLineNamingIt) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  };
+  const std::pair<std::string, std::string> bad[] = {
+      {"t-run.json", R"({"benchmarks": []})"},
+      {"t-schema.json", R"({"ridgeline_thresholds": 9, "default_threshold": 0.05, "cases": []})"},
+      {"t-range.json", R"({"ridgeline_thresholds": 1, "default_threshold": 5, "cases": []})"},
+      {"t-case.json",
+       R"({"ridgeline_thresholds": 1, "default_threshold": 0.05, "cases": [{"key": {"op": 1}}]})"}};
+  for (const auto& [name, text] : bad) {
+    const auto path = write(name, text);
+    try {
+      read_thresholds_file(path);
+      ADD_FAILURE() << name << " was read";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+    std::filesystem::remove(path);
+  }
 }
 
 }  // namespace

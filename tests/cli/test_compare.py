@@ -137,6 +137,34 @@ class Compare(unittest.TestCase):
         self.assertIn("added (only in the new run): gemm/cpu.tiled/", r.stdout)
         self.assertEqual(ridgeline("compare", path, self.base, "--fail-on", "change").returncode, 1)
 
+    def test_calibrate_writes_thresholds_that_compare_uses(self):
+        # Three "runs of the same code": the base and two copies 0.5% and 1% apart. The copies'
+        # intervals reach about 1% from 1, so each case's threshold is 1.25 x its noise floor.
+        copies = [self.base, self.write("aa2.json", slowed(slowed(self.doc, 1.005, "cpu.tiled"), 1.005, "cpu.packed_avx2")),
+                  self.write("aa3.json", slowed(slowed(self.doc, 1.01, "cpu.tiled"), 1.01, "cpu.packed_avx2"))]
+        thresholds = os.path.join(self.dir, "thresholds.json")
+        r = ridgeline("compare", "--calibrate", *copies, "-o", thresholds)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("calibrate: 3 runs, 3 pairs, 2 cases", r.stdout)
+        self.assertIn(os.path.abspath(thresholds), r.stdout.splitlines())
+        with open(thresholds) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["ridgeline_thresholds"], 1)
+        self.assertEqual(doc["default_threshold"], 0.05)
+        by_backend = {c["key"]["backend"]: c for c in doc["cases"]}
+        self.assertEqual(set(by_backend), {"cpu.tiled", "cpu.packed_avx2"})
+        for c in doc["cases"]:
+            self.assertEqual(c["runs"], 3)
+            self.assertAlmostEqual(c["threshold"], max(1.25 * c["noise_floor"], 0.01))
+            self.assertGreater(c["noise_floor"], 0.009)
+        # A 3% slowdown: the same at the global 5%, a regression at the calibrated ~1.3%.
+        slow = self.write("slow-cal.json", slowed(self.doc, 1.03, "cpu.tiled"))
+        self.assertEqual(ridgeline("compare", self.base, slow).returncode, 0)
+        r = ridgeline("compare", self.base, slow, "--threshold", thresholds)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("threshold per case from --calibrate (2 listed", r.stdout)
+        self.assertIn("REGRESSION", r.stdout)
+
     def test_bad_input_is_one_line_and_exit_2(self):
         not_a_run = self.write("not-a-run.json", {"hello": 1})
         out = os.path.join(self.dir, "never.json")
@@ -148,7 +176,12 @@ class Compare(unittest.TestCase):
                      ["compare", self.base, self.base, "--threshold", "five"],
                      ["compare", self.base, self.base, "--threshold", "150%"],
                      ["compare", self.base, self.base, "--alpha", "2"],
-                     ["compare", self.base, self.base, "--fail-on", "sometimes"]):
+                     ["compare", self.base, self.base, "--fail-on", "sometimes"],
+                     ["compare", self.base, self.base, self.base],
+                     ["compare", "--calibrate", self.base, "-o", out],
+                     ["compare", "--calibrate", self.base, not_a_run, "-o", out],
+                     ["compare", self.base, self.base, "--threshold", not_a_run],
+                     ["compare", self.base, self.base, "--threshold", os.path.join(self.dir, "none.json")]):
             with self.subTest(args=args):
                 r = ridgeline(*args)
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)

@@ -2,6 +2,7 @@
 // Two runs of the same suite, case by case: a verdict per case from the rank statistics
 // (rank_tests.hpp) over their repetitions, the gate `ridgeline compare` exits on, and the
 // cases only one run has. docs/compare.md is the contract.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,9 +30,19 @@ enum class Verdict {
 };
 std::string_view to_string(Verdict verdict);
 
+struct RooflinePlacement;
+// A placed case's key.
+CaseKey case_key(const RooflinePlacement& placement);
+
+// The key's fields by name, as the JSON output and the thresholds file write them.
+std::map<std::string, std::string> key_fields(const CaseKey& key);
+CaseKey key_from_fields(const std::map<std::string, std::string>& fields);
+
 struct ComparisonSettings {
-  double threshold = 0.05;  // a change smaller than this fraction is no change
-  double alpha = 0.05;      // family-wise, over every case compared (Holm)
+  double threshold = 0.05;                    // a change smaller than this fraction is no change
+  double alpha = 0.05;                        // family-wise, over every case compared (Holm)
+  std::map<CaseKey, double> case_thresholds;  // from compare --calibrate; else `threshold`
+  double threshold_for(const CaseKey& key) const;
 };
 
 struct CaseComparison {

@@ -4,6 +4,7 @@
 // number and verdict comes from it (docs/compare.md).
 #include <string>
 
+#include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 
 namespace ridgeline {
@@ -23,5 +24,9 @@ std::string comparison_json(const ComparisonView& view);
 // longer.
 std::string comparison_markdown(const ComparisonView& view);
 std::string comparison_junit(const ComparisonView& view);
+
+// `compare --calibrate`: per case its noise floor and threshold, noisiest first, and the
+// false alarms of all pairs at the given and at the calibrated thresholds.
+std::string calibration_text(const Calibration& calibration, double threshold, std::size_t runs);
 
 }  // namespace ridgeline

@@ -45,6 +45,8 @@ int run_profile(ProfileOptions& opt) {
   if (!input.fusion.eltwise_sweeps.empty())
     write_file_atomically(dir / "sweep.csv", sweep_csv(input));
   fmt::print("{}\n", terminal_summary(input));
+  if (const std::string busy = busy_machine_warning(input); !busy.empty())
+    fmt::print(stderr, "ridgeline: warning: {}\n", busy);
   fmt::print("Run:    {}\nReport: {}\n", std::filesystem::absolute(opt.run.output).string(),
              std::filesystem::absolute(html).string());
   return rc;

@@ -59,7 +59,7 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
   sub->add_option(
          "--collect", opt->settings.collect,
          "Collectors and events, e.g. perf:cycles,perf:page-faults,rapl (default: timer, perf "
-         "task-clock/page-faults/context-switches, rapl)")
+         "task-clock/page-faults/context-switches/cpu-migrations, rapl)")
       ->delimiter(',');
   sub->add_option("--group", opt->group,
                   "Counter group from collectors/groups (FLOPS_DP, MEM, ENERGY, SOFTWARE...): its "

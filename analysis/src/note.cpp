@@ -24,6 +24,8 @@ std::string_view to_string(NoteKind kind) {
       return "origin";
     case NoteKind::value:
       return "value";
+    case NoteKind::noise:
+      return "noise";
   }
   return "note";
 }

@@ -194,6 +194,9 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
     c.name = p.name;
     c.base = samples_of(b, efficiency);
     c.head = samples_of(p, efficiency);
+    for (const auto& [side, placement] : {std::pair{"base", &b}, std::pair{"new", &p}})
+      for (const auto& n : placement->notes)
+        if (n.kind == NoteKind::noise) c.noise.push_back(fmt::format("{}: {}", side, n.text));
     c.base_disposition = b.disposition;
     c.head_disposition = p.disposition;
     if (b.disposition == "passed" && p.disposition != "passed") {

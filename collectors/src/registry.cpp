@@ -59,7 +59,7 @@ const std::vector<CollectorDescriptor>& collector_registry() {
       {"perf",
        "Linux perf_event counters (software everywhere, hardware where a PMU exists)",
        &perf,
-       {"task-clock", "page-faults", "context-switches"},
+       {"task-clock", "page-faults", "context-switches", "cpu-migrations"},
        &perf_events},
       {"rapl", "RAPL energy per domain through /sys/class/powercap", &rapl, {}},
       {"nvml",

@@ -23,7 +23,8 @@ std::string comparison_json(const ComparisonView& view) {
                         {"base_disposition", c.base_disposition},
                         {"new_disposition", c.head_disposition},
                         {"base_samples", c.base},
-                        {"new_samples", c.head}};
+                        {"new_samples", c.head},
+                        {"noise", c.noise}};
     if (c.tested)
       j.update({{"ratio", c.ratio},
                 {"interval", {c.low, c.high}},

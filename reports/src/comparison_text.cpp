@@ -49,6 +49,7 @@ std::string comparison_text(const ComparisonView& view) {
         fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", upper(to_string(c->verdict)),
                     ratio(*c), interval(*c), p_holm(*c), repetitions(*c), escape_visible(c->name));
     if (c->verdict != Verdict::same) out += fmt::format("{:13}{}\n", "", escape_visible(c->reason));
+    for (const auto& n : c->noise) out += fmt::format("{:13}noisy, {}\n", "", escape_visible(n));
   }
   if (folded)
     out += fmt::format("({} the same within {}, folded; --all lists them)\n",

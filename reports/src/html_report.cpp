@@ -161,8 +161,8 @@ std::string results_section(const ReportInput& in) {
         cell(p.dtype) +
         (p.device == "gpu" ? cell("GPU") : num(p.threads, std::to_string(p.threads))) +
         num(p.achieved, gflops(p.achieved)) + num(p.seconds, duration(p.seconds)) +
-        num(p.repetitions.cv, spread(p.repetitions)) + num(ai_v, ai) + cell(level) +
-        (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
+        num(p.repetitions.cv, spread(p.repetitions) + (p.noisy ? ", noisy" : "")) + num(ai_v, ai) +
+        cell(level) + (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
         (p.attainable > 0 ? fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)",
                                         p.above_roof ? " above" : "", p.efficiency,
                                         percent(p.efficiency) + (p.above_roof ? " above roof" : ""))

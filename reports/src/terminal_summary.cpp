@@ -5,6 +5,7 @@
 
 #include "format.hpp"
 #include "fusion_sections.hpp"
+#include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -39,6 +40,23 @@ std::string terminal_summary(const ReportInput& in) {
     for (const auto& n : notes[row]) s += "    " + n + "\n";
   }
   return s + reports::fusion_terminal(in);
+}
+
+std::string busy_machine_warning(const ReportInput& in) {
+  std::size_t counted = 0, busy = 0;
+  double worst = 1;
+  for (const auto& p : in.placements) {
+    if (p.cpu_share <= 0) continue;
+    ++counted;
+    if (p.cpu_share < kNoisyCpuShare) ++busy;
+    worst = std::min(worst, p.cpu_share);
+  }
+  if (!busy) return "";
+  return fmt::format(
+      "the machine was busy: in {} of {} cases the calling thread was off the CPU for more than "
+      "{:.0f}% of a repetition (at worst on it {:.0f}% of the time); their times are inflated, "
+      "see the noise notes",
+      busy, counted, 100 * (1 - kNoisyCpuShare), 100 * worst);
 }
 
 }  // namespace ridgeline

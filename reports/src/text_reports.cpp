@@ -66,8 +66,8 @@ std::string markdown_report(const ReportInput& in) {
     const double ai = p.level_intensity;
     s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
                      md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
-                     duration(p.seconds), md(spread(p.repetitions)), intensity(ai), md(level),
-                     p.attainable > 0 ? gflops(p.attainable) : "—",
+                     duration(p.seconds), md(spread(p.repetitions) + (p.noisy ? ", noisy" : "")),
+                     intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
                      p.attainable > 0 ? percent(p.efficiency) : "—",
                      p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
                      to_string(p.bytes_source), md(join_notes(p.notes)));

@@ -202,7 +202,8 @@ TEST(RunComparison, AaFalsePositivesAndAbPower) {
     add_case(head, "cpu.k", scaled(noisy(rng, 2.0, 10), 1.05));
     ComparisonSettings s;
     s.threshold = 0.01;
-    const auto& c = compare_runs(base, head, s).cases.at(0);
+    const RunComparison cmp = compare_runs(base, head, s);
+    const auto& c = cmp.cases.at(0);
     detected += c.p_holm < 0.05;
     regressions += c.verdict == Verdict::regression;
   }

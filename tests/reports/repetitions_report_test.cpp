@@ -31,15 +31,31 @@ TEST(RepetitionsInReports, EveryFormatShowsTheSpreadOfTheRepetitions) {
   const std::string spread = "1.8 ms … 2.2 ms, cv 10.0%, n 3";
   const std::string html = html_report(in);
   EXPECT_NE(html.find("<th>repetitions</th>"), std::string::npos);
-  EXPECT_NE(html.find(spread), std::string::npos);
+  EXPECT_NE(html.find(spread + ", noisy"), std::string::npos);
   const std::string md = markdown_report(in);
-  EXPECT_NE(md.find("| 2 ms | " + spread + " |"), std::string::npos) << md.substr(0, 3000);
+  // A cv of 10% is noisy (above 5%): the cell says so and the notes say why.
+  EXPECT_NE(md.find("| 2 ms | " + spread + ", noisy |"), std::string::npos) << md.substr(0, 3000);
+  EXPECT_NE(md.find("noise: cv 10.0% over 3 repetitions (above 5%)"), std::string::npos);
   EXPECT_NE(md.find("| 1 repetition |"), std::string::npos);  // the other cases
   const std::string csv = csv_report(in);
   const std::string rows = csv.substr(csv.find('\n') + 1);
   const std::string first = rows.substr(0, rows.find('\n'));
   const std::string tail = ",3,0.0018,0.0022,0.1";
   EXPECT_EQ(first.substr(first.size() - tail.size()), tail) << first;
+}
+
+TEST(RepetitionsInReports, ABusyMachineIsOneWarningLine) {
+  ReportInput in = recorded_with_three_repetitions();
+  for (auto& p : in.placements) p.cpu_share = 0;  // the recording predates the counts
+  EXPECT_EQ(busy_machine_warning(in), "");
+  in.placements[0].cpu_share = 0.97;
+  in.placements[1].cpu_share = 0.5;
+  EXPECT_EQ(busy_machine_warning(in),
+            "the machine was busy: in 1 of 2 cases the calling thread was off the CPU for more "
+            "than 10% of a repetition (at worst on it 50% of the time); their times are "
+            "inflated, see the noise notes");
+  in.placements[1].cpu_share = 0.95;
+  EXPECT_EQ(busy_machine_warning(in), "");
 }
 
 }  // namespace

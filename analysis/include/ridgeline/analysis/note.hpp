@@ -16,6 +16,7 @@ enum class NoteKind {
   ceiling,  // a ceiling of the machine model was unusable and left out
   origin,   // where the result came from (a foreign file: not validated by Ridgeline)
   value,    // a number of the result was unusable and left out
+  noise,    // the timing was disturbed (noise.hpp)
 };
 
 std::string_view to_string(NoteKind kind);

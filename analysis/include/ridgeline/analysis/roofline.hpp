@@ -59,6 +59,10 @@ struct RooflinePlacement {
   // Every timed repetition of the case (its iteration rows without an error), per call;
   // empty for a file of aggregates only.
   RepetitionSamples repetitions;
+  bool noisy = false;  // its timing was disturbed: the reasons are notes of kind `noise`
+  // The calling thread's time on a CPU over the wall time in its worst repetition (perf
+  // task-clock); 0 where not counted (noise.hpp).
+  double cpu_share = 0;
   double achieved = 0;  // FLOP/s
   MetricSource flops_source = MetricSource::analytic;
   MetricSource bytes_source = MetricSource::analytic;

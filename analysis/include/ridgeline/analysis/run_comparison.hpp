@@ -60,6 +60,7 @@ struct CaseComparison {
   bool tested = false;
   Verdict verdict = Verdict::inconclusive;
   std::string reason;  // why this verdict, in words (for inconclusive: what would settle it)
+  std::vector<std::string> noise;  // "base: ..." / "new: ...": each side's timing_noise reasons
 };
 
 struct RunComparison {

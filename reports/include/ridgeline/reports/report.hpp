@@ -45,6 +45,10 @@ std::string fusion_csv(const ReportInput& input);
 // The eltwise chain's sweeps as CSV, one row per (sweep, L).
 std::string sweep_csv(const ReportInput& input);
 // The table `ridgeline profile` prints.
+// One line when the machine was busy while the run was timed: how many CPU cases had their
+// calling thread off the CPU for more than a tenth of a repetition (noise.hpp); empty when
+// none did or nothing was counted.
+std::string busy_machine_warning(const ReportInput& in);
 std::string terminal_summary(const ReportInput& input);
 
 }  // namespace ridgeline

@@ -1,0 +1,34 @@
+#pragma once
+// Whether a case's timed repetitions were disturbed, from what the run recorded with them:
+// their spread, how much of the timed wall time the calling thread was on a CPU (perf's
+// task-clock), migrations between CPUs, and a GPU's throttling. Each reason becomes a note
+// of kind `noise` on the placement, which is then `noisy` (docs/compare.md).
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/repetitions.hpp"
+#include "ridgeline/core/case_result.hpp"
+
+namespace ridgeline {
+
+// A coefficient of variation above this is noisy.
+inline constexpr double kNoisyCv = 0.05;
+// The calling thread on a CPU for less than this share of a repetition's wall time: it was
+// descheduled (another process had the CPU). Counted threads are only those perf saw, so
+// the calling thread alone is held to it, never the team: a lower bound of the truth.
+inline constexpr double kNoisyCpuShare = 0.9;
+
+struct TimingInputs {
+  const RepetitionSamples* samples = nullptr;
+  std::vector<const CaseResult*> rows;  // the case's timed iteration rows
+  std::string device = "cpu";
+  bool throttled = false;
+};
+
+struct TimingNoise {
+  std::vector<std::string> reasons;  // in words; empty where nothing says it was disturbed
+  double cpu_share = 0;  // the worst repetition's task-clock over wall time; 0: not counted
+};
+TimingNoise timing_noise(const TimingInputs& in);
+
+}  // namespace ridgeline

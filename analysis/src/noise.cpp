@@ -1,0 +1,54 @@
+#include "ridgeline/analysis/noise.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace ridgeline {
+
+namespace {
+
+std::optional<double> metric(const CaseResult& r, const char* name) {
+  for (const auto& m : r.ridgeline->metrics)
+    if (m.name == name) return m.value;
+  return std::nullopt;
+}
+
+}  // namespace
+
+TimingNoise timing_noise(const TimingInputs& in) {
+  TimingNoise noise;
+  std::vector<std::string>& out = noise.reasons;
+  const RepetitionSamples& s = *in.samples;
+  if (s.seconds.size() > 1 && s.cv > kNoisyCv)
+    out.push_back(fmt::format("cv {:.1f}% over {} repetitions (above {:g}%)", 100 * s.cv,
+                              s.seconds.size(), 100 * kNoisyCv));
+  double worst_share = 1;
+  double switches = 0, migrations = 0;
+  bool counted = false;
+  for (const CaseResult* r : in.rows) {
+    if (!r->ridgeline) continue;
+    const auto task = metric(*r, "perf.task-clock"), wall = metric(*r, "wall_time");
+    if (task && wall && *wall > 0) {
+      counted = true;
+      worst_share = std::min(worst_share, *task / 1e9 / *wall);
+    }
+    switches += metric(*r, "perf.context-switches").value_or(0);
+    migrations += metric(*r, "perf.cpu-migrations").value_or(0);
+  }
+  // A GPU case's thread waits on the device and may sleep: its CPU time says nothing.
+  if (in.device == "cpu" && counted && worst_share < kNoisyCpuShare)
+    out.push_back(fmt::format(
+        "the calling thread was on a CPU for {:.0f}% of a repetition's wall time (perf "
+        "task-clock over wall time; {:g} context switches in all): another process had the CPU",
+        100 * worst_share, switches));
+  if (migrations > 0)
+    out.push_back(
+        fmt::format("moved between CPUs {:g} times while timed (perf cpu-migrations)", migrations));
+  if (in.throttled) out.push_back("the GPU was throttled while timed (NVML)");
+  if (counted) noise.cpu_share = worst_share;
+  return noise;
+}
+
+}  // namespace ridgeline

@@ -3,6 +3,7 @@
 // pipeline gates on (docs/compare.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "commands.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
+#include "ridgeline/analysis/run_history.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -26,6 +28,8 @@ struct CompareOptions {
   std::vector<std::string> files;  // BASE NEW, or the runs to calibrate on
   std::string base, head;
   bool calibrate = false;
+  bool history = false;
+  int last = 5;                            // --history: runs pooled as the newest run's baseline
   std::string output = "thresholds.json";  // --calibrate's
   std::string threshold = "5%";
   double alpha = 0.05;
@@ -78,13 +82,59 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
   return 0;
 }
 
+// --history's runs: the files as given, or every .json in one directory ordered by the date
+// each run records (then by name).
+std::vector<std::string> history_files(const std::vector<std::string>& given,
+                                       std::vector<Run>& runs) {
+  std::vector<std::string> files = given;
+  if (given.size() == 1 && std::filesystem::is_directory(given[0])) {
+    files.clear();
+    for (const auto& e : std::filesystem::directory_iterator(given[0]))
+      if (e.is_regular_file() && e.path().extension() == ".json")
+        files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+  }
+  std::vector<std::pair<std::string, std::size_t>> order;  // date, index
+  for (const auto& f : files) {
+    runs.push_back(read_run_file(f));
+    order.emplace_back(runs.back().context.date, order.size());
+  }
+  if (runs.size() < 2)
+    throw InputError(fmt::format("compare --history needs at least two runs, found {}{}",
+                                 runs.size(), given.size() == 1 ? " in " + given[0] : ""));
+  if (given.size() == 1) {  // a directory: by date
+    std::stable_sort(order.begin(), order.end());
+    std::vector<Run> sorted;
+    std::vector<std::string> names;
+    for (const auto& [date, i] : order) {
+      sorted.push_back(std::move(runs[i]));
+      names.push_back(files[i]);
+    }
+    runs = std::move(sorted);
+    files = std::move(names);
+  }
+  return files;
+}
+
+int run_history_command(const CompareOptions& opt, const ComparisonSettings& settings, FailOn on) {
+  if (opt.last < 1) throw InputError(fmt::format("--last: {} is not a count of runs", opt.last));
+  std::vector<Run> runs;
+  const auto files = history_files(opt.files, runs);
+  const RunHistory h = run_history(runs, settings, opt.last);
+  fmt::print("{}", history_text({h, files, on, opt.fail_on, opt.all}));
+  return gate_fails(h.latest, on) ? 1 : 0;
+}
+
 int run_compare(CompareOptions opt) {
   ComparisonSettings settings;
   set_threshold(opt.threshold, settings);
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw InputError(fmt::format("--alpha: {} is not between 0 and 1", opt.alpha));
   settings.alpha = opt.alpha;
+  if (opt.calibrate && opt.history)
+    throw InputError("compare: --calibrate and --history are two different jobs; give one");
   if (opt.calibrate) return run_calibrate(opt, settings);
+  if (opt.history) return run_history_command(opt, settings, *parse_fail_on(opt.fail_on));
   if (opt.files.size() != 2)
     throw InputError(fmt::format("compare takes two runs, BASE and NEW; got {}{}", opt.files.size(),
                                  opt.files.size() > 2 ? " (--calibrate takes several)" : ""));
@@ -122,9 +172,11 @@ Command add_compare_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "compare",
       "Compare two runs case by case and gate on regressions (exit 1 when the gate fails)");
-  sub->add_option("runs", opt->files,
-                  "BASE NEW: the base Run (or its .jsonl journal, or Google Benchmark JSON) and "
-                  "the new one judged against it; with --calibrate, repeated runs of the same code")
+  sub->add_option(
+         "runs", opt->files,
+         "BASE NEW: the base Run (or its .jsonl journal, or Google Benchmark JSON) and "
+         "the new one judged against it; with --calibrate, repeated runs of the same code; "
+         "with --history, runs over time or a directory of them")
       ->required();
   sub->add_option("--threshold", opt->threshold,
                   "Smallest change that counts, as 5% or 0.05 (default 5%), or a file written "
@@ -132,6 +184,12 @@ Command add_compare_command(CLI::App& app) {
   sub->add_flag("--calibrate", opt->calibrate,
                 "A/A: compare every pair of the runs given (the same code), measure each case's "
                 "noise floor and write per-case thresholds to -o");
+  sub->add_flag("--history", opt->history,
+                "Runs of one suite over time (oldest first, or a directory, ordered by each "
+                "run's date): each case's steps, and the newest run against the runs before it");
+  sub->add_option("--last", opt->last,
+                  "--history: how many runs before the newest are pooled as its baseline "
+                  "(default 5)");
   sub->add_option("-o,--output", opt->output,
                   "The thresholds file --calibrate writes (default thresholds.json)");
   sub->add_option("--alpha", opt->alpha,

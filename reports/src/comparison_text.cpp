@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "comparison_rows.hpp"
+#include "format.hpp"
 #include "ridgeline/reports/escape.hpp"
 
 namespace ridgeline {
@@ -133,6 +134,35 @@ std::string calibration_text(const Calibration& cal, double threshold, std::size
       cal.false_alarms, cal.comparisons, threshold * 100, rate(cal.false_alarms),
       cal.false_alarms_calibrated, rate(cal.false_alarms_calibrated));
   return out;
+}
+
+std::string history_text(const HistoryView& view) {
+  const RunHistory& h = view.history;
+  const RunComparison& latest = h.latest;
+  std::string out = fmt::format(
+      "history of {} runs, oldest first: steps of at least {} (PELT on the log of each "
+      "case's median time, levels of {} runs or more)\n",
+      view.runs.size(), threshold_text(latest), kMinRunsPerLevel);
+  std::size_t quiet = 0;
+  for (const auto& c : h.cases) {
+    if (c.steps.empty()) {
+      ++quiet;
+      continue;
+    }
+    out += escape_visible(c.name) + "\n";
+    for (const auto& s : c.steps)
+      out += fmt::format("  {:+.1f}% from run {} ({}): {} -> {}\n", (s.after / s.before - 1) * 100,
+                         s.at + 1, escape_visible(view.runs.at(s.at)), reports::duration(s.before),
+                         reports::duration(s.after));
+  }
+  out += fmt::format("({} without a step)\n\n", plural(quiet, "case"));
+  out += fmt::format("the newest run against the {} before it, their repetitions pooled:\n",
+                     plural(static_cast<std::size_t>(h.baseline_runs), "run"));
+  const std::string base =
+      fmt::format("runs {}-{}", view.runs.size() - static_cast<std::size_t>(h.baseline_runs),
+                  view.runs.size() - 1);
+  return out + comparison_text(
+                   {latest, base, view.runs.back(), view.fail_on, view.fail_on_name, view.all});
 }
 
 }  // namespace ridgeline

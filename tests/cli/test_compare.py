@@ -165,6 +165,35 @@ class Compare(unittest.TestCase):
         self.assertIn("threshold per case from --calibrate (2 listed", r.stdout)
         self.assertIn("REGRESSION", r.stdout)
 
+    def test_history_of_a_directory_orders_runs_by_date(self):
+        hist = os.path.join(self.dir, "history")
+        os.makedirs(hist)
+        # Eight runs, cpu.tiled 20% slower from the fifth on; file names run against the dates.
+        for i in range(8):
+            run = slowed(self.doc, 1.2 if i >= 4 else 1.0, "cpu.tiled")
+            run["context"]["date"] = f"2026-11-{10 + i:02d}T00:00:00+00:00"
+            with open(os.path.join(hist, f"z{7 - i}.json"), "w") as f:
+                json.dump(run, f)
+        r = ridgeline("compare", "--history", hist, "--last", "3")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("history of 8 runs, oldest first", r.stdout)
+        self.assertRegex(r.stdout, r"gemm/cpu\.tiled/.*\n  \+20\.0% from run 5 \(.*z3\.json\)")
+        self.assertIn("(1 case without a step)", r.stdout)
+        self.assertIn("the newest run against the 3 runs before it, their repetitions pooled", r.stdout)
+        self.assertIn("2 same", r.stdout)
+        # Against the five before it the window straddles the step: not the same any more.
+        r = ridgeline("compare", "--history", hist, "--last", "5")
+        self.assertNotIn("2 same", r.stdout)
+        # Given as files, the order is the one given: newest last.
+        files = [os.path.join(hist, f"z{7 - i}.json") for i in range(8)]
+        self.assertIn("from run 5", ridgeline("compare", "--history", *files).stdout)
+        for args in (["compare", "--history", files[0]], ["compare", "--history", hist, "--last", "0"],
+                     ["compare", "--history", "--calibrate", *files]):
+            with self.subTest(args=args):
+                r = ridgeline(*args)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
     def test_bad_input_is_one_line_and_exit_2(self):
         not_a_run = self.write("not-a-run.json", {"hello": 1})
         out = os.path.join(self.dir, "never.json")

@@ -3,9 +3,11 @@
 // JSON, Markdown for $GITHUB_STEP_SUMMARY and JUnit XML. They format the model; every
 // number and verdict comes from it (docs/compare.md).
 #include <string>
+#include <vector>
 
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
+#include "ridgeline/analysis/run_history.hpp"
 
 namespace ridgeline {
 
@@ -24,6 +26,17 @@ std::string comparison_json(const ComparisonView& view);
 // longer.
 std::string comparison_markdown(const ComparisonView& view);
 std::string comparison_junit(const ComparisonView& view);
+
+// `compare --history`: each case's steps with the run they start at, then the newest run's
+// comparison against the runs before it (comparison_text).
+struct HistoryView {
+  const RunHistory& history;
+  std::vector<std::string> runs;  // the files, oldest first
+  FailOn fail_on = FailOn::regression;
+  std::string fail_on_name = "regression";
+  bool all = false;
+};
+std::string history_text(const HistoryView& view);
 
 // `compare --calibrate`: per case its noise floor and threshold, noisiest first, and the
 // false alarms of all pairs at the given and at the calibrated thresholds.

@@ -270,8 +270,15 @@ TEST(Calibration, ABadThresholdsFileIsOneLineNamingIt) {
       {"t-run.json", R"({"benchmarks": []})"},
       {"t-schema.json", R"({"ridgeline_thresholds": 9, "default_threshold": 0.05, "cases": []})"},
       {"t-range.json", R"({"ridgeline_thresholds": 1, "default_threshold": 5, "cases": []})"},
+      {"t-negative.json", R"({"ridgeline_thresholds": 1, "default_threshold": 0.05, "cases":
+          [{"key": {}, "name": "x", "threshold": -1, "noise_floor": 0, "runs": 2}]})"},
       {"t-case.json",
        R"({"ridgeline_thresholds": 1, "default_threshold": 0.05, "cases": [{"key": {"op": 1}}]})"}};
+  // A very noisy case's own threshold may pass 100% (a 3x spread between A/A runs).
+  const auto wide = write("t-wide.json", R"({"ridgeline_thresholds": 1, "default_threshold": 0.05,
+      "cases": [{"key": {"op": "gemm"}, "name": "x", "threshold": 3.5, "noise_floor": 2.8, "runs": 4}]})");
+  EXPECT_EQ(read_thresholds_file(wide).cases.at(0).threshold, 3.5);
+  std::filesystem::remove(wide);
   for (const auto& [name, text] : bad) {
     const auto path = write(name, text);
     try {

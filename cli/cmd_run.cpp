@@ -214,7 +214,10 @@ int execute_run(RunOptions& opt,
   fmt::print(stderr, "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
              plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
              opt.settings.repetitions == 1 ? "" : "s", opt.output, journal.string());
-  Progress progress(plan.size(), tty);
+  // Interleaved, each case is started once per round.
+  Progress progress(plan.size() * static_cast<std::size_t>(
+                                      opt.settings.interleave ? opt.settings.repetitions : 1),
+                    tty);
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {
     progress.started(i, c.name());

@@ -54,6 +54,10 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
     sub->add_option("-o,--output,--benchmark_out", opt->output,
                     "Run document to write (JSON; the journal goes beside it as .jsonl)")
         ->capture_default_str();
+  sub->add_flag("--interleave", opt->settings.interleave,
+                "Run the repetitions round-robin across the cases (round r times every case "
+                "once, each in its own child), so drift and per-process effects spread over all "
+                "cases' samples");
   sub->add_flag("--no-isolation", opt->no_isolation,
                 "Run cases in this process (a crash ends the run)");
   sub->add_option(

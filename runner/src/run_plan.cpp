@@ -1,5 +1,10 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
@@ -59,6 +64,59 @@ std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& sp
   return {};
 }
 
+// What Google Benchmark adds after a case's repetitions (mean, median, stddev, cv of the time
+// per iteration), for the rows of an interleaved case, which each ran alone.
+std::vector<CaseResult> interleaved_aggregates(const std::vector<CaseResult>& rows) {
+  std::vector<double> real, cpu;
+  for (const auto& r : rows)
+    if (r.run_type == "iteration" && !r.error_occurred && !r.skipped) {
+      real.push_back(r.real_time);
+      cpu.push_back(r.cpu_time);
+    }
+  if (real.size() < 2) return {};
+  const auto stats = [](std::vector<double> v) {
+    const double n = static_cast<double>(v.size());
+    double mean = 0;
+    for (double x : v) mean += x / n;
+    double sq = 0;
+    for (double x : v) sq += (x - mean) * (x - mean);
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    const double median = v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+    const double sd = std::sqrt(sq / (n - 1));
+    return std::array<double, 4>{mean, median, sd, mean > 0 ? sd / mean : 0};
+  };
+  const auto rs = stats(real), cs = stats(cpu);
+  std::map<std::string, std::array<double, 4>> counters;  // each counter's statistics too
+  for (const auto& [name, _] : rows.front().counters) {
+    std::vector<double> v;
+    for (const auto& r : rows)
+      if (r.run_type == "iteration" && !r.error_occurred && !r.skipped && r.counters.count(name))
+        v.push_back(r.counters.at(name));
+    if (v.size() == real.size()) counters[name] = stats(v);
+  }
+  std::vector<CaseResult> out;
+  const char* names[] = {"mean", "median", "stddev", "cv"};
+  for (int k = 0; k < 4; ++k) {
+    CaseResult a = rows.front();
+    a.name = a.run_name + "_" + names[k];
+    a.run_type = "aggregate";
+    a.aggregate_name = names[k];
+    a.aggregate_unit = k == 3 ? "percentage" : "time";
+    a.repetition_index = 0;
+    a.repetitions = static_cast<std::int64_t>(real.size());
+    a.real_time = rs[static_cast<std::size_t>(k)];
+    a.cpu_time = cs[static_cast<std::size_t>(k)];
+    a.counters.clear();
+    for (const auto& [name, st] : counters) a.counters[name] = st[static_cast<std::size_t>(k)];
+    if (a.ridgeline)  // as execute_case's aggregates: the work model only; readings stay per row
+      std::erase_if(a.ridgeline->metrics,
+                    [](const Metric& m) { return m.source != MetricSource::analytic; });
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 }  // namespace
 
 Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
@@ -96,25 +154,54 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     }
   }
   likwid_marker_init();
+  // Interleaved: `repetitions` rounds of one repetition of every case; a case that did not
+  // time (not supported, crashed, timed out) is not run again.
+  const int rounds = settings.interleave ? settings.repetitions : 1;
+  RunSettings per_round = settings;
+  if (settings.interleave) per_round.repetitions = 1;
+  std::vector<std::vector<CaseResult>> by_case(plan.size());
+  std::vector<bool> done(plan.size(), false);
+  const std::size_t total = plan.size() * static_cast<std::size_t>(rounds);
+  for (int round = 0; round < rounds && !run.context.interrupted; ++round)
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      if (done[i]) continue;
+      if (interrupted && interrupted->load()) {
+        run.context.interrupted = true;
+        break;
+      }
+      const std::size_t step = static_cast<std::size_t>(round) * plan.size() + i;
+      if (observer.case_started) observer.case_started(step, total, plan[i]);
+      bool was_interrupted = false;
+      std::vector<CaseResult> results =
+          run_one(catalog, plan[i], per_round, interrupted, was_interrupted);
+      if (was_interrupted) {
+        run.context.interrupted = true;
+        break;
+      }
+      for (auto& r : results) {
+        r.family_index = static_cast<std::int64_t>(i);
+        if (settings.interleave) {
+          r.repetitions = settings.repetitions;
+          r.repetition_index = round;
+        }
+        if (journal) append_line_durably(*journal, to_json(r).dump());
+      }
+      if (observer.case_finished) observer.case_finished(step, total, plan[i], results);
+      const bool timed = std::any_of(results.begin(), results.end(), [](const CaseResult& r) {
+        return r.run_type == "iteration" && !r.error_occurred && !r.skipped && r.ridgeline &&
+               r.ridgeline->validation.disposition == Disposition::passed;
+      });
+      if (settings.interleave && !timed) done[i] = true;
+      for (auto& r : results) by_case[i].push_back(std::move(r));
+    }
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (interrupted && interrupted->load()) {
-      run.context.interrupted = true;
-      break;
+    if (settings.interleave && !done[i] && by_case[i].size() > 1) {
+      auto aggregates = interleaved_aggregates(by_case[i]);
+      if (journal)
+        for (const auto& a : aggregates) append_line_durably(*journal, to_json(a).dump());
+      for (auto& a : aggregates) by_case[i].push_back(std::move(a));
     }
-    if (observer.case_started) observer.case_started(i, plan.size(), plan[i]);
-    bool was_interrupted = false;
-    std::vector<CaseResult> results =
-        run_one(catalog, plan[i], settings, interrupted, was_interrupted);
-    if (was_interrupted) {
-      run.context.interrupted = true;
-      break;
-    }
-    for (auto& r : results) {
-      r.family_index = static_cast<std::int64_t>(i);
-      if (journal) append_line_durably(*journal, to_json(r).dump());
-    }
-    if (observer.case_finished) observer.case_finished(i, plan.size(), plan[i], results);
-    for (auto& r : results) run.benchmarks.push_back(std::move(r));
+    for (auto& r : by_case[i]) run.benchmarks.push_back(std::move(r));
   }
   likwid_marker_close();  // under likwid-perfctr -m: the regions' counts for it to print
   return run;

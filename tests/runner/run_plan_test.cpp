@@ -216,3 +216,63 @@ TEST(EnergyEfficiency, FlopPerJoulePerEnergyDomain) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+namespace {
+
+TEST(RunPlan, InterleavedRepetitionsGoRoundRobinAndACaseThatFailsIsNotRunAgain) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.segfault", 8),
+                                   spec("cpu.naive", 9)};
+  RunSettings s = quick();
+  s.repetitions = 3;
+  s.interleave = true;
+  fs::path journal = fs::temp_directory_path() /
+                     ("ridgeline_interleave_" + std::to_string(::getpid()) + ".jsonl");
+  fs::remove(journal);
+  std::vector<std::size_t> started;
+  RunObserver observer;
+  observer.case_started = [&](std::size_t step, std::size_t total, const CaseSpec&) {
+    started.push_back(step);
+    EXPECT_EQ(total, 9u);
+  };
+  const ridgeline::Run run = run_plan(catalog, plan, s, journal, observer);
+  // Rounds 0, 1, 2 of cases 0 and 2; the crashing case only in round 0.
+  EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2, 3, 5, 6, 8}));
+  // The journal in the order they ran: naive 8, segfault, naive 9, naive 8, naive 9, ...
+  std::vector<std::pair<std::string, std::int64_t>> order;
+  std::ifstream in(journal);
+  for (std::string line; std::getline(in, line);) {
+    const CaseResult r = case_result_from_json(nlohmann::json::parse(line), "journal", "line");
+    if (r.run_type == "iteration") order.emplace_back(r.run_name, r.repetition_index);
+  }
+  fs::remove(journal);
+  const std::vector<std::pair<std::string, std::int64_t>> expected{
+      {plan[0].name(), 0}, {plan[1].name(), 0}, {plan[2].name(), 0}, {plan[0].name(), 1},
+      {plan[2].name(), 1}, {plan[0].name(), 2}, {plan[2].name(), 2}};
+  EXPECT_EQ(order, expected);
+  // The Run keeps each case together: its 3 rows (repetition 0, 1, 2 of 3), then the four
+  // aggregates computed from them, as Google Benchmark would have written.
+  std::vector<const CaseResult*> naive8;
+  for (const auto& r : run.benchmarks)
+    if (r.run_name == plan[0].name()) naive8.push_back(&r);
+  ASSERT_EQ(naive8.size(), 3u + 4u);
+  double sum = 0;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(naive8[i]->run_type, "iteration");
+    EXPECT_EQ(naive8[i]->repetition_index, i);
+    EXPECT_EQ(naive8[i]->repetitions, 3);
+    sum += naive8[i]->real_time;
+  }
+  EXPECT_EQ(naive8[3]->aggregate_name, "mean");
+  EXPECT_DOUBLE_EQ(naive8[3]->real_time, sum / 3);
+  EXPECT_EQ(naive8[4]->aggregate_name, "median");
+  EXPECT_EQ(naive8[6]->aggregate_name, "cv");
+  EXPECT_EQ(naive8[6]->aggregate_unit, "percentage");
+  std::size_t crashed = 0;
+  for (const auto& r : run.benchmarks) crashed += r.run_name == plan[1].name();
+  EXPECT_EQ(crashed, 1u);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -20,7 +20,10 @@ struct RunSettings {
   double warmup_s = 0.05;                  // untimed run-up before the first repetition
   double case_timeout_s = 600;             // a case still running after this is killed: timed_out
   std::uint64_t seed = 20261121;
-  bool isolate = true;               // run each case in a child process
+  bool isolate = true;  // run each case in a child process
+  // Repetitions round-robin across the cases (round r runs every case once), so slow drift
+  // of the machine and each child process's own layout spread over all cases' samples.
+  bool interleave = false;
   std::vector<std::string> collect;  // --collect items, e.g. "perf:page-faults"
   // --group: its events are in `collect`; its metrics are computed per repetition.
   std::optional<CounterGroup> group;

@@ -51,4 +51,21 @@ TimingNoise timing_noise(const TimingInputs& in) {
   return noise;
 }
 
+std::string machine_load_warning(const RunContext& context) {
+  if (!context.machine_load) return "";
+  const MachineLoad& l = *context.machine_load;
+  const double capacity = l.wall_s * l.cpus;
+  if (!(capacity > 0)) return "";
+  std::string out;
+  if (l.others_cpu_s > kBusyOthers * capacity)
+    out = fmt::format(
+        "other processes used {:.0f}% of the {} CPUs while the run was timed "
+        "({:.1f} CPU-seconds in {:.1f} s, /proc/stat)",
+        100 * l.others_cpu_s / capacity, l.cpus, l.others_cpu_s, l.wall_s);
+  if (l.steal_s > kBusySteal * capacity)
+    out += fmt::format("{}the hypervisor took {:.0f}% of the CPUs' time (steal, /proc/stat)",
+                       out.empty() ? "" : "; ", 100 * l.steal_s / capacity);
+  return out;
+}
+
 }  // namespace ridgeline

@@ -19,11 +19,12 @@ RepetitionSamples summarize_repetitions(std::vector<double> seconds) {
   s.min = sorted.front();
   s.max = sorted.back();
   s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
   if (n < 2) return s;
-  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
   double squares = 0;
-  for (double x : sorted) squares += (x - mean) * (x - mean);
-  s.cv = std::sqrt(squares / static_cast<double>(n - 1)) / mean;
+  for (double x : sorted) squares += (x - s.mean) * (x - s.mean);
+  s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
+  s.cv = s.stddev / s.mean;
   return s;
 }
 

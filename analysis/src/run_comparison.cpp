@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/analysis/rank_tests.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 
@@ -175,6 +176,9 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
         : fb.empty()             ? "base"
                                  : "new"));
   }
+  for (const auto& [side, run] : {std::pair{"base", &base}, std::pair{"new", &head}})
+    if (const std::string w = machine_load_warning(run->context); !w.empty())
+      out.notes.push_back(fmt::format("the {} run: {}", side, w));
   const auto bp = place_results(base, base.context.machine ? &*base.context.machine : nullptr);
   const auto hp = place_results(head, head.context.machine ? &*head.context.machine : nullptr);
   std::map<CaseKey, const RooflinePlacement*> by_key;

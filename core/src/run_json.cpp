@@ -239,6 +239,11 @@ json to_json(const Run& run) {
         {"machine",
          c.machine ? to_json(*c.machine) : json{{"cpu_model", c.cpu_model}, {"isa", c.isa}}},
         {"collectors", collectors}};
+    if (const auto& l = c.machine_load)
+      context["ridgeline"]["machine_load"] = {{"wall_s", l->wall_s},
+                                              {"others_cpu_s", l->others_cpu_s},
+                                              {"steal_s", l->steal_s},
+                                              {"cpus", l->cpus}};
     const RunProvenance& p = c.provenance;
     if (!p.suite.empty() || !p.commit.empty())
       context["ridgeline"]["provenance"] = {{"suite", p.suite},
@@ -339,6 +344,11 @@ Run run_from_json(const json& j, const std::string& origin) {
         for (const auto& v : m.array("isa"))
           if (v.is_string()) ctx.isa.push_back(v.get<std::string>());
       if (ctx.machine && ctx.isa.empty()) ctx.isa = ctx.machine->isa;
+    }
+    if (r.has("machine_load")) {
+      JsonFields l = r.object("machine_load");
+      ctx.machine_load = MachineLoad{l.number("wall_s"), l.number("others_cpu_s"),
+                                     l.number("steal_s"), static_cast<int>(l.integer("cpus"))};
     }
     if (r.has("provenance")) {
       JsonFields pf = r.object("provenance");

@@ -282,6 +282,8 @@ std::string html_report(const ReportInput& in) {
   // What reading the input left out or assumed (a journal's line cut by a kill).
   for (const auto& note : in.run.notes)
     s += "<p class=\"meta input-note\">Reading the input: " + escape_html(note) + "</p>";
+  if (!in.load_warning.empty())
+    s += "<p class=\"meta\"><b>The machine was busy:</b> " + escape_html(in.load_warning) + ".</p>";
   const RooflineScene scene =
       roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
   const BackendColours colours = backend_colours(in);

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "format.hpp"
+#include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {
@@ -28,6 +29,7 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.fusion = fusion_analysis(in.run, in.placements, in.machine ? &*in.machine : nullptr);
   in.ladder = ladder_against_best_blas(in.placements);
   in.patterns = pattern_effects(in.run);
+  in.load_warning = machine_load_warning(in.run.context);
   return in;
 }
 

@@ -51,12 +51,15 @@ std::string busy_machine_warning(const ReportInput& in) {
     if (p.cpu_share < kNoisyCpuShare) ++busy;
     worst = std::min(worst, p.cpu_share);
   }
-  if (!busy) return "";
+  if (!busy) return in.load_warning.empty() ? "" : "the machine was busy: " + in.load_warning;
   return fmt::format(
-      "the machine was busy: in {} of {} cases the calling thread was off the CPU for more than "
-      "{:.0f}% of a repetition (at worst on it {:.0f}% of the time); their times are inflated, "
-      "see the noise notes",
-      busy, counted, 100 * (1 - kNoisyCpuShare), 100 * worst);
+             "the machine was busy: in {} of {} cases the calling thread was off the CPU for more "
+             "than "
+             "{:.0f}% of a repetition (at worst on it {:.0f}% of the time); their times are "
+             "inflated, "
+             "see the noise notes",
+             busy, counted, 100 * (1 - kNoisyCpuShare), 100 * worst) +
+         (in.load_warning.empty() ? "" : "; " + in.load_warning);
 }
 
 }  // namespace ridgeline

@@ -18,6 +18,7 @@ std::string markdown_report(const ReportInput& in) {
                    md(in.run.context.host_name),
                    in.run.context.interrupted ? " — **the run was interrupted**" : "");
   for (const auto& note : in.run.notes) s += "Reading the input: " + md(note) + "\n\n";
+  if (!in.load_warning.empty()) s += "**The machine was busy:** " + md(in.load_warning) + ".\n\n";
   if (in.machine) {
     const MachineModel& m = *in.machine;
     s += fmt::format("Machine: {}, {} cores, {} MHz measured (ceilings from {}).\n\n",

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <map>
 
+#include "machine_load.hpp"
+#include "ridgeline/analysis/repetitions.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
@@ -74,17 +77,10 @@ std::vector<CaseResult> interleaved_aggregates(const std::vector<CaseResult>& ro
       cpu.push_back(r.cpu_time);
     }
   if (real.size() < 2) return {};
+  // Google Benchmark's four aggregates, in its order, from the analysis's one summary.
   const auto stats = [](std::vector<double> v) {
-    const double n = static_cast<double>(v.size());
-    double mean = 0;
-    for (double x : v) mean += x / n;
-    double sq = 0;
-    for (double x : v) sq += (x - mean) * (x - mean);
-    std::sort(v.begin(), v.end());
-    const std::size_t h = v.size() / 2;
-    const double median = v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-    const double sd = std::sqrt(sq / (n - 1));
-    return std::array<double, 4>{mean, median, sd, mean > 0 ? sd / mean : 0};
+    const RepetitionSamples r = summarize_repetitions(std::move(v));
+    return std::array<double, 4>{r.mean, r.median, r.stddev, r.cv};
   };
   const auto rs = stats(real), cs = stats(cpu);
   std::map<std::string, std::array<double, 4>> counters;  // each counter's statistics too
@@ -154,6 +150,8 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     }
   }
   likwid_marker_init();
+  const auto load_start = read_cpu_times();
+  const auto wall_start = std::chrono::steady_clock::now();
   // Interleaved: `repetitions` rounds of one repetition of every case; a case that did not
   // time (not supported, crashed, timed out) is not run again.
   const int rounds = settings.interleave ? settings.repetitions : 1;
@@ -194,6 +192,10 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
       if (settings.interleave && !timed) done[i] = true;
       for (auto& r : results) by_case[i].push_back(std::move(r));
     }
+  if (const auto load_end = read_cpu_times(); load_start && load_end)
+    run.context.machine_load = machine_load_between(
+        *load_start, *load_end,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (settings.interleave && !done[i] && by_case[i].size() > 1) {
       auto aggregates = interleaved_aggregates(by_case[i]);

@@ -19,6 +19,8 @@ TEST(Repetitions, SummaryOfSamplesByHand) {
   EXPECT_EQ(s.max, 10.0);
   EXPECT_EQ(s.median, 2.5);
   // mean 4, squared deviations 1 + 9 + 4 + 36 = 50 over n - 1 = 3
+  EXPECT_EQ(s.mean, 4.0);
+  EXPECT_NEAR(s.stddev, std::sqrt(50.0 / 3.0), 1e-15);
   EXPECT_NEAR(s.cv, std::sqrt(50.0 / 3.0) / 4.0, 1e-15);
   const RepetitionSamples one = summarize_repetitions({5.0});
   EXPECT_EQ(one.median, 5.0);

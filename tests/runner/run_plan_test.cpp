@@ -227,8 +227,8 @@ TEST(RunPlan, InterleavedRepetitionsGoRoundRobinAndACaseThatFailsIsNotRunAgain) 
   RunSettings s = quick();
   s.repetitions = 3;
   s.interleave = true;
-  fs::path journal = fs::temp_directory_path() /
-                     ("ridgeline_interleave_" + std::to_string(::getpid()) + ".jsonl");
+  fs::path journal =
+      fs::temp_directory_path() / ("ridgeline_interleave_" + std::to_string(::getpid()) + ".jsonl");
   fs::remove(journal);
   std::vector<std::size_t> started;
   RunObserver observer;

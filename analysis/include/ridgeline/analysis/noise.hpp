@@ -8,6 +8,7 @@
 
 #include "ridgeline/analysis/repetitions.hpp"
 #include "ridgeline/core/case_result.hpp"
+#include "ridgeline/core/run.hpp"
 
 namespace ridgeline {
 
@@ -30,5 +31,12 @@ struct TimingNoise {
   double cpu_share = 0;  // the worst repetition's task-clock over wall time; 0: not counted
 };
 TimingNoise timing_noise(const TimingInputs& in);
+
+// The whole run: other processes used more than this share of all CPUs while it was timed,
+// or the hypervisor took more than kBusySteal of them (MachineLoad, from /proc/stat).
+inline constexpr double kBusyOthers = 0.10;
+inline constexpr double kBusySteal = 0.05;
+// In words, or empty where the run was quiet or its load was not recorded.
+std::string machine_load_warning(const RunContext& context);
 
 }  // namespace ridgeline

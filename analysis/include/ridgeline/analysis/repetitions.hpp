@@ -14,8 +14,9 @@ struct RepetitionSamples {
   double min = 0;
   double median = 0;
   double max = 0;
-  // Sample standard deviation over the mean (as Google Benchmark's cv aggregate); 0 with
-  // fewer than two samples.
+  double mean = 0;
+  double stddev = 0;  // sample standard deviation (n - 1); 0 with fewer than two samples
+  // stddev over the mean (as Google Benchmark's cv aggregate); 0 with fewer than two samples.
   double cv = 0;
 };
 

@@ -47,6 +47,16 @@ struct RunProvenance {
   bool operator==(const RunProvenance&) const = default;
 };
 
+// What else the machine did while a run was timed, from /proc/stat (all CPUs) less this
+// run's own CPU time (/proc/self/stat, its children included).
+struct MachineLoad {
+  double wall_s = 0;        // from the first case's start to the last one's end
+  double others_cpu_s = 0;  // CPU time of every other process in that interval
+  double steal_s = 0;       // time the hypervisor gave this VM's CPUs to others
+  int cpus = 0;             // online CPUs
+  bool operator==(const MachineLoad&) const = default;
+};
+
 // Google Benchmark's "context" plus Ridgeline's own block.
 struct RunContext {
   std::string date;
@@ -68,6 +78,7 @@ struct RunContext {
   std::vector<CollectorStatus> collectors;
   std::optional<MachineModel> machine;  // the probed ceilings this run was made under
   bool interrupted = false;             // the run was stopped before its plan finished
+  std::optional<MachineLoad> machine_load;  // absent where /proc could not be read
   RunProvenance provenance;
   bool operator==(const RunContext&) const = default;
 };

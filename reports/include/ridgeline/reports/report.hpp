@@ -24,6 +24,7 @@ struct ReportInput {
   FusionAnalysis fusion;                // pairs and the eltwise chain's sweeps, over `placements`
   std::vector<LadderRow> ladder;        // each rung against the best BLAS
   std::vector<PatternEffect> patterns;  // one case's rate (power, clock) per input pattern
+  std::string load_warning;             // machine_load_warning of the run, or empty
 };
 
 // Reads nothing; builds the analysis model once, which every printer only formats:
@@ -46,8 +47,8 @@ std::string fusion_csv(const ReportInput& input);
 std::string sweep_csv(const ReportInput& input);
 // The table `ridgeline profile` prints.
 // One line when the machine was busy while the run was timed: how many CPU cases had their
-// calling thread off the CPU for more than a tenth of a repetition (noise.hpp); empty when
-// none did or nothing was counted.
+// calling thread off the CPU for more than a tenth of a repetition, and the run's
+// load_warning (noise.hpp); empty when neither says so.
 std::string busy_machine_warning(const ReportInput& in);
 std::string terminal_summary(const ReportInput& input);
 

@@ -371,6 +371,7 @@ std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel*
       p.name = fit ? r->name : key;
       p.backend = "(google benchmark)";
       p.foreign = true;
+      p.complexity_fit = fit;
       p.disposition = std::string(to_string(Disposition::not_verified));
       p.flops_source = p.bytes_source = MetricSource::derived;
       p.reason =

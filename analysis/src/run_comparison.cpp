@@ -170,11 +170,10 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
         "each case against its own machine's roof, not on time",
         base.context.machine->host, fb, head.context.machine->host, fh));
   } else if (fb.empty() || fh.empty()) {
-    out.notes.push_back(fmt::format(
-        "the {} run carries no machine model: compared on time, assuming the same machine",
-        fb.empty() && fh.empty() ? "base and the new"
-        : fb.empty()             ? "base"
-                                 : "new"));
+    out.notes.push_back(fmt::format("{}: compared on time, assuming the same machine",
+                                    fb.empty() && fh.empty() ? "neither run carries a machine model"
+                                    : fb.empty() ? "the base run carries no machine model"
+                                                 : "the new run carries no machine model"));
   }
   for (const auto& [side, run] : {std::pair{"base", &base}, std::pair{"new", &head}})
     if (const std::string w = machine_load_warning(run->context); !w.empty())
@@ -182,9 +181,11 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
   const auto bp = place_results(base, base.context.machine ? &*base.context.machine : nullptr);
   const auto hp = place_results(head, head.context.machine ? &*head.context.machine : nullptr);
   std::map<CaseKey, const RooflinePlacement*> by_key;
-  for (const auto& p : bp) by_key.emplace(case_key(p), &p);
+  for (const auto& p : bp)
+    if (!p.complexity_fit) by_key.emplace(case_key(p), &p);
   std::map<CaseKey, bool> seen;
   for (const auto& p : hp) {
+    if (p.complexity_fit) continue;  // Google Benchmark's fit over sizes: no timing to test
     const CaseKey key = case_key(p);
     if (!seen.emplace(key, true).second) continue;  // the first of duplicate keys
     const auto it = by_key.find(key);
@@ -203,10 +204,14 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
         if (n.kind == NoteKind::noise) c.noise.push_back(fmt::format("{}: {}", side, n.text));
     c.base_disposition = b.disposition;
     c.head_disposition = p.disposition;
-    if (b.disposition == "passed" && p.disposition != "passed") {
+    // A foreign result is never validated here: not_verified is its good state.
+    const auto fine = [](const std::string& d) { return d == "passed" || d == "not_verified"; };
+    if (fine(b.disposition) && !fine(p.disposition)) {
       c.verdict = Verdict::broken;
-      c.reason = fmt::format("validation was passed, now {}", p.disposition);
-    } else if (b.disposition != "passed" && !b.foreign) {
+      c.reason = b.foreign
+                     ? fmt::format("the base run timed it, the new one reports {}", p.disposition)
+                     : fmt::format("validation was passed, now {}", p.disposition);
+    } else if (!fine(b.disposition)) {
       c.reason =
           fmt::format("the base run's case was {}: nothing to compare against", b.disposition);
     } else if (c.base.empty() || c.head.empty()) {
@@ -230,7 +235,7 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
     out.cases.push_back(std::move(c));
   }
   for (const auto& p : bp)
-    if (!seen.count(case_key(p))) out.removed.push_back(p.name);
+    if (!p.complexity_fit && !seen.count(case_key(p))) out.removed.push_back(p.name);
 
   std::vector<double> p;
   for (const auto& c : out.cases)

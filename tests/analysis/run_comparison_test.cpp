@@ -12,6 +12,7 @@
 #include "fusion_runs.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
 namespace {
@@ -290,6 +291,46 @@ TEST(Calibration, ABadThresholdsFileIsOneLineNamingIt) {
     }
     std::filesystem::remove(path);
   }
+}
+
+}  // namespace
+}  // namespace ridgeline
+
+namespace ridgeline {
+namespace {
+
+TEST(RunComparison, GoogleBenchmarkFilesCompareByNameAndTheirFitsAreNoCases) {
+  const ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/gbench-1.9.5-rates.json");
+  const RunComparison same = compare_runs(run, run, {});
+  ASSERT_FALSE(same.cases.empty());
+  for (const auto& c : same.cases) {
+    EXPECT_FALSE(c.key.foreign_name.empty());
+    EXPECT_EQ(c.name.find("_BigO"), std::string::npos);  // Complexity() fits are summaries
+    EXPECT_EQ(c.name.find("_RMS"), std::string::npos);
+    EXPECT_NE(c.verdict, Verdict::broken) << c.name;
+  }
+  EXPECT_TRUE(same.added.empty());
+  EXPECT_TRUE(same.removed.empty());
+  ASSERT_FALSE(same.notes.empty());
+  EXPECT_EQ(same.notes[0],
+            "neither run carries a machine model: compared on time, assuming the same machine");
+  // A benchmark that errors in the new file and timed in the base one broke.
+  ridgeline::Run broken = run;
+  std::string name;
+  for (auto& r : broken.benchmarks)
+    if (r.run_type == "iteration" && !r.error_occurred && !r.skipped && name.empty())
+      name = r.run_name;
+  for (auto& r : broken.benchmarks)
+    if (r.run_name == name) r.error_occurred = true, r.error_message = "boom";
+  const RunComparison cmp = compare_runs(run, broken, {});
+  bool found = false;
+  for (const auto& c : cmp.cases)
+    if (c.name == name) {
+      found = true;
+      EXPECT_EQ(c.verdict, Verdict::broken) << c.reason;
+      EXPECT_NE(c.reason.find("the base run timed it"), std::string::npos) << c.reason;
+    }
+  EXPECT_TRUE(found) << name;
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ struct RooflinePlacement {
   // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
   std::string disposition = "passed";
   bool foreign = false;     // from a foreign Google Benchmark file: never validated here
+  bool complexity_fit = false;  // a Complexity() fit's BigO or RMS row: a summary, no case
   std::vector<Note> notes;  // how it was placed: level, rate, dtype, threads, ceilings, origin
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace ridgeline {
@@ -55,16 +56,24 @@ std::string machine_load_warning(const RunContext& context) {
   if (!context.machine_load) return "";
   const MachineLoad& l = *context.machine_load;
   const double capacity = l.wall_s * l.cpus;
-  if (!(capacity > 0)) return "";
   std::string out;
+  const auto add = [&](const std::string& text) { out += (out.empty() ? "" : "; ") + text; };
+  if (l.clock_start_hz > 0 && l.clock_end_hz > 0 &&
+      std::abs(l.clock_end_hz / l.clock_start_hz - 1) > kClockDrift)
+    add(
+        fmt::format("the clock moved from {:.2f} to {:.2f} GHz between the run's start and end "
+                    "({:+.1f}%)",
+                    l.clock_start_hz / 1e9, l.clock_end_hz / 1e9,
+                    100 * (l.clock_end_hz / l.clock_start_hz - 1)));
+  if (!(capacity > 0)) return out;
   if (l.others_cpu_s > kBusyOthers * capacity)
-    out = fmt::format(
-        "other processes used {:.0f}% of the {} CPUs while the run was timed "
-        "({:.1f} CPU-seconds in {:.1f} s, /proc/stat)",
-        100 * l.others_cpu_s / capacity, l.cpus, l.others_cpu_s, l.wall_s);
+    add(
+        fmt::format("other processes used {:.0f}% of the {} CPUs while the run was timed "
+                    "({:.1f} CPU-seconds in {:.1f} s, /proc/stat)",
+                    100 * l.others_cpu_s / capacity, l.cpus, l.others_cpu_s, l.wall_s));
   if (l.steal_s > kBusySteal * capacity)
-    out += fmt::format("{}the hypervisor took {:.0f}% of the CPUs' time (steal, /proc/stat)",
-                       out.empty() ? "" : "; ", 100 * l.steal_s / capacity);
+    add(fmt::format("the hypervisor took {:.0f}% of the CPUs' time (steal, /proc/stat)",
+                    100 * l.steal_s / capacity));
   return out;
 }
 

@@ -243,7 +243,9 @@ json to_json(const Run& run) {
       context["ridgeline"]["machine_load"] = {{"wall_s", l->wall_s},
                                               {"others_cpu_s", l->others_cpu_s},
                                               {"steal_s", l->steal_s},
-                                              {"cpus", l->cpus}};
+                                              {"cpus", l->cpus},
+                                              {"clock_start_hz", l->clock_start_hz},
+                                              {"clock_end_hz", l->clock_end_hz}};
     const RunProvenance& p = c.provenance;
     if (!p.suite.empty() || !p.commit.empty())
       context["ridgeline"]["provenance"] = {{"suite", p.suite},
@@ -347,8 +349,12 @@ Run run_from_json(const json& j, const std::string& origin) {
     }
     if (r.has("machine_load")) {
       JsonFields l = r.object("machine_load");
-      ctx.machine_load = MachineLoad{l.number("wall_s"), l.number("others_cpu_s"),
-                                     l.number("steal_s"), static_cast<int>(l.integer("cpus"))};
+      ctx.machine_load = MachineLoad{l.number("wall_s"),
+                                     l.number("others_cpu_s"),
+                                     l.number("steal_s"),
+                                     static_cast<int>(l.integer("cpus")),
+                                     l.number_or("clock_start_hz", 0),
+                                     l.number_or("clock_end_hz", 0)};
     }
     if (r.has("provenance")) {
       JsonFields pf = r.object("provenance");

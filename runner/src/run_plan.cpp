@@ -12,6 +12,7 @@
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/runner/collector_validation.hpp"
 #include "ridgeline/runner/isolation.hpp"
 #include "ridgeline/runner/probe.hpp"
@@ -150,6 +151,9 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     }
   }
   likwid_marker_init();
+  // Three trials of the add chain, about 60 ms: the clock at each end of the run.
+  constexpr int kClockTrials = 3;
+  const double clock_start = measure_clock_hz(kClockTrials);
   const auto load_start = read_cpu_times();
   const auto wall_start = std::chrono::steady_clock::now();
   // Interleaved: `repetitions` rounds of one repetition of every case; a case that did not
@@ -192,10 +196,13 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
       if (settings.interleave && !timed) done[i] = true;
       for (auto& r : results) by_case[i].push_back(std::move(r));
     }
-  if (const auto load_end = read_cpu_times(); load_start && load_end)
+  if (const auto load_end = read_cpu_times(); load_start && load_end) {
     run.context.machine_load = machine_load_between(
         *load_start, *load_end,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+    run.context.machine_load->clock_start_hz = clock_start;
+    run.context.machine_load->clock_end_hz = measure_clock_hz(kClockTrials);
+  }
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (settings.interleave && !done[i] && by_case[i].size() > 1) {
       auto aggregates = interleaved_aggregates(by_case[i]);

@@ -272,6 +272,12 @@ TEST(RunPlan, InterleavedRepetitionsGoRoundRobinAndACaseThatFailsIsNotRunAgain) 
   std::size_t crashed = 0;
   for (const auto& r : run.benchmarks) crashed += r.run_name == plan[1].name();
   EXPECT_EQ(crashed, 1u);
+  // The run's machine load, with the clock at both ends.
+  ASSERT_TRUE(run.context.machine_load.has_value());
+  EXPECT_GT(run.context.machine_load->wall_s, 0);
+  EXPECT_EQ(run.context.machine_load->cpus, static_cast<int>(std::thread::hardware_concurrency()));
+  EXPECT_GT(run.context.machine_load->clock_start_hz, 1e8);
+  EXPECT_GT(run.context.machine_load->clock_end_hz, 1e8);
 }
 
 }  // namespace

@@ -33,9 +33,12 @@ struct TimingNoise {
 TimingNoise timing_noise(const TimingInputs& in);
 
 // The whole run: other processes used more than this share of all CPUs while it was timed,
-// or the hypervisor took more than kBusySteal of them (MachineLoad, from /proc/stat).
+// or the hypervisor took more than kBusySteal of them (MachineLoad, from /proc/stat), or
+// the clock moved by more than kClockDrift between its start and end.
 inline constexpr double kBusyOthers = 0.10;
 inline constexpr double kBusySteal = 0.05;
+// The clock at the run's end this far from its start: the machine's state changed under it.
+inline constexpr double kClockDrift = 0.05;
 // In words, or empty where the run was quiet or its load was not recorded.
 std::string machine_load_warning(const RunContext& context);
 

@@ -54,6 +54,9 @@ struct MachineLoad {
   double others_cpu_s = 0;  // CPU time of every other process in that interval
   double steal_s = 0;       // time the hypervisor gave this VM's CPUs to others
   int cpus = 0;             // online CPUs
+  // The core clock measured just before the first case and just after the last one (an
+  // add chain on the calling thread); 0 where not measured.
+  double clock_start_hz = 0, clock_end_hz = 0;
   bool operator==(const MachineLoad&) const = default;
 };
 
@@ -76,8 +79,8 @@ struct RunContext {
   std::string cpu_model;
   std::vector<std::string> isa;
   std::vector<CollectorStatus> collectors;
-  std::optional<MachineModel> machine;  // the probed ceilings this run was made under
-  bool interrupted = false;             // the run was stopped before its plan finished
+  std::optional<MachineModel> machine;      // the probed ceilings this run was made under
+  bool interrupted = false;                 // the run was stopped before its plan finished
   std::optional<MachineLoad> machine_load;  // absent where /proc could not be read
   RunProvenance provenance;
   bool operator==(const RunContext&) const = default;

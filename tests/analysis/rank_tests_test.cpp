@@ -53,6 +53,10 @@ TEST(RankTests, SmallestPIsThatOfSeparatedSamples) {
   EXPECT_DOUBLE_EQ(smallest_two_sided_p(3, 3), 0.1);
   EXPECT_DOUBLE_EQ(smallest_two_sided_p(1, 1), 1.0);
   EXPECT_NEAR(smallest_two_sided_p(5, 5), 2.0 / 252, 1e-15);
+  // Both above 8: the normal approximation, z = (100 - 50 - 0.5) / sqrt(100 * 21 / 12).
+  EXPECT_NEAR(smallest_two_sided_p(10, 10), std::erfc(49.5 / std::sqrt(175.0) / std::sqrt(2.0)),
+              1e-15);
+  EXPECT_GT(smallest_two_sided_p(10, 10), 2.0 / 184756);  // more than the exact 1.1e-5
   const std::vector<double> low{1, 2, 3, 4, 5}, high{6, 7, 8, 9, 10};
   const auto r = mann_whitney_u(low, high, RankTestMethod::exact);
   EXPECT_DOUBLE_EQ(r.u, 0);

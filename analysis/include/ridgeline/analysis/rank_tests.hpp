@@ -27,8 +27,9 @@ MannWhitney mann_whitney_u(std::span<const double> x, std::span<const double> y,
 // P(U <= k) under the null hypothesis for samples of n1 and n2 untied values, k = 0 … n1·n2.
 std::vector<double> mann_whitney_cdf(int n1, int n2);
 
-// The smallest two-sided p-value samples of n1 and n2 values can reach (all of one above
-// all of the other): 2 / C(n1 + n2, n1), at most 1.
+// The smallest two-sided p-value mann_whitney_u (automatic) gives samples of n1 and n2 values:
+// that of fully separated samples. Exact, 2 / C(n1 + n2, n1), where a sample has at most 8
+// values; the normal approximation's where both have more.
 double smallest_two_sided_p(int n1, int n2);
 
 // Holm's step-down adjusted p-values, in the order given: reject where adjusted < alpha

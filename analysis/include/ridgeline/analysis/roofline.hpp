@@ -79,9 +79,9 @@ struct RooflinePlacement {
   bool above_roof = false;  // achieved > attainable (by more than 2%)
   // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
   std::string disposition = "passed";
-  bool foreign = false;     // from a foreign Google Benchmark file: never validated here
+  bool foreign = false;         // from a foreign Google Benchmark file: never validated here
   bool complexity_fit = false;  // a Complexity() fit's BigO or RMS row: a summary, no case
-  std::vector<Note> notes;  // how it was placed: level, rate, dtype, threads, ceilings, origin
+  std::vector<Note> notes;      // how it was placed: level, rate, dtype, threads, ceilings, origin
 };
 
 // One placement per case of the run (the median aggregate when there are repetitions).

@@ -13,10 +13,11 @@ Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& se
   const auto false_alarm = [](const CaseComparison& c) {
     return c.verdict == Verdict::regression || c.verdict == Verdict::improvement;
   };
+  std::vector<RunComparison> pairs;
   for (std::size_t i = 0; i < runs.size(); ++i)
     for (std::size_t j = i + 1; j < runs.size(); ++j) {
-      ++out.pairs;
-      for (const auto& c : compare_runs(runs[i], runs[j], settings).cases) {
+      pairs.push_back(compare_runs(runs[i], runs[j], settings));
+      for (const auto& c : pairs.back().cases) {
         if (!c.tested) continue;
         auto& cal = by_key[c.key];
         cal.key = c.key;
@@ -26,6 +27,7 @@ Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& se
         ++out.comparisons;
       }
     }
+  out.pairs = static_cast<int>(pairs.size());
   for (const auto& run : runs)
     for (const auto& p : place_results(run, nullptr)) {
       const auto it = by_key.find(case_key(p));
@@ -36,10 +38,11 @@ Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& se
     cal.threshold = std::max(kCalibrationMargin * cal.noise_floor, kCalibrationFloor);
     calibrated.case_thresholds[key] = cal.threshold;
   }
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    for (std::size_t j = i + 1; j < runs.size(); ++j)
-      for (const auto& c : compare_runs(runs[i], runs[j], calibrated).cases)
-        if (c.tested && false_alarm(c)) ++by_key[c.key].false_alarms_calibrated;
+  for (auto& pair : pairs) {  // the same statistics, judged at the calibrated thresholds
+    judge(pair, calibrated);
+    for (const auto& c : pair.cases)
+      if (c.tested && false_alarm(c)) ++by_key[c.key].false_alarms_calibrated;
+  }
   for (auto& [key, cal] : by_key) {
     out.false_alarms += cal.false_alarms;
     out.false_alarms_calibrated += cal.false_alarms_calibrated;

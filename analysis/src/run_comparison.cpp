@@ -248,10 +248,16 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
     if (!c.tested) continue;
     c.p_holm = adjusted[i++];
     log_sum += std::log(c.ratio);
-    decide(c, settings, out.tested);
   }
   if (out.tested) out.geomean_ratio = std::exp(log_sum / out.tested);
+  judge(out, settings);
   return out;
+}
+
+void judge(RunComparison& comparison, const ComparisonSettings& settings) {
+  comparison.settings = settings;
+  for (auto& c : comparison.cases)
+    if (c.tested) decide(c, settings, comparison.tested);
 }
 
 std::optional<FailOn> parse_fail_on(std::string_view text) {

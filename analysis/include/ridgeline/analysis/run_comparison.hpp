@@ -75,6 +75,9 @@ struct RunComparison {
 };
 
 RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings);
+// The tested cases' verdicts (and the settings) again under other thresholds: the statistics
+// do not depend on them, so nothing is measured or tested twice (compare --calibrate).
+void judge(RunComparison& comparison, const ComparisonSettings& settings);
 
 // The gate: which verdicts fail the comparison. Improvements fail only under `change`.
 enum class FailOn { regression, inconclusive, change };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace ridgeline {
@@ -50,6 +51,24 @@ TimingNoise timing_noise(const TimingInputs& in) {
   if (in.throttled) out.push_back("the GPU was throttled while timed (NVML)");
   if (counted) noise.cpu_share = worst_share;
   return noise;
+}
+
+void attach_timing_noise(const Run& run, std::vector<RooflinePlacement>& placements) {
+  std::map<std::string, std::vector<const CaseResult*>> timed_rows;  // by run name
+  for (const auto& r : run.benchmarks)
+    if (r.run_type == "iteration" && r.ridgeline && !r.error_occurred && !r.skipped)
+      timed_rows[r.run_name.empty() ? r.name : r.run_name].push_back(&r);
+  for (auto& p : placements) {
+    const auto rows = timed_rows.find(p.name);
+    TimingNoise noise = timing_noise(
+        {&p.repetitions, rows == timed_rows.end() ? std::vector<const CaseResult*>{} : rows->second,
+         p.device, p.throttled});
+    p.cpu_share = noise.cpu_share;
+    for (auto& why : noise.reasons) {
+      p.noisy = true;
+      p.notes.push_back({NoteKind::noise, std::move(why)});
+    }
+  }
 }
 
 std::string machine_load_warning(const RunContext& context) {

@@ -358,10 +358,6 @@ std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel*
   }
   std::vector<RooflinePlacement> out;
   const auto samples = repetition_seconds(run);
-  std::map<std::string, std::vector<const CaseResult*>> timed_rows;  // for the noise notes
-  for (const auto& r : run.benchmarks)
-    if (r.run_type == "iteration" && r.ridgeline && !r.error_occurred && !r.skipped)
-      timed_rows[r.run_name.empty() ? r.name : r.run_name].push_back(&r);
   for (const auto& key : order) {
     const CaseResult* r = chosen.at(key);
     const bool fit = r && r->run_type == "aggregate" &&
@@ -382,19 +378,10 @@ std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel*
       continue;
     }
     out.push_back(r->ridgeline ? place_ours(*r, machine) : place_foreign(run.context, *r, machine));
-    RooflinePlacement& p = out.back();
     if (auto it = samples.find(key); it != samples.end())
-      p.repetitions = summarize_repetitions(it->second);
-    const auto rows = timed_rows.find(key);
-    TimingNoise noise = timing_noise(
-        {&p.repetitions, rows == timed_rows.end() ? std::vector<const CaseResult*>{} : rows->second,
-         p.device, p.throttled});
-    p.cpu_share = noise.cpu_share;
-    for (auto& why : noise.reasons) {
-      p.noisy = true;
-      p.notes.push_back({NoteKind::noise, std::move(why)});
-    }
+      out.back().repetitions = summarize_repetitions(it->second);
   }
+  attach_timing_noise(run, out);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridgeline/analysis/repetitions.hpp"
+#include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/core/case_result.hpp"
 #include "ridgeline/core/run.hpp"
 
@@ -31,6 +32,10 @@ struct TimingNoise {
   double cpu_share = 0;  // the worst repetition's task-clock over wall time; 0: not counted
 };
 TimingNoise timing_noise(const TimingInputs& in);
+
+// Each placement of `run` (place_results) gets its timing_noise: cpu_share, and `noisy` with
+// a note of kind `noise` per reason.
+void attach_timing_noise(const Run& run, std::vector<RooflinePlacement>& placements);
 
 // The whole run: other processes used more than this share of all CPUs while it was timed,
 // or the hypervisor took more than kBusySteal of them (MachineLoad, from /proc/stat), or

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "comparison_options.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/analysis/run_history.hpp"
@@ -31,39 +32,10 @@ struct CompareOptions {
   bool history = false;
   int last = 5;                            // --history: runs pooled as the newest run's baseline
   std::string output = "thresholds.json";  // --calibrate's
-  std::string threshold = "5%";
-  double alpha = 0.05;
-  std::string fail_on = "regression";
+  ComparisonOptions judging;               // --threshold, --alpha, --fail-on
   std::string json, markdown, junit;
   bool all = false;
 };
-
-// "5%" or "0.05": a fraction in (0, 1).
-double parse_threshold(const std::string& text) {
-  const bool pct = !text.empty() && text.back() == '%';
-  const std::string number = pct ? text.substr(0, text.size() - 1) : text;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (pct) v /= 100;
-  if (used == 0 || used != number.size() || !(v > 0 && v < 1))
-    throw InputError(fmt::format(
-        "--threshold: '{}' is not a fraction between 0 and 1 (write 5% or 0.05)", text));
-  return v;
-}
-
-// --threshold: a fraction, or a file written by --calibrate.
-void set_threshold(const std::string& text, ComparisonSettings& settings) {
-  const bool file = text.ends_with(".json") || std::filesystem::is_regular_file(text);
-  if (file)
-    apply_thresholds(read_thresholds_file(text), settings);
-  else
-    settings.threshold = parse_threshold(text);
-}
 
 int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings) {
   if (opt.files.size() < 2)
@@ -121,26 +93,22 @@ int run_history_command(const CompareOptions& opt, const ComparisonSettings& set
   std::vector<Run> runs;
   const auto files = history_files(opt.files, runs);
   const RunHistory h = run_history(runs, settings, opt.last);
-  fmt::print("{}", history_text({h, files, on, opt.fail_on, opt.all}));
+  fmt::print("{}", history_text({h, files, on, opt.judging.fail_on, opt.all}));
   return gate_fails(h.latest, on) ? 1 : 0;
 }
 
 int run_compare(CompareOptions opt) {
-  ComparisonSettings settings;
-  set_threshold(opt.threshold, settings);
-  if (!(opt.alpha > 0 && opt.alpha < 1))
-    throw InputError(fmt::format("--alpha: {} is not between 0 and 1", opt.alpha));
-  settings.alpha = opt.alpha;
+  const ComparisonSettings settings = comparison_settings(opt.judging);
+  const FailOn on = fail_on(opt.judging);
   if (opt.calibrate && opt.history)
     throw InputError("compare: --calibrate and --history are two different jobs; give one");
   if (opt.calibrate) return run_calibrate(opt, settings);
-  if (opt.history) return run_history_command(opt, settings, *parse_fail_on(opt.fail_on));
+  if (opt.history) return run_history_command(opt, settings, on);
   if (opt.files.size() != 2)
     throw InputError(fmt::format("compare takes two runs, BASE and NEW; got {}{}", opt.files.size(),
                                  opt.files.size() > 2 ? " (--calibrate takes several)" : ""));
   opt.base = opt.files[0];
   opt.head = opt.files[1];
-  const FailOn on = *parse_fail_on(opt.fail_on);  // CLI11 checked the choice
   const std::pair<const std::string*, std::string (*)(const ComparisonView&)> files[] = {
       {&opt.json, &comparison_json},
       {&opt.markdown, &comparison_markdown},
@@ -154,7 +122,7 @@ int run_compare(CompareOptions opt) {
     fmt::print(stderr,
                "ridgeline: note: no case of {} is in {}: are these runs of the same suite?\n",
                escape_visible(opt.head), escape_visible(opt.base));
-  const ComparisonView view{cmp, opt.base, opt.head, on, opt.fail_on, opt.all};
+  const ComparisonView view{cmp, opt.base, opt.head, on, opt.judging.fail_on, opt.all};
   fmt::print("{}", comparison_text(view));
   for (const auto& [path, write] : files) {
     if (path->empty()) continue;
@@ -178,9 +146,7 @@ Command add_compare_command(CLI::App& app) {
          "the new one judged against it; with --calibrate, repeated runs of the same code; "
          "with --history, runs over time or a directory of them")
       ->required();
-  sub->add_option("--threshold", opt->threshold,
-                  "Smallest change that counts, as 5% or 0.05 (default 5%), or a file written "
-                  "by --calibrate (a threshold per case)");
+  add_comparison_options(sub, opt->judging);
   sub->add_flag("--calibrate", opt->calibrate,
                 "A/A: compare every pair of the runs given (the same code), measure each case's "
                 "noise floor and write per-case thresholds to -o");
@@ -192,13 +158,6 @@ Command add_compare_command(CLI::App& app) {
                   "(default 5)");
   sub->add_option("-o,--output", opt->output,
                   "The thresholds file --calibrate writes (default thresholds.json)");
-  sub->add_option("--alpha", opt->alpha,
-                  "Family-wise significance level over all cases, Holm-corrected (default 0.05)");
-  sub->add_option("--fail-on", opt->fail_on,
-                  "regression (regressions and broken validation; the default), inconclusive "
-                  "(also cases that could not be decided) or change (also improvements, added "
-                  "and removed cases)")
-      ->check(CLI::IsMember({"regression", "inconclusive", "change"}));
   sub->add_option("--json", opt->json, "Also write the comparison as JSON");
   sub->add_option("--markdown", opt->markdown,
                   "Also write it as Markdown (for $GITHUB_STEP_SUMMARY: under 1 MiB)");

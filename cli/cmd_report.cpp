@@ -1,13 +1,15 @@
 // ridgeline report: a Run (or any Google Benchmark JSON) on the roofline, as HTML,
-// Markdown or CSV.
+// Markdown or CSV; or two runs compared on one roofline (report BASE NEW).
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "comparison_options.hpp"
 #include "report_writer.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/runner/probe.hpp"
 
 namespace ridgeline::cli {
@@ -15,36 +17,36 @@ namespace ridgeline::cli {
 namespace {
 
 struct ReportOptions {
-  std::string run;
+  std::vector<std::string> runs;  // RUN, or BASE NEW
   std::string machine;
   std::vector<std::string> outputs;
   std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
   std::string csv_fusion, csv_sweep;  // the fusion pairs and the eltwise sweeps as CSV
+  ComparisonOptions judging;          // two runs: --threshold, --alpha, --fail-on
 };
 
-int run_report(const ReportOptions& opt) {
-  // Every output is checked before the first is written.
-  std::vector<std::string> outputs = opt.outputs;
-  if (outputs.empty())
-    outputs.push_back(std::filesystem::path(opt.run).replace_extension(".html").string());
-  std::optional<ReportFormat> forced;
-  if (!opt.format.empty())
-    forced = opt.format == "html" ? ReportFormat::html
-             : opt.format == "md" ? ReportFormat::markdown
-                                  : ReportFormat::csv;
-  for (const auto& out : outputs) {
-    check_output_file(out);
-    report_format_of(out, forced);
-  }
-  for (const auto& out : {opt.csv_fusion, opt.csv_sweep})
-    if (!out.empty()) check_output_file(out);
-  Run run = read_run_file(opt.run);
+std::optional<ReportFormat> forced_format(const ReportOptions& opt) {
+  if (opt.format.empty()) return std::nullopt;
+  return opt.format == "html" ? ReportFormat::html
+         : opt.format == "md" ? ReportFormat::markdown
+                              : ReportFormat::csv;
+}
+
+void print_written(const std::string& out) {
+  // The path of each file written; a stream (-o /dev/stdout) carries the report itself.
+  if (!resolve_output_file(out).stream) fmt::print("{}\n", std::filesystem::absolute(out).string());
+}
+
+// The run read, with its ceilings: --machine, else the model in the run, else this machine's
+// cached probe.
+ReportInput report_input(const std::string& path, const std::string& machine_file) {
+  Run run = read_run_file(path);
   for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);
   std::optional<MachineModel> machine;
   std::string origin;
-  if (!opt.machine.empty()) {
-    machine = read_machine_file(opt.machine);
-    origin = "--machine " + opt.machine;
+  if (!machine_file.empty()) {
+    machine = read_machine_file(machine_file);
+    origin = "--machine " + machine_file;
   } else if (run.context.machine) {
     machine = run.context.machine;
     origin = "the model embedded in the run (" + machine->host + ", " + machine->date + ")";
@@ -60,19 +62,71 @@ int run_report(const ReportOptions& opt) {
           "the run carries no machine model and none is cached here; give --machine machine.json";
     }
   }
-  ReportInput input = make_report_input(std::move(run), opt.run, machine, origin);
+  return make_report_input(std::move(run), path, std::move(machine), std::move(origin));
+}
+
+int run_report(const ReportOptions& opt) {
+  if (const std::string o = first_given(opt.judging); !o.empty())
+    throw InputError(fmt::format("report: {} judges a comparison: give two runs, BASE NEW", o));
+  // Every output is checked before the first is written.
+  std::vector<std::string> outputs = opt.outputs;
+  if (outputs.empty())
+    outputs.push_back(std::filesystem::path(opt.runs[0]).replace_extension(".html").string());
+  const std::optional<ReportFormat> forced = forced_format(opt);
+  for (const auto& out : outputs) {
+    check_output_file(out);
+    report_format_of(out, forced);
+  }
+  for (const auto& out : {opt.csv_fusion, opt.csv_sweep})
+    if (!out.empty()) check_output_file(out);
+  const ReportInput input = report_input(opt.runs[0], opt.machine);
   for (const auto& out : outputs) {
     write_report(input, out, forced);
-    // The path of each file written; a stream (-o /dev/stdout) carries the report itself.
-    if (!resolve_output_file(out).stream)
-      fmt::print("{}\n", std::filesystem::absolute(out).string());
+    print_written(out);
   }
   for (const auto& [out, text] :
        {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv}}) {
     if (out.empty()) continue;
     write_file_atomically(out, text(input));
-    if (!resolve_output_file(out).stream)
-      fmt::print("{}\n", std::filesystem::absolute(out).string());
+    print_written(out);
+  }
+  return 0;
+}
+
+// report BASE NEW: the comparison as HTML (both runs on one roofline) or Markdown (the step
+// summary compare --markdown writes). Not a gate: compare exits on the verdicts.
+int run_comparison_report(const ReportOptions& opt) {
+  for (const auto& [flag, value] :
+       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep}})
+    if (!value->empty())
+      throw InputError(fmt::format("report: {} takes one run, not a comparison of two", flag));
+  const ComparisonSettings settings = comparison_settings(opt.judging);
+  std::vector<std::string> outputs = opt.outputs;
+  if (outputs.empty()) {
+    const std::filesystem::path head(opt.runs[1]), base(opt.runs[0]);
+    outputs.push_back(
+        (head.parent_path() / (head.stem().string() + "-vs-" + base.stem().string() + ".html"))
+            .string());
+  }
+  const std::optional<ReportFormat> forced = forced_format(opt);
+  for (const auto& out : outputs) {
+    check_output_file(out);
+    if (report_format_of(out, forced) == ReportFormat::csv)
+      throw InputError(
+          fmt::format("report: '{}': a comparison of two runs is written as .html or .md, not CSV "
+                      "(compare --json has every number)",
+                      out));
+  }
+  const ReportInput base = report_input(opt.runs[0], opt.machine);
+  const ReportInput head = report_input(opt.runs[1], opt.machine);
+  const RunComparison cmp = compare_runs(base.run, head.run, settings);
+  const ComparisonView view{cmp, opt.runs[0], opt.runs[1], fail_on(opt.judging),
+                            opt.judging.fail_on};
+  for (const auto& out : outputs) {
+    write_file_atomically(out, report_format_of(out, forced) == ReportFormat::html
+                                   ? comparison_html(base, head, view)
+                                   : comparison_markdown(view));
+    print_written(out);
   }
   return 0;
 }
@@ -81,14 +135,19 @@ int run_report(const ReportOptions& opt) {
 
 Command add_report_command(CLI::App& app) {
   auto opt = std::make_shared<ReportOptions>();
-  CLI::App* sub =
-      app.add_subcommand("report", "Place a Run (or any Google Benchmark JSON) on the roofline");
-  sub->add_option("run", opt->run, "Run document, its .jsonl journal, or Google Benchmark JSON")
-      ->required();
+  CLI::App* sub = app.add_subcommand(
+      "report",
+      "Place a Run (or any Google Benchmark JSON) on the roofline, or compare two on one");
+  sub->add_option("runs", opt->runs,
+                  "RUN: a Run document, its .jsonl journal, or Google Benchmark JSON; or BASE "
+                  "NEW: two of them compared on one roofline (HTML) or as a table (Markdown)")
+      ->required()
+      ->expected(1, 2);
   sub->add_option("--machine", opt->machine,
                   "Machine model (default: the one in the run, else this machine's)");
   sub->add_option("-o,--output", opt->outputs,
-                  "Report file(s): .html, .md or .csv (default: RUN.html)");
+                  "Report file(s): .html, .md or .csv (default: RUN.html, or "
+                  "NEW-vs-BASE.html beside NEW)");
   sub->add_option("--format", opt->format,
                   "html, md or csv for every -o, whatever its name (for /dev/stdout, a pipe)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
@@ -96,7 +155,9 @@ Command add_report_command(CLI::App& app) {
                   "Also write the fusion pairs as CSV, one row per pair or unpaired case");
   sub->add_option("--csv-sweep", opt->csv_sweep,
                   "Also write the eltwise chain's sweeps over L as CSV, one row per point");
-  return {sub, [opt] { return run_report(*opt); }};
+  add_comparison_options(sub, opt->judging);
+  return {sub,
+          [opt] { return opt->runs.size() == 2 ? run_comparison_report(*opt) : run_report(*opt); }};
 }
 
 }  // namespace ridgeline::cli

@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 
-#include "fusion_arrows.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "scene_arrows.hpp"
 #include "scene_labels.hpp"
 
 namespace ridgeline {
@@ -270,20 +271,20 @@ std::vector<std::string> caption(const std::vector<RooflinePlacement>& placement
   if (off > 0)
     out.push_back(fmt::format("{} placed but outside the plotted range: listed below the plot.",
                               results(off)));
-  if (!scene.arrows.empty())
+  std::size_t fusion_arrows = 0;
+  for (const auto& a : scene.arrows) fusion_arrows += a.kind == SceneArrow::Kind::fusion;
+  if (fusion_arrows > 0)
     out.push_back(fmt::format(
         "{} arrow{} from an unfused case to its fused twin (same op, params, dtype, pattern, "
         "threads): fusion moves the point right (fewer bytes) and up (faster).",
-        scene.arrows.size(), scene.arrows.size() == 1 ? "" : "s"));
+        fusion_arrows, fusion_arrows == 1 ? "" : "s"));
   out.push_back("Hover a point for its numbers.");
   return out;
 }
 
-}  // namespace
-
-RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
-                             const MachineModel* machine, const SceneCanvas& canvas,
-                             const std::vector<FusionPair>& fusion) {
+// The scene's axes, roofs, labels and points: everything but the arrows and the caption.
+RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
+                           const MachineModel* machine, const SceneCanvas& canvas) {
   RooflineScene scene;
   scene.canvas = canvas;
   Omissions omit(scene);
@@ -340,8 +341,41 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
            true);
     }
   }
+  return scene;
+}
+
+}  // namespace
+
+RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
+                             const MachineModel* machine, const SceneCanvas& canvas,
+                             const std::vector<FusionPair>& fusion) {
+  RooflineScene scene = placed_scene(placements, machine, canvas);
   detail::add_fusion_arrows(scene, placements, fusion);
   scene.caption = caption(placements, scene);
+  return scene;
+}
+
+RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
+                               std::size_t base_count, const std::vector<CaseComparison>& cases,
+                               const MachineModel* machine, const SceneCanvas& canvas) {
+  RooflineScene scene = placed_scene(placements, machine, canvas);
+  const std::vector<std::size_t> too_close =
+      detail::add_comparison_arrows(scene, placements, base_count, cases);
+  scene.caption = caption(placements, scene);
+  std::string line = fmt::format(
+      "Hollow markers are the base run, filled ones the new run; {} arrow{} from a case's base "
+      "point to its new point, coloured by verdict",
+      scene.arrows.size(), scene.arrows.size() == 1 ? "" : "s");
+  if (!too_close.empty()) {
+    std::map<Verdict, std::size_t> by_verdict;
+    for (std::size_t i : too_close) ++by_verdict[cases[i].verdict];
+    std::vector<std::string> counts;
+    for (const auto& [v, n] : by_verdict) counts.push_back(fmt::format("{} {}", n, to_string(v)));
+    line += fmt::format("; {} of the {} compared cases moved too little to draw an arrow ({})",
+                        too_close.size(), cases.size(), fmt::join(counts, ", "));
+  }
+  // Before "Hover a point for its numbers.", the last line.
+  scene.caption.insert(scene.caption.end() - 1, line + ".");
   return scene;
 }
 

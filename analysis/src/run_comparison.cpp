@@ -254,6 +254,23 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
   return out;
 }
 
+std::vector<CasePlacements> case_placements(const std::vector<RooflinePlacement>& placements,
+                                            std::size_t base_count,
+                                            const std::vector<CaseComparison>& cases) {
+  std::map<CaseKey, std::size_t> base, head;
+  for (std::size_t i = 0; i < placements.size(); ++i)
+    if (!placements[i].complexity_fit)
+      (i < base_count ? base : head).emplace(case_key(placements[i]), i);
+  const auto find = [](const std::map<CaseKey, std::size_t>& side, const CaseKey& key) {
+    const auto it = side.find(key);
+    return it == side.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  };
+  std::vector<CasePlacements> out;
+  out.reserve(cases.size());
+  for (const auto& c : cases) out.push_back({find(base, c.key), find(head, c.key)});
+  return out;
+}
+
 void judge(RunComparison& comparison, const ComparisonSettings& settings) {
   comparison.settings = settings;
   for (auto& c : comparison.cases)

@@ -26,6 +26,18 @@ std::string head(const std::vector<std::string>& headers) {
 
 }  // namespace
 
+ArrowMark fusion_arrow_mark(const FusionPair& p) {
+  ArrowMark mark{"#343a40",
+                 {fmt::format("fusion: {} {} {}, {} thread{}", p.op, p.params, p.dtype, p.threads,
+                              p.threads == 1 ? "" : "s"),
+                  fmt::format("{} → {}", p.unfused.backend, p.fused.backend)}};
+  if (p.speedup > 0) mark.tip.push_back("speedup " + times(p.speedup));
+  if (p.byte_ratio > 0) mark.tip.push_back("bytes unfused ÷ fused " + times(p.byte_ratio));
+  if (p.time_over_bytes > 0)
+    mark.tip.push_back("speedup ÷ byte ratio " + fixed(p.time_over_bytes, 2));
+  return mark;
+}
+
 std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
   const FusionAnalysis& f = in.fusion;
   if (f.empty()) return "";

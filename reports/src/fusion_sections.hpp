@@ -28,6 +28,8 @@ std::string ridge_text(const EltwiseSweep& sweep);
 // The sweeps in groups of one problem (all but the backend equal), in order.
 std::vector<std::vector<const EltwiseSweep*>> sweep_groups(const FusionAnalysis& fusion);
 
+// The roofline's arrow for a pair: dark grey, the pair, its backends, speedup and byte ratio.
+ArrowMark fusion_arrow_mark(const FusionPair& pair);
 // HTML: the fusion section with its tables and one sweep plot per group; "" when the run
 // has no fused or unfused case.
 std::string fusion_html(const ReportInput& in, const BackendColours& colours);

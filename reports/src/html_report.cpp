@@ -5,6 +5,7 @@
 #include "format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
+#include "html_page.hpp"
 #include "memory_sweep_svg.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
@@ -16,46 +17,6 @@ namespace ridgeline {
 using namespace reports;
 
 namespace {
-
-constexpr const char* kStyle = R"(
-body{font-family:system-ui,sans-serif;margin:24px;color:#212529;max-width:1200px}
-h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #dee2e6}
-.meta{color:#495057;font-size:13px}
-table{border-collapse:collapse;font-size:13px;margin-top:8px}
-th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-#results td:first-child{word-break:break-all;min-width:260px}
-table.sortable th{cursor:pointer;background:#f1f3f5}
-th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" \25BC"}
-.legend span{display:inline-block;margin-right:14px;font-size:13px}
-.swatch{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:middle}
-.above{color:#e03131;font-weight:600}.bad{color:#e03131}
-td.notes{min-width:320px;font-size:12px;color:#495057}
-)";
-
-// Click a header to sort by that column (numbers by data-v when present).
-constexpr const char* kScript = R"(
-document.querySelectorAll('table.sortable').forEach(function (table) {
-  var heads = table.tHead.rows[0].cells;
-  Array.prototype.forEach.call(heads, function (th, col) {
-    th.addEventListener('click', function () {
-      var body = table.tBodies[0];
-      var rows = Array.prototype.slice.call(body.rows);
-      var asc = th.getAttribute('data-order') !== 'asc';
-      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('data-order'); });
-      th.setAttribute('data-order', asc ? 'asc' : 'desc');
-      rows.sort(function (a, b) {
-        var x = a.cells[col].getAttribute('data-v'), y = b.cells[col].getAttribute('data-v');
-        var c = (x !== null && y !== null) ? parseFloat(x) - parseFloat(y)
-                                           : a.cells[col].textContent.localeCompare(b.cells[col].textContent);
-        return asc ? c : -c;
-      });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
-});
-document.body.setAttribute('data-report-ready', '1');
-)";
 
 // The memory hierarchy as the probe measured it: the sweep plot and one row per level with
 // hwloc's size beside the measured capacity.
@@ -183,29 +144,6 @@ std::string results_section(const ReportInput& in) {
   return s;
 }
 
-// What the plot shows and what it leaves out: its caption, the roof labels that found no
-// room on it, and every result or roof left off with the reason.
-std::string plot_notes(const RooflineScene& scene) {
-  std::string s = "<p class=\"meta\" id=\"caption\">";
-  for (const auto& line : scene.caption) s += escape_html(line) + " ";
-  s += "</p>";
-  if (!scene.key.empty()) {
-    s += "<p class=\"meta\">Roofs whose labels found no room on the plot: ";
-    for (std::size_t i = 0; i < scene.key.size(); ++i) {
-      if (i > 0) s += "; ";
-      s += escape_html(scene.key[i]);
-    }
-    s += ".</p>";
-  }
-  if (!scene.omitted.empty()) {
-    s += "<h3>Not on the plot</h3><table id=\"off-plot\"><thead><tr><th>what</th><th>why</th>"
-         "</tr></thead><tbody>";
-    for (const auto& o : scene.omitted) s += "<tr>" + cell(o.what) + cell(o.reason) + "</tr>";
-    s += "</tbody></table>";
-  }
-  return s;
-}
-
 std::string ladder_section(const ReportInput& in) {
   const auto& rows = in.ladder;
   if (rows.empty()) return "";
@@ -244,22 +182,6 @@ std::string pattern_section(const ReportInput& in) {
   return s + "</tbody></table>";
 }
 
-std::string legend(const ReportInput& in, const BackendColours& colours) {
-  std::string s = "<div class=\"legend\">";
-  std::set<std::string> seen;
-  for (const auto& p : in.placements) {
-    if (!p.placeable || !seen.insert(p.backend).second) continue;
-    s += fmt::format(R"(<span><i class="swatch" style="background:{}"></i>{}</span>)",
-                     colours.at(p.backend), escape_html(p.backend));
-  }
-  s += "<span>● f32 &nbsp; ■ f64 &nbsp; ▲ other</span><span>solid: 1 thread, dashed: more</span>"
-       "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
-       "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM / HBM</span>"
-       "<span style=\"color:#868e96\">PCIe</span><span>GPU: dashed</span>" +
-       std::string(in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") + "</div>";
-  return s;
-}
-
 }  // namespace
 
 std::string html_report(const ReportInput& in) {
@@ -273,7 +195,7 @@ std::string html_report(const ReportInput& in) {
                   cell(col.reason) + "</tr>";
   std::string s =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ridgeline report: " +
-      escape_html(in.run_origin) + "</title><style>" + kStyle + "</style></head><body>";
+      escape_html(in.run_origin) + "</title><style>" + kReportStyle + "</style></head><body>";
   s += "<h1>Ridgeline roofline report</h1><p class=\"meta\">" + escape_html(in.run_origin) + " — " +
        escape_html(c.date) + " on " + escape_html(c.host_name) + " — " +
        fmt::format("{} cases, {} placed, {} not placeable", in.placements.size(), placed,
@@ -286,8 +208,12 @@ std::string html_report(const ReportInput& in) {
     s += "<p class=\"meta\"><b>The machine was busy:</b> " + escape_html(in.load_warning) + ".</p>";
   const RooflineScene scene =
       roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
-  const BackendColours colours = backend_colours(in);
-  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, in, colours) + legend(in, colours) +
+  const BackendColours colours = backend_colours(in.placements);
+  SvgMarks marks{in.placements, colours, 0, {}, {}};
+  marks.arrow = [&](const SceneArrow& a) { return fusion_arrow_mark(in.fusion.pairs.at(a.pair)); };
+  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, marks) +
+       roofline_legend(in.placements, colours,
+                       in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
        plot_notes(scene);
   s += results_section(in) + fusion_html(in, colours) + ladder_section(in) + pattern_section(in) +
        machine_section(in);
@@ -296,7 +222,7 @@ std::string html_report(const ReportInput& in) {
          "<th>validation</th><th>reason</th></tr></thead><tbody>" +
          collectors + "</tbody></table>";
   s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(in)) + "</p><script>" +
-       kScript + "</script></body></html>\n";
+       kSortScript + "</script></body></html>\n";
   return s;
 }
 

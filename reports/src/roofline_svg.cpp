@@ -62,11 +62,22 @@ std::string axes(const RooflineScene& sc) {
   return s;
 }
 
-// The tooltip: each line escaped on its own (a newline inside a name shows as \x0A),
-// joined by real newlines.
-std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt) {
+// Each line escaped on its own (a newline inside a name shows as \x0A), joined by real
+// newlines.
+std::string tip_text(const std::vector<std::string>& lines) {
+  std::string tip;
+  for (const auto& line : lines) {
+    if (!tip.empty()) tip += '\n';
+    tip += escape_html(line);
+  }
+  return tip;
+}
+
+// The tooltip; `run` ("base", "new") first where two runs are drawn.
+std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt, const std::string& run,
+                      const std::vector<std::string>& extra) {
   std::vector<std::string> lines{
-      p.name,
+      run.empty() ? p.name : run + ": " + p.name,
       fmt::format("{} GFLOP/s, {} thread{}", gflops(p.achieved), p.threads,
                   p.threads == 1 ? "" : "s"),
       fmt::format("intensity {} FLOP/B ({})", intensity(pt.intensity), pt.level)};
@@ -81,44 +92,23 @@ std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt) {
       lines.push_back(fmt::format("{}: {}", to_string(n.kind), n.text));
   if (p.above_roof)
     lines.push_back("ABOVE THE ROOF: the work model or the ceilings do not hold for this case");
-  std::string tip;
-  for (const auto& line : lines) {
-    if (!tip.empty()) tip += '\n';
-    tip += escape_html(line);
-  }
-  return tip;
-}
-
-// Each line escaped on its own, as in point_tip.
-std::string arrow_tip(const FusionPair& p) {
-  std::vector<std::string> lines{fmt::format("fusion: {} {} {}, {} thread{}", p.op, p.params,
-                                             p.dtype, p.threads, p.threads == 1 ? "" : "s"),
-                                 fmt::format("{} → {}", p.unfused.backend, p.fused.backend)};
-  if (p.speedup > 0) lines.push_back("speedup " + times(p.speedup));
-  if (p.byte_ratio > 0) lines.push_back("bytes unfused ÷ fused " + times(p.byte_ratio));
-  if (p.time_over_bytes > 0) lines.push_back("speedup ÷ byte ratio " + fixed(p.time_over_bytes, 2));
-  std::string tip;
-  for (const auto& line : lines) {
-    if (!tip.empty()) tip += '\n';
-    tip += escape_html(line);
-  }
-  return tip;
+  lines.insert(lines.end(), extra.begin(), extra.end());
+  return tip_text(lines);
 }
 
 }  // namespace
 
-BackendColours backend_colours(const ReportInput& input) {
+BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
   static const char* palette[] = {"#4263eb", "#f76707", "#2f9e44", "#ae3ec9", "#e03131", "#1098ad",
                                   "#f59f00", "#5c940d", "#d6336c", "#495057", "#7048e8", "#0ca678"};
   BackendColours colours;
-  for (const auto& p : input.placements)
+  for (const auto& p : placements)
     if (!colours.count(p.backend))
       colours[p.backend] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
   return colours;
 }
 
-std::string roofline_svg(const RooflineScene& sc, const ReportInput& in,
-                         const BackendColours& colours) {
+std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
   const SceneCanvas& c = sc.canvas;
   std::string s = fmt::format(
       R"svg(<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {1}" width="{0}" height="{1}" role="img" aria-label="Roofline plot" font-family="sans-serif" font-size="12">)svg",
@@ -147,20 +137,27 @@ std::string roofline_svg(const RooflineScene& sc, const ReportInput& in,
         R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}">{6}</text>)svg",
         l.x, l.y, l.angle, l.level.empty() ? "#212529" : level_colour(l.level), c.label_px, l.width,
         escape_html(l.text));
-  // Under the markers: each arrow ends at its fused point's edge.
+  // Under the markers: each arrow ends at its second point's edge.
   for (const auto& a : sc.arrows) {
-    if (a.pair >= in.fusion.pairs.size()) continue;
+    const ArrowMark mark = marks.arrow(a);
     s += fmt::format(
-        R"svg(<path class="fusion-arrow" d="M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z" stroke="#343a40" stroke-width="1.5" fill="#343a40"><title>{}</title></path>)svg",
-        a.from.x, a.from.y, a.to.x, a.to.y, a.head[0].x, a.head[0].y, a.head[1].x, a.head[1].y,
-        a.head[2].x, a.head[2].y, arrow_tip(in.fusion.pairs[a.pair]));
+        R"svg(<path class="{}-arrow" d="M{:.1f},{:.1f} L{:.1f},{:.1f} M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z" stroke="{}" stroke-width="1.5" fill="{}"><title>{}</title></path>)svg",
+        a.kind == SceneArrow::Kind::fusion ? "fusion" : "comparison", a.from.x, a.from.y, a.to.x,
+        a.to.y, a.head[0].x, a.head[0].y, a.head[1].x, a.head[1].y, a.head[2].x, a.head[2].y,
+        mark.colour, mark.colour, tip_text(mark.tip));
   }
   for (const auto& pt : sc.points) {
-    if (pt.placement >= in.placements.size()) continue;
-    const RooflinePlacement& p = in.placements[pt.placement];
-    s += "<g class=\"point\">" +
-         marker(p.dtype, pt.x, pt.y, colours.at(p.backend), p.above_roof ? "#e03131" : "#212529") +
-         "<title>" + point_tip(p, pt) + "</title></g>";
+    if (pt.placement >= marks.placements.size()) continue;
+    const RooflinePlacement& p = marks.placements[pt.placement];
+    const bool two_runs = marks.base_count > 0, base = pt.placement < marks.base_count;
+    const std::string& colour = marks.colours.at(p.backend);
+    const std::string stroke = p.above_roof ? "#e03131" : base ? colour : "#212529";
+    s += fmt::format("<g class=\"point{}\">", two_runs ? base ? " base" : " new" : "") +
+         marker(p.dtype, pt.x, pt.y, base ? "#fff" : colour, stroke) + "<title>" +
+         point_tip(
+             p, pt, two_runs ? base ? "base" : "new" : "",
+             marks.point_lines ? marks.point_lines(pt.placement) : std::vector<std::string>{}) +
+         "</title></g>";
   }
   s += "</g></svg>";
   return s;

@@ -1,20 +1,39 @@
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
-#include "ridgeline/reports/report.hpp"
 
 namespace ridgeline::reports {
 
 // Backend -> colour, in order of first appearance in the placements: stable within one
 // report, computed once.
 using BackendColours = std::map<std::string, std::string>;
-BackendColours backend_colours(const ReportInput& input);
+BackendColours backend_colours(const std::vector<RooflinePlacement>& placements);
+
+// How one arrow of the scene is drawn: its colour and its tooltip's lines (unescaped).
+struct ArrowMark {
+  std::string colour;
+  std::vector<std::string> tip;
+};
+
+// What the SVG draws beyond the scene's geometry.
+struct SvgMarks {
+  const std::vector<RooflinePlacement>& placements;  // the ones the scene was made from
+  const BackendColours& colours;
+  // Two runs: the first `base_count` placements are the base run's, drawn hollow, and
+  // every tooltip starts with its run. 0: one run, every marker filled.
+  std::size_t base_count = 0;
+  std::function<ArrowMark(const SceneArrow&)> arrow;  // required where the scene has arrows
+  // Lines (unescaped) added to a placement's tooltip, by its index; may be empty.
+  std::function<std::vector<std::string>(std::size_t)> point_lines;
+};
 
 // Draws the scene as inline SVG: roofs with their labels where the scene placed them,
-// ridge points, one marker per point (colour: backend, shape: dtype) with a tooltip.
-std::string roofline_svg(const RooflineScene& scene, const ReportInput& input,
-                         const BackendColours& colours);
+// ridge points, arrows, one marker per point (colour: backend, shape: dtype) with a tooltip.
+std::string roofline_svg(const RooflineScene& scene, const SvgMarks& marks);
 
 }  // namespace ridgeline::reports

@@ -194,6 +194,38 @@ class Compare(unittest.TestCase):
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
                 self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
+    def test_report_draws_both_runs_on_one_roofline(self):
+        slow = self.write("slow-report.json", slowed(self.doc, 1.3, "cpu.tiled"))
+        html = os.path.join(self.dir, "cmp.html")
+        md = os.path.join(self.dir, "cmp.md")
+        r = ridgeline("report", self.base, slow, "-o", html, md)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)  # a report, not the gate
+        self.assertEqual(r.stdout.splitlines(), [os.path.abspath(html), os.path.abspath(md)])
+        with open(html) as f:
+            page = f.read()
+        self.assertIn("The gate fails", page)
+        self.assertEqual(page.count('<g class="point base">'), 2)
+        self.assertEqual(page.count('<g class="point new">'), 2)
+        # 30% slower at the same intensity: about 17 px on this plot, too short for an arrow
+        # between two markers, so the caption counts it instead.
+        self.assertRegex(page, r"moved too little to draw an arrow \(1 regression, 1 same\)|"
+                               r"class=\"comparison-arrow\"[^>]*stroke=\"#e03131\"")
+        self.assertEqual(page.count('<tr data-verdict="regression">'), 1)
+        self.assertEqual(page.count('<tr data-verdict="same">'), 1)
+        # The Markdown is the step summary compare writes, and the default name is NEW-vs-BASE.
+        with open(md) as f:
+            summary = f.read()
+        compared = os.path.join(self.dir, "compared.md")
+        ridgeline("compare", self.base, slow, "--markdown", compared)
+        with open(compared) as f:
+            self.assertEqual(summary, f.read())
+        r = ridgeline("report", self.base, slow, "--threshold", "40%")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        default = os.path.join(self.dir, "slow-report-vs-base.html")
+        self.assertEqual(r.stdout.splitlines(), [os.path.abspath(default)])
+        with open(default) as f:
+            self.assertIn("The gate passes", f.read())  # 30% is within ±40%
+
     def test_bad_input_is_one_line_and_exit_2(self):
         not_a_run = self.write("not-a-run.json", {"hello": 1})
         out = os.path.join(self.dir, "never.json")
@@ -210,13 +242,19 @@ class Compare(unittest.TestCase):
                      ["compare", "--calibrate", self.base, "-o", out],
                      ["compare", "--calibrate", self.base, not_a_run, "-o", out],
                      ["compare", self.base, self.base, "--threshold", not_a_run],
-                     ["compare", self.base, self.base, "--threshold", os.path.join(self.dir, "none.json")]):
+                     ["compare", self.base, self.base, "--threshold", os.path.join(self.dir, "none.json")],
+                     ["report", self.base, self.base, "-o", out + ".html", out + ".csv"],
+                     ["report", self.base, self.base, "-o", out + ".html", "--csv-fusion", out + ".csv"],
+                     ["report", self.base, self.base, not_a_run, "-o", out + ".html"],
+                     ["report", self.base, not_a_run, "-o", out + ".html"],
+                     ["report", self.base, "-o", out + ".html", "--threshold", "5%"],
+                     ["report", self.base, self.base, "-o", out + ".html", "--alpha", "0"]):
             with self.subTest(args=args):
                 r = ridgeline(*args)
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
                 self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-                self.assertFalse(os.path.exists(out))
-                self.assertFalse(os.path.exists(out + ".xml"))
+                for written in (out, out + ".xml", out + ".html", out + ".csv"):
+                    self.assertFalse(os.path.exists(written), written)
 
 
 if __name__ == "__main__":

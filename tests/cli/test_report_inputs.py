@@ -63,6 +63,27 @@ class ReportInputs(unittest.TestCase):
         for n in needles:
             self.assertIn(n, lines[0])
 
+    def test_every_kind_of_input_compares_on_one_roofline(self):
+        """report BASE NEW on each recorded file against itself and against our own run:
+        a page every time, never a crash; foreign files match their cases by name."""
+        names = ["run-smoke-f64-zen4-vm.json", "run-fusion-small-zen5-vm.json", "gbench-foreign.json",
+                 "gbench-1.7.1-rates.json", "gbench-1.9.5-rates.json", "gbench-1.9.5-aggregates-only.json"]
+        out = os.path.join(self.dir, "pair.html")
+        for name in names:
+            path = os.path.join(FIXTURES, name)
+            for base, new in ((path, path), (self.run_json, path)):
+                with self.subTest(base=os.path.basename(base), new=name):
+                    r = self.ridgeline("report", base, new, "-o", out)
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    with open(out, encoding="utf-8") as f:
+                        page = f.read()
+                    self.assertTrue(page.endswith("</html>\n"))
+                    self.assertIn("The gate passes", page)  # nothing got slower or broke
+                    if base == path:  # against itself: every point twice, no arrow
+                        self.assertEqual(page.count('<g class="point base">'),
+                                         page.count('<g class="point new">'))
+                        self.assertNotIn('class="comparison-arrow"', page)
+
     def test_the_journal_opens_directly(self):
         rows, err = self.report_csv(self.run_json[:-5] + ".jsonl")
         self.assertEqual(len(rows), 2, "each case once")

@@ -133,5 +133,63 @@ document.body.appendChild(pre);
         self.assertEqual(errors, [], "\n".join(console))
 
 
+@unittest.skipUnless(CHROMIUM, "Debian's chromium is not installed (scripts/install-deps installs it)")
+class ComparisonInChromium(unittest.TestCase):
+    """`report BASE NEW`: the recorded run against a copy with cpu.naive three times slower."""
+
+    def setUp(self):
+        import json
+        self.dir = tempfile.TemporaryDirectory()
+        base = os.path.join(FIXTURES, "run-smoke-f64-zen4-vm.json")
+        with open(base) as f:
+            run = json.load(f)
+        for b in run["benchmarks"]:
+            if b.get("ridgeline", {}).get("backend") == "cpu.naive":
+                b["real_time"] *= 3
+                b["cpu_time"] *= 3
+        slow = os.path.join(self.dir.name, "slow.json")
+        with open(slow, "w") as f:
+            json.dump(run, f)
+        self.html = os.path.join(self.dir.name, "cmp.html")
+        subprocess.run([RIDGELINE, "report", base, slow, "-o", self.html], check=True, capture_output=True)
+        self.profile = os.path.join(self.dir.name, "chromium-profile")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_the_page_draws_its_arrow_and_sorts_the_verdicts_without_errors(self):
+        with open(self.html, encoding="utf-8") as f:
+            page = f.read()
+        # Sort by the ratio column, largest first (two clicks), and report the first row.
+        probe = """<script>
+var th = document.querySelectorAll('#verdicts th')[2];
+th.click(); th.click();
+var first = document.querySelector('#verdicts tbody tr');
+var pre = document.createElement('pre'); pre.id = 'check';
+pre.textContent = JSON.stringify({first: first.cells[0].textContent, ratio: first.cells[2].textContent,
+  arrows: document.querySelectorAll('path.comparison-arrow').length,
+  base: document.querySelectorAll('g.point.base').length, head: document.querySelectorAll('g.point.new').length});
+document.body.appendChild(pre);
+</script></body>"""
+        with open(self.html, "w", encoding="utf-8") as f:
+            f.write(page.replace("</body>", probe))
+        r = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", "--dump-dom",
+                            "file://" + self.html], capture_output=True, text=True, timeout=120)
+        self.assertIn('data-report-ready="1"', r.stdout, r.stderr[-2000:])
+        m = re.search(r'<pre id="check">(.*?)</pre>', r.stdout, re.S)
+        self.assertIsNotNone(m, r.stderr[-2000:])
+        import html as html_lib
+        import json
+        check = json.loads(html_lib.unescape(m.group(1)))
+        self.assertIn("/cpu.naive/", check["first"])
+        self.assertEqual(check["ratio"], "3.000")
+        self.assertEqual(check["arrows"], 1)
+        self.assertEqual(check["base"], check["head"])
+        self.assertGreater(check["base"], 5)
+        console = [line for line in r.stderr.splitlines() if "CONSOLE" in line]
+        self.assertEqual([line for line in console if re.search(r"Uncaught|Error|error", line)], [],
+                         "\n".join(console))
+
+
 if __name__ == "__main__":
     unittest.main()

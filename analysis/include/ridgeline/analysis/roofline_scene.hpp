@@ -11,6 +11,7 @@
 
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/run_comparison.hpp"
 
 namespace ridgeline {
 
@@ -73,11 +74,14 @@ struct SceneXY {
   double x = 0, y = 0;  // pixels
 };
 
-// An arrow from a fusion pair's unfused point to its fused point (analysis/fusion.hpp):
-// the shaft from the unfused marker's edge to the head's base, the head a triangle whose
-// tip touches the fused marker.
+// An arrow from a fusion pair's unfused point to its fused point (analysis/fusion.hpp), or
+// from a compared case's base point to its new point (run_comparison.hpp): the shaft from
+// the first marker's edge to the head's base, the head a triangle whose tip touches the
+// second marker.
 struct SceneArrow {
-  std::size_t pair = 0;  // index into the fusion pairs the scene was made from
+  enum class Kind { fusion, comparison };
+  Kind kind = Kind::fusion;
+  std::size_t pair = 0;  // index into the fusion pairs, or into the comparison's cases
   SceneXY from, to;
   std::array<SceneXY, 3> head;  // tip, then the two barbs
 };
@@ -96,7 +100,7 @@ struct RooflineScene {
   std::vector<SceneLabel> labels;  // on the plot; no two overlap
   std::vector<std::string> key;    // roof labels that did not fit on the plot
   std::vector<ScenePoint> points;
-  std::vector<SceneArrow> arrows;  // one per fusion pair with both points on the plot
+  std::vector<SceneArrow> arrows;  // fusion pairs or compared cases with both points on it
   std::vector<SceneOmission> omitted;
   std::vector<std::string> caption;  // what the points are, true for each kind shown
 };
@@ -107,5 +111,13 @@ struct RooflineScene {
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
                              const MachineModel* machine, const SceneCanvas& canvas = {},
                              const std::vector<FusionPair>& fusion = {});
+
+// Two runs on one roofline (`ridgeline report BASE NEW`): `placements` are the base run's
+// (the first `base_count`) then the new run's, under `machine`'s ceilings, with an arrow
+// from each compared case's base point to its new point (`cases` from compare_runs). Cases
+// whose points are too close for an arrow are counted in the caption, not listed.
+RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
+                               std::size_t base_count, const std::vector<CaseComparison>& cases,
+                               const MachineModel* machine, const SceneCanvas& canvas = {});
 
 }  // namespace ridgeline

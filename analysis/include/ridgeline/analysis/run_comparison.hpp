@@ -75,6 +75,16 @@ struct RunComparison {
 };
 
 RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings);
+
+// Where each compared case is among two runs' placements held in one vector, the base run's
+// first (`base_count` of them): the first placement with the case's key on each side, as
+// compare_runs matches them; nullopt where a side has none.
+struct CasePlacements {
+  std::optional<std::size_t> base, head;
+};
+std::vector<CasePlacements> case_placements(const std::vector<RooflinePlacement>& placements,
+                                            std::size_t base_count,
+                                            const std::vector<CaseComparison>& cases);
 // The tested cases' verdicts (and the settings) again under other thresholds: the statistics
 // do not depend on them, so nothing is measured or tested twice (compare --calibrate).
 void judge(RunComparison& comparison, const ComparisonSettings& settings);

@@ -8,6 +8,7 @@
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/analysis/run_history.hpp"
+#include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {
 
@@ -26,6 +27,12 @@ std::string comparison_json(const ComparisonView& view);
 // longer.
 std::string comparison_markdown(const ComparisonView& view);
 std::string comparison_junit(const ComparisonView& view);
+// `ridgeline report BASE NEW -o cmp.html`: one self-contained page with both runs on one
+// roofline (hollow markers the base, filled the new; roofs of the new run's machine, else the
+// base's), an arrow from each case's base point to its new point coloured by verdict, and the
+// verdict table. `base` and `head` are the runs' report inputs, `view` their comparison.
+std::string comparison_html(const ReportInput& base, const ReportInput& head,
+                            const ComparisonView& view);
 
 // `compare --history`: each case's steps with the run they start at, then the newest run's
 // comparison against the runs before it (comparison_text).

@@ -1,0 +1,26 @@
+#pragma once
+// The options that set how two runs are judged, as `compare` and `report BASE NEW` take
+// them: --threshold, --alpha, --fail-on (docs/compare.md).
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "ridgeline/analysis/run_comparison.hpp"
+
+namespace ridgeline::cli {
+
+struct ComparisonOptions {
+  std::string threshold = "5%";  // a fraction, or a thresholds file from --calibrate
+  double alpha = 0.05;
+  std::string fail_on = "regression";
+  CLI::Option* given[3] = {};  // the three options, to tell whether any was given
+};
+
+// Adds --threshold, --alpha and --fail-on to `sub`.
+void add_comparison_options(CLI::App* sub, ComparisonOptions& opt);
+// The settings they give; an InputError names the option that is wrong.
+ComparisonSettings comparison_settings(const ComparisonOptions& opt);
+FailOn fail_on(const ComparisonOptions& opt);
+// The first of them given on the command line, or "".
+std::string first_given(const ComparisonOptions& opt);
+
+}  // namespace ridgeline::cli

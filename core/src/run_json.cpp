@@ -7,9 +7,7 @@
 #include <limits>
 
 #include "json_fields.hpp"
-#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
-#include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 
 namespace ridgeline {
@@ -388,16 +386,6 @@ Run run_from_json(const json& j, const std::string& origin) {
     run.benchmarks.push_back(
         case_result_from_json(benchmarks[i], origin, fmt::format("benchmarks[{}]", i)));
   return run;
-}
-
-Run read_run_file(const std::filesystem::path& file) {
-  const std::string text = read_text_file(file);
-  if (is_journal(file, text)) return run_from_journal(text, file.string());
-  return run_from_json(parse_json_text(text, file.string()), file.string());
-}
-
-void write_run_file(const std::filesystem::path& file, const Run& run) {
-  write_file_atomically(file, to_json(run).dump(2) + "\n");
 }
 
 }  // namespace ridgeline

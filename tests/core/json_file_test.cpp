@@ -93,6 +93,39 @@ TEST(JsonText, ErrorBytesAreThoseOfTheOriginalText) {
             "in.json: unexpected end of file (truncated?) at byte 27");
 }
 
+TEST(JsonText, AStreamedArraysElementsGoToTheSinkInOrderAndErrorsNameThem) {
+  std::vector<std::pair<std::size_t, nlohmann::json>> taken;
+  const JsonArraySink sink{
+      "rows", [&](nlohmann::json&& e, std::size_t i) { taken.emplace_back(i, std::move(e)); }};
+  const auto j = parse_json_text(
+      R"({"rows": [{"a": [1, {"b": 2}]}, 3, NaN, [4]], "other": [5, 6], "after": {"rows": [7]}})",
+      "in.json", &sink);
+  ASSERT_EQ(taken.size(), 4u);
+  for (std::size_t i = 0; i < taken.size(); ++i) EXPECT_EQ(taken[i].first, i);
+  EXPECT_EQ(taken[0].second, nlohmann::json::parse(R"({"a": [1, {"b": 2}]})"));
+  EXPECT_EQ(taken[1].second, 3);
+  EXPECT_TRUE(std::isnan(taken[2].second.get<double>()));
+  EXPECT_EQ(taken[3].second, nlohmann::json::parse("[4]"));
+  // The array stays, empty; nothing else is streamed (only the top level's key).
+  EXPECT_EQ(j["rows"], nlohmann::json::array());
+  EXPECT_EQ(j["other"], nlohmann::json::parse("[5, 6]"));
+  EXPECT_EQ(j["after"]["rows"], nlohmann::json::parse("[7]"));
+  // An error inside a streamed element names its index, as without the sink.
+  EXPECT_EQ(error_of([&] {
+              parse_json_text(R"({"rows": [{"x": 1}, {"x": 2}, {"x": 1e999}]})", "in.json", &sink);
+            }),
+            "in.json: rows[2].x: number 1e999 is too large for a double");
+}
+
+TEST(JsonText, StrictTextIsParsedAsItIsWithTheSameErrors) {
+  // Nothing to rewrite: byte positions are the text's own; a tab inside a string is a raw
+  // control character and still read.
+  EXPECT_EQ(parse_error(R"({"c": [1, x]})"), "in.json: not valid JSON at byte 11");
+  EXPECT_EQ(parse_error("{\"a\": [1,\n 2"),
+            "in.json: unexpected end of file (truncated?) at byte 13");
+  EXPECT_EQ(parse_json_text("{\"a\":\n\"x\ty\"}", "in.json")["a"], "x\ty");
+}
+
 TEST_F(JsonFiles, ADirectorySaysSo) {
   EXPECT_EQ(error_of([&] { read_json_file(dir_); }),
             dir_.string() + ": is a directory, not a file");

@@ -5,7 +5,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS ridgeline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ridgeline ridgeline-gui RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/collectors/groups/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/ridgeline/groups)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "comparison_rows.hpp"
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "html_cells.hpp"
 #include "html_page.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"

@@ -56,23 +56,6 @@ inline std::string within_text(const RunComparison& cmp) {
                                               : "their thresholds";
 }
 
-// The colour a verdict is drawn in (the comparison's arrows and table).
-inline const char* verdict_colour(Verdict v) {
-  switch (v) {
-    case Verdict::regression:
-      return "#e03131";
-    case Verdict::improvement:
-      return "#2f9e44";
-    case Verdict::same:
-      return "#868e96";
-    case Verdict::broken:
-      return "#862e9c";
-    case Verdict::inconclusive:
-      break;
-  }
-  return "#f08c00";
-}
-
 // "1 regression, 3 same": one count per verdict present.
 inline std::string tally(const RunComparison& cmp) {
   std::map<Verdict, int> count;

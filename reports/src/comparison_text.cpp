@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "comparison_rows.hpp"
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/escape.hpp"
 
 namespace ridgeline {

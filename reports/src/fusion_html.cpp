@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <tuple>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"

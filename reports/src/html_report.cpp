@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
 #include "html_page.hpp"

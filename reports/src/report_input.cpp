@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/report.hpp"
 

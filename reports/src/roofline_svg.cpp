@@ -3,20 +3,12 @@
 
 #include <algorithm>
 
-#include "format.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
 
 namespace {
-
-const char* level_colour(const std::string& level) {
-  if (level == "L1" || level == "SMEM") return "#2b8a3e";  // SMEM: the GPU's L1 array
-  if (level == "PCIe") return "#868e96";
-  if (level == "L2") return "#1971c2";
-  if (level == "L3") return "#e67700";
-  return "#c92a2a";  // DRAM, HBM and anything else
-}
 
 std::string marker(const std::string& dtype, double cx, double cy, const std::string& fill,
                    const std::string& stroke) {
@@ -76,37 +68,12 @@ std::string tip_text(const std::vector<std::string>& lines) {
 // The tooltip; `run` ("base", "new") first where two runs are drawn.
 std::string point_tip(const RooflinePlacement& p, const ScenePoint& pt, const std::string& run,
                       const std::vector<std::string>& extra) {
-  std::vector<std::string> lines{
-      run.empty() ? p.name : run + ": " + p.name,
-      fmt::format("{} GFLOP/s, {} thread{}", gflops(p.achieved), p.threads,
-                  p.threads == 1 ? "" : "s"),
-      fmt::format("intensity {} FLOP/B ({})", intensity(pt.intensity), pt.level)};
-  if (p.attainable > 0)
-    lines.push_back(fmt::format("attainable {} GFLOP/s, efficiency {}, bound: {}",
-                                gflops(p.attainable), percent(p.efficiency), p.bound));
-  lines.push_back(fmt::format("sources: FLOPs {}, bytes {}, time timed", to_string(p.flops_source),
-                              to_string(p.bytes_source)));
-  if (p.foreign) lines.push_back("not validated by Ridgeline (a foreign Google Benchmark result)");
-  for (const auto& n : p.notes)
-    if (n.kind != NoteKind::origin)
-      lines.push_back(fmt::format("{}: {}", to_string(n.kind), n.text));
-  if (p.above_roof)
-    lines.push_back("ABOVE THE ROOF: the work model or the ceilings do not hold for this case");
+  std::vector<std::string> lines = point_lines(p, pt, run);
   lines.insert(lines.end(), extra.begin(), extra.end());
   return tip_text(lines);
 }
 
 }  // namespace
-
-BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
-  static const char* palette[] = {"#4263eb", "#f76707", "#2f9e44", "#ae3ec9", "#e03131", "#1098ad",
-                                  "#f59f00", "#5c940d", "#d6336c", "#495057", "#7048e8", "#0ca678"};
-  BackendColours colours;
-  for (const auto& p : placements)
-    if (!colours.count(p.backend))
-      colours[p.backend] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
-  return colours;
-}
 
 std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
   const SceneCanvas& c = sc.canvas;

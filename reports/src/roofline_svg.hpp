@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/reports/roofline_style.hpp"
 
 namespace ridgeline::reports {
 
-// Backend -> colour, in order of first appearance in the placements: stable within one
-// report, computed once.
-using BackendColours = std::map<std::string, std::string>;
-BackendColours backend_colours(const std::vector<RooflinePlacement>& placements);
+using ridgeline::backend_colours;
+using ridgeline::BackendColours;
 
 // How one arrow of the scene is drawn: its colour and its tooltip's lines (unescaped).
 struct ArrowMark {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/reports/escape.hpp"
 

@@ -3,7 +3,7 @@
 // case indented under it. Every string from the run is shown with visible escapes.
 #include <fmt/format.h>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/columns.hpp"

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "format.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
 

@@ -1,0 +1,179 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <set>
+
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/machine_model.hpp"
+#include "roofline_view.hpp"
+
+namespace ridgeline::gui {
+
+MainWindow::MainWindow(bool remember_layout, QWidget* parent)
+    : QMainWindow(parent), remember_layout_(remember_layout) {
+  setWindowTitle("Ridgeline");
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  auto* bar = new QHBoxLayout;
+  runs_ = new QComboBox(central);
+  runs_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  filter_text_ = new QLineEdit(central);
+  filter_text_->setPlaceholderText("filter the cases: text or regular expression");
+  filter_text_->setClearButtonEnabled(true);
+  bar->addWidget(new QLabel("run:", central));
+  bar->addWidget(runs_);
+  bar->addWidget(filter_text_, 1);
+  layout->addLayout(bar);
+
+  splitter_ = new QSplitter(Qt::Vertical, central);
+  view_ = new RooflineView(splitter_);
+  table_ = new QTableView(splitter_);
+  model_ = new ResultsModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(ResultsModel::kSortRole);
+  proxy_->setFilterKeyColumn(-1);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->verticalHeader()->hide();
+  splitter_->addWidget(view_);
+  splitter_->addWidget(table_);
+  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(1, 2);
+  layout->addWidget(splitter_, 1);
+  setCentralWidget(central);
+
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open = file->addAction("&Open…", this, [this] {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, "Open runs", {}, "Runs and Google Benchmark JSON (*.json *.jsonl);;All files (*)");
+    const QStringList errors = open_files(paths);
+    if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+  });
+  open->setShortcut(QKeySequence::Open);
+  file->addAction("Use &ceilings from…", this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Machine model", {},
+                                                      "Machine models (*.json);;All files (*)");
+    if (path.isEmpty()) return;
+    if (const QString error = use_ceilings_from(path); !error.isEmpty())
+      QMessageBox::warning(this, "Ridgeline", error);
+  });
+  QAction* quit = file->addAction("&Quit", this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  connect(runs_, &QComboBox::currentIndexChanged, this, &MainWindow::show_document);
+  connect(filter_text_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    // A valid regular expression filters as one; anything else as plain text.
+    const QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+    if (re.isValid())
+      proxy_->setFilterRegularExpression(re);
+    else
+      proxy_->setFilterFixedString(text);
+  });
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &MainWindow::table_selection_changed);
+  connect(view_, &RooflineView::placementClicked, this, &MainWindow::select_placement);
+
+  resize(1280, 860);
+  if (remember_layout_) {
+    QSettings settings("Ridgeline", "ridgeline-gui");
+    restoreGeometry(settings.value("geometry").toByteArray());
+    splitter_->restoreState(settings.value("splitter").toByteArray());
+  }
+  statusBar()->showMessage("File → Open a Run, its .jsonl journal or Google Benchmark JSON");
+}
+
+QStringList MainWindow::open_files(const QStringList& paths) {
+  QStringList errors;
+  for (const QString& path : paths) {
+    try {
+      documents_.push_back(std::make_shared<const RunDocument>(
+          open_run_document(path.toStdString(), ceilings_, ceilings_origin_)));
+      runs_->addItem(path);
+    } catch (const std::exception& e) {  // InputError: one line naming the file
+      errors << QString::fromStdString(e.what());
+    }
+  }
+  if (!documents_.empty()) runs_->setCurrentIndex(static_cast<int>(documents_.size()) - 1);
+  if (!errors.isEmpty()) statusBar()->showMessage(errors.join("; "));
+  return errors;
+}
+
+QString MainWindow::use_ceilings_from(const QString& machine_path) {
+  try {
+    ceilings_ = read_machine_file(machine_path.toStdString());
+    ceilings_origin_ = "File → Use ceilings from " + machine_path.toStdString();
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  const int current = runs_->currentIndex();
+  if (current >= 0) {
+    const auto& doc = documents_[static_cast<std::size_t>(current)];
+    documents_[static_cast<std::size_t>(current)] = std::make_shared<const RunDocument>(
+        open_run_document(doc->path, ceilings_, ceilings_origin_));
+    show_document(current);
+  }
+  return {};
+}
+
+void MainWindow::show_document(int index) {
+  if (index < 0 || index >= static_cast<int>(documents_.size())) return;
+  const auto& doc = documents_[static_cast<std::size_t>(index)];
+  model_->set_document(doc);
+  view_->set_document(doc);
+  table_->resizeColumnsToContents();
+  std::size_t placed = 0;
+  for (const auto& p : doc->input.placements) placed += p.placeable;
+  statusBar()->showMessage(QString("%1: %2 cases, %3 placed; ceilings from %4")
+                               .arg(QString::fromStdString(doc->path))
+                               .arg(doc->input.placements.size())
+                               .arg(placed)
+                               .arg(QString::fromStdString(doc->input.machine_origin)));
+  setWindowTitle("Ridgeline — " + QString::fromStdString(doc->path));
+}
+
+void MainWindow::table_selection_changed() {
+  std::set<std::size_t> selected;
+  for (const QModelIndex& row : table_->selectionModel()->selectedRows())
+    selected.insert(static_cast<std::size_t>(
+        proxy_->mapToSource(row).data(ResultsModel::kPlacementRole).toInt()));
+  view_->set_selected(std::move(selected));
+}
+
+void MainWindow::select_placement(std::size_t placement) {
+  const QModelIndex source = model_->index(static_cast<int>(placement), 0);
+  const QModelIndex row = proxy_->mapFromSource(source);
+  if (!row.isValid()) return;  // filtered out of the table
+  table_->selectionModel()->select(row,
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  table_->scrollTo(row);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (remember_layout_) {
+    QSettings settings("Ridgeline", "ridgeline-gui");
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("splitter", splitter_->saveState());
+  }
+  event->accept();
+}
+
+}  // namespace ridgeline::gui

@@ -1,0 +1,63 @@
+#pragma once
+// The dashboard's window: the open runs (a chooser), the roofline chart above the results
+// table, a filter over the table (text or regular expression), selection linked both ways
+// between chart and table, File → Open and Use ceilings from…; a bad file is a message in
+// the window, never a crash.
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "ridgeline/gui/results_model.hpp"
+#include "ridgeline/gui/run_document.hpp"
+
+class QComboBox;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+
+namespace ridgeline::gui {
+
+class RooflineView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // `remember_layout`: restore and save the window's geometry and splitter (QSettings); off
+  // for --screenshot, whose picture must not depend on the last session.
+  explicit MainWindow(bool remember_layout = true, QWidget* parent = nullptr);
+  // Opens each file and shows the last opened; returns one line per file that could not be
+  // opened (also shown in the status bar).
+  QStringList open_files(const QStringList& paths);
+  // Ceilings for the documents opened from now on and the current one re-placed; "" or the
+  // reason it could not be read.
+  QString use_ceilings_from(const QString& machine_path);
+
+  RooflineView* roofline() const { return view_; }
+  QTableView* table() const { return table_; }
+  QSortFilterProxyModel* filter() const { return proxy_; }
+  const ResultsModel* results() const { return model_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void show_document(int index);
+  void table_selection_changed();
+  void select_placement(std::size_t placement);
+
+  bool remember_layout_;
+  std::vector<std::shared_ptr<const RunDocument>> documents_;
+  std::optional<MachineModel> ceilings_;
+  std::string ceilings_origin_;
+  QComboBox* runs_ = nullptr;
+  QLineEdit* filter_text_ = nullptr;
+  RooflineView* view_ = nullptr;
+  QTableView* table_ = nullptr;
+  ResultsModel* model_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
+  QSplitter* splitter_ = nullptr;
+};
+
+}  // namespace ridgeline::gui

@@ -1,0 +1,44 @@
+#pragma once
+// The roofline chart: the scene of one document, made at the widget's size whenever the
+// size or the document changes, painted by paint_roofline; hover shows a point's tooltip
+// (the HTML report's lines), a click selects its case.
+#include <QWidget>
+#include <memory>
+#include <set>
+
+#include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/gui/run_document.hpp"
+#include "ridgeline/reports/roofline_style.hpp"
+
+namespace ridgeline::gui {
+
+class RooflineView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RooflineView(QWidget* parent = nullptr);
+  void set_document(std::shared_ptr<const RunDocument> document);
+  void set_selected(std::set<std::size_t> placements);
+  const RooflineScene& scene() const { return scene_; }
+  const std::set<std::size_t>& selected() const { return selected_; }
+  // The tooltip text of the point under `position` (widget pixels), or "" where none.
+  QString tooltip_at(QPointF position) const;
+
+ signals:
+  void placementClicked(std::size_t placement);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  void rebuild();
+
+  std::shared_ptr<const RunDocument> document_;
+  RooflineScene scene_;
+  BackendColours colours_;
+  std::set<std::size_t> selected_;
+};
+
+}  // namespace ridgeline::gui

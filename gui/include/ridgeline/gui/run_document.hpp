@@ -1,0 +1,24 @@
+#pragma once
+// One file opened in the dashboard: the run as core reads it and its analysis model, built
+// once by reports' make_report_input; every view formats it and recomputes nothing.
+#include <optional>
+#include <string>
+
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline::gui {
+
+struct RunDocument {
+  std::string path;
+  ReportInput input;
+};
+
+// Reads `path`: a Run, its .jsonl journal (also one still being written) or a Google
+// Benchmark JSON file. The ceilings are `machine` where given (File → Use ceilings from…),
+// else the model the run carries. Bad input is an InputError whose one line names the file.
+RunDocument open_run_document(const std::string& path,
+                              const std::optional<MachineModel>& machine = std::nullopt,
+                              const std::string& machine_origin = "");
+
+}  // namespace ridgeline::gui

@@ -1,0 +1,128 @@
+#include "ridgeline/gui/roofline_painter.hpp"
+
+#include <QPainterPath>
+#include <QPolygonF>
+#include <cmath>
+
+namespace ridgeline::gui {
+
+namespace {
+
+constexpr double kHitRadius = 7;  // the markers fit inside it (as the scene's clearance)
+
+QColor colour(const std::string& hex) {
+  return QColor(QString::fromStdString(hex));
+}
+
+void axes(QPainter& p, const RooflineScene& sc) {
+  const SceneCanvas& c = sc.canvas;
+  const QRectF plot(c.plot_left(), c.plot_top(), c.plot_right() - c.plot_left(),
+                    c.plot_bottom() - c.plot_top());
+  p.fillRect(plot, Qt::white);
+  p.setPen(QColor("#e9ecef"));
+  for (const auto& t : sc.x.ticks)
+    p.drawLine(QPointF(t.pixel, plot.top()), QPointF(t.pixel, plot.bottom()));
+  for (const auto& t : sc.y.ticks)
+    p.drawLine(QPointF(plot.left(), t.pixel), QPointF(plot.right(), t.pixel));
+  p.setPen(QColor("#868e96"));
+  p.drawRect(plot);
+  p.setPen(QColor("#212529"));
+  const QFontMetricsF m(p.font());
+  for (const auto& t : sc.x.ticks) {
+    const QString s = QString::fromStdString(t.text);
+    p.drawText(QPointF(t.pixel - m.horizontalAdvance(s) / 2, plot.bottom() + 18), s);
+  }
+  for (const auto& t : sc.y.ticks) {
+    const QString s = QString::fromStdString(t.text);
+    p.drawText(QPointF(plot.left() - 6 - m.horizontalAdvance(s), t.pixel + m.ascent() / 2 - 1), s);
+  }
+  const QString xl = "arithmetic intensity (FLOP/byte)", yl = "performance (GFLOP/s)";
+  p.drawText(QPointF((plot.left() + plot.right() - m.horizontalAdvance(xl)) / 2, c.height - 14),
+             xl);
+  p.save();
+  p.translate(18, (plot.top() + plot.bottom()) / 2);
+  p.rotate(-90);
+  p.drawText(QPointF(-m.horizontalAdvance(yl) / 2, 0), yl);
+  p.restore();
+}
+
+void marker(QPainter& p, const std::string& dtype, QPointF at) {
+  if (dtype == "f32") {
+    p.drawEllipse(at, 5.5, 5.5);
+  } else if (dtype == "f64") {
+    p.drawRect(QRectF(at.x() - 5, at.y() - 5, 10, 10));
+  } else {
+    p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - 6), QPointF(at.x() + 6, at.y() + 4),
+                             QPointF(at.x() - 6, at.y() + 4)}));
+  }
+}
+
+}  // namespace
+
+void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& paint) {
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing);
+  QFont font = p.font();
+  font.setPixelSize(12);
+  p.setFont(font);
+  axes(p, sc);
+  const SceneCanvas& c = sc.canvas;
+  p.setClipRect(QRectF(c.plot_left(), c.plot_top(), c.plot_right() - c.plot_left(),
+                       c.plot_bottom() - c.plot_top()));
+  for (const auto& l : sc.lines) {
+    const bool memory = l.kind == SceneLine::Kind::memory;
+    QPen pen(memory ? QColor(level_colour(l.level)) : QColor("#212529"), memory ? 1.8 : 2);
+    if (l.dashed) pen.setDashPattern({7 / pen.widthF(), 4 / pen.widthF()});
+    p.setPen(pen);
+    p.drawLine(QPointF(l.x0, l.y0), QPointF(l.x1, l.y1));
+  }
+  p.setPen(Qt::NoPen);
+  for (const auto& r : sc.ridges) {
+    p.setBrush(QColor(level_colour(r.level)));
+    p.drawEllipse(QPointF(r.x, r.y), 3, 3);
+  }
+  QFont label = font;
+  label.setPixelSize(static_cast<int>(c.label_px));
+  p.setFont(label);
+  for (const auto& l : sc.labels) {
+    p.save();
+    p.translate(l.x, l.y);
+    p.rotate(l.angle);
+    p.setPen(l.level.empty() ? QColor("#212529") : QColor(level_colour(l.level)));
+    p.drawText(QPointF(0, 0), QString::fromStdString(l.text));
+    p.restore();
+  }
+  for (const auto& a : sc.arrows) {
+    const QColor ink("#343a40");
+    p.setPen(QPen(ink, 1.5));
+    p.drawLine(QPointF(a.from.x, a.from.y), QPointF(a.to.x, a.to.y));
+    p.setBrush(ink);
+    p.drawPolygon(QPolygonF({QPointF(a.head[0].x, a.head[0].y), QPointF(a.head[1].x, a.head[1].y),
+                             QPointF(a.head[2].x, a.head[2].y)}));
+  }
+  for (const auto& pt : sc.points) {
+    if (pt.placement >= paint.placements.size()) continue;
+    const RooflinePlacement& pl = paint.placements[pt.placement];
+    const auto it = paint.colours.find(pl.backend);
+    const bool selected = paint.selected.count(pt.placement) > 0;
+    p.setBrush(it == paint.colours.end() ? QColor("#495057") : colour(it->second));
+    p.setPen(QPen(pl.above_roof ? QColor("#e03131") : QColor("#212529"), selected ? 3 : 1.5));
+    marker(p, pl.dtype, QPointF(pt.x, pt.y));
+  }
+  p.restore();
+}
+
+std::optional<std::size_t> hit_test(const RooflineScene& scene, QPointF at) {
+  std::optional<std::size_t> best;
+  double nearest = kHitRadius;
+  for (const auto& pt : scene.points) {
+    const double d = std::hypot(pt.x - at.x(), pt.y - at.y());
+    if (d <= nearest) {
+      nearest = d;
+      best = pt.placement;
+    }
+  }
+  return best;
+}
+
+}  // namespace ridgeline::gui

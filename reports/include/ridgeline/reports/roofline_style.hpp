@@ -1,0 +1,32 @@
+#pragma once
+// What every roofline picture shows the same way, so that the HTML report and the dashboard
+// agree: a colour per memory level, per backend (in order of first appearance) and per
+// verdict, and a point's tooltip.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/analysis/run_comparison.hpp"
+
+namespace ridgeline {
+
+// "#2b8a3e": L1 (and a GPU's SMEM), L2, L3, PCIe; DRAM, HBM and anything else share one.
+const char* level_colour(const std::string& level);
+
+// Backend -> colour, in order of first appearance in the placements: stable within one
+// picture, computed once.
+using BackendColours = std::map<std::string, std::string>;
+BackendColours backend_colours(const std::vector<RooflinePlacement>& placements);
+
+// The lines of a point's tooltip in the HTML report and the dashboard (plain text): its
+// name (after "`run`: " where two runs are drawn), rate and threads, intensity at the
+// point's level, attainable and efficiency, sources, notes, whether it is above the roof.
+std::vector<std::string> point_lines(const RooflinePlacement& placement, const ScenePoint& point,
+                                     const std::string& run = "");
+
+// The colour a verdict is drawn in (comparison arrows and tables).
+const char* verdict_colour(Verdict verdict);
+
+}  // namespace ridgeline

@@ -1,0 +1,65 @@
+#include "ridgeline/reports/roofline_style.hpp"
+
+#include <fmt/format.h>
+
+#include "ridgeline/reports/format.hpp"
+
+namespace ridgeline {
+
+const char* level_colour(const std::string& level) {
+  if (level == "L1" || level == "SMEM") return "#2b8a3e";  // SMEM: the GPU's L1 array
+  if (level == "PCIe") return "#868e96";
+  if (level == "L2") return "#1971c2";
+  if (level == "L3") return "#e67700";
+  return "#c92a2a";  // DRAM, HBM and anything else
+}
+
+BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
+  static const char* palette[] = {"#4263eb", "#f76707", "#2f9e44", "#ae3ec9", "#e03131", "#1098ad",
+                                  "#f59f00", "#5c940d", "#d6336c", "#495057", "#7048e8", "#0ca678"};
+  BackendColours colours;
+  for (const auto& p : placements)
+    if (!colours.count(p.backend))
+      colours[p.backend] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
+  return colours;
+}
+
+const char* verdict_colour(Verdict v) {
+  switch (v) {
+    case Verdict::regression:
+      return "#e03131";
+    case Verdict::improvement:
+      return "#2f9e44";
+    case Verdict::same:
+      return "#868e96";
+    case Verdict::broken:
+      return "#862e9c";
+    case Verdict::inconclusive:
+      break;
+  }
+  return "#f08c00";
+}
+
+std::vector<std::string> point_lines(const RooflinePlacement& p, const ScenePoint& pt,
+                                     const std::string& run) {
+  std::vector<std::string> lines{
+      run.empty() ? p.name : run + ": " + p.name,
+      fmt::format("{} GFLOP/s, {} thread{}", reports::gflops(p.achieved), p.threads,
+                  p.threads == 1 ? "" : "s"),
+      fmt::format("intensity {} FLOP/B ({})", reports::intensity(pt.intensity), pt.level)};
+  if (p.attainable > 0)
+    lines.push_back(fmt::format("attainable {} GFLOP/s, efficiency {}, bound: {}",
+                                reports::gflops(p.attainable), reports::percent(p.efficiency),
+                                p.bound));
+  lines.push_back(fmt::format("sources: FLOPs {}, bytes {}, time timed", to_string(p.flops_source),
+                              to_string(p.bytes_source)));
+  if (p.foreign) lines.push_back("not validated by Ridgeline (a foreign Google Benchmark result)");
+  for (const auto& n : p.notes)
+    if (n.kind != NoteKind::origin)
+      lines.push_back(fmt::format("{}: {}", to_string(n.kind), n.text));
+  if (p.above_roof)
+    lines.push_back("ABOVE THE ROOF: the work model or the ceilings do not hold for this case");
+  return lines;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,117 @@
+// The dashboard's widget-free library on a recorded run: the results model (checked by Qt's
+// QAbstractItemModelTester), the roofline painter against the HTML report's SVG (the same
+// points from the same scene), and the hit test.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
+#include <cmath>
+#include <regex>
+
+#include "ridgeline/gui/results_model.hpp"
+#include "ridgeline/gui/roofline_painter.hpp"
+#include "ridgeline/gui/run_document.hpp"
+#include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline::gui {
+namespace {
+
+const std::string kRun = std::string(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json";
+
+std::shared_ptr<const RunDocument> recorded() {
+  return std::make_shared<const RunDocument>(open_run_document(kRun));
+}
+
+TEST(ResultsModel, PassesQtsModelTesterAndShowsWhatTheReportShows) {
+  ResultsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const auto doc = recorded();
+  model.set_document(doc);
+  const auto& placements = doc->input.placements;
+  ASSERT_EQ(model.rowCount(), static_cast<int>(placements.size()));
+  ASSERT_GT(placements.size(), 5u);
+  EXPECT_EQ(model.columnCount(), ResultsModel::kColumns);
+  for (int row = 0; row < model.rowCount(); ++row) {
+    const RooflinePlacement& p = placements[static_cast<std::size_t>(row)];
+    EXPECT_EQ(model.index(row, ResultsModel::kCase).data().toString().toStdString(), p.name);
+    EXPECT_EQ(model.index(row, ResultsModel::kGflops).data().toString().toStdString(),
+              reports::gflops(p.achieved));
+    EXPECT_DOUBLE_EQ(
+        model.index(row, ResultsModel::kGflops).data(ResultsModel::kSortRole).toDouble(),
+        p.achieved);
+    EXPECT_EQ(model.index(row, 0).data(ResultsModel::kPlacementRole).toInt(), row);
+  }
+  EXPECT_EQ(model.headerData(ResultsModel::kEfficiency, Qt::Horizontal).toString(), "efficiency");
+  model.set_document(nullptr);
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(RooflinePainter, DrawsTheSvgsPointsAndHitsThemBack) {
+  const auto doc = recorded();
+  const ReportInput& in = doc->input;
+  const MachineModel* machine = in.machine ? &*in.machine : nullptr;
+  ASSERT_NE(machine, nullptr);
+  const RooflineScene scene = roofline_scene(in.placements, machine, {}, in.fusion.pairs);
+  ASSERT_FALSE(scene.points.empty());
+
+  // The HTML report draws each f64 point as a 10 px square centred on the scene's point.
+  const std::string html = html_report(in);
+  const std::regex square(R"svg(<rect x="([0-9.]+)" y="([0-9.]+)" width="10" height="10")svg");
+  std::vector<std::pair<double, double>> svg;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), square);
+       it != std::sregex_iterator(); ++it)
+    svg.emplace_back(std::stod((*it)[1]) + 5, std::stod((*it)[2]) + 5);
+  ASSERT_EQ(svg.size(), scene.points.size());
+
+  QImage image(static_cast<int>(scene.canvas.width), static_cast<int>(scene.canvas.height),
+               QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  const BackendColours colours = backend_colours(in.placements);
+  {
+    QPainter painter(&image);
+    paint_roofline(painter, scene, {in.placements, colours, {}});
+  }
+  for (std::size_t i = 0; i < scene.points.size(); ++i) {
+    const ScenePoint& pt = scene.points[i];
+    EXPECT_NEAR(svg[i].first, pt.x, 0.06);  // the SVG rounds to 0.1 px
+    EXPECT_NEAR(svg[i].second, pt.y, 0.06);
+    // The hit test finds a point at this very place (the topmost of equal ones).
+    const auto hit = hit_test(scene, QPointF(pt.x, pt.y));
+    ASSERT_TRUE(hit.has_value());
+    bool found = false;
+    for (const auto& other : scene.points)
+      found |= other.placement == *hit && std::hypot(other.x - pt.x, other.y - pt.y) < 0.01;
+    EXPECT_TRUE(found);
+    // The centre pixel has the colour of the last marker drawn over it (a 10 px square, its
+    // 1.5 px stroke dark), as in the SVG; skipped where another marker's edge crosses it.
+    const RooflinePlacement* top = nullptr;
+    bool edge = false;
+    for (const auto& other : scene.points) {
+      const double dx = std::abs(other.x - pt.x), dy = std::abs(other.y - pt.y);
+      if (dx < 4 && dy < 4)
+        top = &in.placements[other.placement], edge = false;
+      else if (dx < 6.5 && dy < 6.5)
+        edge = true;
+    }
+    ASSERT_NE(top, nullptr);
+    if (!edge) {
+      EXPECT_EQ(
+          image.pixelColor(static_cast<int>(std::floor(pt.x)), static_cast<int>(std::floor(pt.y)))
+              .name()
+              .toStdString(),
+          colours.at(top->backend))
+          << top->name;
+    }
+  }
+  EXPECT_FALSE(hit_test(scene, QPointF(scene.canvas.plot_left() + 2, scene.canvas.plot_top() + 2)));
+  // Not blank: roofs and labels drew dark pixels beyond the markers.
+  int dark = 0;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) dark += qGray(image.pixel(x, y)) < 128;
+  EXPECT_GT(dark, 500);
+}
+
+}  // namespace
+}  // namespace ridgeline::gui

@@ -18,6 +18,18 @@ struct ProfileOptions {
   bool force_probe = false;
 };
 
+// The dashboard that came with this ridgeline: installed beside it, or in the build tree's
+// gui/ next to cli/; "" where there is none, or only the stub of a build without Qt.
+std::string dashboard_beside(const std::string& executable) {
+  if (!RIDGELINE_QT_BUILT) return "";
+  const std::filesystem::path dir = std::filesystem::path(executable).parent_path();
+  std::error_code ec;
+  for (const auto& candidate : {dir / "ridgeline-gui", dir.parent_path() / "gui" / "ridgeline-gui"})
+    if (std::filesystem::is_regular_file(candidate, ec))
+      return candidate.lexically_normal().string();
+  return "";
+}
+
 int run_profile(ProfileOptions& opt) {
   const std::filesystem::path dir(opt.directory);
   std::error_code ec;
@@ -47,8 +59,10 @@ int run_profile(ProfileOptions& opt) {
   fmt::print("{}\n", terminal_summary(input));
   if (const std::string busy = busy_machine_warning(input); !busy.empty())
     fmt::print(stderr, "ridgeline: warning: {}\n", busy);
-  fmt::print("Run:    {}\nReport: {}\n", std::filesystem::absolute(opt.run.output).string(),
-             std::filesystem::absolute(html).string());
+  const std::string run_path = std::filesystem::absolute(opt.run.output).string();
+  if (const std::string gui = dashboard_beside(input.run.context.executable); !gui.empty())
+    fmt::print("Dashboard: {} {}\n", gui, run_path);
+  fmt::print("Run:    {}\nReport: {}\n", run_path, std::filesystem::absolute(html).string());
   return rc;
 }
 

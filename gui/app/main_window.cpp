@@ -15,11 +15,13 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 #include <set>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/gui/case_details.hpp"
 #include "roofline_view.hpp"
 
 namespace ridgeline::gui {
@@ -40,7 +42,8 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   bar->addWidget(filter_text_, 1);
   layout->addLayout(bar);
 
-  splitter_ = new QSplitter(Qt::Vertical, central);
+  sides_ = new QSplitter(Qt::Horizontal, central);
+  splitter_ = new QSplitter(Qt::Vertical, sides_);
   view_ = new RooflineView(splitter_);
   table_ = new QTableView(splitter_);
   model_ = new ResultsModel(this);
@@ -58,7 +61,13 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   splitter_->addWidget(table_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 2);
-  layout->addWidget(splitter_, 1);
+  details_ = new QTextBrowser(sides_);
+  details_->setHtml(QString::fromStdString(details_html({})));
+  sides_->addWidget(splitter_);
+  sides_->addWidget(details_);
+  sides_->setStretchFactor(0, 3);
+  sides_->setStretchFactor(1, 1);
+  layout->addWidget(sides_, 1);
   setCentralWidget(central);
 
   QMenu* file = menuBar()->addMenu("&File");
@@ -97,6 +106,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
     QSettings settings("Ridgeline", "ridgeline-gui");
     restoreGeometry(settings.value("geometry").toByteArray());
     splitter_->restoreState(settings.value("splitter").toByteArray());
+    sides_->restoreState(settings.value("sides").toByteArray());
   }
   statusBar()->showMessage("File → Open a Run, its .jsonl journal or Google Benchmark JSON");
 }
@@ -140,6 +150,7 @@ void MainWindow::show_document(int index) {
   model_->set_document(doc);
   view_->set_document(doc);
   table_->resizeColumnsToContents();
+  details_->setHtml(QString::fromStdString(details_html({})));
   std::size_t placed = 0;
   for (const auto& p : doc->input.placements) placed += p.placeable;
   statusBar()->showMessage(QString("%1: %2 cases, %3 placed; ceilings from %4")
@@ -155,6 +166,10 @@ void MainWindow::table_selection_changed() {
   for (const QModelIndex& row : table_->selectionModel()->selectedRows())
     selected.insert(static_cast<std::size_t>(
         proxy_->mapToSource(row).data(ResultsModel::kPlacementRole).toInt()));
+  const auto* doc = model_->document();
+  details_->setHtml(QString::fromStdString(
+      details_html(doc && !selected.empty() ? describe_case(doc->input, *selected.begin())
+                                            : CaseDescription{})));
   view_->set_selected(std::move(selected));
 }
 
@@ -172,6 +187,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings("Ridgeline", "ridgeline-gui");
     settings.setValue("geometry", saveGeometry());
     settings.setValue("splitter", splitter_->saveState());
+    settings.setValue("sides", sides_->saveState());
   }
   event->accept();
 }

@@ -16,6 +16,7 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QTextBrowser;
 
 namespace ridgeline::gui {
 
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
   QTableView* table() const { return table_; }
   QSortFilterProxyModel* filter() const { return proxy_; }
   const ResultsModel* results() const { return model_; }
+  QTextBrowser* details() const { return details_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -57,7 +59,9 @@ class MainWindow : public QMainWindow {
   QTableView* table_ = nullptr;
   ResultsModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
-  QSplitter* splitter_ = nullptr;
+  QSplitter* splitter_ = nullptr;  // chart over table
+  QSplitter* sides_ = nullptr;     // those, and the details pane on the right
+  QTextBrowser* details_ = nullptr;
 };
 
 }  // namespace ridgeline::gui

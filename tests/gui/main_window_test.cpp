@@ -8,6 +8,7 @@
 #include <QItemSelectionModel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTextBrowser>
 
 #include "roofline_view.hpp"
 
@@ -40,6 +41,9 @@ TEST(MainWindow, OpensARunFiltersAndLinksSelectionBothWays) {
   w.table()->selectionModel()->select(
       first, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   EXPECT_EQ(w.roofline()->selected(), std::set<std::size_t>{placement});
+  // ... and the details pane describes it.
+  EXPECT_TRUE(w.details()->toPlainText().contains(
+      QString::fromStdString(doc->input.placements[placement].name)));
   // Chart -> table: clicking a point selects its row.
   const ScenePoint pt = w.roofline()->scene().points.back();
   emit w.roofline()->placementClicked(pt.placement);

@@ -1,0 +1,193 @@
+#include "ridgeline/gui/case_details.hpp"
+
+#include <fmt/format.h>
+
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
+
+namespace ridgeline::gui {
+
+namespace {
+
+using namespace reports;
+
+// The row of the run that holds the case's details: its median repetition where there are
+// several (the one placed), else its first row.
+const CaseResult* case_row(const Run& run, const RooflinePlacement& p) {
+  const CaseResult* first = nullptr;
+  for (const auto& r : run.benchmarks) {
+    if (r.run_name != p.name && r.name != p.name) continue;
+    if (r.run_type == "aggregate" && r.aggregate_name == "median" && r.ridgeline) return &r;
+    if (!first) first = &r;
+  }
+  return first;
+}
+
+std::string number(double v, const std::string& unit) {
+  if (unit == "FLOP/s" || unit == "B/s" || unit == "OP/s") return si_rate(v, unit);
+  if (unit == "s") return duration(v);
+  return fmt::format("{:.6g} {}", v, unit);
+}
+
+DetailSection position(const RooflinePlacement& p) {
+  DetailSection s{"Position", {}};
+  s.rows.push_back({"rate", gflops(p.achieved) + " GFLOP/s", "derived"});
+  s.rows.push_back(
+      {"FLOPs per call", fmt::format("{:.6g}", p.flops), std::string(to_string(p.flops_source))});
+  for (const auto& [level, bytes] : p.bytes)
+    s.rows.push_back({"bytes per call (" + level + ")", fmt::format("{:.6g}", bytes),
+                      std::string(to_string(p.bytes_source))});
+  for (const auto& [level, ai] : p.intensity)
+    s.rows.push_back({"intensity (" + level + ")", intensity(ai) + " FLOP/B", "derived"});
+  s.rows.push_back({"drawn at", p.level, ""});
+  if (p.attainable > 0) {
+    s.rows.push_back({"attainable", gflops(p.attainable) + " GFLOP/s", "derived"});
+    s.rows.push_back({"efficiency",
+                      percent(p.efficiency) + (p.above_roof ? ", above the roof" : ""), "derived"});
+    s.rows.push_back({"bound", p.bound, ""});
+  }
+  return s;
+}
+
+DetailSection timing(const RooflinePlacement& p) {
+  DetailSection s{"Timing", {}};
+  s.rows.push_back({"time per call", duration(p.seconds), "timed"});
+  const RepetitionSamples& r = p.repetitions;
+  s.rows.push_back({"repetitions", spread(r), r.seconds.empty() ? "" : "timed"});
+  if (p.cpu_share > 0)
+    s.rows.push_back({"on a CPU (worst repetition)", percent(p.cpu_share), "counted"});
+  s.rows.push_back({"threads", p.device == "gpu" ? "GPU" : std::to_string(p.threads), ""});
+  return s;
+}
+
+// The machine's ceilings for the point's device, threads, dtype and level.
+DetailSection ceilings(const ReportInput& in, const RooflinePlacement& p) {
+  DetailSection s{"Ceilings used", {}};
+  if (!in.machine) {
+    s.rows.push_back({"none", in.machine_origin, ""});
+    return s;
+  }
+  const auto here = [&](const std::string& device, int threads) {
+    return device == p.device && (p.device == "gpu" || threads == p.threads);
+  };
+  for (const auto& c : in.machine->compute)
+    if (here(c.device, c.threads) && c.dtype == p.dtype)
+      s.rows.push_back({c.name, si_rate(c.per_second, c.unit), std::string(to_string(c.source))});
+  for (const auto& m : in.machine->memory)
+    if (here(m.device, m.threads) && m.level == p.level)
+      s.rows.push_back({m.level + " " + m.kernel, si_rate(m.bytes_per_s, "B/s"),
+                        std::string(to_string(m.source))});
+  s.rows.push_back({"from", in.machine_origin, ""});
+  return s;
+}
+
+}  // namespace
+
+std::string guidance(const RooflinePlacement& p) {
+  if (!p.placeable) return "not on the roofline: " + p.reason;
+  if (p.attainable <= 0)
+    return "no ceilings for this case: File → Use ceilings from… a machine model places it";
+  const std::string at = percent(p.efficiency);
+  if (p.above_roof)
+    return fmt::format(
+        "above the roof ({} of it): the work model (FLOPs, bytes) or the ceilings "
+        "(threads, level) do not hold for this case",
+        at);
+  if (p.bound == "compute")
+    return p.efficiency < 0.5
+               ? fmt::format(
+                     "compute-bound at {} of the {} peak: far from it; vectorise, block "
+                     "for the caches or use more threads",
+                     at, p.dtype)
+               : fmt::format(
+                     "compute-bound at {} of the {} peak: only a cheaper algorithm or "
+                     "lower precision moves it much further",
+                     at, p.dtype);
+  if (p.bound == "call overhead")
+    return fmt::format("bound by call overhead at {}: give each call more work", at);
+  return p.efficiency < 0.5
+             ? fmt::format(
+                   "memory-bound at {} at {} of the roof: the accesses do not reach the "
+                   "level's bandwidth (strides, prefetching, threads); raise intensity "
+                   "by fusion or reuse",
+                   p.bound, at)
+             : fmt::format(
+                   "memory-bound at {} at {} of the roof: raise intensity by fusion or "
+                   "reuse",
+                   p.bound, at);
+}
+
+CaseDescription describe_case(const ReportInput& in, std::size_t index) {
+  CaseDescription d;
+  if (index >= in.placements.size()) return d;
+  const RooflinePlacement& p = in.placements[index];
+  d.title = p.name;
+  d.guidance = guidance(p);
+  if (p.placeable) d.sections.push_back(position(p));
+  d.sections.push_back(timing(p));
+  const CaseResult* row = case_row(in.run, p);
+  if (row && row->ridgeline) {
+    const CaseDetails& c = *row->ridgeline;
+    DetailSection metrics{"Metrics", {}};
+    for (const auto& m : c.metrics)
+      metrics.rows.push_back({m.name, number(m.value, m.unit), std::string(to_string(m.source))});
+    d.sections.push_back(metrics);
+    const Validation& v = c.validation;
+    DetailSection validation{"Validation",
+                             {{"outcome", std::string(to_string(v.disposition)), ""}}};
+    if (!v.method.empty()) validation.rows.push_back({"method", v.method, ""});
+    if (v.tolerance > 0)
+      validation.rows.push_back(
+          {"largest error", fmt::format("{:.3g} (tolerance {:.3g})", v.max_rel_err, v.tolerance),
+           ""});
+    if (!v.message.empty()) validation.rows.push_back({"message", v.message, ""});
+    d.sections.push_back(validation);
+    if (!c.kernel_notes.empty()) {
+      DetailSection kernel{"Kernel", {}};
+      for (const auto& [k, v2] : c.kernel_notes) kernel.rows.push_back({k, v2, ""});
+      d.sections.push_back(kernel);
+    }
+  } else if (row) {
+    DetailSection foreign{"Google Benchmark", {{"validation", "not validated by Ridgeline", ""}}};
+    for (const auto& [k, v] : row->counters)
+      foreign.rows.push_back({k, fmt::format("{:.6g}", v), "counted"});
+    if (row->error_occurred) foreign.rows.push_back({"error", row->error_message, ""});
+    d.sections.push_back(foreign);
+  }
+  if (!p.notes.empty()) {
+    DetailSection notes{"How it was placed", {}};
+    for (const auto& n : p.notes)
+      notes.rows.push_back({std::string(to_string(n.kind)), n.text, ""});
+    d.sections.push_back(notes);
+  }
+  d.sections.push_back(ceilings(in, p));
+  if (!in.run.context.collectors.empty()) {
+    DetailSection collectors{"Collectors of the run", {}};
+    for (const auto& c : in.run.context.collectors)
+      collectors.rows.push_back(
+          {c.name,
+           (c.available ? std::string("available") : "unavailable: " + c.reason) +
+               (c.trust.empty()
+                    ? ""
+                    : "; " + c.trust + (c.validation.empty() ? "" : ": " + c.validation)),
+           ""});
+    d.sections.push_back(collectors);
+  }
+  return d;
+}
+
+std::string details_html(const CaseDescription& d) {
+  if (d.title.empty()) return "<p>Select a case in the table or a point on the chart.</p>";
+  std::string s =
+      "<h3>" + escape_html(d.title) + "</h3><p><b>" + escape_html(d.guidance) + "</b></p>";
+  for (const auto& section : d.sections) {
+    s += "<h4>" + escape_html(section.title) + "</h4><table cellspacing=\"0\" cellpadding=\"2\">";
+    for (const auto& r : section.rows)
+      s += "<tr><td>" + escape_html(r.label) + "</td><td>" + escape_html(r.value) + "</td><td><i>" +
+           escape_html(r.source) + "</i></td></tr>";
+    s += "</table>";
+  }
+  return s;
+}
+
+}  // namespace ridgeline::gui

@@ -1,0 +1,99 @@
+// The details pane's text: each section looked up in the analysis model and the run of a
+// recorded file, and the guidance read off a point's position.
+#include "ridgeline/gui/case_details.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ridgeline/gui/run_document.hpp"
+
+namespace ridgeline::gui {
+namespace {
+
+const DetailSection* section(const CaseDescription& d, const std::string& title) {
+  for (const auto& s : d.sections)
+    if (s.title == title) return &s;
+  return nullptr;
+}
+
+const DetailRow* row(const DetailSection& s, const std::string& label) {
+  for (const auto& r : s.rows)
+    if (r.label == label) return &r;
+  return nullptr;
+}
+
+TEST(CaseDetails, EveryMetricWithItsSourceTheValidationAndTheCeilings) {
+  const RunDocument doc =
+      open_run_document(std::string(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json");
+  std::size_t naive = doc.input.placements.size();
+  for (std::size_t i = 0; i < doc.input.placements.size(); ++i)
+    if (doc.input.placements[i].backend == "cpu.naive") naive = i;
+  ASSERT_LT(naive, doc.input.placements.size());
+  const CaseDescription d = describe_case(doc.input, naive);
+  EXPECT_EQ(d.title, doc.input.placements[naive].name);
+
+  const DetailSection* metrics = section(d, "Metrics");
+  ASSERT_NE(metrics, nullptr);
+  ASSERT_NE(row(*metrics, "flops"), nullptr);
+  EXPECT_EQ(row(*metrics, "flops")->source, "analytic");
+  EXPECT_EQ(row(*metrics, "flops")->value, "524288 FLOP");  // 2 x 64^3
+  ASSERT_NE(row(*metrics, "time_per_iteration"), nullptr);
+  EXPECT_EQ(row(*metrics, "time_per_iteration")->source, "timed");
+  EXPECT_EQ(row(*metrics, "flop_rate")->source, "derived");
+
+  const DetailSection* validation = section(d, "Validation");
+  ASSERT_NE(validation, nullptr);
+  EXPECT_EQ(row(*validation, "outcome")->value, "passed");
+  EXPECT_EQ(row(*validation, "method")->value, "direct");
+
+  const DetailSection* ceilings = section(d, "Ceilings used");
+  ASSERT_NE(ceilings, nullptr);
+  EXPECT_NE(row(*ceilings, "f64.avx2.fma"), nullptr);  // the 1-thread f64 peak of the model
+  EXPECT_NE(section(d, "Position"), nullptr);
+  EXPECT_NE(section(d, "Timing"), nullptr);
+
+  // Far below the roof on a compute-bound naive loop: the guidance says so.
+  EXPECT_NE(d.guidance.find("compute-bound at "), std::string::npos) << d.guidance;
+  EXPECT_NE(d.guidance.find("far from it"), std::string::npos) << d.guidance;
+
+  const std::string html = details_html(d);
+  EXPECT_NE(html.find("<td>flops</td><td>524288 FLOP</td><td><i>analytic</i></td>"),
+            std::string::npos);
+  EXPECT_NE(details_html({}).find("Select a case"), std::string::npos);
+}
+
+TEST(CaseDetails, GuidanceFollowsThePosition) {
+  RooflinePlacement p;
+  p.placeable = true;
+  p.attainable = 100e9;
+  p.bound = "DRAM";
+  p.efficiency = 0.83;
+  EXPECT_EQ(guidance(p), "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse");
+  p.efficiency = 0.2;
+  EXPECT_NE(guidance(p).find("do not reach the level's bandwidth"), std::string::npos);
+  p.bound = "compute";
+  p.dtype = "f32";
+  p.efficiency = 0.9;
+  EXPECT_NE(guidance(p).find("compute-bound at 90% of the f32 peak"), std::string::npos);
+  p.above_roof = true;
+  p.efficiency = 1.3;
+  EXPECT_NE(guidance(p).find("above the roof (130% of it)"), std::string::npos);
+  p.attainable = 0;
+  EXPECT_NE(guidance(p).find("no ceilings"), std::string::npos);
+  p.placeable = false;
+  p.reason = "seconds: not a number";
+  EXPECT_EQ(guidance(p), "not on the roofline: seconds: not a number");
+}
+
+TEST(CaseDetails, NamesFromTheRunAreEscaped) {
+  CaseDescription d;
+  d.title = "<script>x</script>";
+  d.guidance = "a & b";
+  d.sections.push_back({"<b>", {{"<i>", "\"v\"", "timed"}}});
+  const std::string html = details_html(d);
+  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("a &amp; b"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ridgeline::gui

@@ -3,21 +3,28 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <set>
+#include <utility>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
@@ -85,6 +92,8 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
     if (const QString error = use_ceilings_from(path); !error.isEmpty())
       QMessageBox::warning(this, "Ridgeline", error);
   });
+  recent_ = file->addMenu("Open &recent");
+  fill_recent_menu();
   QAction* quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
@@ -100,6 +109,20 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::table_selection_changed);
   connect(view_, &RooflineView::placementClicked, this, &MainWindow::select_placement);
+
+  watcher_ = new QFileSystemWatcher(this);
+  reload_timer_ = new QTimer(this);
+  reload_timer_->setSingleShot(true);
+  reload_timer_->setInterval(150);
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+    if (!changed_.contains(path)) changed_ << path;
+    reload_timer_->start();
+  });
+  connect(reload_timer_, &QTimer::timeout, this, [this] {
+    const QStringList paths = std::exchange(changed_, {});
+    for (const QString& path : paths) reload(path);
+  });
+  setAcceptDrops(true);
 
   resize(1280, 860);
   if (remember_layout_) {
@@ -118,6 +141,8 @@ QStringList MainWindow::open_files(const QStringList& paths) {
       documents_.push_back(std::make_shared<const RunDocument>(
           open_run_document(path.toStdString(), ceilings_, ceilings_origin_)));
       runs_->addItem(path);
+      watcher_->addPath(path);
+      remember_recent(path);
     } catch (const std::exception& e) {  // InputError: one line naming the file
       errors << QString::fromStdString(e.what());
     }
@@ -142,6 +167,62 @@ QString MainWindow::use_ceilings_from(const QString& machine_path) {
     show_document(current);
   }
   return {};
+}
+
+void MainWindow::reload(const QString& path) {
+  // A file replaced by a rename is no longer watched: watch the new one.
+  if (!watcher_->files().contains(path)) watcher_->addPath(path);
+  for (std::size_t i = 0; i < documents_.size(); ++i) {
+    if (QString::fromStdString(documents_[i]->path) != path) continue;
+    try {
+      documents_[i] = std::make_shared<const RunDocument>(
+          open_run_document(path.toStdString(), ceilings_, ceilings_origin_));
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(
+          QString("%1 changed and cannot be read now (%2): showing it as it was")
+              .arg(path, QString::fromStdString(e.what())));
+      continue;
+    }
+    if (static_cast<int>(i) == runs_->currentIndex()) show_document(static_cast<int>(i));
+  }
+}
+
+void MainWindow::remember_recent(const QString& path) {
+  if (!remember_layout_) return;  // --screenshot leaves the user's settings alone
+  QSettings settings("Ridgeline", "ridgeline-gui");
+  QStringList recent = settings.value("recent").toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recent", recent);
+  fill_recent_menu();
+}
+
+void MainWindow::fill_recent_menu() {
+  recent_->clear();
+  const QStringList recent =
+      remember_layout_ ? QSettings("Ridgeline", "ridgeline-gui").value("recent").toStringList()
+                       : QStringList{};
+  for (const QString& path : recent)
+    recent_->addAction(path, this, [this, path] {
+      const QStringList errors = open_files({path});
+      if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+    });
+  recent_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  const QStringList errors = open_files(paths);
+  if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+  event->acceptProposedAction();
 }
 
 void MainWindow::show_document(int index) {

@@ -12,6 +12,9 @@
 #include "ridgeline/gui/run_document.hpp"
 
 class QComboBox;
+class QFileSystemWatcher;
+class QMenu;
+class QTimer;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -34,6 +37,10 @@ class MainWindow : public QMainWindow {
   // Ceilings for the documents opened from now on and the current one re-placed; "" or the
   // reason it could not be read.
   QString use_ceilings_from(const QString& machine_path);
+  // Reads the document's file again (a journal still being written, a run rewritten): the
+  // watcher calls it when the file changes. Keeps the old document where the file cannot
+  // be read now, and says so in the status bar.
+  void reload(const QString& path);
 
   RooflineView* roofline() const { return view_; }
   QTableView* table() const { return table_; }
@@ -43,11 +50,15 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void show_document(int index);
   void table_selection_changed();
   void select_placement(std::size_t placement);
+  void remember_recent(const QString& path);
+  void fill_recent_menu();
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -62,6 +73,10 @@ class MainWindow : public QMainWindow {
   QSplitter* splitter_ = nullptr;  // chart over table
   QSplitter* sides_ = nullptr;     // those, and the details pane on the right
   QTextBrowser* details_ = nullptr;
+  QFileSystemWatcher* watcher_ = nullptr;
+  QTimer* reload_timer_ = nullptr;  // a burst of writes is read once, when it settles
+  QStringList changed_;             // files changed since the timer started
+  QMenu* recent_ = nullptr;
 };
 
 }  // namespace ridgeline::gui

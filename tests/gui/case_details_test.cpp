@@ -67,7 +67,8 @@ TEST(CaseDetails, GuidanceFollowsThePosition) {
   p.attainable = 100e9;
   p.bound = "DRAM";
   p.efficiency = 0.83;
-  EXPECT_EQ(guidance(p), "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse");
+  EXPECT_EQ(guidance(p),
+            "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse");
   p.efficiency = 0.2;
   EXPECT_NE(guidance(p).find("do not reach the level's bandwidth"), std::string::npos);
   p.bound = "compute";

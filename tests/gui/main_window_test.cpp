@@ -5,10 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QDropEvent>
+#include <QFile>
 #include <QItemSelectionModel>
+#include <QMimeData>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
 #include <QTextBrowser>
+#include <QUrl>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "roofline_view.hpp"
 
@@ -73,6 +83,58 @@ TEST(MainWindow, ABadFileIsOneLineAndNothingElseChanges) {
   ASSERT_NE(w.results()->document(), nullptr);
   EXPECT_EQ(QString::fromStdString(w.results()->document()->path), kRun);
   EXPECT_FALSE(w.use_ceilings_from(missing).isEmpty());
+}
+
+// Lines of a journal: the recorded run's benchmark entries, one per line.
+std::vector<std::string> journal_lines() {
+  std::ifstream in(kRun.toStdString());
+  const nlohmann::json run = nlohmann::json::parse(in);
+  std::vector<std::string> lines;
+  for (const auto& b : run["benchmarks"]) lines.push_back(b.dump() + "\n");
+  return lines;
+}
+
+TEST(MainWindow, AJournalStillBeingWrittenGainsPointsAsLinesAreAppended) {
+  QTemporaryDir dir;
+  const QString journal = dir.filePath("run.jsonl");
+  const auto lines = journal_lines();
+  ASSERT_GE(lines.size(), 5u);
+  {
+    std::ofstream out(journal.toStdString());
+    for (int i = 0; i < 3; ++i) out << lines[static_cast<std::size_t>(i)];
+  }
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({journal}).isEmpty());
+  ASSERT_EQ(w.results()->rowCount(), 3);
+  {
+    std::ofstream out(journal.toStdString(), std::ios::app);
+    out << lines[3] << lines[4];
+  }
+  EXPECT_TRUE(QTest::qWaitFor([&] { return w.results()->rowCount() == 5; }, 5000))
+      << w.results()->rowCount();
+  EXPECT_EQ(w.roofline()->scene().points.size(), 5u);  // no machine: every level's point
+  // A half-written line (the runner is mid-write) is left out until it is whole.
+  {
+    std::ofstream out(journal.toStdString(), std::ios::app);
+    out << lines[5].substr(0, 20);
+  }
+  QTest::qWait(400);
+  EXPECT_EQ(w.results()->rowCount(), 5);
+}
+
+TEST(MainWindow, DroppedFilesOpen) {
+  MainWindow w(false);
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(kRun)});
+  w.show();
+  // As a drag arrives: it enters (and is accepted), then it is dropped.
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &drop);
+  ASSERT_NE(w.results()->document(), nullptr);
+  EXPECT_EQ(QString::fromStdString(w.results()->document()->path), kRun);
 }
 
 }  // namespace

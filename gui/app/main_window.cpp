@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -51,7 +52,14 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
 
   sides_ = new QSplitter(Qt::Horizontal, central);
   splitter_ = new QSplitter(Qt::Vertical, sides_);
-  view_ = new RooflineView(splitter_);
+  auto* chart = new QWidget(splitter_);
+  auto* chart_layout = new QVBoxLayout(chart);
+  chart_layout->setContentsMargins(0, 0, 0, 0);
+  view_ = new RooflineView(chart);
+  legend_ = new QLabel(chart);
+  legend_->setWordWrap(true);
+  chart_layout->addWidget(view_, 1);
+  chart_layout->addWidget(legend_);
   table_ = new QTableView(splitter_);
   model_ = new ResultsModel(this);
   proxy_ = new QSortFilterProxyModel(this);
@@ -64,7 +72,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
-  splitter_->addWidget(view_);
+  splitter_->addWidget(chart);
   splitter_->addWidget(table_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 2);
@@ -94,9 +102,11 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   });
   recent_ = file->addMenu("Open &recent");
   fill_recent_menu();
+  add_export_actions(file);
   QAction* quit = file->addAction("&Quit", this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
 
+  build_view_menu();
   connect(runs_, &QComboBox::currentIndexChanged, this, &MainWindow::show_document);
   connect(filter_text_, &QLineEdit::textChanged, this, [this](const QString& text) {
     // A valid regular expression filters as one; anything else as plain text.
@@ -232,6 +242,8 @@ void MainWindow::show_document(int index) {
   view_->set_document(doc);
   table_->resizeColumnsToContents();
   details_->setHtml(QString::fromStdString(details_html({})));
+  fill_roofs_menu();
+  legend_->setText(view_->legend_html());
   std::size_t placed = 0;
   for (const auto& p : doc->input.placements) placed += p.placeable;
   statusBar()->showMessage(QString("%1: %2 cases, %3 placed; ceilings from %4")
@@ -242,11 +254,66 @@ void MainWindow::show_document(int index) {
   setWindowTitle("Ridgeline — " + QString::fromStdString(doc->path));
 }
 
-void MainWindow::table_selection_changed() {
+std::set<std::size_t> MainWindow::selected_placements() const {
   std::set<std::size_t> selected;
   for (const QModelIndex& row : table_->selectionModel()->selectedRows())
     selected.insert(static_cast<std::size_t>(
         proxy_->mapToSource(row).data(ResultsModel::kPlacementRole).toInt()));
+  return selected;
+}
+
+void MainWindow::build_view_menu() {
+  QMenu* view = menuBar()->addMenu("&View");
+  QMenu* colour = view->addMenu("&Colour points by");
+  auto* group = new QActionGroup(this);
+  for (const auto& [name, by] :
+       {std::pair{"&backend", ColourBy::backend}, std::pair{"&op", ColourBy::op},
+        std::pair{"b&ound", ColourBy::bound}, std::pair{"&dtype", ColourBy::dtype}}) {
+    QAction* a = colour->addAction(name, this, [this, by = by] {
+      view_->set_colour_by(by);
+      legend_->setText(view_->legend_html());
+    });
+    a->setCheckable(true);
+    a->setChecked(by == ColourBy::backend);
+    group->addAction(a);
+  }
+  roofs_ = view->addMenu("&Roofs");
+  fill_roofs_menu();
+}
+
+// One checkable action per memory level and per dtype the document's model has roofs for.
+void MainWindow::fill_roofs_menu() {
+  roofs_->clear();
+  for (const auto& level : view_->roof_levels()) {
+    QAction* a = roofs_->addAction(QString::fromStdString(level) + " bandwidth");
+    a->setCheckable(true);
+    a->setChecked(true);
+    a->setData(QStringList{"level", QString::fromStdString(level)});
+    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
+  }
+  roofs_->addSeparator();
+  for (const auto& dtype : view_->roof_dtypes()) {
+    QAction* a = roofs_->addAction(QString::fromStdString(dtype) + " peaks");
+    a->setCheckable(true);
+    a->setChecked(true);
+    a->setData(QStringList{"dtype", QString::fromStdString(dtype)});
+    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
+  }
+  roofs_->setEnabled(!roofs_->actions().isEmpty());
+}
+
+void MainWindow::roofs_toggled() {
+  std::set<std::string> levels, dtypes;
+  for (QAction* a : roofs_->actions()) {
+    const QStringList what = a->data().toStringList();
+    if (what.size() != 2 || a->isChecked()) continue;
+    (what[0] == "level" ? levels : dtypes).insert(what[1].toStdString());
+  }
+  view_->set_hidden(std::move(levels), std::move(dtypes));
+}
+
+void MainWindow::table_selection_changed() {
+  std::set<std::size_t> selected = selected_placements();
   const auto* doc = model_->document();
   details_->setHtml(QString::fromStdString(
       details_html(doc && !selected.empty() ? describe_case(doc->input, *selected.begin())

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "ridgeline/gui/results_model.hpp"
@@ -19,6 +20,7 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QLabel;
 class QTextBrowser;
 
 namespace ridgeline::gui {
@@ -48,6 +50,13 @@ class MainWindow : public QMainWindow {
   const ResultsModel* results() const { return model_; }
   QTextBrowser* details() const { return details_; }
 
+  // The exports of File → Export (main_window_export.cpp): each file written whole or not at
+  // all; "" or why it could not be written.
+  QString export_png(const QString& path);
+  QString export_svg(const QString& path);
+  QString export_csv(const QString& path);
+  QString export_selection_html(const QString& path);
+
  protected:
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -58,6 +67,11 @@ class MainWindow : public QMainWindow {
   void table_selection_changed();
   void select_placement(std::size_t placement);
   void remember_recent(const QString& path);
+  void build_view_menu();
+  void fill_roofs_menu();
+  void roofs_toggled();
+  void add_export_actions(QMenu* file);
+  std::set<std::size_t> selected_placements() const;
   void fill_recent_menu();
 
   bool remember_layout_;
@@ -77,6 +91,8 @@ class MainWindow : public QMainWindow {
   QTimer* reload_timer_ = nullptr;  // a burst of writes is read once, when it settles
   QStringList changed_;             // files changed since the timer started
   QMenu* recent_ = nullptr;
+  QMenu* roofs_ = nullptr;
+  QLabel* legend_ = nullptr;
 };
 
 }  // namespace ridgeline::gui

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
 
 #include "ridgeline/gui/roofline_painter.hpp"
 
@@ -26,17 +27,68 @@ void RooflineView::set_selected(std::set<std::size_t> placements) {
   update();
 }
 
+namespace {
+const std::vector<RooflinePlacement> kNone;
+}
+
+void RooflineView::set_colour_by(ColourBy by) {
+  by_ = by;
+  rebuild();
+}
+
+void RooflineView::set_hidden(std::set<std::string> levels, std::set<std::string> dtypes) {
+  hidden_levels_ = std::move(levels);
+  hidden_dtypes_ = std::move(dtypes);
+  rebuild();
+}
+
+std::vector<std::string> RooflineView::roof_levels() const {
+  std::vector<std::string> out;
+  if (document_ && document_->input.machine)
+    for (const auto& m : document_->input.machine->memory)
+      if (std::find(out.begin(), out.end(), m.level) == out.end()) out.push_back(m.level);
+  return out;
+}
+
+std::vector<std::string> RooflineView::roof_dtypes() const {
+  std::vector<std::string> out;
+  if (document_ && document_->input.machine)
+    for (const auto& c : document_->input.machine->compute)
+      if (std::find(out.begin(), out.end(), c.dtype) == out.end()) out.push_back(c.dtype);
+  return out;
+}
+
+QString RooflineView::legend_html() const {
+  QString s;
+  for (const auto& [key, colour] : colours_)
+    s += QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
+             .arg(QString::fromStdString(colour), QString::fromStdString(key).toHtmlEscaped());
+  return s +
+         "&nbsp; &#9679; f32 &nbsp;&#9632; f64 &nbsp;&#9650; other; dashed roofs: more "
+         "threads or a GPU";
+}
+
+RooflinePaint RooflineView::paint() const {
+  return {document_ ? document_->input.placements : kNone, colours_, selected_, by_};
+}
+
 void RooflineView::rebuild() {
   SceneCanvas canvas;
   canvas.width = std::max(width(), 480);
   canvas.height = std::max(height(), 320);
-  static const std::vector<RooflinePlacement> none;
-  const auto& placements = document_ ? document_->input.placements : none;
-  const MachineModel* machine =
-      document_ && document_->input.machine ? &*document_->input.machine : nullptr;
-  scene_ = roofline_scene(placements, machine, canvas,
+  const auto& placements = document_ ? document_->input.placements : kNone;
+  // The roofs shown: the model less the hidden levels and dtypes.
+  std::optional<MachineModel> shown;
+  if (document_ && document_->input.machine) {
+    shown = *document_->input.machine;
+    std::erase_if(shown->memory,
+                  [&](const MemoryCeiling& m) { return hidden_levels_.count(m.level) > 0; });
+    std::erase_if(shown->compute,
+                  [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
+  }
+  scene_ = roofline_scene(placements, shown ? &*shown : nullptr, canvas,
                           document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
-  colours_ = backend_colours(placements);
+  colours_ = colours_by(placements, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
   update();
 }
 

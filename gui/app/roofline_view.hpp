@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
 
@@ -18,6 +19,17 @@ class RooflineView : public QWidget {
   explicit RooflineView(QWidget* parent = nullptr);
   void set_document(std::shared_ptr<const RunDocument> document);
   void set_selected(std::set<std::size_t> placements);
+  void set_colour_by(ColourBy by);
+  // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The
+  // points stay where the full model placed them.
+  void set_hidden(std::set<std::string> levels, std::set<std::string> dtypes);
+  // What the current document's model has roofs for, in order: memory levels, dtypes.
+  std::vector<std::string> roof_levels() const;
+  std::vector<std::string> roof_dtypes() const;
+  // The key under the chart: a swatch per colour key, rich text.
+  QString legend_html() const;
+  // The chart as an image, and its paint (for the SVG and PNG exports).
+  RooflinePaint paint() const;
   const RooflineScene& scene() const { return scene_; }
   const std::set<std::size_t>& selected() const { return selected_; }
   // The tooltip text of the point under `position` (widget pixels), or "" where none.
@@ -39,6 +51,8 @@ class RooflineView : public QWidget {
   RooflineScene scene_;
   BackendColours colours_;
   std::set<std::size_t> selected_;
+  ColourBy by_ = ColourBy::backend;
+  std::set<std::string> hidden_levels_, hidden_dtypes_;
 };
 
 }  // namespace ridgeline::gui

@@ -103,13 +103,36 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   for (const auto& pt : sc.points) {
     if (pt.placement >= paint.placements.size()) continue;
     const RooflinePlacement& pl = paint.placements[pt.placement];
-    const auto it = paint.colours.find(pl.backend);
+    const auto it = paint.colours.find(colour_key(pl, paint.by));
     const bool selected = paint.selected.count(pt.placement) > 0;
     p.setBrush(it == paint.colours.end() ? QColor("#495057") : colour(it->second));
     p.setPen(QPen(pl.above_roof ? QColor("#e03131") : QColor("#212529"), selected ? 3 : 1.5));
     marker(p, pl.dtype, QPointF(pt.x, pt.y));
   }
   p.restore();
+}
+
+std::string colour_key(const RooflinePlacement& p, ColourBy by) {
+  switch (by) {
+    case ColourBy::op:
+      return p.op.empty() ? "(foreign)" : p.op;
+    case ColourBy::bound:
+      return p.bound.empty() ? "(no roof)" : p.bound;
+    case ColourBy::dtype:
+      return p.dtype.empty() ? "(unknown)" : p.dtype;
+    case ColourBy::backend:
+      break;
+  }
+  return p.backend;
+}
+
+QImage roofline_image(const RooflineScene& scene, const RooflinePaint& paint) {
+  QImage image(static_cast<int>(scene.canvas.width), static_cast<int>(scene.canvas.height),
+               QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  paint_roofline(painter, scene, paint);
+  return image;
 }
 
 std::optional<std::size_t> hit_test(const RooflineScene& scene, QPointF at) {

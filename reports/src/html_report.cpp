@@ -2,13 +2,13 @@
 
 #include <set>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
 #include "html_page.hpp"
 #include "memory_sweep_svg.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "roofline_svg.hpp"
 
@@ -184,6 +184,13 @@ std::string pattern_section(const ReportInput& in) {
 
 }  // namespace
 
+std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& in) {
+  const BackendColours colours = backend_colours(in.placements);
+  SvgMarks marks{in.placements, colours, 0, {}, {}};
+  marks.arrow = [&](const SceneArrow& a) { return fusion_arrow_mark(in.fusion.pairs.at(a.pair)); };
+  return reports::roofline_svg(scene, marks);
+}
+
 std::string html_report(const ReportInput& in) {
   const RunContext& c = in.run.context;
   std::size_t placed = 0;
@@ -209,9 +216,7 @@ std::string html_report(const ReportInput& in) {
   const RooflineScene scene =
       roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
   const BackendColours colours = backend_colours(in.placements);
-  SvgMarks marks{in.placements, colours, 0, {}, {}};
-  marks.arrow = [&](const SceneArrow& a) { return fusion_arrow_mark(in.fusion.pairs.at(a.pair)); };
-  s += "<h2>Roofline</h2>" + reports::roofline_svg(scene, marks) +
+  s += "<h2>Roofline</h2>" + roofline_picture_svg(scene, in) +
        roofline_legend(in.placements, colours,
                        in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
        plot_notes(scene);

@@ -14,14 +14,21 @@ const char* level_colour(const std::string& level) {
   return "#c92a2a";  // DRAM, HBM and anything else
 }
 
-BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
+BackendColours colours_by(const std::vector<RooflinePlacement>& placements,
+                          const std::function<std::string(const RooflinePlacement&)>& key) {
   static const char* palette[] = {"#4263eb", "#f76707", "#2f9e44", "#ae3ec9", "#e03131", "#1098ad",
                                   "#f59f00", "#5c940d", "#d6336c", "#495057", "#7048e8", "#0ca678"};
   BackendColours colours;
-  for (const auto& p : placements)
-    if (!colours.count(p.backend))
-      colours[p.backend] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
+  for (const auto& p : placements) {
+    const std::string k = key(p);
+    if (!colours.count(k))
+      colours[k] = palette[colours.size() % (sizeof palette / sizeof palette[0])];
+  }
   return colours;
+}
+
+BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
+  return colours_by(placements, [](const RooflinePlacement& p) { return p.backend; });
 }
 
 const char* verdict_colour(Verdict v) {

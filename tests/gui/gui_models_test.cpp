@@ -6,9 +6,12 @@
 #include <QAbstractItemModelTester>
 #include <QImage>
 #include <QPainter>
+#include <QSortFilterProxyModel>
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
+#include "ridgeline/gui/exports.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
@@ -111,6 +114,38 @@ TEST(RooflinePainter, DrawsTheSvgsPointsAndHitsThemBack) {
   for (int y = 0; y < image.height(); y += 2)
     for (int x = 0; x < image.width(); x += 2) dark += qGray(image.pixel(x, y)) < 128;
   EXPECT_GT(dark, 500);
+}
+
+TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
+  const auto doc = recorded();
+  ResultsModel model;
+  model.set_document(doc);
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(&model);
+  proxy.setFilterKeyColumn(-1);
+  proxy.setFilterFixedString("cpu.naive");
+  const std::string csv = rows_csv(proxy);
+  ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header, one row
+  EXPECT_EQ(csv.rfind("case,backend,dtype,threads,GFLOP/s,", 0), 0u) << csv;
+  EXPECT_NE(
+      csv.find(
+          "\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/threads=1\",cpu.naive,"),
+      std::string::npos)
+      << csv;
+
+  const auto& placements = doc->input.placements;
+  const std::string html = selection_report_html(*doc, {0, 1});
+  for (std::size_t i = 0; i < placements.size(); ++i)
+    EXPECT_EQ(html.find("<td>" + placements[i].name + "</td>") != std::string::npos, i < 2)
+        << placements[i].name;
+  EXPECT_NE(html.find("the dashboard&#39;s selection: 2 of its cases"), std::string::npos);
+
+  // The chart's SVG is the HTML report's picture of the same scene.
+  const MachineModel* machine = doc->input.machine ? &*doc->input.machine : nullptr;
+  const RooflineScene scene = roofline_scene(placements, machine, {}, doc->input.fusion.pairs);
+  const std::string svg = chart_svg(scene, *doc);
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(html_report(doc->input).find(svg), std::string::npos);
 }
 
 }  // namespace

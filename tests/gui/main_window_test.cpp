@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QDropEvent>
 #include <QFile>
+#include <QImage>
 #include <QItemSelectionModel>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -135,6 +136,50 @@ TEST(MainWindow, DroppedFilesOpen) {
   QApplication::sendEvent(&w, &drop);
   ASSERT_NE(w.results()->document(), nullptr);
   EXPECT_EQ(QString::fromStdString(w.results()->document()->path), kRun);
+}
+
+TEST(MainWindow, RoofsToggleColoursChangeAndEveryExportIsWritten) {
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  RooflineView* view = w.roofline();
+  const auto lines_of = [&](SceneLine::Kind kind, const std::string& what) {
+    int n = 0;
+    for (const auto& l : view->scene().lines) n += l.kind == kind && l.level == what;
+    return n;
+  };
+  EXPECT_EQ(view->roof_levels(), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  ASSERT_GT(lines_of(SceneLine::Kind::memory, "L1"), 0);
+  const auto points = view->scene().points.size();
+  view->set_hidden({"L1"}, {"f64"});
+  EXPECT_EQ(lines_of(SceneLine::Kind::memory, "L1"), 0);
+  EXPECT_GT(lines_of(SceneLine::Kind::memory, "DRAM"), 0);
+  EXPECT_EQ(lines_of(SceneLine::Kind::compute, "f64"), 0);
+  EXPECT_EQ(view->scene().points.size(), points);  // the points stay
+  view->set_hidden({}, {});
+  EXPECT_GT(lines_of(SceneLine::Kind::compute, "f64"), 0);
+
+  EXPECT_TRUE(view->legend_html().contains("cpu.naive"));
+  view->set_colour_by(ColourBy::op);
+  EXPECT_TRUE(view->legend_html().contains("gemm"));
+  EXPECT_FALSE(view->legend_html().contains("cpu.naive"));
+
+  QTemporaryDir dir;
+  EXPECT_EQ(w.export_png(dir.filePath("chart.png")), "");
+  EXPECT_FALSE(QImage(dir.filePath("chart.png")).isNull());
+  EXPECT_EQ(w.export_svg(dir.filePath("chart.svg")), "");
+  EXPECT_EQ(w.export_csv(dir.filePath("rows.csv")), "");
+  // Nothing selected: said so, nothing written.
+  EXPECT_FALSE(w.export_selection_html(dir.filePath("sel.html")).isEmpty());
+  EXPECT_FALSE(QFile::exists(dir.filePath("sel.html")));
+  w.table()->selectRow(0);
+  EXPECT_EQ(w.export_selection_html(dir.filePath("sel.html")), "");
+  for (const char* name : {"chart.svg", "rows.csv", "sel.html"}) {
+    QFile f(dir.filePath(name));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << name;
+    EXPECT_GT(f.size(), 100) << name;
+  }
+  // A folder that does not exist: the reason, nothing else.
+  EXPECT_FALSE(w.export_csv(dir.filePath("no/such/rows.csv")).isEmpty());
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 // labels, ridge points, arrows and markers the HTML report's SVG draws from the same scene,
 // in the same colours (reports/roofline_style.hpp). It computes no position: the scene
 // holds them. Widget-free: it paints on any QPaintDevice (a QImage in tests and exports).
+#include <QImage>
 #include <QPainter>
 #include <QPointF>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
@@ -14,11 +16,19 @@
 
 namespace ridgeline::gui {
 
+// What a point is coloured by: the colours map `key(placement)` to a colour (colours_by).
+enum class ColourBy { backend, op, bound, dtype };
+std::string colour_key(const RooflinePlacement& placement, ColourBy by);
+
 struct RooflinePaint {
   const std::vector<RooflinePlacement>& placements;  // the ones the scene was made from
-  const BackendColours& colours;
-  std::set<std::size_t> selected;  // placements drawn highlighted
+  const BackendColours& colours;                     // colour_key -> colour
+  std::set<std::size_t> selected;                    // placements drawn highlighted
+  ColourBy by = ColourBy::backend;
 };
+
+// The chart as an image of the scene's canvas size.
+QImage roofline_image(const RooflineScene& scene, const RooflinePaint& paint);
 
 // Paints `scene` in its canvas's pixel space (the painter's current transform maps it).
 void paint_roofline(QPainter& painter, const RooflineScene& scene, const RooflinePaint& paint);

@@ -10,6 +10,7 @@
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
 
@@ -45,6 +46,10 @@ std::string csv_report(const ReportInput& input);
 std::string fusion_csv(const ReportInput& input);
 // The eltwise chain's sweeps as CSV, one row per (sweep, L).
 std::string sweep_csv(const ReportInput& input);
+// The roofline picture of one run as the HTML report draws it (an <svg> element, markers
+// coloured by backend, fusion arrows): `scene` made from input.placements, with the roofs it
+// shows (the dashboard exports its current chart with it).
+std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& input);
 // The table `ridgeline profile` prints.
 // One line when the machine was busy while the run was timed: how many CPU cases had their
 // calling thread off the CPU for more than a tenth of a repetition, and the run's

@@ -2,6 +2,7 @@
 // What every roofline picture shows the same way, so that the HTML report and the dashboard
 // agree: a colour per memory level, per backend (in order of first appearance) and per
 // verdict, and a point's tooltip.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ const char* level_colour(const std::string& level);
 // picture, computed once.
 using BackendColours = std::map<std::string, std::string>;
 BackendColours backend_colours(const std::vector<RooflinePlacement>& placements);
+// The same for any key of a placement (its op, its bound, its run...): key -> colour.
+BackendColours colours_by(const std::vector<RooflinePlacement>& placements,
+                          const std::function<std::string(const RooflinePlacement&)>& key);
 
 // The lines of a point's tooltip in the HTML report and the dashboard (plain text): its
 // name (after "`run`: " where two runs are drawn), rate and threads, intensity at the

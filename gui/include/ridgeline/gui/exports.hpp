@@ -1,0 +1,26 @@
+#pragma once
+// What the dashboard exports, each as the rest of Ridgeline writes it: the visible rows of
+// the table as CSV, the selected cases as an HTML report, the chart as SVG (the HTML
+// report's own writer over the chart's scene). The PNG is roofline_image.
+#include <QAbstractItemModel>
+#include <set>
+#include <string>
+
+#include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/gui/run_document.hpp"
+
+namespace ridgeline::gui {
+
+// The header and every row of `model` (a filtered, sorted proxy: what the table shows), the
+// display text of each cell, fields quoted as CSV needs.
+std::string rows_csv(const QAbstractItemModel& model);
+
+// The HTML report of `document`'s run cut to the cases of `placements` (their rows), under
+// the same ceilings.
+std::string selection_report_html(const RunDocument& document,
+                                  const std::set<std::size_t>& placements);
+
+// `scene` (made from document.input.placements) as the HTML report's <svg>.
+std::string chart_svg(const RooflineScene& scene, const RunDocument& document);
+
+}  // namespace ridgeline::gui

@@ -132,16 +132,30 @@ std::pair<int, int> decades(std::vector<double> logs, double below, double above
   return {lo, hi};
 }
 
-SceneAxis axis(int lo, int hi, double from_px, double to_px, double shown_per_unit) {
+// The axis from 10^lo to 10^hi: a tick at each whole decade, and at 2 and 5 times each
+// where fewer than three decades are shown (a zoomed window).
+SceneAxis axis(double lo, double hi, double from_px, double to_px, double shown_per_unit) {
   SceneAxis a;
   a.lo = std::pow(10.0, lo);
   a.hi = std::pow(10.0, hi);
-  for (int d = lo; d <= hi; ++d) {
-    const double v = std::pow(10.0, d);
-    a.ticks.push_back({v, from_px + (to_px - from_px) * (d - lo) / (hi - lo),
-                       fmt::format("{:g}", std::pow(10.0, d + std::log10(shown_per_unit)))});
-  }
+  const bool fine = hi - lo < 3;
+  for (int d = static_cast<int>(std::floor(lo)); d <= static_cast<int>(std::ceil(hi)); ++d)
+    for (double mantissa : {1.0, 2.0, 5.0}) {
+      if (mantissa != 1 && !fine) continue;
+      const double at = d + std::log10(mantissa);
+      if (at < lo - 1e-9 || at > hi + 1e-9) continue;
+      a.ticks.push_back({std::pow(10.0, at), from_px + (to_px - from_px) * (at - lo) / (hi - lo),
+                         fmt::format("{:g}", std::pow(10.0, at + std::log10(shown_per_unit)))});
+    }
   return a;
+}
+
+// A window kept inside double's normal range and at least a tenth of a decade wide.
+std::pair<double, double> window_range(double lo, double hi) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {0, 1};
+  lo = std::clamp(lo, -307.0, 306.0);
+  hi = std::clamp(hi, lo + 0.1, 308.0);
+  return {std::min(lo, hi - 0.1), hi};
 }
 
 class Mapper {
@@ -310,10 +324,14 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
       for (const auto& [level, bw] : g.memory) ys.push_back(std::log10(bw.bytes_per_s));
   }
   // Room left of the lowest ridge point for the steepest roofs' labels.
-  const auto [xlo, xhi] = decades(xs, std::log10(5.0), std::log10(2.0), -1, 2);
-  const auto [ylo, yhi] = decades(ys, std::log10(2.0), std::log10(1.5), 9, 11);
-  scene.x = axis(xlo, xhi, canvas.plot_left(), canvas.plot_right(), 1);
-  scene.y = axis(ylo, yhi, canvas.plot_bottom(), canvas.plot_top(), 1e-9);
+  auto [xlo, xhi] = decades(xs, std::log10(5.0), std::log10(2.0), -1, 2);
+  auto [ylo, yhi] = decades(ys, std::log10(2.0), std::log10(1.5), 9, 11);
+  const auto [wxlo, wxhi] = canvas.window ? window_range(canvas.window->x_lo, canvas.window->x_hi)
+                                          : std::pair<double, double>(xlo, xhi);
+  const auto [wylo, wyhi] = canvas.window ? window_range(canvas.window->y_lo, canvas.window->y_hi)
+                                          : std::pair<double, double>(ylo, yhi);
+  scene.x = axis(wxlo, wxhi, canvas.plot_left(), canvas.plot_right(), 1);
+  scene.y = axis(wylo, wyhi, canvas.plot_bottom(), canvas.plot_top(), 1e-9);
   const Mapper m(scene.canvas, scene.x, scene.y);
 
   std::vector<scene::LabelRequest> compute_labels, memory_labels;

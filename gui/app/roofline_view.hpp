@@ -4,6 +4,7 @@
 // (the HTML report's lines), a click selects its case.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
@@ -30,6 +31,14 @@ class RooflineView : public QWidget {
   QString legend_html() const;
   // The chart as an image, and its paint (for the SVG and PNG exports).
   RooflinePaint paint() const;
+
+  // Zoom and pan (wheel, drag on empty space, + - arrows, Backspace / Ctrl+Z, Home): the
+  // scene is made again for the new window. `factor` > 1 zooms in about `at` (pixels).
+  void zoom(double factor, QPointF at);
+  void pan(double dx_pixels, double dy_pixels);
+  void undo_zoom();
+  void reset_zoom();
+  const std::optional<SceneWindow>& window() const { return window_; }
   const RooflineScene& scene() const { return scene_; }
   const std::set<std::size_t>& selected() const { return selected_; }
   // The tooltip text of the point under `position` (widget pixels), or "" where none.
@@ -42,10 +51,18 @@ class RooflineView : public QWidget {
   void paintEvent(QPaintEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
   void rebuild();
+  SceneWindow shown() const;  // the window the scene shows now
+  // `w` moved by a drag of (dx, dy) pixels: the data follows the pointer.
+  SceneWindow shifted(SceneWindow w, double dx, double dy) const;
+  void set_window(std::optional<SceneWindow> window, bool undoable);
 
   std::shared_ptr<const RunDocument> document_;
   RooflineScene scene_;
@@ -53,6 +70,11 @@ class RooflineView : public QWidget {
   std::set<std::size_t> selected_;
   ColourBy by_ = ColourBy::backend;
   std::set<std::string> hidden_levels_, hidden_dtypes_;
+  std::optional<SceneWindow> window_;             // none: fit the data
+  std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
+  std::optional<QPointF> drag_from_;              // a pan in progress: where it started
+  SceneWindow drag_window_;                       // the window when it started
+  bool drag_moved_ = false;  // the drag has moved: its undo step is taken
 };
 
 }  // namespace ridgeline::gui

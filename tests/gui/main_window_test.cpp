@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QItemSelectionModel>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -18,9 +19,11 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QUrl>
+#include <QWheelEvent>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ridgeline/gui/roofline_painter.hpp"
 #include "roofline_view.hpp"
 
 namespace ridgeline::gui {
@@ -180,6 +183,55 @@ TEST(MainWindow, RoofsToggleColoursChangeAndEveryExportIsWritten) {
   }
   // A folder that does not exist: the reason, nothing else.
   EXPECT_FALSE(w.export_csv(dir.filePath("no/such/rows.csv")).isEmpty());
+}
+
+TEST(RooflineView, ZoomPanUndoAndResetByWheelKeysAndDrag) {
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  w.show();
+  RooflineView* view = w.roofline();
+  const auto span = [&] { return std::log10(view->scene().x.hi / view->scene().x.lo); };
+  const auto x_lo = [&] { return std::log10(view->scene().x.lo); };
+  const double fitted = span(), fitted_lo = x_lo();
+  const SceneCanvas& c = view->scene().canvas;
+  const QPointF centre((c.plot_left() + c.plot_right()) / 2, (c.plot_top() + c.plot_bottom()) / 2);
+
+  view->zoom(2, centre);
+  EXPECT_NEAR(span(), fitted / 2, 1e-9);
+  EXPECT_NEAR(x_lo(), fitted_lo + fitted / 4, 1e-9);    // about the centre
+  view->pan(-(c.plot_right() - c.plot_left()) / 2, 0);  // half a plot to the left: data moves
+  EXPECT_NEAR(x_lo(), fitted_lo + fitted / 2, 1e-6);
+  view->undo_zoom();
+  EXPECT_NEAR(x_lo(), fitted_lo + fitted / 4, 1e-9);
+  view->undo_zoom();
+  EXPECT_FALSE(view->window().has_value());
+  EXPECT_NEAR(span(), fitted, 1e-9);
+
+  // The wheel zooms in about the pointer; + zooms in; Home resets.
+  QWheelEvent wheel(centre, view->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(view, &wheel);
+  EXPECT_NEAR(span(), fitted / 1.25, 1e-9);
+  QTest::keyClick(view, Qt::Key_Plus);
+  EXPECT_NEAR(span(), fitted / 1.25 / 1.25, 1e-9);
+  QTest::keyClick(view, Qt::Key_Home);
+  EXPECT_FALSE(view->window().has_value());
+
+  // A drag on empty space pans, as one undo step.
+  const QPoint empty(static_cast<int>(c.plot_left()) + 5, static_cast<int>(c.plot_top()) + 5);
+  ASSERT_FALSE(hit_test(view->scene(), empty).has_value());
+  QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, empty);
+  for (int dx : {10, 40, 80}) {
+    QMouseEvent move(QEvent::MouseMove, QPointF(empty + QPoint(dx, 0)),
+                     view->mapToGlobal(QPointF(empty + QPoint(dx, 0))), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(view, &move);
+  }
+  QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, empty + QPoint(80, 0));
+  const double per_px = fitted / (c.plot_right() - c.plot_left());
+  EXPECT_NEAR(x_lo(), fitted_lo - 80 * per_px, 1e-6);
+  view->undo_zoom();
+  EXPECT_FALSE(view->window().has_value());
 }
 
 }  // namespace

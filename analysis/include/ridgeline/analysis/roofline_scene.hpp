@@ -6,6 +6,7 @@
 // the reason, and a roof label that found no free place is listed in `key`.
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,18 @@
 
 namespace ridgeline {
 
+// A window onto the data: log10 of the x range (FLOP/B) and of the y range (FLOP/s). The
+// dashboard's zoom and pan set one; without it the scene fits whole decades to the data.
+struct SceneWindow {
+  double x_lo = -1, x_hi = 2, y_lo = 9, y_hi = 11;
+  bool operator==(const SceneWindow&) const = default;
+};
+
 struct SceneCanvas {
   double width = 960, height = 600;
   double left = 80, right = 40, top = 24, bottom = 56;  // margins around the plot
   double label_px = 11;                                 // font size of the roof labels
+  std::optional<SceneWindow> window;                    // the data shown; none: fit the data
   double plot_left() const { return left; }
   double plot_right() const { return width - right; }
   double plot_top() const { return top; }
@@ -32,7 +41,7 @@ struct SceneTick {
 };
 
 struct SceneAxis {
-  double lo = 0.1, hi = 100;  // powers of ten, lo < hi
+  double lo = 0.1, hi = 100;  // lo < hi; powers of ten unless the canvas has a window
   std::vector<SceneTick> ticks;
 };
 

@@ -3,6 +3,8 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace ridgeline::gui {
 
@@ -100,14 +102,35 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     p.drawPolygon(QPolygonF({QPointF(a.head[0].x, a.head[0].y), QPointF(a.head[1].x, a.head[1].y),
                              QPointF(a.head[2].x, a.head[2].y)}));
   }
+  // Each kind of marker (shape, fill, stroke) is drawn once into a sprite and the sprite
+  // copied to every point of its kind: 10,000 antialiased polygons took 29 ms, too slow for
+  // a pan (docs/gui.md).
+  std::map<std::tuple<std::string, QRgb, QRgb, bool>, QImage> sprites;
+  const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1;
+  constexpr int kSprite = 16;  // pixels; the markers reach 6.5 px from their centre
   for (const auto& pt : sc.points) {
     if (pt.placement >= paint.placements.size()) continue;
     const RooflinePlacement& pl = paint.placements[pt.placement];
     const auto it = paint.colours.find(colour_key(pl, paint.by));
     const bool selected = paint.selected.count(pt.placement) > 0;
-    p.setBrush(it == paint.colours.end() ? QColor("#495057") : colour(it->second));
-    p.setPen(QPen(pl.above_roof ? QColor("#e03131") : QColor("#212529"), selected ? 3 : 1.5));
-    marker(p, pl.dtype, QPointF(pt.x, pt.y));
+    const QColor fill = it == paint.colours.end() ? QColor("#495057") : colour(it->second);
+    const QColor stroke = pl.above_roof ? QColor("#e03131") : QColor("#212529");
+    const std::string shape = pl.dtype == "f32" || pl.dtype == "f64" ? pl.dtype : "";
+    auto [sprite, made] = sprites.try_emplace({shape, fill.rgba(), stroke.rgba(), selected});
+    if (made) {
+      QImage& img = sprite->second;
+      img = QImage(static_cast<int>(kSprite * dpr), static_cast<int>(kSprite * dpr),
+                   QImage::Format_ARGB32_Premultiplied);
+      img.setDevicePixelRatio(dpr);
+      img.fill(Qt::transparent);
+      QPainter sp(&img);
+      sp.setRenderHint(QPainter::Antialiasing);
+      sp.setBrush(fill);
+      sp.setPen(QPen(stroke, selected ? 3 : 1.5));
+      marker(sp, pl.dtype, QPointF(kSprite / 2.0, kSprite / 2.0));
+    }
+    p.drawImage(QPointF(std::round(pt.x) - kSprite / 2.0, std::round(pt.y) - kSprite / 2.0),
+                sprite->second);
   }
   p.restore();
 }

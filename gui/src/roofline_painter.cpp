@@ -2,6 +2,7 @@
 
 #include <QPainterPath>
 #include <QPolygonF>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -101,6 +102,18 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     p.setBrush(ink);
     p.drawPolygon(QPolygonF({QPointF(a.head[0].x, a.head[0].y), QPointF(a.head[1].x, a.head[1].y),
                              QPointF(a.head[2].x, a.head[2].y)}));
+  }
+  // The hierarchical view: a selected case measured at several levels (counted bytes per
+  // level) has a point per level, joined so that the levels read as one case.
+  for (std::size_t placement : paint.selected) {
+    QPolygonF line;
+    for (const auto& pt : sc.points)
+      if (pt.placement == placement) line << QPointF(pt.x, pt.y);
+    if (line.size() < 2) continue;
+    std::sort(line.begin(), line.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
+    p.setPen(QPen(QColor("#212529"), 1.5, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawPolyline(line);
   }
   // Each kind of marker (shape, fill, stroke) is drawn once into a sprite and the sprite
   // copied to every point of its kind: 10,000 antialiased polygons took 29 ms, too slow for

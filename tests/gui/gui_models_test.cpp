@@ -116,6 +116,31 @@ TEST(RooflinePainter, DrawsTheSvgsPointsAndHitsThemBack) {
   EXPECT_GT(dark, 500);
 }
 
+TEST(RooflinePainter, ASelectedCaseMeasuredAtSeveralLevelsHasItsPointsJoined) {
+  RooflinePlacement p;
+  p.name = "counted";
+  p.backend = "cpu.x";
+  p.dtype = "f32";
+  p.placeable = true;
+  p.achieved = 3e10;
+  p.intensity = {{"L1", 2.0}, {"DRAM", 30.0}};
+  const std::vector<RooflinePlacement> placements{p};
+  const RooflineScene scene = roofline_scene(placements, nullptr);
+  ASSERT_EQ(scene.points.size(), 2u);
+  const BackendColours colours = backend_colours(placements);
+  const auto dark_between = [&](std::set<std::size_t> selected) {
+    const QImage image = roofline_image(scene, {placements, colours, std::move(selected)});
+    const double x0 = std::min(scene.points[0].x, scene.points[1].x) + 10;
+    const double x1 = std::max(scene.points[0].x, scene.points[1].x) - 10;
+    int dark = 0;
+    for (double x = x0; x < x1; x += 1)
+      dark += qGray(image.pixel(static_cast<int>(x), static_cast<int>(scene.points[0].y))) < 100;
+    return dark;
+  };
+  EXPECT_EQ(dark_between({}), 0);
+  EXPECT_GT(dark_between({0}), 20);  // a dashed line: more than a few pixels
+}
+
 TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   const auto doc = recorded();
   ResultsModel model;

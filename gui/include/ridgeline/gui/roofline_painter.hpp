@@ -23,7 +23,7 @@ std::string colour_key(const RooflinePlacement& placement, ColourBy by);
 struct RooflinePaint {
   const std::vector<RooflinePlacement>& placements;  // the ones the scene was made from
   const BackendColours& colours;                     // colour_key -> colour
-  std::set<std::size_t> selected;                    // placements drawn highlighted
+  std::set<std::size_t> selected;  // drawn highlighted, their points at each level joined
   ColourBy by = ColourBy::backend;
 };
 

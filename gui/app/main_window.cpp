@@ -17,7 +17,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
@@ -49,6 +48,20 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   bar->addWidget(runs_);
   bar->addWidget(filter_text_, 1);
   layout->addLayout(bar);
+  // The facets: one choice per column, "any" by default.
+  auto* facets = new QHBoxLayout;
+  for (int column : {ResultsModel::kOp, ResultsModel::kBackend, ResultsModel::kDtype,
+                     ResultsModel::kThreads, ResultsModel::kDisposition, ResultsModel::kBound}) {
+    auto* box = new QComboBox(central);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    facets->addWidget(box);
+    facets_.emplace_back(column, box);
+    connect(box, &QComboBox::activated, this, [this, column, box](int index) {
+      proxy_->set_facet(column, index <= 0 ? QStringList{} : QStringList{box->itemText(index)});
+    });
+  }
+  facets->addStretch(1);
+  layout->addLayout(facets);
 
   sides_ = new QSplitter(Qt::Horizontal, central);
   splitter_ = new QSplitter(Qt::Vertical, sides_);
@@ -62,11 +75,9 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   chart_layout->addWidget(legend_);
   table_ = new QTableView(splitter_);
   model_ = new ResultsModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
+  proxy_ = new ResultsFilter(this);
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(ResultsModel::kSortRole);
-  proxy_->setFilterKeyColumn(-1);
-  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -242,6 +253,7 @@ void MainWindow::show_document(int index) {
   view_->set_document(doc);
   table_->resizeColumnsToContents();
   details_->setHtml(QString::fromStdString(details_html({})));
+  fill_facets();
   fill_roofs_menu();
   legend_->setText(view_->legend_html());
   std::size_t placed = 0;
@@ -260,6 +272,15 @@ std::set<std::size_t> MainWindow::selected_placements() const {
     selected.insert(static_cast<std::size_t>(
         proxy_->mapToSource(row).data(ResultsModel::kPlacementRole).toInt()));
   return selected;
+}
+
+void MainWindow::fill_facets() {
+  proxy_->clear_facets();
+  for (const auto& [column, box] : facets_) {
+    box->clear();
+    box->addItem("any " + model_->headerData(column, Qt::Horizontal).toString());
+    box->addItems(proxy_->facet_values(column));
+  }
 }
 
 void MainWindow::build_view_menu() {

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/run_document.hpp"
 
@@ -17,7 +18,6 @@ class QFileSystemWatcher;
 class QMenu;
 class QTimer;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QLabel;
@@ -46,7 +46,7 @@ class MainWindow : public QMainWindow {
 
   RooflineView* roofline() const { return view_; }
   QTableView* table() const { return table_; }
-  QSortFilterProxyModel* filter() const { return proxy_; }
+  ResultsFilter* filter() const { return proxy_; }
   const ResultsModel* results() const { return model_; }
   QTextBrowser* details() const { return details_; }
 
@@ -73,6 +73,7 @@ class MainWindow : public QMainWindow {
   void add_export_actions(QMenu* file);
   std::set<std::size_t> selected_placements() const;
   void fill_recent_menu();
+  void fill_facets();
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -83,9 +84,10 @@ class MainWindow : public QMainWindow {
   RooflineView* view_ = nullptr;
   QTableView* table_ = nullptr;
   ResultsModel* model_ = nullptr;
-  QSortFilterProxyModel* proxy_ = nullptr;
-  QSplitter* splitter_ = nullptr;  // chart over table
-  QSplitter* sides_ = nullptr;     // those, and the details pane on the right
+  ResultsFilter* proxy_ = nullptr;
+  std::vector<std::pair<int, QComboBox*>> facets_;  // column, its choice
+  QSplitter* splitter_ = nullptr;                   // chart over table
+  QSplitter* sides_ = nullptr;                      // those, and the details pane on the right
   QTextBrowser* details_ = nullptr;
   QFileSystemWatcher* watcher_ = nullptr;
   QTimer* reload_timer_ = nullptr;  // a burst of writes is read once, when it settles

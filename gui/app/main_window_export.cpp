@@ -4,7 +4,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <QSortFilterProxyModel>
 
 #include "main_window.hpp"
 #include "ridgeline/core/atomic_file.hpp"

@@ -74,7 +74,7 @@ class RooflineView : public QWidget {
   std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
   std::optional<QPointF> drag_from_;              // a pan in progress: where it started
   SceneWindow drag_window_;                       // the window when it started
-  bool drag_moved_ = false;  // the drag has moved: its undo step is taken
+  bool drag_moved_ = false;                       // the drag has moved: its undo step is taken
 };
 
 }  // namespace ridgeline::gui

@@ -19,6 +19,7 @@ QString q(const std::string& s) {
 
 const char* header(int column) {
   static const char* names[] = {"case",
+                                "op",
                                 "backend",
                                 "dtype",
                                 "threads",
@@ -57,6 +58,8 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, int column) {
   switch (column) {
     case ResultsModel::kCase:
       return {p.name, NAN};
+    case ResultsModel::kOp:
+      return {p.op, NAN};
     case ResultsModel::kBackend:
       return {p.backend, NAN};
     case ResultsModel::kDtype:

@@ -12,6 +12,7 @@
 #include <regex>
 
 #include "ridgeline/gui/exports.hpp"
+#include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
@@ -141,6 +142,30 @@ TEST(RooflinePainter, ASelectedCaseMeasuredAtSeveralLevelsHasItsPointsJoined) {
   EXPECT_GT(dark_between({0}), 20);  // a dashed line: more than a few pixels
 }
 
+TEST(ResultsFilter, FacetsAndTextTogether) {
+  ResultsModel model;
+  ResultsFilter filter;
+  filter.setSourceModel(&model);
+  QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.set_document(recorded());
+  const int all = filter.rowCount();
+  EXPECT_EQ(filter.facet_values(ResultsModel::kThreads), (QStringList{"1", "2"}));
+  EXPECT_TRUE(filter.facet_values(ResultsModel::kBackend).contains("blas.openblas"));
+  filter.set_facet(ResultsModel::kThreads, {"2"});
+  const int two = filter.rowCount();
+  EXPECT_GT(two, 0);
+  EXPECT_LT(two, all);
+  filter.set_facet(ResultsModel::kBackend, {"blas.openblas", "blas.blis"});
+  EXPECT_EQ(filter.rowCount(), 2);  // each on 2 threads
+  filter.setFilterFixedString("blis");
+  EXPECT_EQ(filter.rowCount(), 1);
+  filter.setFilterFixedString("");
+  filter.set_facet(ResultsModel::kBackend, {});
+  EXPECT_EQ(filter.rowCount(), two);
+  filter.clear_facets();
+  EXPECT_EQ(filter.rowCount(), all);
+}
+
 TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   const auto doc = recorded();
   ResultsModel model;
@@ -151,11 +176,10 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   proxy.setFilterFixedString("cpu.naive");
   const std::string csv = rows_csv(proxy);
   ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header, one row
-  EXPECT_EQ(csv.rfind("case,backend,dtype,threads,GFLOP/s,", 0), 0u) << csv;
-  EXPECT_NE(
-      csv.find(
-          "\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/threads=1\",cpu.naive,"),
-      std::string::npos)
+  EXPECT_EQ(csv.rfind("case,op,backend,dtype,threads,GFLOP/s,", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
+                     "threads=1\",gemm,cpu.naive,"),
+            std::string::npos)
       << csv;
 
   const auto& placements = doc->input.placements;

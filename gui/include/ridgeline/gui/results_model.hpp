@@ -14,6 +14,7 @@ class ResultsModel : public QAbstractTableModel {
  public:
   enum Column {
     kCase,
+    kOp,
     kBackend,
     kDtype,
     kThreads,

@@ -118,6 +118,19 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   quit->setShortcut(QKeySequence::Quit);
 
   build_view_menu();
+  // The chart draws what the table shows.
+  const auto filtered = [this] {
+    if (proxy_->rowCount() == model_->rowCount()) return view_->set_visible(std::nullopt);
+    std::set<std::size_t> rows;
+    for (int r = 0; r < proxy_->rowCount(); ++r)
+      rows.insert(
+          static_cast<std::size_t>(proxy_->index(r, 0).data(ResultsModel::kPlacementRole).toInt()));
+    view_->set_visible(std::move(rows));
+  };
+  connect(proxy_, &QAbstractItemModel::rowsInserted, this, filtered);
+  connect(proxy_, &QAbstractItemModel::rowsRemoved, this, filtered);
+  connect(proxy_, &QAbstractItemModel::modelReset, this, filtered);
+  connect(proxy_, &QAbstractItemModel::layoutChanged, this, filtered);
   connect(runs_, &QComboBox::currentIndexChanged, this, &MainWindow::show_document);
   connect(filter_text_, &QLineEdit::textChanged, this, [this](const QString& text) {
     // A valid regular expression filters as one; anything else as plain text.
@@ -249,8 +262,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::show_document(int index) {
   if (index < 0 || index >= static_cast<int>(documents_.size())) return;
   const auto& doc = documents_[static_cast<std::size_t>(index)];
+  view_->set_document(doc);  // first: the model's reset tells the chart what the filter passes
   model_->set_document(doc);
-  view_->set_document(doc);
   table_->resizeColumnsToContents();
   details_->setHtml(QString::fromStdString(details_html({})));
   fill_facets();

@@ -26,6 +26,7 @@ void RooflineView::set_document(std::shared_ptr<const RunDocument> document) {
     window_.reset();
     undo_.clear();
   }
+  visible_.reset();
   document_ = std::move(document);
   selected_.clear();
   rebuild();
@@ -42,6 +43,11 @@ const std::vector<RooflinePlacement> kNone;
 
 void RooflineView::set_colour_by(ColourBy by) {
   by_ = by;
+  rebuild();
+}
+
+void RooflineView::set_visible(std::optional<std::set<std::size_t>> placements) {
+  visible_ = std::move(placements);
   rebuild();
 }
 
@@ -86,7 +92,14 @@ void RooflineView::rebuild() {
   canvas.width = std::max(width(), 480);
   canvas.height = std::max(height(), 320);
   canvas.window = window_;
-  const auto& placements = document_ ? document_->input.placements : kNone;
+  // Rows the filter removed stay in the vector (indices are the table's) but are not placed.
+  const auto* placements = document_ ? &document_->input.placements : &kNone;
+  if (visible_) {
+    shown_placements_ = *placements;
+    for (std::size_t i = 0; i < shown_placements_.size(); ++i)
+      if (!visible_->count(i)) shown_placements_[i].placeable = false;
+    placements = &shown_placements_;
+  }
   // The roofs shown: the model less the hidden levels and dtypes.
   std::optional<MachineModel> shown;
   if (document_ && document_->input.machine) {
@@ -96,9 +109,10 @@ void RooflineView::rebuild() {
     std::erase_if(shown->compute,
                   [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
   }
-  scene_ = roofline_scene(placements, shown ? &*shown : nullptr, canvas,
+  scene_ = roofline_scene(*placements, shown ? &*shown : nullptr, canvas,
                           document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
-  colours_ = colours_by(placements, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
+  colours_ =
+      colours_by(*placements, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
   update();
 }
 

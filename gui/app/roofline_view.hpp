@@ -21,6 +21,8 @@ class RooflineView : public QWidget {
   void set_document(std::shared_ptr<const RunDocument> document);
   void set_selected(std::set<std::size_t> placements);
   void set_colour_by(ColourBy by);
+  // Only these placements are drawn (the rows the table's filter passes); none: all.
+  void set_visible(std::optional<std::set<std::size_t>> placements);
   // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The
   // points stay where the full model placed them.
   void set_hidden(std::set<std::string> levels, std::set<std::string> dtypes);
@@ -70,11 +72,13 @@ class RooflineView : public QWidget {
   std::set<std::size_t> selected_;
   ColourBy by_ = ColourBy::backend;
   std::set<std::string> hidden_levels_, hidden_dtypes_;
-  std::optional<SceneWindow> window_;             // none: fit the data
-  std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
-  std::optional<QPointF> drag_from_;              // a pan in progress: where it started
-  SceneWindow drag_window_;                       // the window when it started
-  bool drag_moved_ = false;                       // the drag has moved: its undo step is taken
+  std::optional<std::set<std::size_t>> visible_;
+  std::vector<RooflinePlacement> shown_placements_;  // the document's, hidden ones unplaceable
+  std::optional<SceneWindow> window_;                // none: fit the data
+  std::vector<std::optional<SceneWindow>> undo_;     // the windows before each zoom or pan
+  std::optional<QPointF> drag_from_;                 // a pan in progress: where it started
+  SceneWindow drag_window_;                          // the window when it started
+  bool drag_moved_ = false;                          // the drag has moved: its undo step is taken
 };
 
 }  // namespace ridgeline::gui

@@ -42,12 +42,16 @@ TEST(MainWindow, OpensARunFiltersAndLinksSelectionBothWays) {
   ASSERT_FALSE(w.roofline()->scene().points.empty());
 
   // The filter: plain text, then a regular expression.
+  const std::size_t all_points = w.roofline()->scene().points.size();
   w.filter()->setFilterFixedString("cpu.naive");
   EXPECT_EQ(w.filter()->rowCount(), 1);
+  ASSERT_EQ(w.roofline()->scene().points.size(), 1u);  // the chart draws what the table shows
+  EXPECT_EQ(doc->input.placements[w.roofline()->scene().points[0].placement].backend, "cpu.naive");
   w.filter()->setFilterRegularExpression(
       QRegularExpression("blas\\.(openblas|blis)", QRegularExpression::CaseInsensitiveOption));
   EXPECT_EQ(w.filter()->rowCount(), 4);  // two of each, f64 on 1 and 2 threads
   w.filter()->setFilterFixedString("");
+  EXPECT_EQ(w.roofline()->scene().points.size(), all_points);
 
   // Table -> chart: the selected row's placement is highlighted.
   const QModelIndex first = w.filter()->index(2, 0);

@@ -57,20 +57,26 @@ void RooflineView::set_hidden(std::set<std::string> levels, std::set<std::string
   rebuild();
 }
 
-std::vector<std::string> RooflineView::roof_levels() const {
+namespace {
+// The distinct values of `field` over `ceilings`, in order of first appearance.
+template <typename Ceiling>
+std::vector<std::string> distinct(const std::vector<Ceiling>& ceilings,
+                                  std::string Ceiling::*field) {
   std::vector<std::string> out;
-  if (document_ && document_->input.machine)
-    for (const auto& m : document_->input.machine->memory)
-      if (std::find(out.begin(), out.end(), m.level) == out.end()) out.push_back(m.level);
+  for (const auto& c : ceilings)
+    if (std::find(out.begin(), out.end(), c.*field) == out.end()) out.push_back(c.*field);
   return out;
+}
+}  // namespace
+
+std::vector<std::string> RooflineView::roof_levels() const {
+  if (!document_ || !document_->input.machine) return {};
+  return distinct(document_->input.machine->memory, &MemoryCeiling::level);
 }
 
 std::vector<std::string> RooflineView::roof_dtypes() const {
-  std::vector<std::string> out;
-  if (document_ && document_->input.machine)
-    for (const auto& c : document_->input.machine->compute)
-      if (std::find(out.begin(), out.end(), c.dtype) == out.end()) out.push_back(c.dtype);
-  return out;
+  if (!document_ || !document_->input.machine) return {};
+  return distinct(document_->input.machine->compute, &ComputeCeiling::dtype);
 }
 
 QString RooflineView::legend_html() const {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "compared_runs.hpp"
 #include "fusion_runs.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/core/error.hpp"
@@ -17,26 +18,8 @@
 namespace ridgeline {
 namespace {
 
-using fusion_runs::make_case;
 
-// One case of `backend` (gemm 256^3, 1 thread) with one iteration row per time (ms).
-void add_case(Run& run, const std::string& backend, const std::vector<double>& ms,
-              Disposition disposition = Disposition::passed) {
-  CaseResult r = make_case(backend, "gemm", "m=256,n=256,k=256", 1, 0);
-  r.repetitions = static_cast<std::int64_t>(ms.size());
-  r.ridgeline->validation.disposition = disposition;
-  if (disposition != Disposition::passed) {  // an untimed case: one row, no time
-    r.error_occurred = true;
-    r.real_time = r.cpu_time = 0;
-    run.benchmarks.push_back(r);
-    return;
-  }
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    r.repetition_index = static_cast<std::int64_t>(i);
-    r.real_time = r.cpu_time = ms[i];
-    run.benchmarks.push_back(r);
-  }
-}
+using compared_runs::add_case;
 
 std::vector<double> noisy(std::mt19937_64& rng, double ms, int n, double cv = 0.01) {
   std::normal_distribution<double> noise(1, cv);

@@ -14,7 +14,7 @@ import unittest
 GUI = os.environ.get("RIDGELINE_GUI", "ridgeline-gui")
 FIXTURES = os.environ.get("RIDGELINE_FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
 sys.path.insert(0, os.environ.get("RIDGELINE_PNG", os.path.join(os.path.dirname(__file__), "..", "reports")))
-from test_browser import png_pixels  # noqa: E402
+from test_browser import colours_and_dark, png_pixels  # noqa: E402
 
 RUN = os.path.join(FIXTURES, "run-smoke-f64-zen4-vm.json")
 XVFB = shutil.which("xvfb-run")
@@ -38,13 +38,8 @@ class Screenshot(unittest.TestCase):
     def assert_not_blank(self, path):
         width, height, channels, rows = png_pixels(path)
         self.assertGreaterEqual((width, height), (1000, 700))
-        colours, dark = set(), 0
-        for row in rows[::3]:
-            for x in range(0, len(row), channels * 3):
-                px = row[x:x + 3]
-                colours.add(px)
-                dark += sum(px) < 384
-        self.assertGreater(len(colours), 20, "a handful of colours: blank window?")
+        colours, dark = colours_and_dark(rows[::3], channels, 3)
+        self.assertGreater(colours, 20, "a handful of colours: blank window?")
         self.assertGreater(dark, 500, "almost no dark pixels: nothing drawn?")
 
     def test_offscreen(self):

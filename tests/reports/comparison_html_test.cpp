@@ -3,6 +3,7 @@
 // arrows coloured by verdict, the verdict table, names escaped).
 #include <gtest/gtest.h>
 
+#include "compared_runs.hpp"
 #include "fusion_runs.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/comparison.hpp"
@@ -10,25 +11,7 @@
 namespace ridgeline {
 namespace {
 
-using fusion_runs::make_case;
-
-// One case of `backend` (gemm 256^3, 1 thread) with one iteration row per time (ms), or a
-// crashed one without times.
-void add_case(Run& run, const std::string& backend, const std::vector<double>& ms) {
-  CaseResult r = make_case(backend, "gemm", "m=256,n=256,k=256", 1, 0);
-  r.repetitions = static_cast<std::int64_t>(ms.size());
-  if (ms.empty()) {
-    r.ridgeline->validation.disposition = Disposition::crashed;
-    r.error_occurred = true;
-    run.benchmarks.push_back(r);
-    return;
-  }
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    r.repetition_index = static_cast<std::int64_t>(i);
-    r.real_time = r.cpu_time = ms[i];
-    run.benchmarks.push_back(r);
-  }
-}
+using compared_runs::add_case;
 
 std::vector<double> around(double ms) {
   std::vector<double> v;
@@ -55,7 +38,7 @@ TwoRuns two_runs(const std::string& odd_backend = "cpu.same") {
   add_case(base, odd_backend, around(1.0));
   add_case(head, odd_backend, around(1.0));
   add_case(base, "cpu.crashes", around(1.0));
-  add_case(head, "cpu.crashes", {});
+  add_case(head, "cpu.crashes", {}, Disposition::crashed);
   add_case(base, "cpu.gone", around(1.0));
   add_case(head, "cpu.new", around(1.0));
   TwoRuns t{make_report_input(base, "base.json", base.context.machine, "the base run"),

@@ -62,6 +62,18 @@ def png_pixels(path):
     return width, height, channels, rows
 
 
+def colours_and_dark(rows, channels, step):
+    """Over every `step`-th pixel of each row: how many distinct colours, how many dark pixels
+    (what tells a drawn picture from a blank one)."""
+    pixels, dark = set(), 0
+    for row in rows:
+        for x in range(0, len(row), channels * step):
+            px = row[x:x + 3]
+            pixels.add(px)
+            dark += sum(px) < 384
+    return len(pixels), dark
+
+
 @unittest.skipUnless(CHROMIUM, "Debian's chromium is not installed (scripts/install-deps installs it)")
 class ReportInChromium(unittest.TestCase):
     def setUp(self):
@@ -84,14 +96,8 @@ class ReportInChromium(unittest.TestCase):
         self.assertTrue(os.path.exists(shot), r.stderr[-2000:])
         width, height, channels, rows = png_pixels(shot)
         self.assertEqual((width, height), (1100, 900))
-        pixels = set()
-        dark = 0
-        for row in rows:
-            for x in range(0, len(row), channels * 7):
-                px = row[x:x + 3]
-                pixels.add(px)
-                dark += sum(px) < 384
-        self.assertGreater(len(pixels), 20, "a handful of colours: blank page?")
+        pixels, dark = colours_and_dark(rows, channels, 7)
+        self.assertGreater(pixels, 20, "a handful of colours: blank page?")
         self.assertGreater(dark, 500, "almost no dark pixels: nothing drawn?")
 
     def test_roof_labels_fit_the_boxes_the_scene_reserved(self):

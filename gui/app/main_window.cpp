@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
@@ -73,7 +74,10 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   legend_->setWordWrap(true);
   chart_layout->addWidget(view_, 1);
   chart_layout->addWidget(legend_);
-  table_ = new QTableView(splitter_);
+  tabs_ = new QTabWidget(splitter_);
+  table_ = new QTableView(tabs_);
+  tabs_->addTab(table_, "Results");
+  build_compare(bar, tabs_);
   model_ = new ResultsModel(this);
   proxy_ = new ResultsFilter(this);
   proxy_->setSourceModel(model_);
@@ -84,7 +88,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
   splitter_->addWidget(chart);
-  splitter_->addWidget(table_);
+  splitter_->addWidget(tabs_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 2);
   details_ = new QTextBrowser(sides_);
@@ -175,6 +179,7 @@ QStringList MainWindow::open_files(const QStringList& paths) {
       documents_.push_back(std::make_shared<const RunDocument>(
           open_run_document(path.toStdString(), ceilings_, ceilings_origin_)));
       runs_->addItem(path);
+      fill_compare_choices();
       watcher_->addPath(path);
       remember_recent(path);
     } catch (const std::exception& e) {  // InputError: one line naming the file
@@ -266,6 +271,8 @@ void MainWindow::show_document(int index) {
   model_->set_document(doc);
   table_->resizeColumnsToContents();
   details_->setHtml(QString::fromStdString(details_html({})));
+  compare_with(-1);
+  fill_compare_choices();
   fill_facets();
   fill_roofs_menu();
   legend_->setText(view_->legend_html());
@@ -285,65 +292,6 @@ std::set<std::size_t> MainWindow::selected_placements() const {
     selected.insert(static_cast<std::size_t>(
         proxy_->mapToSource(row).data(ResultsModel::kPlacementRole).toInt()));
   return selected;
-}
-
-void MainWindow::fill_facets() {
-  proxy_->clear_facets();
-  for (const auto& [column, box] : facets_) {
-    box->clear();
-    box->addItem("any " + model_->headerData(column, Qt::Horizontal).toString());
-    box->addItems(proxy_->facet_values(column));
-  }
-}
-
-void MainWindow::build_view_menu() {
-  QMenu* view = menuBar()->addMenu("&View");
-  QMenu* colour = view->addMenu("&Colour points by");
-  auto* group = new QActionGroup(this);
-  for (const auto& [name, by] :
-       {std::pair{"&backend", ColourBy::backend}, std::pair{"&op", ColourBy::op},
-        std::pair{"b&ound", ColourBy::bound}, std::pair{"&dtype", ColourBy::dtype}}) {
-    QAction* a = colour->addAction(name, this, [this, by = by] {
-      view_->set_colour_by(by);
-      legend_->setText(view_->legend_html());
-    });
-    a->setCheckable(true);
-    a->setChecked(by == ColourBy::backend);
-    group->addAction(a);
-  }
-  roofs_ = view->addMenu("&Roofs");
-  fill_roofs_menu();
-}
-
-// One checkable action per memory level and per dtype the document's model has roofs for.
-void MainWindow::fill_roofs_menu() {
-  roofs_->clear();
-  for (const auto& level : view_->roof_levels()) {
-    QAction* a = roofs_->addAction(QString::fromStdString(level) + " bandwidth");
-    a->setCheckable(true);
-    a->setChecked(true);
-    a->setData(QStringList{"level", QString::fromStdString(level)});
-    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
-  }
-  roofs_->addSeparator();
-  for (const auto& dtype : view_->roof_dtypes()) {
-    QAction* a = roofs_->addAction(QString::fromStdString(dtype) + " peaks");
-    a->setCheckable(true);
-    a->setChecked(true);
-    a->setData(QStringList{"dtype", QString::fromStdString(dtype)});
-    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
-  }
-  roofs_->setEnabled(!roofs_->actions().isEmpty());
-}
-
-void MainWindow::roofs_toggled() {
-  std::set<std::string> levels, dtypes;
-  for (QAction* a : roofs_->actions()) {
-    const QStringList what = a->data().toStringList();
-    if (what.size() != 2 || a->isChecked()) continue;
-    (what[0] == "level" ? levels : dtypes).insert(what[1].toStdString());
-  }
-  view_->set_hidden(std::move(levels), std::move(dtypes));
 }
 
 void MainWindow::table_selection_changed() {

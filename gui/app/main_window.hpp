@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "ridgeline/gui/comparison_model.hpp"
 #include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/run_document.hpp"
@@ -20,7 +21,9 @@ class QTimer;
 class QLineEdit;
 class QSplitter;
 class QTableView;
+class QHBoxLayout;
 class QLabel;
+class QTabWidget;
 class QTextBrowser;
 
 namespace ridgeline::gui {
@@ -49,6 +52,10 @@ class MainWindow : public QMainWindow {
   ResultsFilter* filter() const { return proxy_; }
   const ResultsModel* results() const { return model_; }
   QTextBrowser* details() const { return details_; }
+  // Compares the current run with open run `base_index` (-1: stop comparing): both on the
+  // chart, the verdicts in their tab (main_window_compare.cpp).
+  void compare_with(int base_index);
+  const ComparisonModel* verdicts() const { return verdicts_model_; }
 
   // The exports of File → Export (main_window_export.cpp): each file written whole or not at
   // all; "" or why it could not be written.
@@ -74,6 +81,8 @@ class MainWindow : public QMainWindow {
   std::set<std::size_t> selected_placements() const;
   void fill_recent_menu();
   void fill_facets();
+  void build_compare(QHBoxLayout* bar, QTabWidget* tabs);
+  void fill_compare_choices();
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -95,6 +104,9 @@ class MainWindow : public QMainWindow {
   QMenu* recent_ = nullptr;
   QMenu* roofs_ = nullptr;
   QLabel* legend_ = nullptr;
+  QComboBox* compare_ = nullptr;  // "compare with": another open run as the base
+  ComparisonModel* verdicts_model_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
 };
 
 }  // namespace ridgeline::gui

@@ -13,11 +13,15 @@
 
 namespace ridgeline::gui {
 
+namespace {
+const std::vector<RooflinePlacement> kNone;
+}  // namespace
+
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(480, 320);
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
-  rebuild();
+  refresh_drawn();
 }
 
 void RooflineView::set_document(std::shared_ptr<const RunDocument> document) {
@@ -29,16 +33,12 @@ void RooflineView::set_document(std::shared_ptr<const RunDocument> document) {
   visible_.reset();
   document_ = std::move(document);
   selected_.clear();
-  rebuild();
+  refresh_drawn();
 }
 
 void RooflineView::set_selected(std::set<std::size_t> placements) {
   selected_ = std::move(placements);
   update();
-}
-
-namespace {
-const std::vector<RooflinePlacement> kNone;
 }
 
 void RooflineView::set_colour_by(ColourBy by) {
@@ -48,7 +48,7 @@ void RooflineView::set_colour_by(ColourBy by) {
 
 void RooflineView::set_visible(std::optional<std::set<std::size_t>> placements) {
   visible_ = std::move(placements);
-  rebuild();
+  refresh_drawn();
 }
 
 void RooflineView::set_hidden(std::set<std::string> levels, std::set<std::string> dtypes) {
@@ -90,7 +90,38 @@ QString RooflineView::legend_html() const {
 }
 
 RooflinePaint RooflineView::paint() const {
-  return {document_ ? document_->input.placements : kNone, colours_, selected_, by_};
+  RooflinePaint paint{*drawn_, colours_, {}, by_, base_count_};
+  for (std::size_t i : selected_) paint.selected.insert(base_count_ + i);
+  if (comparison_)
+    for (const auto& a : scene_.arrows)
+      paint.arrow_colours.push_back(verdict_colour(comparison_->cases.at(a.pair).verdict));
+  return paint;
+}
+
+void RooflineView::set_comparison(std::shared_ptr<const RunDocument> base,
+                                  std::shared_ptr<const RunComparison> comparison) {
+  base_ = comparison ? std::move(base) : nullptr;
+  comparison_ = base_ ? std::move(comparison) : nullptr;
+  refresh_drawn();
+}
+
+void RooflineView::refresh_drawn() {
+  const auto& head = document_ ? document_->input.placements : kNone;
+  base_count_ = comparison_ ? base_->input.placements.size() : 0;
+  if (!comparison_ && !visible_) {  // the document's own placements, not copied
+    drawn_ = &head;
+    return rebuild();
+  }
+  // The base run's placements first (a comparison), then the document's; rows the filter
+  // removed stay (indices are the table's) but are not placed.
+  copy_.clear();
+  if (comparison_) copy_ = base_->input.placements;
+  copy_.insert(copy_.end(), head.begin(), head.end());
+  if (visible_)
+    for (std::size_t i = 0; i < head.size(); ++i)
+      if (!visible_->count(i)) copy_[base_count_ + i].placeable = false;
+  drawn_ = &copy_;
+  rebuild();
 }
 
 void RooflineView::rebuild() {
@@ -98,27 +129,22 @@ void RooflineView::rebuild() {
   canvas.width = std::max(width(), 480);
   canvas.height = std::max(height(), 320);
   canvas.window = window_;
-  // Rows the filter removed stay in the vector (indices are the table's) but are not placed.
-  const auto* placements = document_ ? &document_->input.placements : &kNone;
-  if (visible_) {
-    shown_placements_ = *placements;
-    for (std::size_t i = 0; i < shown_placements_.size(); ++i)
-      if (!visible_->count(i)) shown_placements_[i].placeable = false;
-    placements = &shown_placements_;
-  }
   // The roofs shown: the model less the hidden levels and dtypes.
   std::optional<MachineModel> shown;
-  if (document_ && document_->input.machine) {
-    shown = *document_->input.machine;
+  const RunDocument* roofs = document_ && document_->input.machine ? document_.get() : base_.get();
+  if (roofs && roofs->input.machine) {
+    shown = *roofs->input.machine;
     std::erase_if(shown->memory,
                   [&](const MemoryCeiling& m) { return hidden_levels_.count(m.level) > 0; });
     std::erase_if(shown->compute,
                   [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
   }
-  scene_ = roofline_scene(*placements, shown ? &*shown : nullptr, canvas,
-                          document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
-  colours_ =
-      colours_by(*placements, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
+  const MachineModel* machine = shown ? &*shown : nullptr;
+  scene_ = comparison_ ? comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas)
+                       : roofline_scene(
+                             *drawn_, machine, canvas,
+                             document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
+  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
   update();
 }
 
@@ -126,10 +152,11 @@ QString RooflineView::tooltip_at(QPointF position) const {
   if (!document_) return {};
   const auto hit = hit_test(scene_, position);
   if (!hit) return {};
+  const std::string run = base_count_ == 0 ? "" : *hit < base_count_ ? "base" : "new";
   for (const auto& pt : scene_.points)
     if (pt.placement == *hit) {
       QStringList lines;
-      for (const auto& l : point_lines(document_->input.placements[*hit], pt))
+      for (const auto& l : point_lines((*drawn_)[*hit], pt, run))
         lines << QString::fromStdString(l);
       return lines.join('\n');
     }
@@ -139,8 +166,7 @@ QString RooflineView::tooltip_at(QPointF position) const {
 void RooflineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().window());
-  static const std::vector<RooflinePlacement> none;
-  paint_roofline(p, scene_, {document_ ? document_->input.placements : none, colours_, selected_});
+  paint_roofline(p, scene_, paint());
 }
 
 void RooflineView::resizeEvent(QResizeEvent*) {
@@ -196,7 +222,7 @@ void RooflineView::reset_zoom() {
 
 void RooflineView::mousePressEvent(QMouseEvent* event) {
   if (const auto hit = hit_test(scene_, event->position())) {
-    emit placementClicked(*hit);
+    if (*hit >= base_count_) emit placementClicked(*hit - base_count_);  // the table's row
     return;
   }
   if (event->button() == Qt::LeftButton) {  // empty space: a pan starts

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
@@ -21,6 +22,10 @@ class RooflineView : public QWidget {
   void set_document(std::shared_ptr<const RunDocument> document);
   void set_selected(std::set<std::size_t> placements);
   void set_colour_by(ColourBy by);
+  // Another open run as the base of a comparison: both on the chart (the base hollow) with an
+  // arrow per moved case coloured by its verdict; nullptr: the document alone.
+  void set_comparison(std::shared_ptr<const RunDocument> base,
+                      std::shared_ptr<const RunComparison> comparison);
   // Only these placements are drawn (the rows the table's filter passes); none: all.
   void set_visible(std::optional<std::set<std::size_t>> placements);
   // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The
@@ -60,7 +65,8 @@ class RooflineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  void rebuild();
+  void rebuild();             // a new scene of what is drawn (a zoom, a resize, the roofs)
+  void refresh_drawn();       // what is drawn changed (document, filter, comparison): then rebuild
   SceneWindow shown() const;  // the window the scene shows now
   // `w` moved by a drag of (dx, dy) pixels: the data follows the pointer.
   SceneWindow shifted(SceneWindow w, double dx, double dy) const;
@@ -73,12 +79,18 @@ class RooflineView : public QWidget {
   ColourBy by_ = ColourBy::backend;
   std::set<std::string> hidden_levels_, hidden_dtypes_;
   std::optional<std::set<std::size_t>> visible_;
-  std::vector<RooflinePlacement> shown_placements_;  // the document's, hidden ones unplaceable
-  std::optional<SceneWindow> window_;                // none: fit the data
-  std::vector<std::optional<SceneWindow>> undo_;     // the windows before each zoom or pan
-  std::optional<QPointF> drag_from_;                 // a pan in progress: where it started
-  SceneWindow drag_window_;                          // the window when it started
-  bool drag_moved_ = false;                          // the drag has moved: its undo step is taken
+  std::shared_ptr<const RunDocument> base_;  // a comparison's base run
+  std::shared_ptr<const RunComparison> comparison_;
+  // The placements the scene is made from: the document's own, or (a comparison, a filter)
+  // `copy_`: the base run's first (base_count_ of them), the filtered-out unplaceable.
+  const std::vector<RooflinePlacement>* drawn_ = nullptr;
+  std::vector<RooflinePlacement> copy_;
+  std::size_t base_count_ = 0;
+  std::optional<SceneWindow> window_;             // none: fit the data
+  std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
+  std::optional<QPointF> drag_from_;              // a pan in progress: where it started
+  SceneWindow drag_window_;                       // the window when it started
+  bool drag_moved_ = false;                       // the drag has moved: its undo step is taken
 };
 
 }  // namespace ridgeline::gui

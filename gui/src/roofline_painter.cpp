@@ -95,8 +95,10 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     p.drawText(QPointF(0, 0), QString::fromStdString(l.text));
     p.restore();
   }
-  for (const auto& a : sc.arrows) {
-    const QColor ink("#343a40");
+  for (std::size_t i = 0; i < sc.arrows.size(); ++i) {
+    const SceneArrow& a = sc.arrows[i];
+    const QColor ink(i < paint.arrow_colours.size() ? colour(paint.arrow_colours[i])
+                                                    : QColor("#343a40"));
     p.setPen(QPen(ink, 1.5));
     p.drawLine(QPointF(a.from.x, a.from.y), QPointF(a.to.x, a.to.y));
     p.setBrush(ink);
@@ -126,8 +128,10 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     const RooflinePlacement& pl = paint.placements[pt.placement];
     const auto it = paint.colours.find(colour_key(pl, paint.by));
     const bool selected = paint.selected.count(pt.placement) > 0;
-    const QColor fill = it == paint.colours.end() ? QColor("#495057") : colour(it->second);
-    const QColor stroke = pl.above_roof ? QColor("#e03131") : QColor("#212529");
+    const QColor key = it == paint.colours.end() ? QColor("#495057") : colour(it->second);
+    const bool base = pt.placement < paint.base_count;  // hollow, in its colour
+    const QColor fill = base ? QColor(Qt::white) : key;
+    const QColor stroke = pl.above_roof ? QColor("#e03131") : base ? key : QColor("#212529");
     const std::string shape = pl.dtype == "f32" || pl.dtype == "f64" ? pl.dtype : "";
     auto [sprite, made] = sprites.try_emplace({shape, fill.rgba(), stroke.rgba(), selected});
     if (made) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <regex>
 
+#include "ridgeline/gui/comparison_model.hpp"
 #include "ridgeline/gui/exports.hpp"
 #include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
@@ -164,6 +165,19 @@ TEST(ResultsFilter, FacetsAndTextTogether) {
   EXPECT_EQ(filter.rowCount(), two);
   filter.clear_facets();
   EXPECT_EQ(filter.rowCount(), all);
+}
+
+TEST(ComparisonModel, PassesQtsModelTester) {
+  ComparisonModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const auto doc = recorded();
+  auto cmp =
+      std::make_shared<const RunComparison>(compare_runs(doc->input.run, doc->input.run, {}));
+  model.set_comparison(cmp);
+  EXPECT_EQ(model.rowCount(), static_cast<int>(cmp->cases.size()));
+  EXPECT_EQ(model.headerData(ComparisonModel::kRatio, Qt::Horizontal).toString(), "new ÷ base");
+  model.set_comparison(nullptr);
+  EXPECT_EQ(model.rowCount(), 0);
 }
 
 TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {

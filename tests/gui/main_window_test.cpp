@@ -238,5 +238,48 @@ TEST(RooflineView, ZoomPanUndoAndResetByWheelKeysAndDrag) {
   EXPECT_FALSE(view->window().has_value());
 }
 
+TEST(MainWindow, ComparesTwoOpenRunsOnOneChartWithTheirVerdicts) {
+  // The recorded run, and a copy of it with cpu.naive three times slower.
+  QTemporaryDir dir;
+  const QString slow = dir.filePath("slow.json");
+  {
+    std::ifstream in(kRun.toStdString());
+    nlohmann::json run = nlohmann::json::parse(in);
+    for (auto& b : run["benchmarks"])
+      if (b["ridgeline"]["backend"] == "cpu.naive") {
+        b["real_time"] = b["real_time"].get<double>() * 3;
+        b["cpu_time"] = b["cpu_time"].get<double>() * 3;
+      }
+    std::ofstream(slow.toStdString()) << run.dump();
+  }
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun, slow}).isEmpty());
+  const std::size_t cases = w.results()->document()->input.placements.size();
+  EXPECT_EQ(w.verdicts()->rowCount(), 0);
+  w.compare_with(0);  // the recorded run is the base of the one shown
+  EXPECT_EQ(w.verdicts()->rowCount(), static_cast<int>(cases));
+  // The largest effect first: cpu.naive, 3x slower; one repetition each: inconclusive.
+  EXPECT_TRUE(
+      w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));
+  EXPECT_EQ(w.verdicts()->index(0, ComparisonModel::kRatio).data().toString(), "3.000");
+  EXPECT_EQ(w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString(), "inconclusive");
+
+  RooflineView* view = w.roofline();
+  const RooflinePaint paint = view->paint();
+  EXPECT_EQ(paint.base_count, cases);
+  EXPECT_EQ(view->scene().points.size(), 2 * cases);  // both runs
+  ASSERT_EQ(view->scene().arrows.size(), 1u);         // only cpu.naive moved
+  ASSERT_EQ(paint.arrow_colours.size(), 1u);
+  EXPECT_EQ(paint.arrow_colours[0], "#f08c00");  // inconclusive's colour
+  const ScenePoint base_point = view->scene().points.front();
+  ASSERT_LT(base_point.placement, cases);
+  EXPECT_TRUE(view->tooltip_at(QPointF(base_point.x, base_point.y)).startsWith("base: "));
+
+  w.compare_with(-1);
+  EXPECT_EQ(view->paint().base_count, 0u);
+  EXPECT_EQ(view->scene().points.size(), cases);
+  EXPECT_EQ(w.verdicts()->rowCount(), 0);
+}
+
 }  // namespace
 }  // namespace ridgeline::gui

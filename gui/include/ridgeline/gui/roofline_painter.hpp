@@ -25,6 +25,11 @@ struct RooflinePaint {
   const BackendColours& colours;                     // colour_key -> colour
   std::set<std::size_t> selected;  // drawn highlighted, their points at each level joined
   ColourBy by = ColourBy::backend;
+  // Two runs (a comparison scene): the first `base_count` placements are the base run's,
+  // drawn hollow; 0: one run.
+  std::size_t base_count = 0;
+  // Per arrow of the scene, its colour (a comparison: its verdict's); empty: dark grey.
+  std::vector<std::string> arrow_colours{};
 };
 
 // The chart as an image of the scene's canvas size.

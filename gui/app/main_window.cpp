@@ -78,6 +78,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   table_ = new QTableView(tabs_);
   tabs_->addTab(table_, "Results");
   build_compare(bar, tabs_);
+  build_table_tabs(tabs_);
   model_ = new ResultsModel(this);
   proxy_ = new ResultsFilter(this);
   proxy_->setSourceModel(model_);
@@ -273,6 +274,7 @@ void MainWindow::show_document(int index) {
   details_->setHtml(QString::fromStdString(details_html({})));
   compare_with(-1);
   fill_compare_choices();
+  fill_table_tabs(*doc);
   fill_facets();
   fill_roofs_menu();
   legend_->setText(view_->legend_html());

@@ -13,6 +13,7 @@
 #include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/run_document.hpp"
+#include "ridgeline/gui/table_model.hpp"
 
 class QComboBox;
 class QFileSystemWatcher;
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   // chart, the verdicts in their tab (main_window_compare.cpp).
   void compare_with(int base_index);
   const ComparisonModel* verdicts() const { return verdicts_model_; }
+  QTabWidget* tabs() const { return tabs_; }
 
   // The exports of File → Export (main_window_export.cpp): each file written whole or not at
   // all; "" or why it could not be written.
@@ -83,6 +85,8 @@ class MainWindow : public QMainWindow {
   void fill_facets();
   void build_compare(QHBoxLayout* bar, QTabWidget* tabs);
   void fill_compare_choices();
+  void build_table_tabs(QTabWidget* tabs);
+  void fill_table_tabs(const RunDocument& document);
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -107,6 +111,10 @@ class MainWindow : public QMainWindow {
   QComboBox* compare_ = nullptr;  // "compare with": another open run as the base
   ComparisonModel* verdicts_model_ = nullptr;
   QTabWidget* tabs_ = nullptr;
+  TableModel* machine_tables_[3] = {};  // compute and memory ceilings, measured levels
+  TableModel* ladder_table_ = nullptr;
+  TableModel* pattern_table_ = nullptr;
+  int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1;
 };
 
 }  // namespace ridgeline::gui

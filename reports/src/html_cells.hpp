@@ -2,11 +2,13 @@
 // Table cells of the HTML report, every string escaped.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "ridgeline/analysis/note.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline::reports {
 
@@ -25,6 +27,19 @@ inline std::string notes_cell(const std::vector<Note>& notes) {
 // A number: right-aligned, sorted by its value (data-v), shown as `shown`.
 inline std::string num(double value, const std::string& shown) {
   return fmt::format(R"(<td class="n" data-v="{}">{}</td>)", value, escape_html(shown));
+}
+
+// A report table (tables.hpp) as HTML, opened by `open` ("<table class=\"sortable\">").
+inline std::string html_table(const Table& t, const std::string& open) {
+  std::string s = open + "<thead><tr>";
+  for (const auto& h : t.headers) s += "<th>" + escape_html(h) + "</th>";
+  s += "</tr></thead><tbody>";
+  for (const auto& row : t.rows) {
+    s += "<tr>";
+    for (const auto& c : row) s += std::isnan(c.value) ? cell(c.text) : num(c.value, c.text);
+    s += "</tr>";
+  }
+  return s + "</tbody></table>";
 }
 
 }  // namespace ridgeline::reports

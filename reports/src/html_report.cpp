@@ -22,24 +22,8 @@ namespace {
 // hwloc's size beside the measured capacity.
 std::string memory_levels_html(const MachineModel& m) {
   if (m.levels.empty() && m.sweeps.empty()) return "";
-  std::string s = "<h3>Memory hierarchy (measured)</h3>" + memory_sweep_svg(m) +
-                  "<table class=\"sortable levels\"><thead><tr><th>level</th><th>sweep</th>"
-                  "<th>threads</th><th>plateau</th><th>bandwidth</th><th>steps down at</th>"
-                  "<th>hwloc</th><th>agreement</th></tr></thead><tbody>";
-  const auto kib = [](std::int64_t b) { return fmt::format("{} KiB", b / 1024); };
-  for (const MeasuredLevel& l : m.levels)
-    s += "<tr>" + cell(l.name) + cell(l.kernel) + num(l.threads, std::to_string(l.threads)) +
-         cell(kib(l.first_bytes) + " – " + kib(l.last_bytes)) +
-         num(l.bytes_per_s, si_rate(l.bytes_per_s, "B/s")) +
-         (l.capacity_bytes > 0 ? num(static_cast<double>(l.capacity_bytes), kib(l.capacity_bytes))
-                               : cell("—")) +
-         (l.reported_bytes > 0 ? num(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
-                               : cell("—")) +
-         cell(l.disagrees            ? "more than 2x apart: the measured size is used"
-              : l.reported_bytes > 0 ? "within 2x"
-                                     : "") +
-         "</tr>";
-  return s + "</tbody></table>";
+  return "<h3>Memory hierarchy (measured)</h3>" + memory_sweep_svg(m) +
+         html_table(measured_levels_table(m), "<table class=\"sortable levels\">");
 }
 
 std::string machine_section(const ReportInput& in) {
@@ -69,32 +53,9 @@ std::string machine_section(const ReportInput& in) {
   if (m.gpus.empty() && !m.gpu_reason.empty()) row("GPU", "none: " + m.gpu_reason);
   row("host, probed", m.host + ", " + m.date);
   row("fingerprint", m.fingerprint);
-  s += "</table>" + memory_levels_html(m) +
-       "<h2>Ceilings</h2><table "
-       "class=\"sortable\"><thead><tr><th>compute</th><th>threads</th>"
-       "<th>measured</th><th>theoretical</th><th>of "
-       "theoretical</th><th>source</th></tr></thead><tbody>";
-  for (const auto& c : m.compute)
-    s += "<tr>" + cell(c.method.empty() ? c.name : c.name + " (" + c.method + ")") +
-         (c.device == "gpu" ? cell("GPU") : num(c.threads, std::to_string(c.threads))) +
-         num(c.per_second, si_rate(c.per_second, c.unit)) +
-         (c.theoretical_per_second > 0
-              ? num(c.theoretical_per_second, si_rate(c.theoretical_per_second, c.unit)) +
-                    num(c.per_second / c.theoretical_per_second,
-                        percent(c.per_second / c.theoretical_per_second))
-              : "<td colspan=\"2\">" + escape_html(c.theoretical_reason) + "</td>") +
-         cell(std::string(to_string(c.source))) + "</tr>";
-  s += "</tbody></table><table class=\"sortable\"><thead><tr><th>memory "
-       "level</th><th>kernel</th><th>instructions</th><th>threads</th>"
-       "<th>bandwidth</th><th>working set</th><th>source</th></tr></thead><tbody>";
-  for (const auto& c : m.memory)
-    s += "<tr>" + cell(c.level) + cell(c.kernel) + cell(c.device == "gpu" ? c.method : c.isa) +
-         (c.device == "gpu" ? cell("GPU") : num(c.threads, std::to_string(c.threads))) +
-         num(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")) +
-         num(static_cast<double>(c.working_set_bytes),
-             fmt::format("{} KiB", c.working_set_bytes / 1024)) +
-         cell(std::string(to_string(c.source))) + "</tr>";
-  s += "</tbody></table>";
+  s += "</table>" + memory_levels_html(m) + "<h2>Ceilings</h2>" +
+       html_table(compute_ceilings_table(m), "<table class=\"sortable\">") +
+       html_table(memory_ceilings_table(m), "<table class=\"sortable\">");
   for (const auto& o : m.overhead)
     s += fmt::format("<p>overhead.{}: {} ns per call ({}{}{})</p>", escape_html(o.name),
                      fixed(o.seconds * 1e9, 2), to_string(o.source), o.method.empty() ? "" : ", ",
@@ -145,41 +106,16 @@ std::string results_section(const ReportInput& in) {
 }
 
 std::string ladder_section(const ReportInput& in) {
-  const auto& rows = in.ladder;
-  if (rows.empty()) return "";
-  std::string s =
-      "<h2>Ladder against the best BLAS per problem</h2><table class=\"sortable\"><thead><tr>"
-      "<th>problem</th><th>threads</th><th>backend</th><th>GFLOP/s</th><th>× best BLAS</th>"
-      "<th>best BLAS</th></tr></thead><tbody>";
-  for (const auto& r : rows)
-    for (const auto& b : r.rates)
-      s += "<tr>" + cell(problem_label(r)) + num(r.threads, std::to_string(r.threads)) +
-           cell(b.backend) + num(b.rate, gflops(b.rate)) +
-           num(b.vs_best, fixed(b.vs_best, 2) + "×") + cell(r.best_blas) + "</tr>";
-  return s + "</tbody></table>";
+  if (in.ladder.empty()) return "";
+  return "<h2>Ladder against the best BLAS per problem</h2>" +
+         html_table(ladder_table(in), "<table class=\"sortable\">");
 }
 
 std::string pattern_section(const ReportInput& in) {
-  const auto& effects = in.patterns;
-  if (effects.empty()) return "";
-  std::string s =
-      "<h2>Input data</h2><p class=\"meta\">The same case on each input pattern: the data "
-      "changes the switching activity, so power and clocks (and through them the rate).</p>"
-      "<table><thead><tr><th>case</th><th>pattern</th><th>GFLOP/s</th><th>× first</th>"
-      "<th>power</th><th>SM clock</th><th>GFLOP/J</th></tr></thead><tbody>";
-  const auto opt = [](const std::optional<double>& v, double scale, const char* unit) {
-    return v ? fixed(*v / scale, 1) + " " + unit : std::string("—");
-  };
-  for (const auto& e : effects)
-    for (const auto& p : e.points)
-      s += "<tr>" + cell(e.case_name) +
-           cell(p.pattern + (p.throttled ? " (GPU throttled)" : "") +
-                (p.note.empty() ? "" : " — " + p.note)) +
-           (p.flop_rate > 0 ? num(p.flop_rate, gflops(p.flop_rate)) : cell("—")) +
-           (p.vs_first > 0 ? num(p.vs_first, fixed(p.vs_first, 3)) : cell("—")) +
-           cell(opt(p.power_w, 1, "W")) + cell(opt(p.sm_clock_hz, 1e6, "MHz")) +
-           cell(opt(p.flop_per_joule, 1e9, "")) + "</tr>";
-  return s + "</tbody></table>";
+  if (in.patterns.empty()) return "";
+  return "<h2>Input data</h2><p class=\"meta\">The same case on each input pattern: the data "
+         "changes the switching activity, so power and clocks (and through them the rate).</p>" +
+         html_table(pattern_table(in), "<table>");
 }
 
 }  // namespace

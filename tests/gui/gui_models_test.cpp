@@ -17,6 +17,7 @@
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
+#include "ridgeline/gui/table_model.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 
@@ -178,6 +179,26 @@ TEST(ComparisonModel, PassesQtsModelTester) {
   EXPECT_EQ(model.headerData(ComparisonModel::kRatio, Qt::Horizontal).toString(), "new ÷ base");
   model.set_comparison(nullptr);
   EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(TableModel, TheReportsTablesWithTheirTextAndValues) {
+  TableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const auto doc = recorded();
+  ASSERT_TRUE(doc->input.machine.has_value());
+  model.set_table(compute_ceilings_table(*doc->input.machine));
+  ASSERT_EQ(model.rowCount(), static_cast<int>(doc->input.machine->compute.size()));
+  EXPECT_EQ(model.headerData(2, Qt::Horizontal).toString(), "measured");
+  const ComputeCeiling& first = doc->input.machine->compute.front();
+  EXPECT_EQ(model.index(0, 0).data().toString().toStdString(), first.name);
+  EXPECT_DOUBLE_EQ(model.index(0, 2).data(TableModel::kSortRole).toDouble(), first.per_second);
+  // The same text the HTML report's ceilings table shows.
+  const std::string html = html_report(doc->input);
+  EXPECT_NE(html.find(">" + model.index(0, 2).data().toString().toStdString() + "</td>"),
+            std::string::npos);
+  model.set_table(ladder_table(doc->input));
+  EXPECT_GT(model.rowCount(), 0);
+  EXPECT_EQ(model.headerData(4, Qt::Horizontal).toString(), "× best BLAS");
 }
 
 TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {

@@ -14,6 +14,7 @@
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +76,22 @@ TEST(MainWindow, OpensARunFiltersAndLinksSelectionBothWays) {
   EXPECT_TRUE(tip.contains("GFLOP/s")) << tip.toStdString();
   EXPECT_TRUE(tip.contains("intensity")) << tip.toStdString();
   EXPECT_TRUE(w.roofline()->tooltip_at(QPointF(1, 1)).isEmpty());
+}
+
+TEST(MainWindow, TheMachineAndLadderTabsShowTheRunsTables) {
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  QTabWidget* tabs = w.tabs();
+  QStringList names;
+  for (int i = 0; i < tabs->count(); ++i) names << tabs->tabText(i);
+  EXPECT_EQ(names, (QStringList{"Results", "Verdicts", "Machine", "Ladder", "Input patterns"}));
+  EXPECT_FALSE(tabs->isTabEnabled(1));  // nothing compared
+  EXPECT_TRUE(tabs->isTabEnabled(2));   // the run carries its machine model
+  EXPECT_TRUE(tabs->isTabEnabled(3));   // BLAS libraries beside the ladder
+  EXPECT_FALSE(tabs->isTabEnabled(4));  // one pattern only
+  auto* ladder = qobject_cast<QTableView*>(tabs->widget(3));
+  ASSERT_NE(ladder, nullptr);
+  EXPECT_GT(ladder->model()->rowCount(), 0);
 }
 
 TEST(MainWindow, ABadFileIsOneLineAndNothingElseChanges) {

@@ -1,0 +1,57 @@
+// The Machine, Ladder and Input patterns tabs: the report's tables (reports/tables.hpp) of
+// the run shown, each sortable.
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "main_window.hpp"
+
+namespace ridgeline::gui {
+
+namespace {
+
+QTableView* table_view(TableModel* model, QWidget* parent) {
+  auto* sorted = new QSortFilterProxyModel(parent);
+  sorted->setSourceModel(model);
+  sorted->setSortRole(TableModel::kSortRole);
+  auto* view = new QTableView(parent);
+  view->setModel(sorted);
+  view->setSortingEnabled(true);
+  view->horizontalHeader()->setStretchLastSection(true);
+  view->verticalHeader()->hide();
+  return view;
+}
+
+}  // namespace
+
+void MainWindow::build_table_tabs(QTabWidget* tabs) {
+  auto* machine = new QWidget(tabs);
+  auto* layout = new QVBoxLayout(machine);
+  for (int i = 0; i < 3; ++i) {
+    machine_tables_[i] = new TableModel(this);
+    layout->addWidget(table_view(machine_tables_[i], machine));
+  }
+  machine_tab_ = tabs->addTab(machine, "Machine");
+  ladder_table_ = new TableModel(this);
+  ladder_tab_ = tabs->addTab(table_view(ladder_table_, tabs), "Ladder");
+  pattern_table_ = new TableModel(this);
+  pattern_tab_ = tabs->addTab(table_view(pattern_table_, tabs), "Input patterns");
+}
+
+void MainWindow::fill_table_tabs(const RunDocument& doc) {
+  const ReportInput& in = doc.input;
+  const MachineModel empty;
+  const MachineModel& m = in.machine ? *in.machine : empty;
+  machine_tables_[0]->set_table(compute_ceilings_table(m));
+  machine_tables_[1]->set_table(memory_ceilings_table(m));
+  machine_tables_[2]->set_table(measured_levels_table(m));
+  tabs_->setTabEnabled(machine_tab_, in.machine.has_value());
+  ladder_table_->set_table(ladder_table(in));
+  tabs_->setTabEnabled(ladder_tab_, !in.ladder.empty());
+  pattern_table_->set_table(pattern_table(in));
+  tabs_->setTabEnabled(pattern_tab_, !in.patterns.empty());
+}
+
+}  // namespace ridgeline::gui

@@ -1,0 +1,38 @@
+#pragma once
+// The report's tables as data: the HTML report renders them as <table>s and the dashboard
+// as table views, so both show the same columns and the same text. A numeric cell carries
+// its value for sorting.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+
+struct TableCell {
+  std::string text;
+  double value = NAN;  // a numeric cell's value (sorts it); NaN: text
+};
+
+struct Table {
+  std::vector<std::string> headers;
+  std::vector<std::vector<TableCell>> rows;
+};
+
+// Each compute ceiling: name (method), threads or GPU, measured, theoretical (or why none),
+// measured ÷ theoretical, source.
+Table compute_ceilings_table(const MachineModel& machine);
+// Each memory ceiling: level, kernel, instructions, threads or GPU, bandwidth, working set,
+// source.
+Table memory_ceilings_table(const MachineModel& machine);
+// Each level the probe's sweep found: level, sweep, threads, plateau, bandwidth, where it
+// steps down, hwloc's size, whether the two agree.
+Table measured_levels_table(const MachineModel& machine);
+// Each rung of the ladder against the best BLAS per problem.
+Table ladder_table(const ReportInput& input);
+// One case's rate, power and clock per input pattern.
+Table pattern_table(const ReportInput& input);
+
+}  // namespace ridgeline

@@ -1,0 +1,104 @@
+#include "ridgeline/reports/tables.hpp"
+
+#include <fmt/format.h>
+
+#include "ridgeline/reports/format.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+using namespace reports;
+
+TableCell text(std::string s) {
+  return {std::move(s), NAN};
+}
+TableCell number(double v, std::string s) {
+  return {std::move(s), v};
+}
+std::string kib(std::int64_t bytes) {
+  return fmt::format("{} KiB", bytes / 1024);
+}
+TableCell threads(const std::string& device, int n) {
+  return device == "gpu" ? text("GPU") : number(n, std::to_string(n));
+}
+
+}  // namespace
+
+Table compute_ceilings_table(const MachineModel& m) {
+  Table t{{"compute", "threads", "measured", "theoretical", "of theoretical", "source"}, {}};
+  for (const auto& c : m.compute) {
+    const bool theory = c.theoretical_per_second > 0;
+    t.rows.push_back(
+        {text(c.method.empty() ? c.name : c.name + " (" + c.method + ")"),
+         threads(c.device, c.threads), number(c.per_second, si_rate(c.per_second, c.unit)),
+         theory ? number(c.theoretical_per_second, si_rate(c.theoretical_per_second, c.unit))
+                : text(c.theoretical_reason),
+         theory ? number(c.per_second / c.theoretical_per_second,
+                         percent(c.per_second / c.theoretical_per_second))
+                : text(""),
+         text(std::string(to_string(c.source)))});
+  }
+  return t;
+}
+
+Table memory_ceilings_table(const MachineModel& m) {
+  Table t{
+      {"memory level", "kernel", "instructions", "threads", "bandwidth", "working set", "source"},
+      {}};
+  for (const auto& c : m.memory)
+    t.rows.push_back({text(c.level), text(c.kernel), text(c.device == "gpu" ? c.method : c.isa),
+                      threads(c.device, c.threads),
+                      number(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")),
+                      number(static_cast<double>(c.working_set_bytes), kib(c.working_set_bytes)),
+                      text(std::string(to_string(c.source)))});
+  return t;
+}
+
+Table measured_levels_table(const MachineModel& m) {
+  Table t{
+      {"level", "sweep", "threads", "plateau", "bandwidth", "steps down at", "hwloc", "agreement"},
+      {}};
+  for (const MeasuredLevel& l : m.levels)
+    t.rows.push_back(
+        {text(l.name), text(l.kernel), number(l.threads, std::to_string(l.threads)),
+         text(kib(l.first_bytes) + " – " + kib(l.last_bytes)),
+         number(l.bytes_per_s, si_rate(l.bytes_per_s, "B/s")),
+         l.capacity_bytes > 0 ? number(static_cast<double>(l.capacity_bytes), kib(l.capacity_bytes))
+                              : text("—"),
+         l.reported_bytes > 0 ? number(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
+                              : text("—"),
+         text(l.disagrees            ? "more than 2x apart: the measured size is used"
+              : l.reported_bytes > 0 ? "within 2x"
+                                     : "")});
+  return t;
+}
+
+Table ladder_table(const ReportInput& in) {
+  Table t{{"problem", "threads", "backend", "GFLOP/s", "× best BLAS", "best BLAS"}, {}};
+  for (const auto& r : in.ladder)
+    for (const auto& b : r.rates)
+      t.rows.push_back({text(problem_label(r)), number(r.threads, std::to_string(r.threads)),
+                        text(b.backend), number(b.rate, gflops(b.rate)),
+                        number(b.vs_best, fixed(b.vs_best, 2) + "×"), text(r.best_blas)});
+  return t;
+}
+
+Table pattern_table(const ReportInput& in) {
+  Table t{{"case", "pattern", "GFLOP/s", "× first", "power", "SM clock", "GFLOP/J"}, {}};
+  const auto opt = [](const std::optional<double>& v, double scale, const char* unit) {
+    return v ? number(*v / scale, fixed(*v / scale, 1) + " " + unit) : text("—");
+  };
+  for (const auto& e : in.patterns)
+    for (const auto& p : e.points)
+      t.rows.push_back({text(e.case_name),
+                        text(p.pattern + (p.throttled ? " (GPU throttled)" : "") +
+                             (p.note.empty() ? "" : " — " + p.note)),
+                        p.flop_rate > 0 ? number(p.flop_rate, gflops(p.flop_rate)) : text("—"),
+                        p.vs_first > 0 ? number(p.vs_first, fixed(p.vs_first, 3)) : text("—"),
+                        opt(p.power_w, 1, "W"), opt(p.sm_clock_hz, 1e6, "MHz"),
+                        opt(p.flop_per_joule, 1e9, "")});
+  return t;
+}
+
+}  // namespace ridgeline

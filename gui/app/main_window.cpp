@@ -148,6 +148,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::table_selection_changed);
   connect(view_, &RooflineView::placementClicked, this, &MainWindow::select_placement);
+  connect(view_, &RooflineView::placementsBanded, this, &MainWindow::select_placements);
 
   watcher_ = new QFileSystemWatcher(this);
   reload_timer_ = new QTimer(this);
@@ -312,6 +313,16 @@ void MainWindow::select_placement(std::size_t placement) {
   table_->selectionModel()->select(row,
                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   table_->scrollTo(row);
+}
+
+void MainWindow::select_placements(const std::set<std::size_t>& placements) {
+  QItemSelection rows;
+  for (std::size_t placement : placements) {
+    const QModelIndex row = proxy_->mapFromSource(model_->index(static_cast<int>(placement), 0));
+    if (row.isValid()) rows.select(row, row);
+  }
+  table_->selectionModel()->select(rows,
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

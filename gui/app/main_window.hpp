@@ -75,6 +75,7 @@ class MainWindow : public QMainWindow {
   void show_document(int index);
   void table_selection_changed();
   void select_placement(std::size_t placement);
+  void select_placements(const std::set<std::size_t>& placements);
   void remember_recent(const QString& path);
   void build_view_menu();
   void fill_roofs_menu();

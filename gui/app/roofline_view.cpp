@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRubberBand>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -220,7 +221,22 @@ void RooflineView::reset_zoom() {
   if (window_) set_window(std::nullopt, true);
 }
 
+std::set<std::size_t> RooflineView::placements_in(const QRectF& area) const {
+  std::set<std::size_t> out;
+  for (const auto& pt : scene_.points)
+    if (pt.placement >= base_count_ && area.contains(QPointF(pt.x, pt.y)))
+      out.insert(pt.placement - base_count_);
+  return out;
+}
+
 void RooflineView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+    if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
+    band_from_ = event->position().toPoint();
+    band_->setGeometry(QRect(band_from_, QSize()));
+    band_->show();
+    return;
+  }
   if (const auto hit = hit_test(scene_, event->position())) {
     if (*hit >= base_count_) emit placementClicked(*hit - base_count_);  // the table's row
     return;
@@ -233,6 +249,10 @@ void RooflineView::mousePressEvent(QMouseEvent* event) {
 }
 
 void RooflineView::mouseMoveEvent(QMouseEvent* event) {
+  if (band_ && band_->isVisible()) {
+    band_->setGeometry(QRect(band_from_, event->position().toPoint()).normalized());
+    return;
+  }
   if (!drag_from_ || !(event->buttons() & Qt::LeftButton)) return;
   // Each move pans from where the drag started; the whole drag is one undo step.
   const QPointF d = event->position() - *drag_from_;
@@ -242,6 +262,10 @@ void RooflineView::mouseMoveEvent(QMouseEvent* event) {
 
 void RooflineView::mouseReleaseEvent(QMouseEvent*) {
   drag_from_.reset();
+  if (band_ && band_->isVisible()) {
+    band_->hide();
+    emit placementsBanded(placements_in(QRectF(band_->geometry())));
+  }
 }
 
 void RooflineView::wheelEvent(QWheelEvent* event) {

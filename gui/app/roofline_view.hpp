@@ -13,6 +13,8 @@
 #include "ridgeline/gui/run_document.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
 
+class QRubberBand;
+
 namespace ridgeline::gui {
 
 class RooflineView : public QWidget {
@@ -46,6 +48,9 @@ class RooflineView : public QWidget {
   void undo_zoom();
   void reset_zoom();
   const std::optional<SceneWindow>& window() const { return window_; }
+  // The document's placements with a point inside `area` (pixels): what a rubber band
+  // (Shift + drag) selects.
+  std::set<std::size_t> placements_in(const QRectF& area) const;
   const RooflineScene& scene() const { return scene_; }
   const std::set<std::size_t>& selected() const { return selected_; }
   // The tooltip text of the point under `position` (widget pixels), or "" where none.
@@ -53,6 +58,7 @@ class RooflineView : public QWidget {
 
  signals:
   void placementClicked(std::size_t placement);
+  void placementsBanded(std::set<std::size_t> placements);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -90,7 +96,9 @@ class RooflineView : public QWidget {
   std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
   std::optional<QPointF> drag_from_;              // a pan in progress: where it started
   SceneWindow drag_window_;                       // the window when it started
-  bool drag_moved_ = false;                       // the drag has moved: its undo step is taken
+  bool drag_moved_ = false;
+  QRubberBand* band_ = nullptr;  // Shift + drag: a selection rectangle
+  QPoint band_from_;             // the drag has moved: its undo step is taken
 };
 
 }  // namespace ridgeline::gui

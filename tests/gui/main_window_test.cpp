@@ -78,6 +78,35 @@ TEST(MainWindow, OpensARunFiltersAndLinksSelectionBothWays) {
   EXPECT_TRUE(w.roofline()->tooltip_at(QPointF(1, 1)).isEmpty());
 }
 
+TEST(MainWindow, AShiftDragSelectsThePointsInItsRectangle) {
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  w.show();
+  RooflineView* view = w.roofline();
+  const SceneCanvas& c = view->scene().canvas;
+  // Around the upper half of the points only: those at or above the median rate.
+  std::vector<double> ys;
+  for (const auto& pt : view->scene().points) ys.push_back(pt.y);
+  std::sort(ys.begin(), ys.end());
+  const double cut = ys[ys.size() / 2];
+  std::set<std::size_t> expected;
+  for (const auto& pt : view->scene().points)
+    if (pt.y <= cut) expected.insert(pt.placement);
+  const QPoint from(static_cast<int>(c.plot_left()) + 1, static_cast<int>(c.plot_top()) + 1);
+  const QPoint to(static_cast<int>(c.plot_right()) - 1, static_cast<int>(cut) + 1);
+  QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, from);
+  QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton,
+                   Qt::LeftButton, Qt::ShiftModifier);
+  QApplication::sendEvent(view, &move);
+  QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier, to);
+  QTest::keyRelease(view, Qt::Key_Shift);  // no Shift left held for the tests after this
+  std::set<std::size_t> selected;
+  for (const QModelIndex& row : w.table()->selectionModel()->selectedRows())
+    selected.insert(static_cast<std::size_t>(row.data(ResultsModel::kPlacementRole).toInt()));
+  EXPECT_EQ(selected, expected);
+  EXPECT_FALSE(view->window().has_value());  // a band is no pan
+}
+
 TEST(MainWindow, TheMachineAndLadderTabsShowTheRunsTables) {
   MainWindow w(false);
   ASSERT_TRUE(w.open_files({kRun}).isEmpty());

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import unittest
 
-from cli_support import FIXTURES, remove_cache, ridgeline
+from cli_support import FIXTURES, RIDGELINE, remove_cache, ridgeline
 
 
 def tearDownModule():
@@ -150,6 +150,13 @@ class ProbeReportProfile(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         last = r.stdout.strip().splitlines()[-1]
         self.assertEqual(last, "Report: " + os.path.join(os.path.abspath(d), "report.html"))
+        # Where the build has the dashboard beside the command, profile says how to open the run.
+        gui = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(RIDGELINE))), "gui", "ridgeline-gui")
+        dashboard = [line for line in r.stdout.splitlines() if line.startswith("Dashboard: ")]
+        if os.path.exists(gui) and os.environ.get("RIDGELINE_QT_BUILT") == "1":
+            self.assertEqual(dashboard, [f"Dashboard: {os.path.normpath(gui)} {os.path.join(os.path.abspath(d), 'run.json')}"])
+        else:
+            self.assertEqual(dashboard, [])
         self.assertIn("GFLOP/s", r.stdout)
         for name in ("run.json", "report.html", "report.md", "report.csv"):
             self.assertTrue(os.path.exists(os.path.join(d, name)), name)

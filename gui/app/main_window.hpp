@@ -30,6 +30,7 @@ class QTextBrowser;
 namespace ridgeline::gui {
 
 class RooflineView;
+class SweepView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -116,6 +117,7 @@ class MainWindow : public QMainWindow {
   TableModel* ladder_table_ = nullptr;
   TableModel* pattern_table_ = nullptr;
   int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1;
+  SweepView* sweep_ = nullptr;
 };
 
 }  // namespace ridgeline::gui

@@ -1,5 +1,5 @@
 // The Machine, Ladder and Input patterns tabs: the report's tables (reports/tables.hpp) of
-// the run shown, each sortable.
+// the run shown, each sortable, and the machine's memory sweep plot.
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "main_window.hpp"
+#include "sweep_view.hpp"
 
 namespace ridgeline::gui {
 
@@ -29,9 +30,11 @@ QTableView* table_view(TableModel* model, QWidget* parent) {
 void MainWindow::build_table_tabs(QTabWidget* tabs) {
   auto* machine = new QWidget(tabs);
   auto* layout = new QVBoxLayout(machine);
+  sweep_ = new SweepView(machine);
+  layout->addWidget(sweep_, 2);
   for (int i = 0; i < 3; ++i) {
     machine_tables_[i] = new TableModel(this);
-    layout->addWidget(table_view(machine_tables_[i], machine));
+    layout->addWidget(table_view(machine_tables_[i], machine), 1);
   }
   machine_tab_ = tabs->addTab(machine, "Machine");
   ladder_table_ = new TableModel(this);
@@ -47,6 +50,7 @@ void MainWindow::fill_table_tabs(const RunDocument& doc) {
   machine_tables_[0]->set_table(compute_ceilings_table(m));
   machine_tables_[1]->set_table(memory_ceilings_table(m));
   machine_tables_[2]->set_table(measured_levels_table(m));
+  sweep_->set_machine(in.machine ? &*in.machine : nullptr);
   tabs_->setTabEnabled(machine_tab_, in.machine.has_value());
   ladder_table_->set_table(ladder_table(in));
   tabs_->setTabEnabled(ladder_tab_, !in.ladder.empty());

@@ -31,6 +31,11 @@ BackendColours backend_colours(const std::vector<RooflinePlacement>& placements)
   return colours_by(placements, [](const RooflinePlacement& p) { return p.backend; });
 }
 
+const char* sweep_colour(const std::string& kernel, int threads) {
+  if (kernel == "read") return threads == 1 ? "#1c7ed6" : "#f76707";
+  return threads == 1 ? "#37b24d" : "#ae3ec9";
+}
+
 const char* verdict_colour(Verdict v) {
   switch (v) {
     case Verdict::regression:

@@ -10,16 +10,20 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <sstream>
 
+#include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/gui/comparison_model.hpp"
 #include "ridgeline/gui/exports.hpp"
 #include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
+#include "ridgeline/gui/sweep_painter.hpp"
 #include "ridgeline/gui/table_model.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/roofline_style.hpp"
 
 namespace ridgeline::gui {
 namespace {
@@ -199,6 +203,48 @@ TEST(TableModel, TheReportsTablesWithTheirTextAndValues) {
   model.set_table(ladder_table(doc->input));
   EXPECT_GT(model.rowCount(), 0);
   EXPECT_EQ(model.headerData(4, Qt::Horizontal).toString(), "× best BLAS");
+}
+
+TEST(SweepPainter, DrawsTheSvgsSweepLinesInTheirColours) {
+  const MachineModel m =
+      read_machine_file(std::string(RIDGELINE_FIXTURES) + "/machine-zen5-vm-levels.json");
+  const auto scene = sweep_scene(m);
+  ASSERT_TRUE(scene.has_value());
+  ASSERT_FALSE(scene->sweeps.empty());
+  ASSERT_FALSE(scene->bands.empty());
+  // The HTML report's machine section draws the same scene: its first sweep's points.
+  const std::string html =
+      html_report(make_report_input(ridgeline::Run{}, "x.json", m, "the fixture"));
+  const std::string tag = R"(<polyline class="sweep" points=")";
+  const auto at = html.find(tag);
+  ASSERT_NE(at, std::string::npos);
+  std::istringstream points(
+      html.substr(at + tag.size(), html.find('"', at + tag.size()) - at - tag.size()));
+  const auto& first = scene->sweeps[0];
+  std::size_t i = 0;
+  for (std::string xy; points >> xy; ++i) {
+    ASSERT_LT(i, first.points.size());
+    const auto comma = xy.find(',');
+    EXPECT_NEAR(std::stod(xy.substr(0, comma)), first.points[i].x, 0.06);
+    EXPECT_NEAR(std::stod(xy.substr(comma + 1)), first.points[i].y, 0.06);
+  }
+  EXPECT_EQ(i, first.points.size());
+  // The painted line passes through its points in its colour.
+  const QImage image = sweep_image(*scene);
+  const QColor want(sweep_colour(first.kernel, first.threads));
+  int near = 0;
+  for (const auto& pt : first.points) {
+    bool hit = false;
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy) {
+        const QColor c = image.pixelColor(static_cast<int>(pt.x) + dx, static_cast<int>(pt.y) + dy);
+        hit |= std::abs(c.red() - want.red()) + std::abs(c.green() - want.green()) +
+                   std::abs(c.blue() - want.blue()) <
+               60;
+      }
+    near += hit;
+  }
+  EXPECT_GT(near, static_cast<int>(first.points.size()) * 3 / 4);
 }
 
 TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {

@@ -26,6 +26,7 @@
 
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "roofline_view.hpp"
+#include "sweep_view.hpp"
 
 namespace ridgeline::gui {
 namespace {
@@ -121,6 +122,13 @@ TEST(MainWindow, TheMachineAndLadderTabsShowTheRunsTables) {
   auto* ladder = qobject_cast<QTableView*>(tabs->widget(3));
   ASSERT_NE(ladder, nullptr);
   EXPECT_GT(ladder->model()->rowCount(), 0);
+  // The recorded Zen 4 model has no sweep; the Zen 5 one has, and its plot is drawn.
+  auto* sweep = w.findChild<SweepView*>();
+  ASSERT_NE(sweep, nullptr);
+  EXPECT_FALSE(sweep->scene().has_value());
+  EXPECT_EQ(w.use_ceilings_from(QString(RIDGELINE_FIXTURES) + "/machine-zen5-vm-levels.json"), "");
+  ASSERT_TRUE(sweep->scene().has_value());
+  EXPECT_FALSE(sweep->scene()->sweeps.empty());
 }
 
 TEST(MainWindow, ABadFileIsOneLineAndNothingElseChanges) {

@@ -25,7 +25,8 @@ void MainWindow::build_view_menu() {
   auto* group = new QActionGroup(this);
   for (const auto& [name, by] :
        {std::pair{"&backend", ColourBy::backend}, std::pair{"&op", ColourBy::op},
-        std::pair{"b&ound", ColourBy::bound}, std::pair{"&dtype", ColourBy::dtype}}) {
+        std::pair{"b&ound", ColourBy::bound}, std::pair{"&dtype", ColourBy::dtype},
+        std::pair{"&run", ColourBy::run}}) {
     QAction* a = colour->addAction(name, this, [this, by = by] {
       view_->set_colour_by(by);
       legend_->setText(view_->legend_html());

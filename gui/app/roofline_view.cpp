@@ -85,9 +85,14 @@ QString RooflineView::legend_html() const {
   for (const auto& [key, colour] : colours_)
     s += QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
              .arg(QString::fromStdString(colour), QString::fromStdString(key).toHtmlEscaped());
+  bool throttled = false;
+  for (const auto& p : *drawn_) throttled |= p.placeable && p.throttled;
   return s +
          "&nbsp; &#9679; f32 &nbsp;&#9632; f64 &nbsp;&#9650; other; dashed roofs: more "
-         "threads or a GPU";
+         "threads or a GPU" +
+         (throttled ? QString("; <span style=\"color:%1\">orange outline: GPU throttled</span>")
+                          .arg(kThrottledStroke)
+                    : QString());
 }
 
 RooflinePaint RooflineView::paint() const {
@@ -145,7 +150,10 @@ void RooflineView::rebuild() {
                        : roofline_scene(
                              *drawn_, machine, canvas,
                              document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
-  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) { return colour_key(p, by_); });
+  std::size_t index = 0;  // colours_by visits the placements in order
+  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) {
+    return colour_key(p, by_, index++, base_count_);
+  });
   update();
 }
 

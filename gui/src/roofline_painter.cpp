@@ -126,12 +126,15 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   for (const auto& pt : sc.points) {
     if (pt.placement >= paint.placements.size()) continue;
     const RooflinePlacement& pl = paint.placements[pt.placement];
-    const auto it = paint.colours.find(colour_key(pl, paint.by));
+    const auto it = paint.colours.find(colour_key(pl, paint.by, pt.placement, paint.base_count));
     const bool selected = paint.selected.count(pt.placement) > 0;
     const QColor key = it == paint.colours.end() ? QColor("#495057") : colour(it->second);
     const bool base = pt.placement < paint.base_count;  // hollow, in its colour
     const QColor fill = base ? QColor(Qt::white) : key;
-    const QColor stroke = pl.above_roof ? QColor("#e03131") : base ? key : QColor("#212529");
+    const QColor stroke = pl.above_roof  ? QColor("#e03131")
+                          : pl.throttled ? QColor(kThrottledStroke)
+                          : base         ? key
+                                         : QColor("#212529");
     const std::string shape = pl.dtype == "f32" || pl.dtype == "f64" ? pl.dtype : "";
     auto [sprite, made] = sprites.try_emplace({shape, fill.rgba(), stroke.rgba(), selected});
     if (made) {
@@ -152,8 +155,11 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   p.restore();
 }
 
-std::string colour_key(const RooflinePlacement& p, ColourBy by) {
+std::string colour_key(const RooflinePlacement& p, ColourBy by, std::size_t index,
+                       std::size_t base_count) {
   switch (by) {
+    case ColourBy::run:
+      return base_count == 0 ? "this run" : index < base_count ? "base run" : "new run";
     case ColourBy::op:
       return p.op.empty() ? "(foreign)" : p.op;
     case ColourBy::bound:

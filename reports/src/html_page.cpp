@@ -76,7 +76,9 @@ std::string roofline_legend(const std::vector<RooflinePlacement>& placements,
                             const BackendColours& colours, const std::string& extra) {
   std::string s = "<div class=\"legend\">";
   std::set<std::string> seen;
+  bool throttled = false;
   for (const auto& p : placements) {
+    throttled |= p.placeable && p.throttled;
     if (!p.placeable || !seen.insert(p.backend).second) continue;
     s += fmt::format(R"(<span><i class="swatch" style="background:{}"></i>{}</span>)",
                      colours.at(p.backend), escape_html(p.backend));
@@ -86,6 +88,9 @@ std::string roofline_legend(const std::vector<RooflinePlacement>& placements,
          "<span style=\"color:#2b8a3e\">L1</span><span style=\"color:#1971c2\">L2</span>"
          "<span style=\"color:#e67700\">L3</span><span style=\"color:#c92a2a\">DRAM / HBM</span>"
          "<span style=\"color:#868e96\">PCIe</span><span>GPU: dashed</span>" +
+         (throttled ? fmt::format(R"(<span style="color:{}">orange outline: GPU throttled</span>)",
+                                  kThrottledStroke)
+                    : std::string()) +
          extra + "</div>";
 }
 

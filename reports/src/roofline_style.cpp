@@ -71,6 +71,8 @@ std::vector<std::string> point_lines(const RooflinePlacement& p, const ScenePoin
       lines.push_back(fmt::format("{}: {}", to_string(n.kind), n.text));
   if (p.above_roof)
     lines.push_back("ABOVE THE ROOF: the work model or the ceilings do not hold for this case");
+  if (p.throttled)
+    lines.push_back("GPU THROTTLED while timed (NVML): the rate is below what the clocks allow");
   return lines;
 }
 

@@ -118,7 +118,10 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
     const RooflinePlacement& p = marks.placements[pt.placement];
     const bool two_runs = marks.base_count > 0, base = pt.placement < marks.base_count;
     const std::string& colour = marks.colours.at(p.backend);
-    const std::string stroke = p.above_roof ? "#e03131" : base ? colour : "#212529";
+    const std::string stroke = p.above_roof  ? "#e03131"
+                               : p.throttled ? kThrottledStroke
+                               : base        ? colour
+                                             : "#212529";
     s += fmt::format("<g class=\"point{}\">", two_runs ? base ? " base" : " new" : "") +
          marker(p.dtype, pt.x, pt.y, base ? "#fff" : colour, stroke) + "<title>" +
          point_tip(

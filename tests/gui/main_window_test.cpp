@@ -329,8 +329,14 @@ TEST(MainWindow, ComparesTwoOpenRunsOnOneChartWithTheirVerdicts) {
   ASSERT_LT(base_point.placement, cases);
   EXPECT_TRUE(view->tooltip_at(QPointF(base_point.x, base_point.y)).startsWith("base: "));
 
+  view->set_colour_by(ColourBy::run);  // the two runs apart
+  EXPECT_TRUE(view->legend_html().contains("base run"));
+  EXPECT_TRUE(view->legend_html().contains("new run"));
+  EXPECT_EQ(view->paint().colours.size(), 2u);
+
   w.compare_with(-1);
   EXPECT_EQ(view->paint().base_count, 0u);
+  EXPECT_EQ(view->paint().colours.size(), 1u);  // "this run"
   EXPECT_EQ(view->scene().points.size(), cases);
   EXPECT_EQ(w.verdicts()->rowCount(), 0);
 }

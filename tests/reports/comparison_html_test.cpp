@@ -7,6 +7,7 @@
 #include "fusion_runs.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/comparison.hpp"
+#include "ridgeline/reports/roofline_style.hpp"
 
 namespace ridgeline {
 namespace {
@@ -152,6 +153,26 @@ TEST(ComparisonHtml, NamesFromTheRunsAreEscaped) {
   EXPECT_EQ(html.find("<script>x"), std::string::npos);
   EXPECT_EQ(html.find("a<b>"), std::string::npos);
   EXPECT_NE(html.find("cpu.&lt;script&gt;x&lt;/script&gt;&amp;&quot;q&quot;"), std::string::npos);
+}
+
+TEST(RooflinePicture, AThrottledGpuPointIsOutlinedAndSaysSo) {
+  RooflinePlacement p;
+  p.name = "gemm/cuda.cublas/f32";
+  p.backend = "cuda.cublas";
+  p.dtype = "f32";
+  p.device = "gpu";
+  p.placeable = true;
+  p.achieved = 5e13;
+  p.intensity = {{"HBM", 100.0}};
+  p.throttled = true;
+  ReportInput in;
+  in.placements = {p};
+  const RooflineScene scene = roofline_scene(in.placements, nullptr);
+  const std::string svg = roofline_picture_svg(scene, in);
+  EXPECT_NE(svg.find(std::string("stroke=\"") + kThrottledStroke + "\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("GPU THROTTLED while timed"), std::string::npos);
+  in.placements[0].throttled = false;
+  EXPECT_EQ(roofline_picture_svg(scene, in).find(kThrottledStroke), std::string::npos);
 }
 
 }  // namespace

@@ -17,8 +17,12 @@
 namespace ridgeline::gui {
 
 // What a point is coloured by: the colours map `key(placement)` to a colour (colours_by).
-enum class ColourBy { backend, op, bound, dtype };
-std::string colour_key(const RooflinePlacement& placement, ColourBy by);
+// `run`: the base and the new run of a comparison apart ("base run", "new run"; one run:
+// "this run").
+enum class ColourBy { backend, op, bound, dtype, run };
+// The key of the placement at `index` of the drawn ones, the first `base_count` a base run's.
+std::string colour_key(const RooflinePlacement& placement, ColourBy by, std::size_t index = 0,
+                       std::size_t base_count = 0);
 
 struct RooflinePaint {
   const std::vector<RooflinePlacement>& placements;  // the ones the scene was made from

@@ -30,6 +30,9 @@ BackendColours colours_by(const std::vector<RooflinePlacement>& placements,
 std::vector<std::string> point_lines(const RooflinePlacement& placement, const ScenePoint& point,
                                      const std::string& run = "");
 
+// The outline of a marker whose GPU was throttled while it was timed (NVML).
+inline constexpr const char* kThrottledStroke = "#f08c00";
+
 // The colour of a memory sweep and its levels: read or copy, one thread or more.
 const char* sweep_colour(const std::string& kernel, int threads);
 

@@ -30,6 +30,9 @@ class QTextBrowser;
 namespace ridgeline::gui {
 
 class RooflineView;
+
+// A table view of `model`, sortable by `sort_role` (main_window_tables.cpp).
+QTableView* sortable_view(QAbstractItemModel* model, int sort_role, QWidget* parent);
 class SweepView;
 
 class MainWindow : public QMainWindow {

@@ -3,9 +3,7 @@
 // `ridgeline compare` prints, from the same compare_runs at its defaults.
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,14 +21,7 @@ void MainWindow::build_compare(QHBoxLayout* bar, QTabWidget* tabs) {
   connect(compare_, &QComboBox::activated, this,
           [this](int item) { compare_with(compare_->itemData(item).toInt()); });
   verdicts_model_ = new ComparisonModel(this);
-  auto* sorted = new QSortFilterProxyModel(this);
-  sorted->setSourceModel(verdicts_model_);
-  sorted->setSortRole(ComparisonModel::kSortRole);
-  auto* table = new QTableView(tabs);
-  table->setModel(sorted);
-  table->setSortingEnabled(true);
-  table->horizontalHeader()->setStretchLastSection(true);
-  table->verticalHeader()->hide();
+  QTableView* table = sortable_view(verdicts_model_, ComparisonModel::kSortRole, tabs);
   tabs->addTab(table, "Verdicts");
   tabs->setTabEnabled(1, false);
 }

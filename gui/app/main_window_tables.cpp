@@ -11,12 +11,10 @@
 
 namespace ridgeline::gui {
 
-namespace {
-
-QTableView* table_view(TableModel* model, QWidget* parent) {
+QTableView* sortable_view(QAbstractItemModel* model, int sort_role, QWidget* parent) {
   auto* sorted = new QSortFilterProxyModel(parent);
   sorted->setSourceModel(model);
-  sorted->setSortRole(TableModel::kSortRole);
+  sorted->setSortRole(sort_role);
   auto* view = new QTableView(parent);
   view->setModel(sorted);
   view->setSortingEnabled(true);
@@ -25,8 +23,6 @@ QTableView* table_view(TableModel* model, QWidget* parent) {
   return view;
 }
 
-}  // namespace
-
 void MainWindow::build_table_tabs(QTabWidget* tabs) {
   auto* machine = new QWidget(tabs);
   auto* layout = new QVBoxLayout(machine);
@@ -34,13 +30,14 @@ void MainWindow::build_table_tabs(QTabWidget* tabs) {
   layout->addWidget(sweep_, 2);
   for (int i = 0; i < 3; ++i) {
     machine_tables_[i] = new TableModel(this);
-    layout->addWidget(table_view(machine_tables_[i], machine), 1);
+    layout->addWidget(sortable_view(machine_tables_[i], TableModel::kSortRole, machine), 1);
   }
   machine_tab_ = tabs->addTab(machine, "Machine");
   ladder_table_ = new TableModel(this);
-  ladder_tab_ = tabs->addTab(table_view(ladder_table_, tabs), "Ladder");
+  ladder_tab_ = tabs->addTab(sortable_view(ladder_table_, TableModel::kSortRole, tabs), "Ladder");
   pattern_table_ = new TableModel(this);
-  pattern_tab_ = tabs->addTab(table_view(pattern_table_, tabs), "Input patterns");
+  pattern_tab_ =
+      tabs->addTab(sortable_view(pattern_table_, TableModel::kSortRole, tabs), "Input patterns");
 }
 
 void MainWindow::fill_table_tabs(const RunDocument& doc) {

@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "comparison_rows.hpp"
-#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline {
 

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
 

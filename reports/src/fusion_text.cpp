@@ -7,10 +7,10 @@
 #include <map>
 #include <tuple>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
 

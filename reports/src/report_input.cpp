@@ -1,7 +1,7 @@
 #include <cmath>
 
-#include "ridgeline/reports/format.hpp"
 #include "ridgeline/analysis/noise.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {

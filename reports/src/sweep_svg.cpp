@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
 

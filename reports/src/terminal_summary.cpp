@@ -3,11 +3,11 @@
 // case indented under it. Every string from the run is shown with visible escapes.
 #include <fmt/format.h>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {

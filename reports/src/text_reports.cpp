@@ -1,10 +1,10 @@
 // Markdown (fit for a CI job summary) and CSV: the same numbers as the HTML report.
 #include <fmt/format.h>
 
-#include "ridgeline/reports/format.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {

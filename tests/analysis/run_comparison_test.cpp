@@ -18,7 +18,6 @@
 namespace ridgeline {
 namespace {
 
-
 using compared_runs::add_case;
 
 std::vector<double> noisy(std::mt19937_64& rng, double ms, int n, double cv = 0.01) {

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <exception>
-#include <iterator>
 #include <vector>
 
 #include "ridgeline/core/atomic_file.hpp"
@@ -35,8 +34,7 @@ Run read_run_file(const std::filesystem::path& file) {
       }};
   Run run = run_from_json(parse_json_text(text, origin, &sink), origin);
   if (row_error) std::rethrow_exception(row_error);
-  run.benchmarks.insert(run.benchmarks.begin(), std::make_move_iterator(rows.begin()),
-                        std::make_move_iterator(rows.end()));
+  run.benchmarks = std::move(rows);  // the document's array was handed to the sink, empty
   return run;
 }
 

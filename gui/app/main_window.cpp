@@ -103,10 +103,8 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
 
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open = file->addAction("&Open…", this, [this] {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, "Open runs", {}, "Runs and Google Benchmark JSON (*.json *.jsonl);;All files (*)");
-    const QStringList errors = open_files(paths);
-    if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+    open_or_warn(QFileDialog::getOpenFileNames(
+        this, "Open runs", {}, "Runs and Google Benchmark JSON (*.json *.jsonl);;All files (*)"));
   });
   open->setShortcut(QKeySequence::Open);
   file->addAction("Use &ceilings from…", this, [this] {
@@ -193,6 +191,11 @@ QStringList MainWindow::open_files(const QStringList& paths) {
   return errors;
 }
 
+void MainWindow::open_or_warn(const QStringList& paths) {
+  if (const QStringList errors = open_files(paths); !errors.isEmpty())
+    QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+}
+
 QString MainWindow::use_ceilings_from(const QString& machine_path) {
   try {
     ceilings_ = read_machine_file(machine_path.toStdString());
@@ -246,10 +249,7 @@ void MainWindow::fill_recent_menu() {
       remember_layout_ ? QSettings("Ridgeline", "ridgeline-gui").value("recent").toStringList()
                        : QStringList{};
   for (const QString& path : recent)
-    recent_->addAction(path, this, [this, path] {
-      const QStringList errors = open_files({path});
-      if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
-    });
+    recent_->addAction(path, this, [this, path] { open_or_warn({path}); });
   recent_->setEnabled(!recent.isEmpty());
 }
 
@@ -261,8 +261,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
   QStringList paths;
   for (const QUrl& url : event->mimeData()->urls())
     if (url.isLocalFile()) paths << url.toLocalFile();
-  const QStringList errors = open_files(paths);
-  if (!errors.isEmpty()) QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
+  open_or_warn(paths);
   event->acceptProposedAction();
 }
 
@@ -307,12 +306,9 @@ void MainWindow::table_selection_changed() {
 }
 
 void MainWindow::select_placement(std::size_t placement) {
-  const QModelIndex source = model_->index(static_cast<int>(placement), 0);
-  const QModelIndex row = proxy_->mapFromSource(source);
-  if (!row.isValid()) return;  // filtered out of the table
-  table_->selectionModel()->select(row,
-                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  table_->scrollTo(row);
+  select_placements({placement});
+  const QModelIndex row = proxy_->mapFromSource(model_->index(static_cast<int>(placement), 0));
+  if (row.isValid()) table_->scrollTo(row);  // else filtered out of the table
 }
 
 void MainWindow::select_placements(const std::set<std::size_t>& placements) {

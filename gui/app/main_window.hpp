@@ -81,6 +81,7 @@ class MainWindow : public QMainWindow {
   void select_placement(std::size_t placement);
   void select_placements(const std::set<std::size_t>& placements);
   void remember_recent(const QString& path);
+  void open_or_warn(const QStringList& paths);  // open_files, the errors in a message box
   void build_view_menu();
   void fill_roofs_menu();
   void roofs_toggled();

@@ -16,6 +16,7 @@ namespace ridgeline::gui {
 
 namespace {
 const std::vector<RooflinePlacement> kNone;
+const std::vector<FusionPair> kNoPairs;
 }  // namespace
 
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
@@ -43,8 +44,9 @@ void RooflineView::set_selected(std::set<std::size_t> placements) {
 }
 
 void RooflineView::set_colour_by(ColourBy by) {
-  by_ = by;
-  rebuild();
+  by_ = by;  // the scene stays: only the markers' colours change
+  recolour();
+  update();
 }
 
 void RooflineView::set_visible(std::optional<std::set<std::size_t>> placements) {
@@ -55,6 +57,7 @@ void RooflineView::set_visible(std::optional<std::set<std::size_t>> placements) 
 void RooflineView::set_hidden(std::set<std::string> levels, std::set<std::string> dtypes) {
   hidden_levels_ = std::move(levels);
   hidden_dtypes_ = std::move(dtypes);
+  refresh_roofs();
   rebuild();
 }
 
@@ -106,6 +109,7 @@ RooflinePaint RooflineView::paint() const {
 
 void RooflineView::set_comparison(std::shared_ptr<const RunDocument> base,
                                   std::shared_ptr<const RunComparison> comparison) {
+  if (!comparison && !comparison_) return;  // nothing compared before or now
   base_ = comparison ? std::move(base) : nullptr;
   comparison_ = base_ ? std::move(comparison) : nullptr;
   refresh_drawn();
@@ -116,18 +120,40 @@ void RooflineView::refresh_drawn() {
   base_count_ = comparison_ ? base_->input.placements.size() : 0;
   if (!comparison_ && !visible_) {  // the document's own placements, not copied
     drawn_ = &head;
-    return rebuild();
+  } else {
+    // The base run's placements first (a comparison), then the document's; rows the filter
+    // removed stay (indices are the table's) but are not placed.
+    copy_.clear();
+    if (comparison_) copy_ = base_->input.placements;
+    copy_.insert(copy_.end(), head.begin(), head.end());
+    if (visible_)
+      for (std::size_t i = 0; i < head.size(); ++i)
+        if (!visible_->count(i)) copy_[base_count_ + i].placeable = false;
+    drawn_ = &copy_;
   }
-  // The base run's placements first (a comparison), then the document's; rows the filter
-  // removed stay (indices are the table's) but are not placed.
-  copy_.clear();
-  if (comparison_) copy_ = base_->input.placements;
-  copy_.insert(copy_.end(), head.begin(), head.end());
-  if (visible_)
-    for (std::size_t i = 0; i < head.size(); ++i)
-      if (!visible_->count(i)) copy_[base_count_ + i].placeable = false;
-  drawn_ = &copy_;
+  refresh_roofs();
+  recolour();
   rebuild();
+}
+
+void RooflineView::refresh_roofs() {
+  // The roofs shown: the model (the document's, else a comparison's base run's) less the
+  // hidden levels and dtypes.
+  roofs_.reset();
+  const RunDocument* owner = document_ && document_->input.machine ? document_.get() : base_.get();
+  if (!owner || !owner->input.machine) return;
+  roofs_ = *owner->input.machine;
+  std::erase_if(roofs_->memory,
+                [&](const MemoryCeiling& m) { return hidden_levels_.count(m.level) > 0; });
+  std::erase_if(roofs_->compute,
+                [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
+}
+
+void RooflineView::recolour() {
+  std::size_t index = 0;  // colours_by visits the placements in order
+  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) {
+    return colour_key(p, by_, index++, base_count_);
+  });
 }
 
 void RooflineView::rebuild() {
@@ -135,25 +161,12 @@ void RooflineView::rebuild() {
   canvas.width = std::max(width(), 480);
   canvas.height = std::max(height(), 320);
   canvas.window = window_;
-  // The roofs shown: the model less the hidden levels and dtypes.
-  std::optional<MachineModel> shown;
-  const RunDocument* roofs = document_ && document_->input.machine ? document_.get() : base_.get();
-  if (roofs && roofs->input.machine) {
-    shown = *roofs->input.machine;
-    std::erase_if(shown->memory,
-                  [&](const MemoryCeiling& m) { return hidden_levels_.count(m.level) > 0; });
-    std::erase_if(shown->compute,
-                  [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
-  }
-  const MachineModel* machine = shown ? &*shown : nullptr;
+  // Only the scene is made again here (a zoom, a pan, a resize): the roofs and the colours
+  // change with what is drawn (refresh_drawn).
+  const MachineModel* machine = roofs_ ? &*roofs_ : nullptr;
   scene_ = comparison_ ? comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas)
-                       : roofline_scene(
-                             *drawn_, machine, canvas,
-                             document_ ? document_->input.fusion.pairs : std::vector<FusionPair>{});
-  std::size_t index = 0;  // colours_by visits the placements in order
-  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) {
-    return colour_key(p, by_, index++, base_count_);
-  });
+                       : roofline_scene(*drawn_, machine, canvas,
+                                        document_ ? document_->input.fusion.pairs : kNoPairs);
   update();
 }
 

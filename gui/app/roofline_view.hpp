@@ -73,6 +73,8 @@ class RooflineView : public QWidget {
  private:
   void rebuild();             // a new scene of what is drawn (a zoom, a resize, the roofs)
   void refresh_drawn();       // what is drawn changed (document, filter, comparison): then rebuild
+  void refresh_roofs();       // the model's roofs less the hidden ones, into roofs_
+  void recolour();            // colours_ of what is drawn, by by_
   SceneWindow shown() const;  // the window the scene shows now
   // `w` moved by a drag of (dx, dy) pixels: the data follows the pointer.
   SceneWindow shifted(SceneWindow w, double dx, double dy) const;
@@ -92,6 +94,7 @@ class RooflineView : public QWidget {
   const std::vector<RooflinePlacement>* drawn_ = nullptr;
   std::vector<RooflinePlacement> copy_;
   std::size_t base_count_ = 0;
+  std::optional<MachineModel> roofs_;             // the roofs drawn (refresh_roofs)
   std::optional<SceneWindow> window_;             // none: fit the data
   std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
   std::optional<QPointF> drag_from_;              // a pan in progress: where it started

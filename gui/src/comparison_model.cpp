@@ -1,12 +1,8 @@
 #include "ridgeline/gui/comparison_model.hpp"
 
-#include <fmt/format.h>
-
 #include <QColor>
-#include <algorithm>
-#include <cmath>
-#include <numeric>
 
+#include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
 
 namespace ridgeline::gui {
@@ -17,17 +13,10 @@ void ComparisonModel::set_comparison(std::shared_ptr<const RunComparison> compar
   beginResetModel();
   comparison_ = std::move(comparison);
   order_.clear();
-  if (comparison_) {
-    const auto& cases = comparison_->cases;
-    order_.resize(cases.size());
-    std::iota(order_.begin(), order_.end(), std::size_t{0});
-    // As `compare` prints them: untested (broken) first, then by |log ratio|.
-    const auto effect = [&](std::size_t i) {
-      return cases[i].tested ? std::abs(std::log(cases[i].ratio)) : INFINITY;
-    };
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::size_t a, std::size_t b) { return effect(a) > effect(b); });
-  }
+  // As `compare` prints them: untested (broken) first, then the largest effect.
+  if (comparison_)
+    for (const CaseComparison* c : comparison_rows::by_effect(*comparison_))
+      order_.push_back(static_cast<std::size_t>(c - comparison_->cases.data()));
   endResetModel();
 }
 

@@ -107,14 +107,16 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   }
   // The hierarchical view: a selected case measured at several levels (counted bytes per
   // level) has a point per level, joined so that the levels read as one case.
-  for (std::size_t placement : paint.selected) {
-    QPolygonF line;
+  // One pass over the points (a rubber band may select thousands of cases).
+  std::map<std::size_t, QPolygonF> lines;
+  if (!paint.selected.empty())
     for (const auto& pt : sc.points)
-      if (pt.placement == placement) line << QPointF(pt.x, pt.y);
+      if (paint.selected.count(pt.placement)) lines[pt.placement] << QPointF(pt.x, pt.y);
+  p.setPen(QPen(QColor("#212529"), 1.5, Qt::DashLine));
+  p.setBrush(Qt::NoBrush);
+  for (auto& [placement, line] : lines) {
     if (line.size() < 2) continue;
     std::sort(line.begin(), line.end(), [](QPointF a, QPointF b) { return a.x() < b.x(); });
-    p.setPen(QPen(QColor("#212529"), 1.5, Qt::DashLine));
-    p.setBrush(Qt::NoBrush);
     p.drawPolyline(line);
   }
   // Each kind of marker (shape, fill, stroke) is drawn once into a sprite and the sprite

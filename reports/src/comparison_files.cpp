@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "comparison_rows.hpp"
+#include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/escape.hpp"
 
 namespace ridgeline {

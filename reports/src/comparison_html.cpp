@@ -4,11 +4,11 @@
 
 #include <map>
 
-#include "comparison_rows.hpp"
 #include "html_cells.hpp"
 #include "html_page.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/comparison.hpp"
+#include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 

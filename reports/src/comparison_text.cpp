@@ -1,7 +1,7 @@
 // The comparison in the terminal and as Markdown (comparison.hpp).
 #include <fmt/format.h>
 
-#include "comparison_rows.hpp"
+#include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 

@@ -1,5 +1,6 @@
 #pragma once
-// What the comparison printers share: the order of the rows and the cells of one row.
+// What the comparison printers (reports/comparison.hpp and the dashboard's verdict table)
+// share: the order of the rows and the cells of one row.
 #include <fmt/format.h>
 
 #include <algorithm>

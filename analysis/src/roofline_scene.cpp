@@ -10,10 +10,12 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "ridgeline/analysis/usable.hpp"
 #include "scene_arrows.hpp"
+#include "scene_caption.hpp"
 #include "scene_labels.hpp"
 
 namespace ridgeline {
@@ -58,12 +60,29 @@ class Omissions {
   std::set<std::pair<std::string, std::string>> seen_;
 };
 
-// The roofs to draw: those of the placed results (or, with none, every f32/f64 peak).
+// Which machine's roofs each placement is under: all under one, or an overlay's several.
+struct Machines {
+  std::vector<SceneMachine> list;
+  const std::vector<std::size_t>* machine_of = nullptr;  // none: all under list[0]
+  bool under(std::size_t placement, std::size_t machine) const {
+    return machine_of ? (*machine_of)[placement] == machine : machine == 0;
+  }
+  // "DRAM 1t" alone, "DRAM zen5-vm 1t" among several machines.
+  std::string who(std::size_t machine, const std::string& device, int threads) const {
+    const std::string w = ridgeline::who(device, threads);
+    return list.size() > 1 ? list[machine].name + " " + w : w;
+  }
+};
+
+// The roofs to draw: those of the placed results under `machine` (or, with none, every
+// f32/f64 peak).
 std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
-                               const MachineModel& machine, Omissions& omit) {
+                               const Machines& machines, std::size_t k, Omissions& omit) {
+  const MachineModel& machine = *machines.list[k].machine;
   std::set<std::tuple<std::string, int, std::string>> wanted;  // device, threads, dtype
-  for (const auto& p : placements)
-    if (p.placeable) wanted.insert({p.device, p.threads, p.dtype});
+  for (std::size_t i = 0; i < placements.size(); ++i)
+    if (placements[i].placeable && machines.under(i, k))
+      wanted.insert({placements[i].device, placements[i].threads, placements[i].dtype});
   if (wanted.empty())
     for (const auto& c : machine.compute)
       if (c.dtype == "f32" || c.dtype == "f64") wanted.insert({c.device, c.threads, c.dtype});
@@ -83,7 +102,7 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
   }
   std::vector<Group> out;
   for (auto& [key, g] : groups) {
-    const std::string name = who(g.device, g.threads);
+    const std::string name = machines.who(k, g.device, g.threads);
     if (out.size() == kMaxGroups) {
       omit("roofs " + name,
            fmt::format("not drawn: at most {} thread counts have roofs on one plot", kMaxGroups));
@@ -190,12 +209,13 @@ std::string range_text(const SceneAxis& x, const SceneAxis& y) {
                      y.hi / 1e9);
 }
 
-// Roof lines (clipped to the plot), ridge points and the labels' texts.
+// Roof lines (clipped to the plot), ridge points and the labels' texts of machine `k`.
 void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& groups,
-               const Mapper& m, std::vector<scene::LabelRequest>& compute_labels,
+               const Machines& machines, std::size_t k, const Mapper& m,
+               std::vector<scene::LabelRequest>& compute_labels,
                std::vector<scene::LabelRequest>& memory_labels) {
   for (const auto& g : groups) {
-    const std::string name = who(g.device, g.threads);
+    const std::string name = machines.who(k, g.device, g.threads);
     const bool dashed = g.threads > 1 || g.device == "gpu";
     const double top = g.peaks.empty() ? std::numeric_limits<double>::infinity()
                                        : std::log10(g.peaks.front().per_second);
@@ -212,7 +232,7 @@ void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& 
       }
       scene.lines.push_back({SceneLine::Kind::memory, level, g.device, g.threads, bw.bytes_per_s,
                              bw.kernel, dashed, m.px(lx0), m.py(lbw + lx0), m.px(lx1),
-                             m.py(lbw + lx1)});
+                             m.py(lbw + lx1), k});
       memory_labels.push_back({what, scene.lines.size() - 1});
     }
     for (const auto& peak : g.peaks) {
@@ -235,75 +255,22 @@ void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& 
       }
       scene.lines.push_back({SceneLine::Kind::compute, peak.dtype, g.device, g.threads,
                              peak.per_second, peak.name, dashed, m.px(start), m.py(lp),
-                             m.px(m.x1()), m.py(lp)});
+                             m.px(m.x1()), m.py(lp), k});
       compute_labels.push_back({what, scene.lines.size() - 1});
     }
   }
 }
 
-std::vector<std::string> caption(const std::vector<RooflinePlacement>& placements,
-                                 const RooflineScene& scene) {
-  std::size_t ours = 0, foreign = 0, analytic_cpu = 0, analytic_gpu = 0, counted = 0;
-  bool dtype_unknown = false;
-  for (const auto& p : placements) {
-    if (!p.placeable) continue;
-    if (p.foreign) {
-      ++foreign;
-      for (const auto& n : p.notes) dtype_unknown |= n.kind == NoteKind::dtype;
-      continue;
-    }
-    ++ours;
-    if (p.bytes_source == MetricSource::analytic)
-      ++(p.device == "gpu" ? analytic_gpu : analytic_cpu);
-    else
-      ++counted;
-  }
-  std::vector<std::string> out;
-  const auto results = [](std::size_t n) {
-    return fmt::format("{} result{}", n, n == 1 ? "" : "s");
-  };
-  if (ours > 0)
-    out.push_back(fmt::format(
-        "{} from Ridgeline runs, each validated against its reference before it was timed.",
-        results(ours)));
-  if (analytic_cpu > 0)
-    out.push_back(
-        "Analytic bytes are the compulsory traffic of the operands, compared with the level "
-        "their working set fits in.");
-  if (analytic_gpu > 0)
-    out.push_back("GPU results: compulsory bytes from HBM, operands rotated between calls.");
-  if (counted > 0)
-    out.push_back(fmt::format("{}: bytes per level from counters.", results(counted)));
-  if (foreign > 0)
-    out.push_back(fmt::format(
-        "{} from a foreign Google Benchmark file: not validated by Ridgeline; FLOPs and bytes "
-        "are the file's own rate counters, compared with DRAM since the level is unknown{}.",
-        results(foreign),
-        dtype_unknown ? ", under the highest floating-point peak since the dtype is unknown" : ""));
-  std::size_t off = 0;
-  for (const auto& o : scene.omitted) off += o.result;
-  if (off > 0)
-    out.push_back(fmt::format("{} placed but outside the plotted range: listed below the plot.",
-                              results(off)));
-  std::size_t fusion_arrows = 0;
-  for (const auto& a : scene.arrows) fusion_arrows += a.kind == SceneArrow::Kind::fusion;
-  if (fusion_arrows > 0)
-    out.push_back(fmt::format(
-        "{} arrow{} from an unfused case to its fused twin (same op, params, dtype, pattern, "
-        "threads): fusion moves the point right (fewer bytes) and up (faster).",
-        fusion_arrows, fusion_arrows == 1 ? "" : "s"));
-  out.push_back("Hover a point for its numbers.");
-  return out;
-}
-
 // The scene's axes, roofs, labels and points: everything but the arrows and the caption.
 RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
-                           const MachineModel* machine, const SceneCanvas& canvas) {
+                           const Machines& machines, const SceneCanvas& canvas) {
   RooflineScene scene;
   scene.canvas = canvas;
   Omissions omit(scene);
-  const std::vector<Group> groups =
-      machine ? roof_groups(placements, *machine, omit) : std::vector<Group>{};
+  std::vector<std::vector<Group>> per_machine;  // each machine's roofs
+  for (std::size_t k = 0; k < machines.list.size(); ++k)
+    per_machine.push_back(machines.list[k].machine ? roof_groups(placements, machines, k, omit)
+                                                   : std::vector<Group>{});
 
   // Axis ranges from the points, the peaks and the ridge points.
   std::vector<double> xs, ys;
@@ -314,15 +281,16 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
           xs.push_back(std::log10(ai));
           ys.push_back(std::log10(p.achieved));
         }
-  for (const auto& g : groups) {
-    for (const auto& peak : g.peaks) {
-      ys.push_back(std::log10(peak.per_second));
-      for (const auto& [level, bw] : g.memory)
-        xs.push_back(std::log10(peak.per_second) - std::log10(bw.bytes_per_s));
+  for (const auto& groups : per_machine)
+    for (const auto& g : groups) {
+      for (const auto& peak : g.peaks) {
+        ys.push_back(std::log10(peak.per_second));
+        for (const auto& [level, bw] : g.memory)
+          xs.push_back(std::log10(peak.per_second) - std::log10(bw.bytes_per_s));
+      }
+      if (g.peaks.empty())  // memory roofs alone: where they cross intensity 1
+        for (const auto& [level, bw] : g.memory) ys.push_back(std::log10(bw.bytes_per_s));
     }
-    if (g.peaks.empty())  // memory roofs alone: where they cross intensity 1
-      for (const auto& [level, bw] : g.memory) ys.push_back(std::log10(bw.bytes_per_s));
-  }
   // Room left of the lowest ridge point for the steepest roofs' labels.
   auto [xlo, xhi] = decades(xs, std::log10(5.0), std::log10(2.0), -1, 2);
   auto [ylo, yhi] = decades(ys, std::log10(2.0), std::log10(1.5), 9, 11);
@@ -335,7 +303,8 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
   const Mapper m(scene.canvas, scene.x, scene.y);
 
   std::vector<scene::LabelRequest> compute_labels, memory_labels;
-  add_roofs(scene, omit, groups, m, compute_labels, memory_labels);
+  for (std::size_t k = 0; k < per_machine.size(); ++k)
+    add_roofs(scene, omit, per_machine[k], machines, k, m, compute_labels, memory_labels);
   // Peaks first (the fewest places), then the memory roofs from the highest bandwidth.
   std::stable_sort(memory_labels.begin(), memory_labels.end(), [&](const auto& a, const auto& b) {
     return scene.lines[a.line].value > scene.lines[b.line].value;
@@ -367,19 +336,19 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
                              const MachineModel* machine, const SceneCanvas& canvas,
                              const std::vector<FusionPair>& fusion) {
-  RooflineScene scene = placed_scene(placements, machine, canvas);
+  RooflineScene scene = placed_scene(placements, Machines{{{machine, ""}}}, canvas);
   detail::add_fusion_arrows(scene, placements, fusion);
-  scene.caption = caption(placements, scene);
+  scene.caption = detail::scene_caption(placements, scene);
   return scene;
 }
 
 RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
                                std::size_t base_count, const std::vector<CaseComparison>& cases,
                                const MachineModel* machine, const SceneCanvas& canvas) {
-  RooflineScene scene = placed_scene(placements, machine, canvas);
+  RooflineScene scene = placed_scene(placements, Machines{{{machine, ""}}}, canvas);
   const std::vector<std::size_t> too_close =
       detail::add_comparison_arrows(scene, placements, base_count, cases);
-  scene.caption = caption(placements, scene);
+  scene.caption = detail::scene_caption(placements, scene);
   std::string line = fmt::format(
       "Hollow markers are the base run, filled ones the new run; {} arrow{} from a case's base "
       "point to its new point, coloured by verdict",
@@ -394,6 +363,18 @@ RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
   }
   // Before "Hover a point for its numbers.", the last line.
   scene.caption.insert(scene.caption.end() - 1, line + ".");
+  return scene;
+}
+
+RooflineScene overlay_scene(const std::vector<RooflinePlacement>& placements,
+                            const std::vector<std::size_t>& machine_of,
+                            const std::vector<SceneMachine>& machines, const SceneCanvas& canvas) {
+  if (machine_of.size() != placements.size())
+    throw std::invalid_argument("overlay_scene: one machine index per placement");
+  for (std::size_t k : machine_of)
+    if (k >= machines.size()) throw std::invalid_argument("overlay_scene: no such machine");
+  RooflineScene scene = placed_scene(placements, Machines{machines, &machine_of}, canvas);
+  scene.caption = detail::scene_caption(placements, scene);
   return scene;
 }
 

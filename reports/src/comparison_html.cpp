@@ -109,6 +109,32 @@ std::string machines_table(const ReportInput& base, const ReportInput& head) {
 
 }  // namespace
 
+std::string runs_picture_svg(const RooflineScene& scene,
+                             const std::vector<RooflinePlacement>& placements,
+                             std::size_t base_count,
+                             const std::function<std::string(std::size_t)>& run,
+                             const RunComparison* cmp) {
+  const BackendColours colours = backend_colours(placements);
+  SvgMarks marks{placements, colours, base_count, {}, {}, run};
+  if (!cmp) return roofline_svg(scene, marks);
+  std::map<std::size_t, const CaseComparison*> case_of;  // placement -> its compared case
+  const std::vector<CasePlacements> where = case_placements(placements, base_count, cmp->cases);
+  for (std::size_t i = 0; i < where.size(); ++i)
+    for (const auto& at : {where[i].base, where[i].head})
+      if (at) case_of[*at] = &cmp->cases[i];
+  marks.arrow = [&](const SceneArrow& a) {
+    const CaseComparison& c = cmp->cases.at(a.pair);
+    ArrowMark mark{verdict_colour(c.verdict), verdict_lines(c)};
+    mark.tip.insert(mark.tip.begin(), c.name);
+    return mark;
+  };
+  marks.point_lines = [&](std::size_t placement) {
+    const auto it = case_of.find(placement);
+    return it == case_of.end() ? std::vector<std::string>{} : verdict_lines(*it->second);
+  };
+  return roofline_svg(scene, marks);
+}
+
 std::string comparison_html(const ReportInput& base, const ReportInput& head,
                             const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
@@ -137,28 +163,16 @@ std::string comparison_html(const ReportInput& base, const ReportInput& head,
                                                roofs.machine ? &*roofs.machine : nullptr);
   const std::vector<CasePlacements> where =
       case_placements(placements, base.placements.size(), cmp.cases);
-  std::map<std::size_t, const CaseComparison*> case_of;  // placement -> its compared case
-  for (std::size_t i = 0; i < where.size(); ++i)
-    for (const auto& at : {where[i].base, where[i].head})
-      if (at) case_of[*at] = &cmp.cases[i];
   const BackendColours colours = backend_colours(placements);
-  SvgMarks marks{placements, colours, base.placements.size(), {}, {}};
-  marks.arrow = [&](const SceneArrow& a) {
-    const CaseComparison& c = cmp.cases.at(a.pair);
-    ArrowMark mark{verdict_colour(c.verdict), verdict_lines(c)};
-    mark.tip.insert(mark.tip.begin(), c.name);
-    return mark;
-  };
-  marks.point_lines = [&](std::size_t placement) {
-    const auto it = case_of.find(placement);
-    return it == case_of.end() ? std::vector<std::string>{} : verdict_lines(*it->second);
-  };
   std::string verdicts;
   for (Verdict v : {Verdict::regression, Verdict::improvement, Verdict::same, Verdict::inconclusive,
                     Verdict::broken})
     verdicts +=
         fmt::format(R"(<span style="color:{}">→ {}</span>)", verdict_colour(v), to_string(v));
-  s += "<h2>Roofline</h2>" + roofline_svg(scene, marks) +
+  const std::size_t n = base.placements.size();
+  s += "<h2>Roofline</h2>" +
+       runs_picture_svg(
+           scene, placements, n, [n](std::size_t i) { return i < n ? "base" : "new"; }, &cmp) +
        roofline_legend(placements, colours, "<span>○ base, ● new</span>" + verdicts) +
        fmt::format("<p class=\"meta\">Roofs: {} run's machine, {}.</p>",
                    &roofs == &head ? "the new" : "the base", escape_html(roofs.machine_origin)) +

@@ -36,6 +36,12 @@ const char* sweep_colour(const std::string& kernel, int threads) {
   return threads == 1 ? "#37b24d" : "#ae3ec9";
 }
 
+std::vector<double> roof_dashes(const SceneLine& line) {
+  if (line.machine > 0)
+    return line.dashed ? std::vector<double>{7, 3, 2, 3} : std::vector<double>{2, 3};
+  return line.dashed ? std::vector<double>{7, 4} : std::vector<double>{};
+}
+
 const char* verdict_colour(Verdict v) {
   switch (v) {
     case Verdict::regression:

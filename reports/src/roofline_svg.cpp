@@ -1,6 +1,9 @@
 // Draws the roofline scene. It computes no position and no range: the scene holds them.
 #include "roofline_svg.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "ridgeline/reports/escape.hpp"
@@ -9,6 +12,12 @@
 namespace ridgeline::reports {
 
 namespace {
+
+// ` stroke-dasharray="7 4"`, or nothing for a solid line.
+std::string dasharray(const std::vector<double>& dashes) {
+  if (dashes.empty()) return "";
+  return fmt::format(R"svg( stroke-dasharray="{:g}")svg", fmt::join(dashes, " "));
+}
 
 std::string marker(const std::string& dtype, double cx, double cy, const std::string& fill,
                    const std::string& stroke) {
@@ -90,7 +99,7 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
     s += fmt::format(
         R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="{}" stroke-width="{}"{}/>)svg",
         l.x0, l.y0, l.x1, l.y1, memory ? level_colour(l.level) : "#212529", memory ? 1.8 : 2,
-        l.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
+        dasharray(roof_dashes(l)));
   }
   for (const auto& r : sc.ridges)
     s += fmt::format(
@@ -125,7 +134,7 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
     s += fmt::format("<g class=\"point{}\">", two_runs ? base ? " base" : " new" : "") +
          marker(p.dtype, pt.x, pt.y, base ? "#fff" : colour, stroke) + "<title>" +
          point_tip(
-             p, pt, two_runs ? base ? "base" : "new" : "",
+             p, pt, marks.run ? marks.run(pt.placement) : "",
              marks.point_lines ? marks.point_lines(pt.placement) : std::vector<std::string>{}) +
          "</title></g>";
   }

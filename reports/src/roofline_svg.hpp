@@ -23,12 +23,15 @@ struct ArrowMark {
 struct SvgMarks {
   const std::vector<RooflinePlacement>& placements;  // the ones the scene was made from
   const BackendColours& colours;
-  // Two runs: the first `base_count` placements are the base run's, drawn hollow, and
-  // every tooltip starts with its run. 0: one run, every marker filled.
+  // Two runs or more: the first `base_count` placements are the base run's (or an overlay's
+  // other runs'), drawn hollow. 0: one run, every marker filled.
   std::size_t base_count = 0;
   std::function<ArrowMark(const SceneArrow&)> arrow;  // required where the scene has arrows
   // Lines (unescaped) added to a placement's tooltip, by its index; may be empty.
   std::function<std::vector<std::string>(std::size_t)> point_lines;
+  // The run a placement belongs to ("base", "new", a file's name), first in its tooltip;
+  // may be empty (one run).
+  std::function<std::string(std::size_t)> run{};
 };
 
 // Draws the scene as inline SVG: roofs with their labels where the scene placed them,

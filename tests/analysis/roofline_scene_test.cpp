@@ -83,8 +83,10 @@ TEST(SceneLabels, NoTwoLabelsOverlapOnRandomMachines) {
         m.memory.push_back(bandwidth(level, bw, t));
         bw /= std::pow(10.0, log_ratio(rng) / 3);
       }
-      points.push_back(point("p" + std::to_string(t), std::pow(10.0, log_ai(rng)), p64 / 10,
-                             trial % 2 ? "f32" : "f64", t));
+      std::string name = "p";  // not "p" + ...: GCC 12 warns (-Wrestrict) wrongly there
+      name += std::to_string(t);
+      points.push_back(
+          point(name, std::pow(10.0, log_ai(rng)), p64 / 10, trial % 2 ? "f32" : "f64", t));
     }
     scene_checks::expect_sound_scene(roofline_scene(points, &m), "trial " + std::to_string(trial));
     if (HasFailure()) break;
@@ -183,6 +185,47 @@ TEST(SceneGeometry, OverlapOfRotatedBoxes) {
   EXPECT_FALSE(overlap(text_box({100, 200}, -45, 100, 10), text_box({130, 200}, -45, 100, 10)));
   EXPECT_GT(text_width("WWW", 10), text_width("iii", 10));
   EXPECT_DOUBLE_EQ(text_width("\xE2\x80\xAE", 10), 10);  // one code point, three bytes
+}
+
+TEST(OverlayScene, EachMachinesRunsUnderItsOwnRoofs) {
+  // Two machines: the second with twice the DRAM bandwidth and a higher f64 peak, each with a
+  // run of its own; a third run carries no model.
+  MachineModel a, b;
+  a.host = "zen4-vm";
+  a.compute.push_back(peak("f64", 100e9, 1));
+  a.memory.push_back(bandwidth("DRAM", 40e9, 1));
+  b.host = "zen5-vm";
+  b.compute.push_back(peak("f64", 130e9, 1));
+  b.compute.push_back(peak("f32", 260e9, 2));  // no placement under it: not drawn
+  b.memory.push_back(bandwidth("DRAM", 80e9, 1));
+  const std::vector<RooflinePlacement> placements{point("on a", 1, 30e9), point("on b", 1, 60e9),
+                                                  point("on b too", 8, 120e9),
+                                                  point("no model", 2, 10e9)};
+  const std::vector<std::size_t> machine_of{0, 1, 1, 2};
+  const RooflineScene s =
+      overlay_scene(placements, machine_of, {{&a, "zen4-vm"}, {&b, "zen5-vm"}, {nullptr, "none"}});
+  scene_checks::expect_sound_scene(s, "overlay");
+  EXPECT_EQ(s.points.size(), 4u);  // every run's points, the one without roofs too
+  std::map<std::size_t, std::vector<double>> values;  // machine -> its roofs' values
+  for (const auto& l : s.lines) values[l.machine].push_back(l.value);
+  EXPECT_EQ(values[0], (std::vector<double>{40e9, 100e9}));  // DRAM then the peak
+  EXPECT_EQ(values[1], (std::vector<double>{80e9, 130e9}));
+  EXPECT_EQ(values.count(2), 0u);
+  std::size_t named = 0;  // each label says whose roof it is
+  for (const auto& l : s.labels)
+    named +=
+        l.text.find("zen4-vm") != std::string::npos || l.text.find("zen5-vm") != std::string::npos;
+  EXPECT_EQ(named + s.key.size(), 4u);
+
+  // All under one machine: one set of roofs, labelled as in the report.
+  const RooflineScene one = overlay_scene(placements, {0, 0, 0, 0}, {{&a, "zen4-vm"}});
+  for (const auto& l : one.lines) EXPECT_EQ(l.machine, 0u);
+  for (const auto& l : one.labels) EXPECT_EQ(l.text.find("zen4-vm"), std::string::npos) << l.text;
+  EXPECT_EQ(one.lines.size(), roofline_scene(placements, &a).lines.size());
+
+  EXPECT_THROW(overlay_scene(placements, {0, 1}, {{&a, "a"}, {&b, "b"}}), std::invalid_argument);
+  EXPECT_THROW(overlay_scene(placements, {0, 1, 1, 3}, {{&a, "a"}, {&b, "b"}}),
+               std::invalid_argument);
 }
 
 }  // namespace ridgeline

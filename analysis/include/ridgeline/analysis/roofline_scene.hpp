@@ -55,6 +55,7 @@ struct SceneLine {
   std::string ceiling;                    // the ceiling's name (compute) or kernel (memory)
   bool dashed = false;                    // more than one thread, or a GPU
   double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, inside the plot
+  std::size_t machine = 0;                // an overlay's: the index of the machine whose roof it is
 };
 
 struct SceneRidge {
@@ -128,5 +129,21 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
 RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
                                std::size_t base_count, const std::vector<CaseComparison>& cases,
                                const MachineModel* machine, const SceneCanvas& canvas = {});
+
+// One machine of an overlay: its model (none: its runs have no roofs) and the name its
+// roofs' labels carry ("zen5-vm").
+struct SceneMachine {
+  const MachineModel* machine = nullptr;
+  std::string name;
+};
+
+// Several runs on one roofline (the dashboard's overlay): `machine_of[i]` is the index in
+// `machines` of the model placement i was placed under. Each machine's roofs are drawn for
+// its own placements; with more than one machine every roof's label starts with its
+// machine's name and its line carries the machine's index.
+RooflineScene overlay_scene(const std::vector<RooflinePlacement>& placements,
+                            const std::vector<std::size_t>& machine_of,
+                            const std::vector<SceneMachine>& machines,
+                            const SceneCanvas& canvas = {});
 
 }  // namespace ridgeline

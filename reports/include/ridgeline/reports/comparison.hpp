@@ -2,10 +2,13 @@
 // The printers of a run comparison (analysis/run_comparison.hpp): the terminal table,
 // JSON, Markdown for $GITHUB_STEP_SUMMARY and JUnit XML. They format the model; every
 // number and verdict comes from it (docs/compare.md).
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "ridgeline/analysis/calibration.hpp"
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/analysis/run_history.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -33,6 +36,15 @@ std::string comparison_junit(const ComparisonView& view);
 // verdict table. `base` and `head` are the runs' report inputs, `view` their comparison.
 std::string comparison_html(const ReportInput& base, const ReportInput& head,
                             const ComparisonView& view);
+// The picture of several runs on one roofline as an <svg>: `placements` the scene was made
+// from, the first `base_count` of them (a comparison's base, the dashboard's other runs)
+// drawn hollow, each tooltip starting with `run(placement)`; with `comparison`, its arrows
+// coloured by verdict and each compared point's verdict in its tooltip.
+std::string runs_picture_svg(const RooflineScene& scene,
+                             const std::vector<RooflinePlacement>& placements,
+                             std::size_t base_count,
+                             const std::function<std::string(std::size_t)>& run,
+                             const RunComparison* comparison = nullptr);
 
 // `compare --history`: each case's steps with the run they start at, then the newest run's
 // comparison against the runs before it (comparison_text).

@@ -36,6 +36,10 @@ inline constexpr const char* kThrottledStroke = "#f08c00";
 // The colour of a memory sweep and its levels: read or copy, one thread or more.
 const char* sweep_colour(const std::string& kernel, int threads);
 
+// A roof's dash pattern in pixels (on, off, ...; empty: solid): dashed for more than one
+// thread or a GPU; an overlay's second and further machines dotted (dash-dot where dashed).
+std::vector<double> roof_dashes(const SceneLine& line);
+
 // The colour a verdict is drawn in (comparison arrows and tables).
 const char* verdict_colour(Verdict verdict);
 

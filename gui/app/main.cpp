@@ -1,12 +1,14 @@
-// ridgeline-gui [--screenshot OUT.png] [--machine MACHINE.json] [RUN ...]: the dashboard
-// (docs/gui.md). With --screenshot it renders the window offscreen to OUT.png and exits:
-// 0 written, 2 bad input (each file that could not be opened, one line each; nothing
-// written).
+// ridgeline-gui [--screenshot OUT.png] [--machine MACHINE.json] [--overlay | --compare]
+// [RUN ...]: the dashboard (docs/gui.md). With --screenshot it renders the window offscreen to
+// OUT.png and exits: 0 written, 2 bad input (each file that could not be opened, one line each;
+// nothing written).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QImage>
 #include <QSaveFile>
 #include <cstdio>
+#include <numeric>
+#include <vector>
 
 #include "main_window.hpp"
 
@@ -24,8 +26,14 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   const QCommandLineOption shot("screenshot", "Render the window to FILE (PNG) and exit", "FILE");
   const QCommandLineOption machine("machine", "Ceilings from this machine model", "FILE");
+  const QCommandLineOption overlay(
+      "overlay", "Draw every run given on one chart: the last shown, the others overlaid");
+  const QCommandLineOption compare("compare",
+                                   "Compare the last run given with the first (its base)");
   parser.addOption(shot);
   parser.addOption(machine);
+  parser.addOption(overlay);
+  parser.addOption(compare);
   parser.addPositionalArgument("runs", "Runs, .jsonl journals or Google Benchmark JSON files");
   parser.process(app);
 
@@ -34,7 +42,23 @@ int main(int argc, char** argv) {
   if (parser.isSet(machine))
     if (const QString e = window.use_ceilings_from(parser.value(machine)); !e.isEmpty())
       errors << e;
-  errors << window.open_files(parser.positionalArguments());
+  const QStringList runs = parser.positionalArguments();
+  if (parser.isSet(overlay) && parser.isSet(compare)) {
+    std::fprintf(stderr, "ridgeline-gui: --overlay and --compare: choose one\n");
+    return 2;
+  }
+  if ((parser.isSet(overlay) || parser.isSet(compare)) && runs.size() < 2) {
+    std::fprintf(stderr, "ridgeline-gui: --%s needs two runs or more\n",
+                 parser.isSet(overlay) ? "overlay" : "compare");
+    return 2;
+  }
+  errors << window.open_files(runs);
+  if (errors.isEmpty() && parser.isSet(overlay)) {
+    std::vector<int> others(static_cast<std::size_t>(runs.size() - 1));
+    std::iota(others.begin(), others.end(), 0);
+    window.overlay(others);
+  }
+  if (errors.isEmpty() && parser.isSet(compare)) window.compare_with(0);
   if (!parser.isSet(shot)) {
     window.show();
     return app.exec();

@@ -72,6 +72,8 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   view_ = new RooflineView(chart);
   legend_ = new QLabel(chart);
   legend_->setWordWrap(true);
+  // Top-aligned: a wrapped label given too little height must not spill onto the chart.
+  legend_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   chart_layout->addWidget(view_, 1);
   chart_layout->addWidget(legend_);
   tabs_ = new QTabWidget(splitter_);
@@ -274,6 +276,8 @@ void MainWindow::show_document(int index) {
   details_->setHtml(QString::fromStdString(details_html({})));
   compare_with(-1);
   fill_compare_choices();
+  overlay({});
+  fill_overlay_menu();
   fill_table_tabs(*doc);
   fill_facets();
   fill_roofs_menu();

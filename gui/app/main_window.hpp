@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "ridgeline/core/thresholds.hpp"
 #include "ridgeline/gui/comparison_model.hpp"
 #include "ridgeline/gui/results_filter.hpp"
 #include "ridgeline/gui/results_model.hpp"
@@ -16,6 +17,7 @@
 #include "ridgeline/gui/table_model.hpp"
 
 class QComboBox;
+class QDoubleSpinBox;
 class QFileSystemWatcher;
 class QMenu;
 class QTimer;
@@ -61,6 +63,17 @@ class MainWindow : public QMainWindow {
   // chart, the verdicts in their tab (main_window_compare.cpp).
   void compare_with(int base_index);
   const ComparisonModel* verdicts() const { return verdicts_model_; }
+  // The comparison's options as the Verdicts tab sets them (compare's --threshold, --alpha).
+  ComparisonSettings comparison_settings() const;
+  // A thresholds file from `compare --calibrate` for the comparison ("": back to the one
+  // threshold); "" or why it could not be read.
+  QString use_thresholds_file(const QString& path);
+  QDoubleSpinBox* threshold_box() const { return threshold_; }
+  QDoubleSpinBox* alpha_box() const { return alpha_; }
+  QComboBox* gate_box() const { return gate_; }
+  // Draws the open runs `indices` with the one shown (View → Overlay runs); stops a
+  // comparison. Empty: the run shown alone.
+  void overlay(const std::vector<int>& indices);
   QTabWidget* tabs() const { return tabs_; }
 
   // The exports of File → Export (main_window_export.cpp): each file written whole or not at
@@ -84,6 +97,7 @@ class MainWindow : public QMainWindow {
   void open_or_warn(const QStringList& paths);  // open_files, the errors in a message box
   void build_view_menu();
   void fill_roofs_menu();
+  void fill_overlay_menu();
   void roofs_toggled();
   void add_export_actions(QMenu* file);
   std::set<std::size_t> selected_placements() const;
@@ -114,7 +128,14 @@ class MainWindow : public QMainWindow {
   QMenu* recent_ = nullptr;
   QMenu* roofs_ = nullptr;
   QLabel* legend_ = nullptr;
-  QComboBox* compare_ = nullptr;  // "compare with": another open run as the base
+  QComboBox* compare_ = nullptr;         // "compare with": another open run as the base
+  int compared_base_ = -1;               // its index, -1: none
+  QDoubleSpinBox* threshold_ = nullptr;  // percent
+  QDoubleSpinBox* alpha_ = nullptr;
+  QComboBox* gate_ = nullptr;  // --fail-on
+  QLabel* thresholds_file_ = nullptr;
+  std::optional<Thresholds> thresholds_;
+  QMenu* overlay_ = nullptr;  // View → Overlay runs: a checkable action per other open run
   ComparisonModel* verdicts_model_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   TableModel* machine_tables_[3] = {};  // compute and memory ceilings, measured levels

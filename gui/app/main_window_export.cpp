@@ -36,7 +36,8 @@ QString MainWindow::export_png(const QString& path) {
 QString MainWindow::export_svg(const QString& path) {
   const RunDocument* doc = model_->document();
   if (!doc) return "no run is open";
-  return write_text(path, chart_svg(view_->scene(), *doc) + "\n");
+  return write_text(path,
+                    chart_svg(view_->scene(), *doc, view_->paint(), view_->comparison()) + "\n");
 }
 
 QString MainWindow::export_csv(const QString& path) {

@@ -1,9 +1,10 @@
-// The View menu (colours, roofs) and the facets above the table.
+// The View menu (colours, marker size, roofs, overlaid runs) and the facets above the table.
 #include <QActionGroup>
 #include <QComboBox>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <algorithm>
 
 #include "main_window.hpp"
 #include "roofline_view.hpp"
@@ -35,17 +36,62 @@ void MainWindow::build_view_menu() {
     a->setChecked(by == ColourBy::backend);
     group->addAction(a);
   }
+  QAction* size = view->addAction("&Size points by time", this, [this](bool on) {
+    view_->set_size_by_time(on);
+    legend_->setText(view_->legend_html());
+  });
+  size->setCheckable(true);
   roofs_ = view->addMenu("&Roofs");
   fill_roofs_menu();
+  overlay_ = view->addMenu("&Overlay runs");
+  fill_overlay_menu();
 }
 
-// One checkable action per memory level and per dtype the document's model has roofs for.
+// One checkable action per open run but the one shown.
+void MainWindow::fill_overlay_menu() {
+  overlay_->clear();
+  for (int i = 0; i < static_cast<int>(documents_.size()); ++i) {
+    if (i == runs_->currentIndex()) continue;
+    QAction* a = overlay_->addAction(runs_->itemText(i));
+    a->setCheckable(true);
+    a->setData(i);
+    connect(a, &QAction::toggled, this, [this] {
+      std::vector<int> checked;
+      for (QAction* run : overlay_->actions())
+        if (run->isChecked()) checked.push_back(run->data().toInt());
+      overlay(checked);
+    });
+  }
+  overlay_->setEnabled(!overlay_->actions().isEmpty());
+}
+
+void MainWindow::overlay(const std::vector<int>& indices) {
+  std::vector<std::shared_ptr<const RunDocument>> runs;
+  for (int i : indices)
+    if (i >= 0 && i < static_cast<int>(documents_.size()) && i != runs_->currentIndex())
+      runs.push_back(documents_[static_cast<std::size_t>(i)]);
+  if (!runs.empty() && compared_base_ >= 0) compare_with(-1);  // one or the other on the chart
+  for (QAction* a : overlay_->actions()) {                     // the menu says what is drawn
+    const QSignalBlocker quiet(a);
+    a->setChecked(std::find(indices.begin(), indices.end(), a->data().toInt()) != indices.end());
+  }
+  if (!runs.empty()) {
+    const QSignalBlocker quiet(compare_);
+    compare_->setCurrentIndex(0);
+  }
+  view_->set_overlay(std::move(runs));
+  fill_roofs_menu();
+  legend_->setText(view_->legend_html());
+}
+
+// One checkable action per memory level and per dtype the models drawn have roofs for,
+// checked where the chart shows them.
 void MainWindow::fill_roofs_menu() {
   roofs_->clear();
   for (const auto& level : view_->roof_levels()) {
     QAction* a = roofs_->addAction(QString::fromStdString(level) + " bandwidth");
     a->setCheckable(true);
-    a->setChecked(true);
+    a->setChecked(!view_->hidden_levels().count(level));
     a->setData(QStringList{"level", QString::fromStdString(level)});
     connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
   }
@@ -53,7 +99,7 @@ void MainWindow::fill_roofs_menu() {
   for (const auto& dtype : view_->roof_dtypes()) {
     QAction* a = roofs_->addAction(QString::fromStdString(dtype) + " peaks");
     a->setCheckable(true);
-    a->setChecked(true);
+    a->setChecked(!view_->hidden_dtypes().count(dtype));
     a->setData(QStringList{"dtype", QString::fromStdString(dtype)});
     connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
   }

@@ -1,14 +1,12 @@
+// The chart's content: what is drawn (the document, a comparison's base or an overlay's runs,
+// the filter), its roofs and colours, and the scene made from them (navigation:
+// roofline_view_navigation.cpp).
 #include "roofline_view.hpp"
 
-#include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QRubberBand>
-#include <QToolTip>
-#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "ridgeline/gui/roofline_painter.hpp"
 
@@ -74,13 +72,21 @@ std::vector<std::string> distinct(const std::vector<Ceiling>& ceilings,
 }  // namespace
 
 std::vector<std::string> RooflineView::roof_levels() const {
-  if (!document_ || !document_->input.machine) return {};
-  return distinct(document_->input.machine->memory, &MemoryCeiling::level);
+  std::vector<std::string> out;
+  for (const RunDocument* run : drawn_runs())
+    if (run->input.machine)
+      for (const auto& level : distinct(run->input.machine->memory, &MemoryCeiling::level))
+        if (std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
+  return out;
 }
 
 std::vector<std::string> RooflineView::roof_dtypes() const {
-  if (!document_ || !document_->input.machine) return {};
-  return distinct(document_->input.machine->compute, &ComputeCeiling::dtype);
+  std::vector<std::string> out;
+  for (const RunDocument* run : drawn_runs())
+    if (run->input.machine)
+      for (const auto& dtype : distinct(run->input.machine->compute, &ComputeCeiling::dtype))
+        if (std::find(out.begin(), out.end(), dtype) == out.end()) out.push_back(dtype);
+  return out;
 }
 
 QString RooflineView::legend_html() const {
@@ -90,12 +96,22 @@ QString RooflineView::legend_html() const {
              .arg(QString::fromStdString(colour), QString::fromStdString(key).toHtmlEscaped());
   bool throttled = false;
   for (const auto& p : *drawn_) throttled |= p.placeable && p.throttled;
-  return s +
-         "&nbsp; &#9679; f32 &nbsp;&#9632; f64 &nbsp;&#9650; other; dashed roofs: more "
-         "threads or a GPU" +
-         (throttled ? QString("; <span style=\"color:%1\">orange outline: GPU throttled</span>")
-                          .arg(kThrottledStroke)
-                    : QString());
+  s += "&nbsp; &#9679; f32 &nbsp;&#9632; f64 &nbsp;&#9650; other; dashed roofs: more threads or "
+       "a GPU";
+  if (!overlay_.empty()) s += "; hollow: the overlaid runs";
+  if (machines_.size() > 1) {
+    QStringList dotted;
+    for (std::size_t k = 1; k < machines_.size(); ++k)
+      if (machines_[k].machine) dotted << QString::fromStdString(machines_[k].name).toHtmlEscaped();
+    if (!dotted.isEmpty())
+      s += QString("; solid roofs: %1, dotted: %2")
+               .arg(QString::fromStdString(machines_[0].name).toHtmlEscaped(), dotted.join(", "));
+  }
+  if (size_by_time_) s += "; marker size: time per call";
+  if (throttled)
+    s += QString("; <span style=\"color:%1\">orange outline: GPU throttled</span>")
+             .arg(kThrottledStroke);
+  return s;
 }
 
 RooflinePaint RooflineView::paint() const {
@@ -104,6 +120,8 @@ RooflinePaint RooflineView::paint() const {
   if (comparison_)
     for (const auto& a : scene_.arrows)
       paint.arrow_colours.push_back(verdict_colour(comparison_->cases.at(a.pair).verdict));
+  paint.runs = runs_;
+  paint.size_by_time = size_by_time_;
   return paint;
 }
 
@@ -112,20 +130,68 @@ void RooflineView::set_comparison(std::shared_ptr<const RunDocument> base,
   if (!comparison && !comparison_) return;  // nothing compared before or now
   base_ = comparison ? std::move(base) : nullptr;
   comparison_ = base_ ? std::move(comparison) : nullptr;
+  if (comparison_) overlay_.clear();
   refresh_drawn();
 }
 
+void RooflineView::set_overlay(std::vector<std::shared_ptr<const RunDocument>> runs) {
+  if (runs.empty() && overlay_.empty()) return;
+  overlay_ = std::move(runs);
+  if (!overlay_.empty()) {
+    base_.reset();
+    comparison_.reset();
+  }
+  refresh_drawn();
+}
+
+void RooflineView::set_size_by_time(bool on) {
+  size_by_time_ = on;  // the scene stays: only the markers change
+  update();
+}
+
+std::vector<const RunDocument*> RooflineView::drawn_runs() const {
+  std::vector<const RunDocument*> out;
+  if (!document_) return out;
+  if (comparison_) out.push_back(base_.get());
+  for (const auto& run : overlay_) out.push_back(run.get());
+  out.push_back(document_.get());
+  return out;
+}
+
+namespace {
+// A run's name on the chart: its file's name, or its path where two runs drawn share a name.
+std::string run_label(const RunDocument& run, const std::vector<const RunDocument*>& runs) {
+  const auto name = [](const RunDocument& r) {
+    return std::filesystem::path(r.path).filename().string();
+  };
+  const std::string mine = name(run);
+  for (const RunDocument* other : runs)
+    if (other != &run && name(*other) == mine) return run.path;
+  return mine;
+}
+}  // namespace
+
 void RooflineView::refresh_drawn() {
   const auto& head = document_ ? document_->input.placements : kNone;
-  base_count_ = comparison_ ? base_->input.placements.size() : 0;
-  if (!comparison_ && !visible_) {  // the document's own placements, not copied
+  const std::vector<const RunDocument*> runs = drawn_runs();
+  // The other runs (a comparison's base, an overlay) first, then the document's placements;
+  // rows the filter removed stay (indices are the table's) but are not placed.
+  base_count_ = 0;
+  runs_.clear();
+  for (const RunDocument* run : runs) {
+    const bool mine = run == document_.get();
+    runs_.emplace_back(base_count_,
+                       comparison_ ? mine ? "new run" : "base run" : run_label(*run, runs));
+    if (!mine) base_count_ += run->input.placements.size();
+  }
+  if (runs.size() < 2) runs_.clear();
+  if (runs.size() < 2 && !visible_) {  // the document's own placements, not copied
     drawn_ = &head;
   } else {
-    // The base run's placements first (a comparison), then the document's; rows the filter
-    // removed stay (indices are the table's) but are not placed.
     copy_.clear();
-    if (comparison_) copy_ = base_->input.placements;
-    copy_.insert(copy_.end(), head.begin(), head.end());
+    copy_.reserve(base_count_ + head.size());
+    for (const RunDocument* run : runs)
+      copy_.insert(copy_.end(), run->input.placements.begin(), run->input.placements.end());
     if (visible_)
       for (std::size_t i = 0; i < head.size(); ++i)
         if (!visible_->count(i)) copy_[base_count_ + i].placeable = false;
@@ -137,23 +203,53 @@ void RooflineView::refresh_drawn() {
 }
 
 void RooflineView::refresh_roofs() {
-  // The roofs shown: the model (the document's, else a comparison's base run's) less the
-  // hidden levels and dtypes.
-  roofs_.reset();
-  const RunDocument* owner = document_ && document_->input.machine ? document_.get() : base_.get();
-  if (!owner || !owner->input.machine) return;
-  roofs_ = *owner->input.machine;
-  std::erase_if(roofs_->memory,
-                [&](const MemoryCeiling& m) { return hidden_levels_.count(m.level) > 0; });
-  std::erase_if(roofs_->compute,
-                [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
+  // The roofs shown: each distinct model less the hidden levels and dtypes. One run or a
+  // comparison: one model (the document's, else the base run's); an overlay: every run's.
+  roofs_.clear();
+  machines_.clear();
+  machine_of_.clear();
+  std::vector<const RunDocument*> runs = drawn_runs();
+  if (comparison_ || runs.size() < 2) {
+    const RunDocument* owner =
+        document_ && document_->input.machine ? document_.get() : base_.get();
+    runs.assign(owner && owner->input.machine ? 1 : 0, owner);
+  }
+  std::vector<const MachineModel*> models;  // as the runs carry them, distinct
+  std::vector<std::size_t> model_of_run;
+  for (const RunDocument* run : runs) {
+    const MachineModel* m = run->input.machine ? &*run->input.machine : nullptr;
+    std::size_t k = 0;
+    while (k < models.size() && !(models[k] == m || (m && models[k] && *models[k] == *m))) ++k;
+    if (k == models.size()) models.push_back(m);
+    model_of_run.push_back(k);
+  }
+  roofs_.reserve(models.size());  // machines_ points into it
+  for (const MachineModel* m : models) {
+    MachineModel shown = m ? *m : MachineModel{};
+    std::erase_if(shown.memory,
+                  [&](const MemoryCeiling& c) { return hidden_levels_.count(c.level) > 0; });
+    std::erase_if(shown.compute,
+                  [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
+    roofs_.push_back(std::move(shown));
+    // The host; two models of one host apart by their probe's day (or its whole date).
+    std::string name = m ? m->host : "";
+    for (const MachineModel* other : models)
+      if (other && m && other != m && other->host == m->host) {
+        const bool same_day = other->date.substr(0, 10) == m->date.substr(0, 10);
+        name += " " + (same_day ? m->date : m->date.substr(0, 10));
+        break;
+      }
+    machines_.push_back({m ? &roofs_.back() : nullptr, name.empty() ? "(unnamed)" : name});
+  }
+  if (comparison_ || runs.size() < 2) return;
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    machine_of_.insert(machine_of_.end(), runs[r]->input.placements.size(), model_of_run[r]);
 }
 
 void RooflineView::recolour() {
   std::size_t index = 0;  // colours_by visits the placements in order
-  colours_ = colours_by(*drawn_, [&](const RooflinePlacement& p) {
-    return colour_key(p, by_, index++, base_count_);
-  });
+  colours_ = colours_by(
+      *drawn_, [&](const RooflinePlacement& p) { return colour_key(p, by_, index++, runs_); });
 }
 
 void RooflineView::rebuild() {
@@ -163,10 +259,14 @@ void RooflineView::rebuild() {
   canvas.window = window_;
   // Only the scene is made again here (a zoom, a pan, a resize): the roofs and the colours
   // change with what is drawn (refresh_drawn).
-  const MachineModel* machine = roofs_ ? &*roofs_ : nullptr;
-  scene_ = comparison_ ? comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas)
-                       : roofline_scene(*drawn_, machine, canvas,
-                                        document_ ? document_->input.fusion.pairs : kNoPairs);
+  const MachineModel* machine = machines_.empty() ? nullptr : machines_.front().machine;
+  if (comparison_)
+    scene_ = comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas);
+  else if (!machine_of_.empty())
+    scene_ = overlay_scene(*drawn_, machine_of_, machines_, canvas);
+  else
+    scene_ = roofline_scene(*drawn_, machine, canvas,
+                            document_ ? document_->input.fusion.pairs : kNoPairs);
   update();
 }
 
@@ -174,7 +274,10 @@ QString RooflineView::tooltip_at(QPointF position) const {
   if (!document_) return {};
   const auto hit = hit_test(scene_, position);
   if (!hit) return {};
-  const std::string run = base_count_ == 0 ? "" : *hit < base_count_ ? "base" : "new";
+  // The HTML report's words for a comparison's two runs; an overlay's run names.
+  const std::string run = base_count_ == 0 ? ""
+                          : comparison_    ? *hit < base_count_ ? "base" : "new"
+                                           : run_name(runs_, *hit);
   for (const auto& pt : scene_.points)
     if (pt.placement == *hit) {
       QStringList lines;
@@ -193,145 +296,6 @@ void RooflineView::paintEvent(QPaintEvent*) {
 
 void RooflineView::resizeEvent(QResizeEvent*) {
   rebuild();
-}
-
-SceneWindow RooflineView::shown() const {
-  return {std::log10(scene_.x.lo), std::log10(scene_.x.hi), std::log10(scene_.y.lo),
-          std::log10(scene_.y.hi)};
-}
-
-void RooflineView::set_window(std::optional<SceneWindow> window, bool undoable) {
-  if (undoable) undo_.push_back(window_);
-  window_ = window;
-  rebuild();
-}
-
-void RooflineView::zoom(double factor, QPointF at) {
-  if (!(factor > 0)) return;
-  const SceneCanvas& c = scene_.canvas;
-  SceneWindow w = shown();
-  const double fx =
-      std::clamp((at.x() - c.plot_left()) / (c.plot_right() - c.plot_left()), 0.0, 1.0);
-  const double fy =
-      std::clamp((c.plot_bottom() - at.y()) / (c.plot_bottom() - c.plot_top()), 0.0, 1.0);
-  const double cx = w.x_lo + fx * (w.x_hi - w.x_lo), cy = w.y_lo + fy * (w.y_hi - w.y_lo);
-  w = {cx - (cx - w.x_lo) / factor, cx + (w.x_hi - cx) / factor, cy - (cy - w.y_lo) / factor,
-       cy + (w.y_hi - cy) / factor};
-  set_window(w, true);
-}
-
-SceneWindow RooflineView::shifted(SceneWindow w, double dx, double dy) const {
-  const SceneCanvas& c = scene_.canvas;
-  const double sx = (w.x_hi - w.x_lo) / (c.plot_right() - c.plot_left());
-  const double sy = (w.y_hi - w.y_lo) / (c.plot_bottom() - c.plot_top());
-  return {w.x_lo - dx * sx, w.x_hi - dx * sx, w.y_lo + dy * sy, w.y_hi + dy * sy};
-}
-
-void RooflineView::pan(double dx, double dy) {
-  set_window(shifted(shown(), dx, dy), true);
-}
-
-void RooflineView::undo_zoom() {
-  if (undo_.empty()) return;
-  window_ = undo_.back();
-  undo_.pop_back();
-  rebuild();
-}
-
-void RooflineView::reset_zoom() {
-  if (window_) set_window(std::nullopt, true);
-}
-
-std::set<std::size_t> RooflineView::placements_in(const QRectF& area) const {
-  std::set<std::size_t> out;
-  for (const auto& pt : scene_.points)
-    if (pt.placement >= base_count_ && area.contains(QPointF(pt.x, pt.y)))
-      out.insert(pt.placement - base_count_);
-  return out;
-}
-
-void RooflineView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
-    if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
-    band_from_ = event->position().toPoint();
-    band_->setGeometry(QRect(band_from_, QSize()));
-    band_->show();
-    return;
-  }
-  if (const auto hit = hit_test(scene_, event->position())) {
-    if (*hit >= base_count_) emit placementClicked(*hit - base_count_);  // the table's row
-    return;
-  }
-  if (event->button() == Qt::LeftButton) {  // empty space: a pan starts
-    drag_from_ = event->position();
-    drag_window_ = shown();
-    drag_moved_ = false;
-  }
-}
-
-void RooflineView::mouseMoveEvent(QMouseEvent* event) {
-  if (band_ && band_->isVisible()) {
-    band_->setGeometry(QRect(band_from_, event->position().toPoint()).normalized());
-    return;
-  }
-  if (!drag_from_ || !(event->buttons() & Qt::LeftButton)) return;
-  // Each move pans from where the drag started; the whole drag is one undo step.
-  const QPointF d = event->position() - *drag_from_;
-  set_window(shifted(drag_window_, d.x(), d.y()), !drag_moved_);
-  drag_moved_ = true;
-}
-
-void RooflineView::mouseReleaseEvent(QMouseEvent*) {
-  drag_from_.reset();
-  if (band_ && band_->isVisible()) {
-    band_->hide();
-    emit placementsBanded(placements_in(QRectF(band_->geometry())));
-  }
-}
-
-void RooflineView::wheelEvent(QWheelEvent* event) {
-  const double notches = event->angleDelta().y() / 120.0;
-  if (notches != 0) zoom(std::pow(1.25, notches), event->position());
-}
-
-void RooflineView::keyPressEvent(QKeyEvent* event) {
-  const QPointF centre((scene_.canvas.plot_left() + scene_.canvas.plot_right()) / 2,
-                       (scene_.canvas.plot_top() + scene_.canvas.plot_bottom()) / 2);
-  const double step = 0.1 * (scene_.canvas.plot_right() - scene_.canvas.plot_left());
-  if (event->matches(QKeySequence::Undo) || event->key() == Qt::Key_Backspace) return undo_zoom();
-  switch (event->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-      return zoom(1.25, centre);
-    case Qt::Key_Minus:
-      return zoom(0.8, centre);
-    case Qt::Key_Left:
-      return pan(step, 0);
-    case Qt::Key_Right:
-      return pan(-step, 0);
-    case Qt::Key_Up:
-      return pan(0, step);
-    case Qt::Key_Down:
-      return pan(0, -step);
-    case Qt::Key_Home:
-    case Qt::Key_0:
-      return reset_zoom();
-    default:
-      QWidget::keyPressEvent(event);
-  }
-}
-
-bool RooflineView::event(QEvent* event) {
-  if (event->type() == QEvent::ToolTip) {
-    auto* help = static_cast<QHelpEvent*>(event);
-    const QString tip = tooltip_at(help->pos());
-    if (tip.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), tip, this);
-    return true;
-  }
-  return QWidget::event(event);
 }
 
 }  // namespace ridgeline::gui

@@ -28,12 +28,20 @@ class RooflineView : public QWidget {
   // arrow per moved case coloured by its verdict; nullptr: the document alone.
   void set_comparison(std::shared_ptr<const RunDocument> base,
                       std::shared_ptr<const RunComparison> comparison);
+  // Other open runs drawn with the document (hollow, before it), each under its own
+  // machine's roofs where the machines differ (dotted); empty: the document alone. A
+  // comparison and an overlay exclude each other: setting one clears the other.
+  void set_overlay(std::vector<std::shared_ptr<const RunDocument>> runs);
+  // Markers sized by the case's time per call (View → Size points by time).
+  void set_size_by_time(bool on);
   // Only these placements are drawn (the rows the table's filter passes); none: all.
   void set_visible(std::optional<std::set<std::size_t>> placements);
   // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The
   // points stay where the full model placed them.
   void set_hidden(std::set<std::string> levels, std::set<std::string> dtypes);
-  // What the current document's model has roofs for, in order: memory levels, dtypes.
+  const std::set<std::string>& hidden_levels() const { return hidden_levels_; }
+  const std::set<std::string>& hidden_dtypes() const { return hidden_dtypes_; }
+  // What the models drawn have roofs for, in order: memory levels, dtypes.
   std::vector<std::string> roof_levels() const;
   std::vector<std::string> roof_dtypes() const;
   // The key under the chart: a swatch per colour key, rich text.
@@ -52,6 +60,7 @@ class RooflineView : public QWidget {
   // (Shift + drag) selects.
   std::set<std::size_t> placements_in(const QRectF& area) const;
   const RooflineScene& scene() const { return scene_; }
+  const RunComparison* comparison() const { return comparison_.get(); }
   const std::set<std::size_t>& selected() const { return selected_; }
   // The tooltip text of the point under `position` (widget pixels), or "" where none.
   QString tooltip_at(QPointF position) const;
@@ -71,9 +80,11 @@ class RooflineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  void rebuild();             // a new scene of what is drawn (a zoom, a resize, the roofs)
-  void refresh_drawn();       // what is drawn changed (document, filter, comparison): then rebuild
-  void refresh_roofs();       // the model's roofs less the hidden ones, into roofs_
+  void rebuild();        // a new scene of what is drawn (a zoom, a resize, the roofs)
+  void refresh_drawn();  // what is drawn changed (document, filter, comparison): then rebuild
+  void refresh_roofs();  // the models' roofs less the hidden ones, into roofs_
+  // The runs drawn, other runs first: the comparison's base or the overlay, then the document.
+  std::vector<const RunDocument*> drawn_runs() const;
   void recolour();            // colours_ of what is drawn, by by_
   SceneWindow shown() const;  // the window the scene shows now
   // `w` moved by a drag of (dx, dy) pixels: the data follows the pointer.
@@ -89,12 +100,20 @@ class RooflineView : public QWidget {
   std::optional<std::set<std::size_t>> visible_;
   std::shared_ptr<const RunDocument> base_;  // a comparison's base run
   std::shared_ptr<const RunComparison> comparison_;
-  // The placements the scene is made from: the document's own, or (a comparison, a filter)
-  // `copy_`: the base run's first (base_count_ of them), the filtered-out unplaceable.
+  std::vector<std::shared_ptr<const RunDocument>> overlay_;  // runs drawn with the document
+  bool size_by_time_ = false;
+  RunSpans runs_;  // the runs among the drawn placements (ColourBy::run, tooltips)
+  // The placements the scene is made from: the document's own, or (a comparison, an overlay,
+  // a filter) `copy_`: the other runs' first (base_count_ of them), the filtered-out
+  // unplaceable.
   const std::vector<RooflinePlacement>* drawn_ = nullptr;
   std::vector<RooflinePlacement> copy_;
   std::size_t base_count_ = 0;
-  std::optional<MachineModel> roofs_;             // the roofs drawn (refresh_roofs)
+  // The roofs drawn (refresh_roofs): each distinct machine's model less the hidden roofs,
+  // and for each drawn placement the index of its machine.
+  std::vector<MachineModel> roofs_;
+  std::vector<SceneMachine> machines_;
+  std::vector<std::size_t> machine_of_;
   std::optional<SceneWindow> window_;             // none: fit the data
   std::vector<std::optional<SceneWindow>> undo_;  // the windows before each zoom or pan
   std::optional<QPointF> drag_from_;              // a pan in progress: where it started

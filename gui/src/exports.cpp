@@ -1,5 +1,6 @@
 #include "ridgeline/gui/exports.hpp"
 
+#include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/reports/escape.hpp"
 
 namespace ridgeline::gui {
@@ -35,8 +36,18 @@ std::string selection_report_html(const RunDocument& document,
       make_report_input(std::move(run), document.path, in.machine, in.machine_origin));
 }
 
-std::string chart_svg(const RooflineScene& scene, const RunDocument& document) {
-  return roofline_picture_svg(scene, document.input);
+std::string chart_svg(const RooflineScene& scene, const RunDocument& document,
+                      const RooflinePaint& paint, const RunComparison* comparison) {
+  if (paint.base_count == 0) return roofline_picture_svg(scene, document.input);
+  // A comparison's runs as the report names them; an overlay's by their files.
+  const std::string first = comparison ? "base" : "", second = comparison ? "new" : "";
+  return runs_picture_svg(
+      scene, paint.placements, paint.base_count,
+      [&](std::size_t i) {
+        if (comparison) return i < paint.base_count ? first : second;
+        return run_name(paint.runs, i);
+      },
+      comparison);
 }
 
 }  // namespace ridgeline::gui

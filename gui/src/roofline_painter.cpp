@@ -49,15 +49,30 @@ void axes(QPainter& p, const RooflineScene& sc) {
   p.restore();
 }
 
-void marker(QPainter& p, const std::string& dtype, QPointF at) {
+void marker(QPainter& p, const std::string& dtype, QPointF at, double scale) {
   if (dtype == "f32") {
-    p.drawEllipse(at, 5.5, 5.5);
+    p.drawEllipse(at, 5.5 * scale, 5.5 * scale);
   } else if (dtype == "f64") {
-    p.drawRect(QRectF(at.x() - 5, at.y() - 5, 10, 10));
+    p.drawRect(QRectF(at.x() - 5 * scale, at.y() - 5 * scale, 10 * scale, 10 * scale));
   } else {
-    p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - 6), QPointF(at.x() + 6, at.y() + 4),
-                             QPointF(at.x() - 6, at.y() + 4)}));
+    p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - 6 * scale),
+                             QPointF(at.x() + 6 * scale, at.y() + 4 * scale),
+                             QPointF(at.x() - 6 * scale, at.y() + 4 * scale)}));
   }
+}
+
+// The fastest and slowest time per call among the placed points (0, 0 where none).
+std::pair<double, double> time_range(const RooflineScene& sc,
+                                     const std::vector<RooflinePlacement>& placements) {
+  double lo = 0, hi = 0;
+  for (const auto& pt : sc.points) {
+    if (pt.placement >= placements.size()) continue;
+    const double s = placements[pt.placement].seconds;
+    if (!(s > 0) || !std::isfinite(s)) continue;
+    lo = lo == 0 ? s : std::min(lo, s);
+    hi = std::max(hi, s);
+  }
+  return {lo, hi};
 }
 
 }  // namespace
@@ -75,7 +90,11 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   for (const auto& l : sc.lines) {
     const bool memory = l.kind == SceneLine::Kind::memory;
     QPen pen(memory ? QColor(level_colour(l.level)) : QColor("#212529"), memory ? 1.8 : 2);
-    if (l.dashed) pen.setDashPattern({7 / pen.widthF(), 4 / pen.widthF()});
+    if (const std::vector<double> dashes = roof_dashes(l); !dashes.empty()) {
+      QList<qreal> pattern;  // Qt counts dashes in pen widths
+      for (double d : dashes) pattern << d / pen.widthF();
+      pen.setDashPattern(pattern);
+    }
     p.setPen(pen);
     p.drawLine(QPointF(l.x0, l.y0), QPointF(l.x1, l.y1));
   }
@@ -122,13 +141,14 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
   // Each kind of marker (shape, fill, stroke) is drawn once into a sprite and the sprite
   // copied to every point of its kind: 10,000 antialiased polygons took 29 ms, too slow for
   // a pan (docs/gui.md).
-  std::map<std::tuple<std::string, QRgb, QRgb, bool>, QImage> sprites;
+  std::map<std::tuple<std::string, QRgb, QRgb, bool, double>, QImage> sprites;
   const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1;
-  constexpr int kSprite = 16;  // pixels; the markers reach 6.5 px from their centre
+  const auto [fastest, slowest] =
+      paint.size_by_time ? time_range(sc, paint.placements) : std::pair<double, double>{};
   for (const auto& pt : sc.points) {
     if (pt.placement >= paint.placements.size()) continue;
     const RooflinePlacement& pl = paint.placements[pt.placement];
-    const auto it = paint.colours.find(colour_key(pl, paint.by, pt.placement, paint.base_count));
+    const auto it = paint.colours.find(colour_key(pl, paint.by, pt.placement, paint.runs));
     const bool selected = paint.selected.count(pt.placement) > 0;
     const QColor key = it == paint.colours.end() ? QColor("#495057") : colour(it->second);
     const bool base = pt.placement < paint.base_count;  // hollow, in its colour
@@ -138,10 +158,13 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
                           : base         ? key
                                          : QColor("#212529");
     const std::string shape = pl.dtype == "f32" || pl.dtype == "f64" ? pl.dtype : "";
-    auto [sprite, made] = sprites.try_emplace({shape, fill.rgba(), stroke.rgba(), selected});
+    const double scale = paint.size_by_time ? time_scale(pl.seconds, fastest, slowest) : 1.0;
+    // The markers reach 6.5 px times the scale from their centre, plus the stroke.
+    const int side = 2 * static_cast<int>(std::ceil(6.5 * scale + 2));
+    auto [sprite, made] = sprites.try_emplace({shape, fill.rgba(), stroke.rgba(), selected, scale});
     if (made) {
       QImage& img = sprite->second;
-      img = QImage(static_cast<int>(kSprite * dpr), static_cast<int>(kSprite * dpr),
+      img = QImage(static_cast<int>(side * dpr), static_cast<int>(side * dpr),
                    QImage::Format_ARGB32_Premultiplied);
       img.setDevicePixelRatio(dpr);
       img.fill(Qt::transparent);
@@ -149,19 +172,26 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
       sp.setRenderHint(QPainter::Antialiasing);
       sp.setBrush(fill);
       sp.setPen(QPen(stroke, selected ? 3 : 1.5));
-      marker(sp, pl.dtype, QPointF(kSprite / 2.0, kSprite / 2.0));
+      marker(sp, pl.dtype, QPointF(side / 2.0, side / 2.0), scale);
     }
-    p.drawImage(QPointF(std::round(pt.x) - kSprite / 2.0, std::round(pt.y) - kSprite / 2.0),
+    p.drawImage(QPointF(std::round(pt.x) - side / 2.0, std::round(pt.y) - side / 2.0),
                 sprite->second);
   }
   p.restore();
 }
 
+std::string run_name(const RunSpans& runs, std::size_t index) {
+  std::string name = "this run";
+  for (const auto& [first, run] : runs)
+    if (first <= index) name = run;
+  return name;
+}
+
 std::string colour_key(const RooflinePlacement& p, ColourBy by, std::size_t index,
-                       std::size_t base_count) {
+                       const RunSpans& runs) {
   switch (by) {
     case ColourBy::run:
-      return base_count == 0 ? "this run" : index < base_count ? "base run" : "new run";
+      return run_name(runs, index);
     case ColourBy::op:
       return p.op.empty() ? "(foreign)" : p.op;
     case ColourBy::bound:
@@ -172,6 +202,12 @@ std::string colour_key(const RooflinePlacement& p, ColourBy by, std::size_t inde
       break;
   }
   return p.backend;
+}
+
+double time_scale(double seconds, double fastest, double slowest) {
+  if (!(seconds > 0) || !(fastest > 0) || !(slowest > fastest)) return 1.0;
+  const double f = std::clamp(std::log(seconds / fastest) / std::log(slowest / fastest), 0.0, 1.0);
+  return 0.6 + 0.3 * std::round(f * 4);  // 0.6, 0.9, 1.2, 1.5, 1.8: few sprites
 }
 
 QImage roofline_image(const RooflineScene& scene, const RooflinePaint& paint) {

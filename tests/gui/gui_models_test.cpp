@@ -273,7 +273,8 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   // The chart's SVG is the HTML report's picture of the same scene.
   const MachineModel* machine = doc->input.machine ? &*doc->input.machine : nullptr;
   const RooflineScene scene = roofline_scene(placements, machine, {}, doc->input.fusion.pairs);
-  const std::string svg = chart_svg(scene, *doc);
+  const BackendColours colours = backend_colours(placements);
+  const std::string svg = chart_svg(scene, *doc, RooflinePaint{placements, colours});
   EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
   EXPECT_NE(html_report(doc->input).find(svg), std::string::npos);
 }

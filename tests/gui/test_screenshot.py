@@ -1,5 +1,6 @@
 """`ridgeline-gui --screenshot`: the window rendered to a PNG, offscreen and in a real X
-server (Debian's xvfb), and bad input (one line, exit 2, nothing written).
+server (Debian's xvfb), two runs overlaid or compared, and bad input (one line, exit 2,
+nothing written).
 
 RIDGELINE_GUI names the binary, RIDGELINE_FIXTURES the recorded runs, RIDGELINE_PNG the
 folder of test_browser.py, whose PNG decoder this reuses.
@@ -17,6 +18,7 @@ sys.path.insert(0, os.environ.get("RIDGELINE_PNG", os.path.join(os.path.dirname(
 from test_browser import colours_and_dark, png_pixels  # noqa: E402
 
 RUN = os.path.join(FIXTURES, "run-smoke-f64-zen4-vm.json")
+OTHER_RUN = os.path.join(FIXTURES, "run-fusion-small-zen5-vm.json")  # another machine
 XVFB = shutil.which("xvfb-run")
 
 
@@ -29,10 +31,10 @@ class Screenshot(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def shot(self, *prefix, env=None):
+    def shot(self, *prefix, env=None, args=(RUN,)):
         out = os.path.join(self.dir.name, "shot.png")
-        r = subprocess.run([*prefix, GUI, "--screenshot", out, RUN], capture_output=True, text=True,
-                           env=env or self.env, timeout=120)
+        r = subprocess.run([*prefix, GUI, "--screenshot", out, *args], capture_output=True,
+                           text=True, env=env or self.env, timeout=120)
         return r, out
 
     def assert_not_blank(self, path):
@@ -53,6 +55,19 @@ class Screenshot(unittest.TestCase):
         r, out = self.shot(XVFB, "-a", "-s", "-screen 0 1600x1000x24", env={**self.env, "QT_QPA_PLATFORM": "xcb"})
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_not_blank(out)
+
+    def test_two_runs_overlaid_or_compared(self):
+        for how in ("--overlay", "--compare"):
+            r, out = self.shot(args=(how, RUN, OTHER_RUN))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assert_not_blank(out)
+            os.remove(out)
+        for args, says in ((("--overlay", "--compare", RUN, OTHER_RUN), "choose one"),
+                           (("--overlay", RUN), "needs two runs")):
+            r, out = self.shot(args=args)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn(says, r.stderr)
+            self.assertFalse(os.path.exists(out))
 
     def test_bad_input_is_one_line_each_and_exit_2(self):
         out = os.path.join(self.dir.name, "never.png")

@@ -1,7 +1,7 @@
 #pragma once
 // The verdict table of a comparison of two open runs (compare_runs: the same statistics and
-// verdicts as `ridgeline compare` at its defaults): one row per compared case, largest effect
-// first, the verdict in its colour.
+// verdicts as `ridgeline compare` with the options chosen in the window): one row per
+// compared case, largest effect first, the verdict in its colour.
 #include <QAbstractTableModel>
 #include <memory>
 

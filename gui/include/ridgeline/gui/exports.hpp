@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
+#include "ridgeline/gui/roofline_painter.hpp"
 #include "ridgeline/gui/run_document.hpp"
 
 namespace ridgeline::gui {
@@ -20,7 +21,11 @@ std::string rows_csv(const QAbstractItemModel& model);
 std::string selection_report_html(const RunDocument& document,
                                   const std::set<std::size_t>& placements);
 
-// `scene` (made from document.input.placements) as the HTML report's <svg>.
-std::string chart_svg(const RooflineScene& scene, const RunDocument& document);
+// The chart as the HTML report's <svg>: `scene` made from `paint.placements`. One run (the
+// document's placements): the report's own picture with its fusion arrows; more (a
+// comparison, an overlay): the other runs hollow, each tooltip naming its run, a
+// comparison's arrows coloured by verdict.
+std::string chart_svg(const RooflineScene& scene, const RunDocument& document,
+                      const RooflinePaint& paint, const RunComparison* comparison = nullptr);
 
 }  // namespace ridgeline::gui

@@ -1,0 +1,222 @@
+// Several runs on one chart (View → Overlay runs), each machine under its own roofs; markers
+// sized by time; the comparison's options chosen in the window. Under the offscreen platform.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "main_window.hpp"
+#include "ridgeline/core/atomic_file.hpp"
+#include "ridgeline/core/thresholds.hpp"
+#include "ridgeline/gui/roofline_painter.hpp"
+#include "roofline_view.hpp"
+
+namespace ridgeline::gui {
+namespace {
+
+const QString kRun = QString(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json";
+
+nlohmann::json recorded_run() {
+  std::ifstream in(kRun.toStdString());
+  return nlohmann::json::parse(in);
+}
+
+void write(const QString& path, const nlohmann::json& run) {
+  std::ofstream(path.toStdString()) << run.dump();
+}
+
+std::string read(const QString& path) {
+  QFile f(path);
+  EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+  return f.readAll().toStdString();
+}
+
+TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
+  // The recorded run, and the same cases on another machine: twice the bandwidth, 1.3x the
+  // peaks, every case twice as fast.
+  QTemporaryDir dir;
+  const QString other = dir.filePath("other.json");
+  nlohmann::json run = recorded_run();
+  auto& machine = run["context"]["ridgeline"]["machine"];
+  machine["host"] = "zen5-vm";
+  for (auto& m : machine["memory"]) m["bytes_per_s"] = m["bytes_per_s"].get<double>() * 2;
+  for (auto& c : machine["compute"]) c["per_second"] = c["per_second"].get<double>() * 1.3;
+  for (auto& b : run["benchmarks"]) {
+    b["real_time"] = b["real_time"].get<double>() / 2;
+    b["cpu_time"] = b["cpu_time"].get<double>() / 2;
+  }
+  write(other, run);
+
+  MainWindow alone(false);
+  ASSERT_TRUE(alone.open_files({kRun}).isEmpty());
+  const std::size_t recorded_points = alone.roofline()->scene().points.size();
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun, other}).isEmpty());  // other.json is shown
+  RooflineView* view = w.roofline();
+  const std::size_t other_points = view->scene().points.size();
+  const std::size_t cases = w.results()->document()->input.placements.size();
+  for (const auto& l : view->scene().lines) EXPECT_EQ(l.machine, 0u);
+
+  w.overlay({0});
+  EXPECT_EQ(view->paint().base_count, cases);  // the recorded run first, hollow
+  EXPECT_EQ(view->scene().points.size(), recorded_points + other_points);
+  std::set<std::size_t> machines;
+  std::size_t zen5_labels = 0, vm_labels = 0;
+  for (const auto& l : view->scene().lines) machines.insert(l.machine);
+  for (const auto& l : view->scene().labels) {
+    zen5_labels += l.text.find("zen5-vm") != std::string::npos;
+    vm_labels += l.text.rfind("DRAM vm ", 0) == 0 || l.text.find(" vm 1t") != std::string::npos;
+  }
+  EXPECT_EQ(machines, (std::set<std::size_t>{0, 1}));  // each machine's roofs
+  EXPECT_GT(zen5_labels, 0u);
+  EXPECT_GT(vm_labels, 0u);
+  EXPECT_TRUE(view->legend_html().contains("solid roofs: vm, dotted: zen5-vm"))
+      << view->legend_html().toStdString();
+
+  // Colour by run: one key per file; an overlaid point's tooltip names its run.
+  view->set_colour_by(ColourBy::run);
+  const RooflinePaint paint = view->paint();
+  ASSERT_EQ(paint.colours.size(), 2u);
+  EXPECT_EQ(paint.colours.count("run-smoke-f64-zen4-vm.json"), 1u);
+  EXPECT_EQ(paint.colours.count("other.json"), 1u);
+  const ScenePoint overlaid = view->scene().points.front();
+  ASSERT_LT(overlaid.placement, cases);
+  EXPECT_TRUE(
+      view->tooltip_at(QPointF(overlaid.x, overlaid.y)).startsWith("run-smoke-f64-zen4-vm.json: "));
+
+  // The SVG export draws what the chart shows: both runs, the second machine's roofs dotted.
+  const QString svg = dir.filePath("overlay.svg");
+  ASSERT_TRUE(w.export_svg(svg).isEmpty());
+  const std::string text = read(svg);
+  EXPECT_NE(text.find(R"(stroke-dasharray="2 3")"), std::string::npos);
+  EXPECT_NE(text.find("<title>run-smoke-f64-zen4-vm.json: "), std::string::npos);
+  EXPECT_NE(text.find("class=\"point base\""), std::string::npos);
+
+  // A comparison replaces the overlay, and an overlay the comparison.
+  w.compare_with(0);
+  EXPECT_EQ(view->paint().runs, (RunSpans{{0, "base run"}, {cases, "new run"}}));
+  for (const auto& l : view->scene().lines) EXPECT_EQ(l.machine, 0u);
+  const QString compared = dir.filePath("compared.svg");
+  ASSERT_TRUE(w.export_svg(compared).isEmpty());  // the comparison's picture, arrows and all
+  const std::string cmp_text = read(compared);
+  EXPECT_NE(cmp_text.find("comparison-arrow"), std::string::npos);
+  EXPECT_NE(cmp_text.find("<title>base: "), std::string::npos);
+  w.overlay({0});
+  EXPECT_EQ(w.verdicts()->rowCount(), 0);
+  EXPECT_FALSE(w.tabs()->isTabEnabled(1));
+  w.overlay({});
+  EXPECT_EQ(view->paint().base_count, 0u);
+  EXPECT_EQ(view->scene().points.size(), other_points);
+}
+
+TEST(Overlay, MarkersSizedByTimeGrowWithTheTimePerCall) {
+  EXPECT_DOUBLE_EQ(time_scale(1e-6, 1e-6, 1e-2), 0.6);
+  EXPECT_DOUBLE_EQ(time_scale(1e-2, 1e-6, 1e-2), 1.8);
+  EXPECT_DOUBLE_EQ(time_scale(1e-4, 1e-6, 1e-2), 1.2);  // halfway in log
+  EXPECT_DOUBLE_EQ(time_scale(1e-4, 1e-4, 1e-4), 1.0);  // one time: as usual
+  EXPECT_DOUBLE_EQ(time_scale(0, 1e-6, 1e-2), 1.0);     // no time
+
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  RooflineView* view = w.roofline();
+  const auto& placements = w.results()->document()->input.placements;
+  // The slowest placed case: its marker covers more of the picture with sizes by time.
+  const ScenePoint* slowest = nullptr;
+  for (const auto& pt : view->scene().points)
+    if (!slowest || placements[pt.placement].seconds > placements[slowest->placement].seconds)
+      slowest = &pt;
+  ASSERT_NE(slowest, nullptr);
+  const auto inked = [&](const QImage& image) {
+    int n = 0;
+    for (int y = static_cast<int>(slowest->y) - 14; y <= static_cast<int>(slowest->y) + 14; ++y)
+      for (int x = static_cast<int>(slowest->x) - 14; x <= static_cast<int>(slowest->x) + 14; ++x)
+        n += image.valid(x, y) && image.pixel(x, y) != qRgb(255, 255, 255);
+    return n;
+  };
+  const int usual = inked(roofline_image(view->scene(), view->paint()));
+  view->set_size_by_time(true);
+  EXPECT_TRUE(view->paint().size_by_time);
+  const int sized = inked(roofline_image(view->scene(), view->paint()));
+  EXPECT_GT(sized, usual + 40) << usual << " " << sized;
+  EXPECT_TRUE(view->legend_html().contains("marker size: time per call"));
+}
+
+// Six repetitions of every recorded case, cpu.naive `naive_factor` times slower.
+nlohmann::json repeated(double naive_factor) {
+  nlohmann::json run = recorded_run();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& b : run["benchmarks"])
+    for (int i = 0; i < 6; ++i) {
+      nlohmann::json r = b;
+      const double f =
+          (1 + 0.002 * i) * (b["ridgeline"]["backend"] == "cpu.naive" ? naive_factor : 1.0);
+      r["repetitions"] = 6;
+      r["repetition_index"] = i;
+      r["real_time"] = b["real_time"].get<double>() * f;
+      r["cpu_time"] = b["cpu_time"].get<double>() * f;
+      rows.push_back(r);
+    }
+  run["benchmarks"] = rows;
+  return run;
+}
+
+TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
+  QTemporaryDir dir;
+  const QString base = dir.filePath("base.json"), head = dir.filePath("head.json");
+  write(base, repeated(1.0));
+  write(head, repeated(1.10));  // cpu.naive 10% slower
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({base, head}).isEmpty());
+  w.compare_with(0);
+  const auto verdict = [&] {  // the largest effect first: cpu.naive
+    EXPECT_TRUE(
+        w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));
+    return w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString();
+  };
+  EXPECT_EQ(verdict(), "regression");  // at compare's defaults: 5%, alpha 0.05
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains("--fail-on regression: the gate fails"))
+      << w.statusBar()->currentMessage().toStdString();
+
+  w.threshold_box()->setValue(20);  // a 10% change is inside ±20%: the same
+  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.20);
+  EXPECT_EQ(verdict(), "same");
+  w.threshold_box()->setValue(5);
+  w.alpha_box()->setValue(0.001);  // six against six cannot reach it after Holm
+  EXPECT_EQ(verdict(), "inconclusive");
+  w.alpha_box()->setValue(0.05);
+  EXPECT_EQ(verdict(), "regression");
+
+  // A thresholds file from compare --calibrate: its default for the cases it does not list.
+  const QString file = dir.filePath("thresholds.json");
+  Thresholds thresholds;
+  thresholds.default_threshold = 0.25;
+  write_file_atomically(file.toStdString(), thresholds_to_json(thresholds));
+  EXPECT_TRUE(w.use_thresholds_file(file).isEmpty());
+  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
+  EXPECT_FALSE(w.threshold_box()->isEnabled());
+  EXPECT_EQ(verdict(), "same");
+  // A bad file: one line naming it, and the file in use stays.
+  const QString bad = dir.filePath("bad.json");
+  write_file_atomically(bad.toStdString(), "{\"cases\": 3}");
+  const QString error = w.use_thresholds_file(bad);
+  EXPECT_TRUE(error.contains("bad.json")) << error.toStdString();
+  EXPECT_FALSE(error.contains('\n'));
+  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
+  EXPECT_TRUE(w.use_thresholds_file("").isEmpty());  // back to the one threshold
+  EXPECT_TRUE(w.threshold_box()->isEnabled());
+  EXPECT_EQ(verdict(), "regression");
+
+  // --fail-on change: the improvements and every changed case fail too.
+  w.gate_box()->setCurrentText("change");
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains("--fail-on change"));
+}
+
+}  // namespace
+}  // namespace ridgeline::gui

@@ -51,8 +51,9 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   layout->addLayout(bar);
   // The facets: one choice per column, "any" by default.
   auto* facets = new QHBoxLayout;
-  for (int column : {ResultsModel::kOp, ResultsModel::kBackend, ResultsModel::kDtype,
-                     ResultsModel::kThreads, ResultsModel::kDisposition, ResultsModel::kBound}) {
+  for (int column :
+       {ResultsModel::kOp, ResultsModel::kBackend, ResultsModel::kDevice, ResultsModel::kDtype,
+        ResultsModel::kThreads, ResultsModel::kDisposition, ResultsModel::kBound}) {
     auto* box = new QComboBox(central);
     box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     facets->addWidget(box);

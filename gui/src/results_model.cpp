@@ -21,6 +21,7 @@ const char* header(int column) {
   static const char* names[] = {"case",
                                 "op",
                                 "backend",
+                                "device",
                                 "dtype",
                                 "threads",
                                 "GFLOP/s",
@@ -62,6 +63,8 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, int column) {
       return {p.op, NAN};
     case ResultsModel::kBackend:
       return {p.backend, NAN};
+    case ResultsModel::kDevice:
+      return {p.device, NAN};
     case ResultsModel::kDtype:
       return {p.dtype, NAN};
     case ResultsModel::kThreads:

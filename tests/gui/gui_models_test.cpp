@@ -156,6 +156,7 @@ TEST(ResultsFilter, FacetsAndTextTogether) {
   model.set_document(recorded());
   const int all = filter.rowCount();
   EXPECT_EQ(filter.facet_values(ResultsModel::kThreads), (QStringList{"1", "2"}));
+  EXPECT_EQ(filter.facet_values(ResultsModel::kDevice), (QStringList{"cpu"}));
   EXPECT_TRUE(filter.facet_values(ResultsModel::kBackend).contains("blas.openblas"));
   filter.set_facet(ResultsModel::kThreads, {"2"});
   const int two = filter.rowCount();
@@ -257,7 +258,7 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   proxy.setFilterFixedString("cpu.naive");
   const std::string csv = rows_csv(proxy);
   ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header, one row
-  EXPECT_EQ(csv.rfind("case,op,backend,dtype,threads,GFLOP/s,", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("case,op,backend,device,dtype,threads,GFLOP/s,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
                      "threads=1\",gemm,cpu.naive,"),
             std::string::npos)

@@ -1,7 +1,7 @@
 #pragma once
 // The table's filter: a row passes the text or regular expression (any column) and every
 // facet (a column whose display text must be one of the values chosen: backend, op, dtype,
-// threads, validation, bound). The chart shows the rows that pass.
+// threads, validation, bound, device). The chart shows the rows that pass.
 #include <QSortFilterProxyModel>
 #include <QStringList>
 #include <map>

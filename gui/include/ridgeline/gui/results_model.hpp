@@ -1,7 +1,7 @@
 #pragma once
 // The results table: one row per placement of a document (placeable or not), the columns of
-// the HTML report's results table and the repetition statistics. Display text is formatted
-// as the HTML report formats it; SortRole holds the number behind a numeric cell.
+// the HTML report's results table, the op, device and the repetition statistics. Display text is
+// formatted as the HTML report formats it; SortRole holds the number behind a numeric cell.
 #include <QAbstractTableModel>
 #include <memory>
 
@@ -16,6 +16,7 @@ class ResultsModel : public QAbstractTableModel {
     kCase,
     kOp,
     kBackend,
+    kDevice,
     kDtype,
     kThreads,
     kGflops,

@@ -303,10 +303,10 @@ std::set<std::size_t> MainWindow::selected_placements() const {
 
 void MainWindow::table_selection_changed() {
   std::set<std::size_t> selected = selected_placements();
-  const auto* doc = model_->document();
+  const auto [run, placement] = selected.empty() ? std::pair<const RunDocument*, std::size_t>{}
+                                                 : model_->locate(*selected.begin());
   details_->setHtml(QString::fromStdString(
-      details_html(doc && !selected.empty() ? describe_case(doc->input, *selected.begin())
-                                            : CaseDescription{})));
+      details_html(run ? describe_case(run->input, placement) : CaseDescription{})));
   view_->set_selected(std::move(selected));
 }
 

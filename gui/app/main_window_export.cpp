@@ -45,11 +45,20 @@ QString MainWindow::export_csv(const QString& path) {
 }
 
 QString MainWindow::export_selection_html(const QString& path) {
-  const RunDocument* doc = model_->document();
-  if (!doc) return "no run is open";
-  const std::set<std::size_t> selected = selected_placements();
-  if (selected.empty()) return "select the cases to export in the table or on the chart";
-  return write_text(path, selection_report_html(*doc, selected));
+  if (!model_->document()) return "no run is open";
+  if (selected_placements().empty())
+    return "select the cases to export in the table or on the chart";
+  // The rows may come from several overlaid runs: one report is one run's.
+  const RunDocument* run = nullptr;
+  std::set<std::size_t> selected;
+  for (std::size_t row : selected_placements()) {
+    const auto [from, placement] = model_->locate(row);
+    if (run && from != run)
+      return "the selection holds cases of several runs: select the cases of one run";
+    run = from;
+    selected.insert(placement);
+  }
+  return write_text(path, selection_report_html(*run, selected));
 }
 
 void MainWindow::add_export_actions(QMenu* file) {

@@ -79,7 +79,19 @@ void MainWindow::overlay(const std::vector<int>& indices) {
     const QSignalBlocker quiet(compare_);
     compare_->setCurrentIndex(0);
   }
+  // The chart first: the table's reset tells it which rows the filter passes.
+  std::vector<std::shared_ptr<const RunDocument>> table = runs;
   view_->set_overlay(std::move(runs));
+  if (runs_->currentIndex() >= 0) {
+    table.push_back(documents_[static_cast<std::size_t>(runs_->currentIndex())]);
+    std::vector<std::string> names;  // as the chart names them
+    for (const auto& [first, name] : view_->runs()) names.push_back(name);
+    if (names.size() == table.size())
+      model_->set_documents(std::move(table), std::move(names));
+    else
+      model_->set_document(table.back());
+  }
+  fill_facets();
   fill_roofs_menu();
   legend_->setText(view_->legend_html());
 }

@@ -116,7 +116,7 @@ QString RooflineView::legend_html() const {
 
 RooflinePaint RooflineView::paint() const {
   RooflinePaint paint{*drawn_, colours_, {}, by_, base_count_};
-  for (std::size_t i : selected_) paint.selected.insert(base_count_ + i);
+  for (std::size_t i : selected_) paint.selected.insert(table_offset() + i);
   if (comparison_)
     for (const auto& a : scene_.arrows)
       paint.arrow_colours.push_back(verdict_colour(comparison_->cases.at(a.pair).verdict));
@@ -193,8 +193,8 @@ void RooflineView::refresh_drawn() {
     for (const RunDocument* run : runs)
       copy_.insert(copy_.end(), run->input.placements.begin(), run->input.placements.end());
     if (visible_)
-      for (std::size_t i = 0; i < head.size(); ++i)
-        if (!visible_->count(i)) copy_[base_count_ + i].placeable = false;
+      for (std::size_t i = 0; i + table_offset() < copy_.size(); ++i)
+        if (!visible_->count(i)) copy_[table_offset() + i].placeable = false;
     drawn_ = &copy_;
   }
   refresh_roofs();

@@ -34,6 +34,12 @@ class RooflineView : public QWidget {
   void set_overlay(std::vector<std::shared_ptr<const RunDocument>> runs);
   // Markers sized by the case's time per call (View → Size points by time).
   void set_size_by_time(bool on);
+  // The table's rows are the drawn placements from this index on: a comparison's new run
+  // (its base is not in the table), or all of them (one run, an overlay's runs). Selection,
+  // clicks, the rubber band and set_visible count rows from it.
+  std::size_t table_offset() const { return comparison_ ? base_count_ : 0; }
+  // The runs drawn, by name, where there are several (Colour by run, the table's run column).
+  const RunSpans& runs() const { return runs_; }
   // Only these placements are drawn (the rows the table's filter passes); none: all.
   void set_visible(std::optional<std::set<std::size_t>> placements);
   // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The

@@ -63,8 +63,8 @@ void RooflineView::reset_zoom() {
 std::set<std::size_t> RooflineView::placements_in(const QRectF& area) const {
   std::set<std::size_t> out;
   for (const auto& pt : scene_.points)
-    if (pt.placement >= base_count_ && area.contains(QPointF(pt.x, pt.y)))
-      out.insert(pt.placement - base_count_);
+    if (pt.placement >= table_offset() && area.contains(QPointF(pt.x, pt.y)))
+      out.insert(pt.placement - table_offset());
   return out;
 }
 
@@ -77,7 +77,7 @@ void RooflineView::mousePressEvent(QMouseEvent* event) {
     return;
   }
   if (const auto hit = hit_test(scene_, event->position())) {
-    if (*hit >= base_count_) emit placementClicked(*hit - base_count_);  // the table's row
+    if (*hit >= table_offset()) emit placementClicked(*hit - table_offset());  // the table's row
     return;
   }
   if (event->button() == Qt::LeftButton) {  // empty space: a pan starts

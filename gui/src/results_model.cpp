@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <cmath>
+#include <filesystem>
 
 #include "ridgeline/reports/format.hpp"
 
@@ -19,6 +20,7 @@ QString q(const std::string& s) {
 
 const char* header(int column) {
   static const char* names[] = {"case",
+                                "run",
                                 "op",
                                 "backend",
                                 "device",
@@ -52,13 +54,16 @@ std::string notes_text(const RooflinePlacement& p) {
 }
 
 // The cell's text and, for a numeric column, its value (NaN where there is none).
-std::pair<std::string, double> cell(const RooflinePlacement& p, int column) {
+std::pair<std::string, double> cell(const RooflinePlacement& p, const std::string& run,
+                                    int column) {
   const RepetitionSamples& r = p.repetitions;
   const bool placed = p.placeable;
   const bool roof = placed && p.attainable > 0;
   switch (column) {
     case ResultsModel::kCase:
       return {p.name, NAN};
+    case ResultsModel::kRun:
+      return {run, NAN};
     case ResultsModel::kOp:
       return {p.op, NAN};
     case ResultsModel::kBackend:
@@ -111,14 +116,43 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, int column) {
 ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResultsModel::set_document(std::shared_ptr<const RunDocument> document) {
+  std::vector<std::shared_ptr<const RunDocument>> runs;
+  if (document) runs.push_back(std::move(document));
+  std::vector<std::string> names;
+  for (const auto& run : runs) names.push_back(std::filesystem::path(run->path).filename());
+  set_documents(std::move(runs), std::move(names));
+}
+
+void ResultsModel::set_documents(std::vector<std::shared_ptr<const RunDocument>> runs,
+                                 std::vector<std::string> names) {
   beginResetModel();
-  document_ = std::move(document);
+  runs_ = std::move(runs);
+  names_ = std::move(names);
+  names_.resize(runs_.size());
+  first_.clear();
+  rows_ = 0;
+  for (const auto& run : runs_) {
+    first_.push_back(rows_);
+    rows_ += run->input.placements.size();
+  }
   endResetModel();
 }
 
+std::size_t ResultsModel::run_of(std::size_t row) const {
+  std::size_t k = runs_.size() - 1;
+  while (first_[k] > row) --k;
+  return k;
+}
+
+std::pair<const RunDocument*, std::size_t> ResultsModel::locate(std::size_t placement) const {
+  if (placement >= rows_) return {nullptr, 0};
+  const std::size_t k = run_of(placement);
+  return {runs_[k].get(), placement - first_[k]};
+}
+
 int ResultsModel::rowCount(const QModelIndex& parent) const {
-  if (parent.isValid() || !document_) return 0;
-  return static_cast<int>(document_->input.placements.size());
+  if (parent.isValid()) return 0;
+  return static_cast<int>(rows_);
 }
 
 int ResultsModel::columnCount(const QModelIndex& parent) const {
@@ -128,9 +162,11 @@ int ResultsModel::columnCount(const QModelIndex& parent) const {
 QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
-  const RooflinePlacement& p = document_->input.placements[static_cast<std::size_t>(index.row())];
   if (role == kPlacementRole) return index.row();
-  const auto [text, value] = cell(p, index.column());
+  const auto row = static_cast<std::size_t>(index.row());
+  const std::size_t k = run_of(row);
+  const RooflinePlacement& p = runs_[k]->input.placements[row - first_[k]];
+  const auto [text, value] = cell(p, names_[k], index.column());
   switch (role) {
     case Qt::DisplayRole:
       return q(text);

@@ -54,8 +54,22 @@ TEST(ResultsModel, PassesQtsModelTesterAndShowsWhatTheReportShows) {
     EXPECT_EQ(model.index(row, 0).data(ResultsModel::kPlacementRole).toInt(), row);
   }
   EXPECT_EQ(model.headerData(ResultsModel::kEfficiency, Qt::Horizontal).toString(), "efficiency");
+  // Two runs one after another (an overlay), each row naming its run.
+  const auto other = recorded();
+  model.set_documents({doc, other}, {"a.json", "b.json"});
+  const int n = static_cast<int>(placements.size());
+  ASSERT_EQ(model.rowCount(), 2 * n);
+  EXPECT_EQ(model.document(), other.get());  // the run shown: the last
+  EXPECT_EQ(model.index(n - 1, ResultsModel::kRun).data().toString(), "a.json");
+  EXPECT_EQ(model.index(n, ResultsModel::kRun).data().toString(), "b.json");
+  EXPECT_EQ(model.index(n + 1, ResultsModel::kCase).data().toString().toStdString(),
+            placements[1].name);
+  EXPECT_EQ(model.locate(static_cast<std::size_t>(n + 1)),
+            (std::pair<const RunDocument*, std::size_t>{other.get(), 1}));
+  EXPECT_EQ(model.locate(static_cast<std::size_t>(2 * n)).first, nullptr);
   model.set_document(nullptr);
   EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.document(), nullptr);
 }
 
 TEST(RooflinePainter, DrawsTheSvgsPointsAndHitsThemBack) {
@@ -258,9 +272,9 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   proxy.setFilterFixedString("cpu.naive");
   const std::string csv = rows_csv(proxy);
   ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header, one row
-  EXPECT_EQ(csv.rfind("case,op,backend,device,dtype,threads,GFLOP/s,", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("case,run,op,backend,device,dtype,threads,GFLOP/s,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
-                     "threads=1\",gemm,cpu.naive,"),
+                     "threads=1\",run-smoke-f64-zen4-vm.json,gemm,cpu.naive,"),
             std::string::npos)
       << csv;
 

@@ -8,7 +8,9 @@
 #include <QImage>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -90,6 +92,37 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   ASSERT_LT(overlaid.placement, cases);
   EXPECT_TRUE(
       view->tooltip_at(QPointF(overlaid.x, overlaid.y)).startsWith("run-smoke-f64-zen4-vm.json: "));
+
+  // The table holds both runs, the overlaid first as the chart draws them; the run facet
+  // filters the chart with the table.
+  ASSERT_EQ(w.filter()->rowCount(), static_cast<int>(2 * cases));
+  EXPECT_EQ(w.results()->index(0, ResultsModel::kRun).data().toString(),
+            "run-smoke-f64-zen4-vm.json");
+  EXPECT_EQ(w.results()->index(static_cast<int>(cases), ResultsModel::kRun).data().toString(),
+            "other.json");
+  EXPECT_EQ(w.filter()->facet_values(ResultsModel::kRun),
+            (QStringList{"other.json", "run-smoke-f64-zen4-vm.json"}));
+  w.filter()->set_facet(ResultsModel::kRun, {"run-smoke-f64-zen4-vm.json"});
+  EXPECT_EQ(w.filter()->rowCount(), static_cast<int>(cases));
+  EXPECT_EQ(view->scene().points.size(), recorded_points);
+  for (const auto& pt : view->scene().points) EXPECT_LT(pt.placement, cases);
+  w.filter()->set_facet(ResultsModel::kRun, {});
+  EXPECT_EQ(view->scene().points.size(), recorded_points + other_points);
+
+  // Clicking an overlaid point selects its row, and the details describe that run's case.
+  emit view->placementClicked(overlaid.placement);
+  EXPECT_EQ(view->selected(), std::set<std::size_t>{overlaid.placement});
+  const auto [from, index] = w.results()->locate(overlaid.placement);
+  ASSERT_NE(from, nullptr);
+  EXPECT_EQ(from->path, kRun.toStdString());
+  EXPECT_TRUE(w.details()->toPlainText().contains(
+      QString::fromStdString(from->input.placements[index].name)));
+  // A selection across both runs is not one report; one run's is.
+  const QString html = dir.filePath("selection.html");
+  w.table()->selectAll();
+  EXPECT_TRUE(w.export_selection_html(html).contains("several runs"));
+  emit view->placementClicked(overlaid.placement);
+  EXPECT_TRUE(w.export_selection_html(html).isEmpty());
 
   // The SVG export draws what the chart shows: both runs, the second machine's roofs dotted.
   const QString svg = dir.filePath("overlay.svg");

@@ -1,9 +1,12 @@
 #pragma once
 // The results table: one row per placement of a document (placeable or not), the columns of
-// the HTML report's results table, the op, device and the repetition statistics. Display text is
-// formatted as the HTML report formats it; SortRole holds the number behind a numeric cell.
+// the HTML report's results table, the run, op, device and the repetition statistics. Display text
+// is formatted as the HTML report formats it; SortRole holds the number behind a numeric cell.
 #include <QAbstractTableModel>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ridgeline/gui/run_document.hpp"
 
@@ -14,6 +17,7 @@ class ResultsModel : public QAbstractTableModel {
  public:
   enum Column {
     kCase,
+    kRun,
     kOp,
     kBackend,
     kDevice,
@@ -35,13 +39,22 @@ class ResultsModel : public QAbstractTableModel {
     kNotes,
     kColumns
   };
-  static constexpr int kSortRole = Qt::UserRole;           // the number behind a numeric cell
-  static constexpr int kPlacementRole = Qt::UserRole + 1;  // the row's placement index
+  static constexpr int kSortRole = Qt::UserRole;  // the number behind a numeric cell
+  // The row's index among the placements drawn (the runs' one after another).
+  static constexpr int kPlacementRole = Qt::UserRole + 1;
 
   explicit ResultsModel(QObject* parent = nullptr);
   // Shows `document`'s placements (nullptr: none). The model keeps it alive.
   void set_document(std::shared_ptr<const RunDocument> document);
-  const RunDocument* document() const { return document_.get(); }
+  // Shows several runs' placements one after another, the run shown last (an overlay:
+  // the order the chart draws them in), each row's run named by `names` (one per run).
+  void set_documents(std::vector<std::shared_ptr<const RunDocument>> runs,
+                     std::vector<std::string> names);
+  // The run shown (the last), or nullptr.
+  const RunDocument* document() const { return runs_.empty() ? nullptr : runs_.back().get(); }
+  // The run row `placement` (kPlacementRole) comes from and its index among that run's
+  // placements; {nullptr, 0} out of range.
+  std::pair<const RunDocument*, std::size_t> locate(std::size_t placement) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -50,7 +63,11 @@ class ResultsModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
  private:
-  std::shared_ptr<const RunDocument> document_;
+  std::size_t run_of(std::size_t row) const;  // the index of the run row `row` is in
+  std::vector<std::shared_ptr<const RunDocument>> runs_;
+  std::vector<std::string> names_;
+  std::vector<std::size_t> first_;  // each run's first row
+  std::size_t rows_ = 0;
 };
 
 }  // namespace ridgeline::gui

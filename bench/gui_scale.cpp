@@ -1,7 +1,7 @@
 // The dashboard at scale (issue #14's targets): a run of 10,000 cases opened (read, placed,
 // analysed) and its chart made again and painted for a zoomed window, as a zoom or pan step
-// does. The run is the recorded smoke run's rows copied under 10,000 names with times
-// spread over two decades, written once to a temporary file:
+// does, alone and overlaid on a second machine's copy. The run is the recorded smoke run's rows
+// copied under 10,000 names with times spread over two decades, written once to a temporary file:
 //   build/release/bench/ridgeline_gui_scale
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -116,6 +116,43 @@ void BM_Paint(benchmark::State& state) {
   state.counters["points"] = static_cast<double>(scene.points.size());
 }
 BENCHMARK(BM_Paint)->Unit(benchmark::kMillisecond);
+
+// An overlay of two such runs from two machines (20,000 points, each machine's roofs,
+// markers sized by time), made again and painted for a zoomed window.
+void BM_OverlayZoomRedraw(benchmark::State& state) {
+  using namespace ridgeline;
+  const auto doc = gui::open_run_document(big_run());
+  std::vector<RooflinePlacement> placements = doc.input.placements;
+  placements.insert(placements.end(), doc.input.placements.begin(), doc.input.placements.end());
+  MachineModel other = doc.input.machine.value_or(MachineModel{});
+  other.host = "other";
+  for (auto& m : other.memory) m.bytes_per_s *= 2;
+  std::vector<std::size_t> machine_of(placements.size(), 0);
+  std::fill(machine_of.begin() + kCases, machine_of.end(), 1);
+  const std::vector<SceneMachine> machines{
+      {doc.input.machine ? &*doc.input.machine : nullptr, "this"}, {&other, "other"}};
+  const gui::RunSpans runs{{0, "a.json"}, {kCases, "b.json"}};
+  std::size_t index = 0;  // colours_by visits the placements in order
+  const BackendColours colours = colours_by(placements, [&](const RooflinePlacement& p) {
+    return gui::colour_key(p, gui::ColourBy::run, index++, runs);
+  });
+  QImage image(1280, 600, QImage::Format_ARGB32);
+  SceneCanvas canvas;
+  canvas.width = 1280;
+  canvas.window = SceneWindow{-0.5, 1.5, 9, 11};
+  for (auto _ : state) {
+    canvas.window->x_lo += 1e-6;
+    const RooflineScene scene = overlay_scene(placements, machine_of, machines, canvas);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    gui::RooflinePaint paint{placements, colours, {}, gui::ColourBy::run, kCases};
+    paint.runs = runs;
+    paint.size_by_time = true;
+    gui::paint_roofline(painter, scene, paint);
+  }
+  state.counters["points"] = static_cast<double>(placements.size());
+}
+BENCHMARK(BM_OverlayZoomRedraw)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

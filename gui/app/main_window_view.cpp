@@ -96,36 +96,39 @@ void MainWindow::overlay(const std::vector<int>& indices) {
   legend_->setText(view_->legend_html());
 }
 
-// One checkable action per memory level and per dtype the models drawn have roofs for,
-// checked where the chart shows them.
+// One checkable action per memory level, per dtype and per instruction set the models drawn
+// have roofs for, checked where the chart shows them.
 void MainWindow::fill_roofs_menu() {
   roofs_->clear();
-  for (const auto& level : view_->roof_levels()) {
-    QAction* a = roofs_->addAction(QString::fromStdString(level) + " bandwidth");
-    a->setCheckable(true);
-    a->setChecked(!view_->hidden_levels().count(level));
-    a->setData(QStringList{"level", QString::fromStdString(level)});
-    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
-  }
-  roofs_->addSeparator();
-  for (const auto& dtype : view_->roof_dtypes()) {
-    QAction* a = roofs_->addAction(QString::fromStdString(dtype) + " peaks");
-    a->setCheckable(true);
-    a->setChecked(!view_->hidden_dtypes().count(dtype));
-    a->setData(QStringList{"dtype", QString::fromStdString(dtype)});
-    connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
-  }
+  const HiddenRoofs& hidden = view_->hidden();
+  const auto add = [&](const char* kind, const std::vector<std::string>& values,
+                       const std::set<std::string>& off, const char* suffix) {
+    if (!roofs_->actions().isEmpty()) roofs_->addSeparator();
+    for (const auto& value : values) {
+      QAction* a = roofs_->addAction(QString::fromStdString(value) + suffix);
+      a->setCheckable(true);
+      a->setChecked(!off.count(value));
+      a->setData(QStringList{kind, QString::fromStdString(value)});
+      connect(a, &QAction::toggled, this, &MainWindow::roofs_toggled);
+    }
+  };
+  add("level", view_->roof_levels(), hidden.levels, " bandwidth");
+  add("dtype", view_->roof_dtypes(), hidden.dtypes, " peaks");
+  add("isa", view_->roof_isas(), hidden.isas, " peaks (the next best ISA where off)");
   roofs_->setEnabled(!roofs_->actions().isEmpty());
 }
 
 void MainWindow::roofs_toggled() {
-  std::set<std::string> levels, dtypes;
+  HiddenRoofs hidden;
   for (QAction* a : roofs_->actions()) {
     const QStringList what = a->data().toStringList();
     if (what.size() != 2 || a->isChecked()) continue;
-    (what[0] == "level" ? levels : dtypes).insert(what[1].toStdString());
+    (what[0] == "level"   ? hidden.levels
+     : what[0] == "dtype" ? hidden.dtypes
+                          : hidden.isas)
+        .insert(what[1].toStdString());
   }
-  view_->set_hidden(std::move(levels), std::move(dtypes));
+  view_->set_hidden(std::move(hidden));
 }
 
 }  // namespace ridgeline::gui

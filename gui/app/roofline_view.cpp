@@ -52,9 +52,8 @@ void RooflineView::set_visible(std::optional<std::set<std::size_t>> placements) 
   refresh_drawn();
 }
 
-void RooflineView::set_hidden(std::set<std::string> levels, std::set<std::string> dtypes) {
-  hidden_levels_ = std::move(levels);
-  hidden_dtypes_ = std::move(dtypes);
+void RooflineView::set_hidden(HiddenRoofs hidden) {
+  hidden_ = std::move(hidden);
   refresh_roofs();
   rebuild();
 }
@@ -71,22 +70,30 @@ std::vector<std::string> distinct(const std::vector<Ceiling>& ceilings,
 }
 }  // namespace
 
-std::vector<std::string> RooflineView::roof_levels() const {
+// The distinct values of `field` over the ceilings `list` picks from every model drawn.
+template <typename Ceiling, typename List>
+std::vector<std::string> RooflineView::over_models(List list, std::string Ceiling::*field) const {
   std::vector<std::string> out;
   for (const RunDocument* run : drawn_runs())
     if (run->input.machine)
-      for (const auto& level : distinct(run->input.machine->memory, &MemoryCeiling::level))
-        if (std::find(out.begin(), out.end(), level) == out.end()) out.push_back(level);
+      for (const auto& value : distinct(list(*run->input.machine), field))
+        if (std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
   return out;
 }
 
+std::vector<std::string> RooflineView::roof_levels() const {
+  return over_models(
+      [](const MachineModel& m) -> const auto& { return m.memory; }, &MemoryCeiling::level);
+}
+
 std::vector<std::string> RooflineView::roof_dtypes() const {
-  std::vector<std::string> out;
-  for (const RunDocument* run : drawn_runs())
-    if (run->input.machine)
-      for (const auto& dtype : distinct(run->input.machine->compute, &ComputeCeiling::dtype))
-        if (std::find(out.begin(), out.end(), dtype) == out.end()) out.push_back(dtype);
-  return out;
+  return over_models(
+      [](const MachineModel& m) -> const auto& { return m.compute; }, &ComputeCeiling::dtype);
+}
+
+std::vector<std::string> RooflineView::roof_isas() const {
+  return over_models(
+      [](const MachineModel& m) -> const auto& { return m.compute; }, &ComputeCeiling::isa);
 }
 
 QString RooflineView::legend_html() const {
@@ -227,9 +234,10 @@ void RooflineView::refresh_roofs() {
   for (const MachineModel* m : models) {
     MachineModel shown = m ? *m : MachineModel{};
     std::erase_if(shown.memory,
-                  [&](const MemoryCeiling& c) { return hidden_levels_.count(c.level) > 0; });
-    std::erase_if(shown.compute,
-                  [&](const ComputeCeiling& c) { return hidden_dtypes_.count(c.dtype) > 0; });
+                  [&](const MemoryCeiling& c) { return hidden_.levels.count(c.level) > 0; });
+    std::erase_if(shown.compute, [&](const ComputeCeiling& c) {
+      return hidden_.dtypes.count(c.dtype) > 0 || hidden_.isas.count(c.isa) > 0;
+    });
     roofs_.push_back(std::move(shown));
     // The host; two models of one host apart by their probe's day (or its whole date).
     std::string name = m ? m->host : "";

@@ -17,6 +17,10 @@ class QRubberBand;
 
 namespace ridgeline::gui {
 
+struct HiddenRoofs {
+  std::set<std::string> levels, dtypes, isas;
+};
+
 class RooflineView : public QWidget {
   Q_OBJECT
  public:
@@ -42,14 +46,15 @@ class RooflineView : public QWidget {
   const RunSpans& runs() const { return runs_; }
   // Only these placements are drawn (the rows the table's filter passes); none: all.
   void set_visible(std::optional<std::set<std::size_t>> placements);
-  // Roofs left off the chart: memory levels ("L1", "DRAM") and compute dtypes ("f64"). The
+  // Roofs left off the chart: memory levels ("L1", "DRAM"), compute dtypes ("f64") and
+  // instruction sets ("avx512": each dtype's roof is then its best other ISA's peak). The
   // points stay where the full model placed them.
-  void set_hidden(std::set<std::string> levels, std::set<std::string> dtypes);
-  const std::set<std::string>& hidden_levels() const { return hidden_levels_; }
-  const std::set<std::string>& hidden_dtypes() const { return hidden_dtypes_; }
-  // What the models drawn have roofs for, in order: memory levels, dtypes.
+  void set_hidden(HiddenRoofs hidden);
+  const HiddenRoofs& hidden() const { return hidden_; }
+  // What the models drawn have roofs for, in order: memory levels, dtypes, ISAs.
   std::vector<std::string> roof_levels() const;
   std::vector<std::string> roof_dtypes() const;
+  std::vector<std::string> roof_isas() const;
   // The key under the chart: a swatch per colour key, rich text.
   QString legend_html() const;
   // The chart as an image, and its paint (for the SVG and PNG exports).
@@ -86,6 +91,8 @@ class RooflineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
+  template <typename Ceiling, typename List>
+  std::vector<std::string> over_models(List list, std::string Ceiling::*field) const;
   void rebuild();        // a new scene of what is drawn (a zoom, a resize, the roofs)
   void refresh_drawn();  // what is drawn changed (document, filter, comparison): then rebuild
   void refresh_roofs();  // the models' roofs less the hidden ones, into roofs_
@@ -102,7 +109,7 @@ class RooflineView : public QWidget {
   BackendColours colours_;
   std::set<std::size_t> selected_;
   ColourBy by_ = ColourBy::backend;
-  std::set<std::string> hidden_levels_, hidden_dtypes_;
+  HiddenRoofs hidden_;
   std::optional<std::set<std::size_t>> visible_;
   std::shared_ptr<const RunDocument> base_;  // a comparison's base run
   std::shared_ptr<const RunComparison> comparison_;

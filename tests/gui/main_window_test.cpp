@@ -211,13 +211,28 @@ TEST(MainWindow, RoofsToggleColoursChangeAndEveryExportIsWritten) {
   EXPECT_EQ(view->roof_levels(), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
   ASSERT_GT(lines_of(SceneLine::Kind::memory, "L1"), 0);
   const auto points = view->scene().points.size();
-  view->set_hidden({"L1"}, {"f64"});
+  view->set_hidden({{"L1"}, {"f64"}, {}});
   EXPECT_EQ(lines_of(SceneLine::Kind::memory, "L1"), 0);
   EXPECT_GT(lines_of(SceneLine::Kind::memory, "DRAM"), 0);
   EXPECT_EQ(lines_of(SceneLine::Kind::compute, "f64"), 0);
   EXPECT_EQ(view->scene().points.size(), points);  // the points stay
-  view->set_hidden({}, {});
+  view->set_hidden({});
   EXPECT_GT(lines_of(SceneLine::Kind::compute, "f64"), 0);
+  // An ISA off: each dtype's roof is its next best ISA's peak.
+  const auto peaks = [&] {
+    std::set<std::string> names;
+    for (const auto& l : view->scene().lines)
+      if (l.kind == SceneLine::Kind::compute) names.insert(l.ceiling);
+    return names;
+  };
+  EXPECT_EQ(view->roof_isas(),
+            (std::vector<std::string>{"scalar", "avx2", "avx512", "avx512_bf16", "avx512_vnni"}));
+  EXPECT_TRUE(peaks().count("f64.avx512.fma"));  // Zen 4: avx2 as fast at 2 threads
+  view->set_hidden({{}, {}, {"avx512"}});
+  EXPECT_EQ(peaks(), (std::set<std::string>{"f64.avx2.fma"}));
+  view->set_hidden({{}, {}, {"avx512", "avx2"}});
+  EXPECT_EQ(peaks(), (std::set<std::string>{"f64.scalar.fma"}));
+  view->set_hidden({});
 
   EXPECT_TRUE(view->legend_html().contains("cpu.naive"));
   view->set_colour_by(ColourBy::op);

@@ -24,6 +24,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -230,7 +231,14 @@ void MainWindow::reload(const QString& path) {
               .arg(path, QString::fromStdString(e.what())));
       continue;
     }
-    if (static_cast<int>(i) == runs_->currentIndex()) show_document(static_cast<int>(i));
+    // What the chart showed it with stays: the overlay, the comparison.
+    const int at = static_cast<int>(i), compared = compared_base_;
+    const std::vector<int> overlaid = overlaid_runs();
+    const bool shown = at == runs_->currentIndex();
+    if (shown) show_document(at);
+    if (!overlaid.empty() && (shown || std::count(overlaid.begin(), overlaid.end(), at)))
+      overlay(overlaid);
+    if (compared >= 0 && (shown || compared == at)) compare_with(compared);
   }
 }
 

@@ -74,6 +74,7 @@ class MainWindow : public QMainWindow {
   // Draws the open runs `indices` with the one shown (View → Overlay runs); stops a
   // comparison. Empty: the run shown alone.
   void overlay(const std::vector<int>& indices);
+  std::vector<int> overlaid_runs() const;  // the open runs overlaid now
   QTabWidget* tabs() const { return tabs_; }
 
   // The exports of File → Export (main_window_export.cpp): each file written whole or not at

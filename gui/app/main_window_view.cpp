@@ -55,14 +55,16 @@ void MainWindow::fill_overlay_menu() {
     QAction* a = overlay_->addAction(runs_->itemText(i));
     a->setCheckable(true);
     a->setData(i);
-    connect(a, &QAction::toggled, this, [this] {
-      std::vector<int> checked;
-      for (QAction* run : overlay_->actions())
-        if (run->isChecked()) checked.push_back(run->data().toInt());
-      overlay(checked);
-    });
+    connect(a, &QAction::toggled, this, [this] { overlay(overlaid_runs()); });
   }
   overlay_->setEnabled(!overlay_->actions().isEmpty());
+}
+
+std::vector<int> MainWindow::overlaid_runs() const {
+  std::vector<int> out;
+  for (QAction* a : overlay_->actions())
+    if (a->isChecked()) out.push_back(a->data().toInt());
+  return out;
 }
 
 void MainWindow::overlay(const std::vector<int>& indices) {

@@ -134,6 +134,17 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   EXPECT_NE(text.find("<title>run-smoke-f64-zen4-vm.json: "), std::string::npos);
   EXPECT_NE(text.find("class=\"point base\""), std::string::npos);
 
+  // The run shown read again (a journal growing, a run rewritten): the overlay stays.
+  nlohmann::json fewer = run;
+  fewer["benchmarks"].erase(fewer["benchmarks"].begin());
+  write(other, fewer);
+  w.reload(other);
+  EXPECT_EQ(w.overlaid_runs(), std::vector<int>{0});
+  EXPECT_EQ(view->paint().base_count, cases);
+  EXPECT_EQ(w.filter()->rowCount(), static_cast<int>(2 * cases - 1));
+  write(other, run);
+  w.reload(other);
+
   // A comparison replaces the overlay, and an overlay the comparison.
   w.compare_with(0);
   EXPECT_EQ(view->paint().runs, (RunSpans{{0, "base run"}, {cases, "new run"}}));

@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -192,6 +193,49 @@ TEST(Overlay, MarkersSizedByTimeGrowWithTheTimePerCall) {
   const int sized = inked(roofline_image(view->scene(), view->paint()));
   EXPECT_GT(sized, usual + 40) << usual << " " << sized;
   EXPECT_TRUE(view->legend_html().contains("marker size: time per call"));
+}
+
+TEST(Overlay, MarkersOnAHighDpiDeviceAreDrawnAtItsResolution) {
+  // The same scene on a device of 2 pixels per point: the markers keep their size in points,
+  // so each covers about four times the pixels (sprites made at the device's resolution).
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  const RooflineScene& scene = w.roofline()->scene();
+  const RooflinePaint paint = w.roofline()->paint();
+  const QImage one = roofline_image(scene, paint);
+  QImage two(one.width() * 2, one.height() * 2, QImage::Format_ARGB32);
+  two.setDevicePixelRatio(2);
+  two.fill(Qt::white);
+  {
+    QPainter painter(&two);
+    paint_roofline(painter, scene, paint);
+  }
+  const auto inked = [&](const QImage& image, int scale) {
+    int n = 0;
+    for (const auto& pt : scene.points)
+      for (int y = scale * (static_cast<int>(pt.y) - 4); y < scale * (static_cast<int>(pt.y) + 4);
+           ++y)
+        for (int x = scale * (static_cast<int>(pt.x) - 4); x < scale * (static_cast<int>(pt.x) + 4);
+             ++x)
+          n += image.valid(x, y) && image.pixel(x, y) != qRgb(255, 255, 255);
+    return n;
+  };
+  const double ratio = static_cast<double>(inked(two, 2)) / inked(one, 1);
+  EXPECT_GT(ratio, 3.5) << ratio;
+  EXPECT_LT(ratio, 4.5) << ratio;
+  // Drawn at the device's resolution, not a point-sized picture scaled up: the markers'
+  // edges fall inside 2 x 2 pixel blocks, which a picture scaled up never does.
+  int blocks = 0, split = 0;
+  for (const auto& pt : scene.points)
+    for (int y = 2 * (static_cast<int>(pt.y) - 4); y < 2 * (static_cast<int>(pt.y) + 4); y += 2)
+      for (int x = 2 * (static_cast<int>(pt.x) - 4); x < 2 * (static_cast<int>(pt.x) + 4); x += 2) {
+        if (!two.valid(x + 1, y + 1)) continue;
+        const QRgb a = two.pixel(x, y);
+        ++blocks;
+        split +=
+            a != two.pixel(x + 1, y) || a != two.pixel(x, y + 1) || a != two.pixel(x + 1, y + 1);
+      }
+  EXPECT_GT(split, blocks / 20) << split << " of " << blocks;  // 13% here; 0 when scaled up
 }
 
 // Six repetitions of every recorded case, cpu.naive `naive_factor` times slower.

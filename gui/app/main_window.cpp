@@ -195,6 +195,10 @@ QStringList MainWindow::open_files(const QStringList& paths) {
   return errors;
 }
 
+void MainWindow::show_run(int index) {
+  runs_->setCurrentIndex(index);
+}
+
 void MainWindow::open_or_warn(const QStringList& paths) {
   if (const QStringList errors = open_files(paths); !errors.isEmpty())
     QMessageBox::warning(this, "Ridgeline", errors.join('\n'));
@@ -236,8 +240,10 @@ void MainWindow::reload(const QString& path) {
     const std::vector<int> overlaid = overlaid_runs();
     const bool shown = at == runs_->currentIndex();
     if (shown) show_document(at);
-    if (!overlaid.empty() && (shown || std::count(overlaid.begin(), overlaid.end(), at)))
+    if (!overlaid.empty() && (shown || std::count(overlaid.begin(), overlaid.end(), at))) {
+      if (!shown) overlay({});  // the overlaid run's new document in place of the old
       overlay(overlaid);
+    }
     if (compared >= 0 && (shown || compared == at)) compare_with(compared);
   }
 }

@@ -54,6 +54,8 @@ class MainWindow : public QMainWindow {
   // be read now, and says so in the status bar.
   void reload(const QString& path);
 
+  // Shows open run `index` (as the "run:" list does).
+  void show_run(int index);
   RooflineView* roofline() const { return view_; }
   QTableView* table() const { return table_; }
   ResultsFilter* filter() const { return proxy_; }
@@ -74,7 +76,7 @@ class MainWindow : public QMainWindow {
   // Draws the open runs `indices` with the one shown (View → Overlay runs); stops a
   // comparison. Empty: the run shown alone.
   void overlay(const std::vector<int>& indices);
-  std::vector<int> overlaid_runs() const;  // the open runs overlaid now
+  const std::vector<int>& overlaid_runs() const { return overlaid_; }  // the open runs overlaid now
   QTabWidget* tabs() const { return tabs_; }
 
   // The exports of File → Export (main_window_export.cpp): each file written whole or not at
@@ -136,7 +138,8 @@ class MainWindow : public QMainWindow {
   QComboBox* gate_ = nullptr;  // --fail-on
   QLabel* thresholds_file_ = nullptr;
   std::optional<Thresholds> thresholds_;
-  QMenu* overlay_ = nullptr;  // View → Overlay runs: a checkable action per other open run
+  QMenu* overlay_ = nullptr;   // View → Overlay runs: a checkable action per other open run
+  std::vector<int> overlaid_;  // the open runs overlaid now, by index
   ComparisonModel* verdicts_model_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   TableModel* machine_tables_[3] = {};  // compute and memory ceilings, measured levels

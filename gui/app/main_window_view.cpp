@@ -55,27 +55,32 @@ void MainWindow::fill_overlay_menu() {
     QAction* a = overlay_->addAction(runs_->itemText(i));
     a->setCheckable(true);
     a->setData(i);
-    connect(a, &QAction::toggled, this, [this] { overlay(overlaid_runs()); });
+    a->setChecked(std::find(overlaid_.begin(), overlaid_.end(), i) != overlaid_.end());
+    connect(a, &QAction::toggled, this, [this] {
+      std::vector<int> checked;
+      for (QAction* run : overlay_->actions())
+        if (run->isChecked()) checked.push_back(run->data().toInt());
+      overlay(checked);
+    });
   }
   overlay_->setEnabled(!overlay_->actions().isEmpty());
 }
 
-std::vector<int> MainWindow::overlaid_runs() const {
-  std::vector<int> out;
-  for (QAction* a : overlay_->actions())
-    if (a->isChecked()) out.push_back(a->data().toInt());
-  return out;
-}
-
 void MainWindow::overlay(const std::vector<int>& indices) {
   std::vector<std::shared_ptr<const RunDocument>> runs;
+  std::vector<int> kept;
   for (int i : indices)
-    if (i >= 0 && i < static_cast<int>(documents_.size()) && i != runs_->currentIndex())
+    if (i >= 0 && i < static_cast<int>(documents_.size()) && i != runs_->currentIndex()) {
       runs.push_back(documents_[static_cast<std::size_t>(i)]);
+      kept.push_back(i);
+    }
+  // Nothing changes: the table, its filter and selection stay as they are.
+  if (kept == overlaid_) return;
+  overlaid_ = kept;
   if (!runs.empty() && compared_base_ >= 0) compare_with(-1);  // one or the other on the chart
   for (QAction* a : overlay_->actions()) {                     // the menu says what is drawn
     const QSignalBlocker quiet(a);
-    a->setChecked(std::find(indices.begin(), indices.end(), a->data().toInt()) != indices.end());
+    a->setChecked(std::find(kept.begin(), kept.end(), a->data().toInt()) != kept.end());
   }
   if (!runs.empty()) {
     const QSignalBlocker quiet(compare_);

@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QPainter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -69,8 +70,21 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   const std::size_t cases = w.results()->document()->input.placements.size();
   for (const auto& l : view->scene().lines) EXPECT_EQ(l.machine, 0u);
 
-  w.overlay({0});
+  // View → Overlay runs: one checkable action per other open run.
+  QMenu* menu = nullptr;
+  for (QMenu* m : w.findChildren<QMenu*>())
+    if (m->title() == "&Overlay runs") menu = m;
+  ASSERT_NE(menu, nullptr);
+  ASSERT_EQ(menu->actions().size(), 1);
+  menu->actions()[0]->trigger();
+  EXPECT_EQ(w.overlaid_runs(), std::vector<int>{0});
   EXPECT_EQ(view->paint().base_count, cases);  // the recorded run first, hollow
+  menu->actions()[0]->trigger();
+  EXPECT_TRUE(w.overlaid_runs().empty());
+  EXPECT_EQ(view->paint().base_count, 0u);
+  w.overlay({0});
+  EXPECT_TRUE(menu->actions()[0]->isChecked());
+  EXPECT_EQ(view->paint().base_count, cases);
   EXPECT_EQ(view->scene().points.size(), recorded_points + other_points);
   std::set<std::size_t> machines;
   std::size_t zen5_labels = 0, vm_labels = 0;
@@ -145,6 +159,16 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   EXPECT_EQ(w.filter()->rowCount(), static_cast<int>(2 * cases - 1));
   write(other, run);
   w.reload(other);
+  // An overlaid run read again: drawn as it is now.
+  w.show_run(0);
+  w.overlay({1});
+  write(other, fewer);
+  w.reload(other);
+  EXPECT_EQ(w.overlaid_runs(), std::vector<int>{1});
+  EXPECT_EQ(w.filter()->rowCount(), static_cast<int>(2 * cases - 1));
+  write(other, run);
+  w.reload(other);
+  w.show_run(1);
 
   // A comparison replaces the overlay, and an overlay the comparison.
   w.compare_with(0);

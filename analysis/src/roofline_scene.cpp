@@ -344,8 +344,22 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
 
 RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
                                std::size_t base_count, const std::vector<CaseComparison>& cases,
-                               const MachineModel* machine, const SceneCanvas& canvas) {
-  RooflineScene scene = placed_scene(placements, Machines{{{machine, ""}}}, canvas);
+                               const MachineModel* machine, const SceneCanvas& canvas,
+                               const MachineModel* base_machine) {
+  // Two machines: the new run's roofs first (solid), the base run's second.
+  std::vector<std::size_t> machine_of;
+  Machines machines{{{machine, ""}}};
+  if (base_machine && machine) {
+    const std::vector<std::string> names = machine_names({machine, base_machine});
+    machines.list = {{machine, names[0]}, {base_machine, names[1]}};
+    machine_of.assign(placements.size(), 0);
+    std::fill(
+        machine_of.begin(),
+        machine_of.begin() + static_cast<std::ptrdiff_t>(std::min(base_count, placements.size())),
+        1);
+    machines.machine_of = &machine_of;
+  }
+  RooflineScene scene = placed_scene(placements, machines, canvas);
   const std::vector<std::size_t> too_close =
       detail::add_comparison_arrows(scene, placements, base_count, cases);
   scene.caption = detail::scene_caption(placements, scene);
@@ -364,6 +378,21 @@ RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
   // Before "Hover a point for its numbers.", the last line.
   scene.caption.insert(scene.caption.end() - 1, line + ".");
   return scene;
+}
+
+std::vector<std::string> machine_names(const std::vector<const MachineModel*>& models) {
+  std::vector<std::string> out;
+  for (const MachineModel* m : models) {
+    std::string name = m ? (m->host.empty() ? "(unnamed)" : m->host) : "";
+    for (const MachineModel* other : models)
+      if (m && other && other != m && other->host == m->host) {
+        const bool same_day = other->date.substr(0, 10) == m->date.substr(0, 10);
+        name += " " + (same_day ? m->date : m->date.substr(0, 10));
+        break;
+      }
+    out.push_back(std::move(name));
+  }
+  return out;
 }
 
 RooflineScene overlay_scene(const std::vector<RooflinePlacement>& placements,

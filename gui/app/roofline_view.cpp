@@ -110,9 +110,11 @@ QString RooflineView::legend_html() const {
     QStringList dotted;
     for (std::size_t k = 1; k < machines_.size(); ++k)
       if (machines_[k].machine) dotted << QString::fromStdString(machines_[k].name).toHtmlEscaped();
-    if (!dotted.isEmpty())
+    if (!dotted.isEmpty() && machines_[0].machine)
       s += QString("; solid roofs: %1, dotted: %2")
                .arg(QString::fromStdString(machines_[0].name).toHtmlEscaped(), dotted.join(", "));
+    else if (!dotted.isEmpty())
+      s += QString("; dotted roofs: %1").arg(dotted.join(", "));
   }
   if (size_by_time_) s += "; marker size: time per call";
   if (throttled)
@@ -154,6 +156,14 @@ void RooflineView::set_overlay(std::vector<std::shared_ptr<const RunDocument>> r
 void RooflineView::set_size_by_time(bool on) {
   size_by_time_ = on;  // the scene stays: only the markers change
   update();
+}
+
+bool RooflineView::two_machines() const {
+  if (!comparison_ || !document_ || !base_) return false;
+  const auto& head = document_->input.machine;
+  const auto& base = base_->input.machine;
+  return head && base && !head->fingerprint.empty() && !base->fingerprint.empty() &&
+         head->fingerprint != base->fingerprint;
 }
 
 std::vector<const RunDocument*> RooflineView::drawn_runs() const {
@@ -211,12 +221,15 @@ void RooflineView::refresh_drawn() {
 
 void RooflineView::refresh_roofs() {
   // The roofs shown: each distinct model less the hidden levels and dtypes. One run or a
-  // comparison: one model (the document's, else the base run's); an overlay: every run's.
+  // comparison on one machine: one model (the document's, else the base run's); a
+  // comparison across machines: both; an overlay: every run's.
   roofs_.clear();
   machines_.clear();
   machine_of_.clear();
   std::vector<const RunDocument*> runs = drawn_runs();
-  if (comparison_ || runs.size() < 2) {
+  if (comparison_ && two_machines()) {
+    runs = {document_.get(), base_.get()};  // the new run's roofs solid, the base's dotted
+  } else if (comparison_ || runs.size() < 2) {
     const RunDocument* owner =
         document_ && document_->input.machine ? document_.get() : base_.get();
     runs.assign(owner && owner->input.machine ? 1 : 0, owner);
@@ -231,7 +244,9 @@ void RooflineView::refresh_roofs() {
     model_of_run.push_back(k);
   }
   roofs_.reserve(models.size());  // machines_ points into it
-  for (const MachineModel* m : models) {
+  const std::vector<std::string> names = machine_names(models);
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const MachineModel* m = models[k];
     MachineModel shown = m ? *m : MachineModel{};
     std::erase_if(shown.memory,
                   [&](const MemoryCeiling& c) { return hidden_.levels.count(c.level) > 0; });
@@ -239,15 +254,7 @@ void RooflineView::refresh_roofs() {
       return hidden_.dtypes.count(c.dtype) > 0 || hidden_.isas.count(c.isa) > 0;
     });
     roofs_.push_back(std::move(shown));
-    // The host; two models of one host apart by their probe's day (or its whole date).
-    std::string name = m ? m->host : "";
-    for (const MachineModel* other : models)
-      if (other && m && other != m && other->host == m->host) {
-        const bool same_day = other->date.substr(0, 10) == m->date.substr(0, 10);
-        name += " " + (same_day ? m->date : m->date.substr(0, 10));
-        break;
-      }
-    machines_.push_back({m ? &roofs_.back() : nullptr, name.empty() ? "(unnamed)" : name});
+    machines_.push_back({m ? &roofs_.back() : nullptr, names[k]});
   }
   if (comparison_ || runs.size() < 2) return;
   for (std::size_t r = 0; r < runs.size(); ++r)
@@ -269,7 +276,8 @@ void RooflineView::rebuild() {
   // change with what is drawn (refresh_drawn).
   const MachineModel* machine = machines_.empty() ? nullptr : machines_.front().machine;
   if (comparison_)
-    scene_ = comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas);
+    scene_ = comparison_scene(*drawn_, base_count_, comparison_->cases, machine, canvas,
+                              machines_.size() > 1 ? machines_[1].machine : nullptr);
   else if (!machine_of_.empty())
     scene_ = overlay_scene(*drawn_, machine_of_, machines_, canvas);
   else

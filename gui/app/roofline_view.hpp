@@ -98,6 +98,9 @@ class RooflineView : public QWidget {
   void refresh_roofs();  // the models' roofs less the hidden ones, into roofs_
   // The runs drawn, other runs first: the comparison's base or the overlay, then the document.
   std::vector<const RunDocument*> drawn_runs() const;
+  // A comparison of runs from two machines (their fingerprints differ, as compare judges):
+  // each run's points under its own machine's roofs.
+  bool two_machines() const;
   void recolour();            // colours_ of what is drawn, by by_
   SceneWindow shown() const;  // the window the scene shows now
   // `w` moved by a drag of (dx, dy) pixels: the data follows the pointer.

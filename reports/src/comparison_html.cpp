@@ -155,12 +155,15 @@ std::string comparison_html(const ReportInput& base, const ReportInput& head,
       cmp.tested ? fmt::format("; geometric mean of the ratios {:.3f}", cmp.geomean_ratio) : "");
   s += notes_html(base, head, cmp);
 
-  // Both runs' placements, the base run's first, on the new run's roofs (else the base's).
+  // Both runs' placements, the base run's first, on the new run's roofs (else the base's);
+  // runs from two machines (compared on efficiency) each under its own machine's roofs.
   std::vector<RooflinePlacement> placements = base.placements;
   placements.insert(placements.end(), head.placements.begin(), head.placements.end());
   const ReportInput& roofs = head.machine || !base.machine ? head : base;
+  const bool apart = cmp.basis == "efficiency" && head.machine && base.machine;
   const RooflineScene scene = comparison_scene(placements, base.placements.size(), cmp.cases,
-                                               roofs.machine ? &*roofs.machine : nullptr);
+                                               roofs.machine ? &*roofs.machine : nullptr, {},
+                                               apart ? &*base.machine : nullptr);
   const std::vector<CasePlacements> where =
       case_placements(placements, base.placements.size(), cmp.cases);
   const BackendColours colours = backend_colours(placements);
@@ -174,8 +177,12 @@ std::string comparison_html(const ReportInput& base, const ReportInput& head,
        runs_picture_svg(
            scene, placements, n, [n](std::size_t i) { return i < n ? "base" : "new"; }, &cmp) +
        roofline_legend(placements, colours, "<span>○ base, ● new</span>" + verdicts) +
-       fmt::format("<p class=\"meta\">Roofs: {} run's machine, {}.</p>",
-                   &roofs == &head ? "the new" : "the base", escape_html(roofs.machine_origin)) +
+       (apart ? fmt::format("<p class=\"meta\">Roofs: each run's own machine, the new run's "
+                            "solid ({}), the base run's dotted ({}).</p>",
+                            escape_html(head.machine_origin), escape_html(base.machine_origin))
+              : fmt::format("<p class=\"meta\">Roofs: {} run's machine, {}.</p>",
+                            &roofs == &head ? "the new" : "the base",
+                            escape_html(roofs.machine_origin))) +
        plot_notes(scene);
   s += verdict_table(placements, where, cmp) + machines_table(base, head);
   s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(head)) + "</p><script>" +

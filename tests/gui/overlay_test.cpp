@@ -52,6 +52,7 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   nlohmann::json run = recorded_run();
   auto& machine = run["context"]["ridgeline"]["machine"];
   machine["host"] = "zen5-vm";
+  machine["fingerprint"] = "another machine";
   for (auto& m : machine["memory"]) m["bytes_per_s"] = m["bytes_per_s"].get<double>() * 2;
   for (auto& c : machine["compute"]) c["per_second"] = c["per_second"].get<double>() * 1.3;
   for (auto& b : run["benchmarks"]) {
@@ -173,7 +174,13 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   // A comparison replaces the overlay, and an overlay the comparison.
   w.compare_with(0);
   EXPECT_EQ(view->paint().runs, (RunSpans{{0, "base run"}, {cases, "new run"}}));
-  for (const auto& l : view->scene().lines) EXPECT_EQ(l.machine, 0u);
+  // Two machines (their fingerprints differ): each run's points under its own roofs, the
+  // new run's solid and the base's dotted, as the comparison report draws them.
+  std::set<std::size_t> compared_machines;
+  for (const auto& l : view->scene().lines) compared_machines.insert(l.machine);
+  EXPECT_EQ(compared_machines, (std::set<std::size_t>{0, 1}));
+  EXPECT_TRUE(view->legend_html().contains("solid roofs: zen5-vm, dotted: vm"))
+      << view->legend_html().toStdString();
   const QString compared = dir.filePath("compared.svg");
   ASSERT_TRUE(w.export_svg(compared).isEmpty());  // the comparison's picture, arrows and all
   const std::string cmp_text = read(compared);
@@ -289,6 +296,8 @@ TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
   MainWindow w(false);
   ASSERT_TRUE(w.open_files({base, head}).isEmpty());
   w.compare_with(0);
+  for (const auto& l : w.roofline()->scene().lines)  // one machine: one set of roofs
+    EXPECT_EQ(l.machine, 0u);
   const auto verdict = [&] {  // the largest effect first: cpu.naive
     EXPECT_TRUE(
         w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));

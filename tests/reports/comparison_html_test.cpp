@@ -3,6 +3,9 @@
 // arrows coloured by verdict, the verdict table, names escaped).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "compared_runs.hpp"
 #include "fusion_runs.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
@@ -145,6 +148,51 @@ TEST(ComparisonHtml, BothRunsOneRoofArrowsByVerdictAndTheTable) {
       comparison_html(flipped.head, flipped.base, {better, "new.json", "base.json"});
   EXPECT_NE(passed.find("The gate passes"), std::string::npos);
   EXPECT_NE(passed.find("stroke=\"#2f9e44\""), std::string::npos);  // the improvement's green
+}
+
+TEST(ComparisonHtml, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
+  // The same case on two machines (fingerprints differ): compare judges efficiency, and the
+  // picture puts each run's point under its own machine's roofs, the base's dotted.
+  MachineModel a = fusion_runs::machine(), b = a;
+  a.host = "zen4-vm";
+  b.host = "zen5-vm";
+  b.fingerprint = "another machine";
+  for (auto& m : b.memory) m.bytes_per_s *= 2;
+  ridgeline::Run base, head;
+  base.context.has_ridgeline = head.context.has_ridgeline = true;
+  base.context.machine = a;
+  head.context.machine = b;
+  add_case(base, "cpu.same", around(1.0));
+  add_case(head, "cpu.same", around(1.0));
+  const ReportInput bi = make_report_input(base, "base.json", a, "the base run's model");
+  const ReportInput hi = make_report_input(head, "new.json", b, "the new run's model");
+  const RunComparison cmp = compare_runs(base, head, {});
+  ASSERT_EQ(cmp.basis, "efficiency");
+
+  std::vector<RooflinePlacement> placements = bi.placements;
+  placements.insert(placements.end(), hi.placements.begin(), hi.placements.end());
+  const RooflineScene scene =
+      comparison_scene(placements, bi.placements.size(), cmp.cases, &b, {}, &a);
+  std::map<std::size_t, std::set<double>> dram;  // machine -> its DRAM roofs
+  for (const auto& l : scene.lines)
+    if (l.level == "DRAM") dram[l.machine].insert(l.value);
+  EXPECT_EQ(dram[0], (std::set<double>{b.memory[0].bytes_per_s}));  // the new run's, first
+  EXPECT_EQ(dram[1], (std::set<double>{a.memory[0].bytes_per_s}));
+  std::size_t named = 0;
+  for (const auto& l : scene.labels)
+    named +=
+        l.text.find("zen4-vm") != std::string::npos || l.text.find("zen5-vm") != std::string::npos;
+  EXPECT_EQ(named + scene.key.size(), scene.lines.size());
+  // One machine: one set of roofs, as before.
+  for (const auto& l : comparison_scene(placements, bi.placements.size(), cmp.cases, &b).lines)
+    EXPECT_EQ(l.machine, 0u);
+
+  const std::string html = comparison_html(bi, hi, {cmp, "base.json", "new.json"});
+  EXPECT_NE(html.find("stroke-dasharray=\"2 3\""), std::string::npos);
+  EXPECT_NE(html.find("Roofs: each run's own machine, the new run's solid (the new run&#39;s "
+                      "model), the base run's dotted (the base run&#39;s model)."),
+            std::string::npos)
+      << html.substr(html.find("Roofs:"), 200);
 }
 
 TEST(ComparisonHtml, NamesFromTheRunsAreEscaped) {

@@ -125,10 +125,13 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
 // Two runs on one roofline (`ridgeline report BASE NEW`): `placements` are the base run's
 // (the first `base_count`) then the new run's, under `machine`'s ceilings, with an arrow
 // from each compared case's base point to its new point (`cases` from compare_runs). Cases
-// whose points are too close for an arrow are counted in the caption, not listed.
+// whose points are too close for an arrow are counted in the caption, not listed. With
+// `base_machine` (runs from two machines), the base run's points are under its own roofs,
+// drawn as an overlay's second machine (their lines' machine 1, labels named by host).
 RooflineScene comparison_scene(const std::vector<RooflinePlacement>& placements,
                                std::size_t base_count, const std::vector<CaseComparison>& cases,
-                               const MachineModel* machine, const SceneCanvas& canvas = {});
+                               const MachineModel* machine, const SceneCanvas& canvas = {},
+                               const MachineModel* base_machine = nullptr);
 
 // One machine of an overlay: its model (none: its runs have no roofs) and the name its
 // roofs' labels carry ("zen5-vm").
@@ -136,6 +139,11 @@ struct SceneMachine {
   const MachineModel* machine = nullptr;
   std::string name;
 };
+
+// The names the roofs of several machine models carry: each model's host; two models of one
+// host apart by their probe's day (by the whole date where the day is the same too);
+// "(unnamed)" for a host left empty. A null model's name is "".
+std::vector<std::string> machine_names(const std::vector<const MachineModel*>& models);
 
 // Several runs on one roofline (the dashboard's overlay): `machine_of[i]` is the index in
 // `machines` of the model placement i was placed under. Each machine's roofs are drawn for

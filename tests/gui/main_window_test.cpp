@@ -24,6 +24,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "gui_test_files.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "roofline_view.hpp"
 #include "sweep_view.hpp"
@@ -31,7 +32,7 @@
 namespace ridgeline::gui {
 namespace {
 
-const QString kRun = QString(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json";
+using namespace test_files;
 
 TEST(MainWindow, OpensARunFiltersAndLinksSelectionBothWays) {
   MainWindow w(false);
@@ -149,8 +150,7 @@ TEST(MainWindow, ABadFileIsOneLineAndNothingElseChanges) {
 
 // Lines of a journal: the recorded run's benchmark entries, one per line.
 std::vector<std::string> journal_lines() {
-  std::ifstream in(kRun.toStdString());
-  const nlohmann::json run = nlohmann::json::parse(in);
+  const nlohmann::json run = recorded_run();
   std::vector<std::string> lines;
   for (const auto& b : run["benchmarks"]) lines.push_back(b.dump() + "\n");
   return lines;
@@ -312,14 +312,13 @@ TEST(MainWindow, ComparesTwoOpenRunsOnOneChartWithTheirVerdicts) {
   QTemporaryDir dir;
   const QString slow = dir.filePath("slow.json");
   {
-    std::ifstream in(kRun.toStdString());
-    nlohmann::json run = nlohmann::json::parse(in);
+    nlohmann::json run = recorded_run();
     for (auto& b : run["benchmarks"])
       if (b["ridgeline"]["backend"] == "cpu.naive") {
         b["real_time"] = b["real_time"].get<double>() * 3;
         b["cpu_time"] = b["cpu_time"].get<double>() * 3;
       }
-    std::ofstream(slow.toStdString()) << run.dump();
+    write(slow, run);
   }
   MainWindow w(false);
   ASSERT_TRUE(w.open_files({kRun, slow}).isEmpty());

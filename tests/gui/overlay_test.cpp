@@ -1,48 +1,24 @@
 // Several runs on one chart (View → Overlay runs), each machine under its own roofs; markers
-// sized by time; the comparison's options chosen in the window; hostile files. Under the
-// offscreen platform.
+// sized by time, and drawn at a high-DPI device's resolution. Under the offscreen platform.
 #include <gtest/gtest.h>
 
-#include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QFile>
 #include <QImage>
 #include <QMenu>
 #include <QPainter>
-#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
+#include "gui_test_files.hpp"
 #include "main_window.hpp"
-#include "ridgeline/core/atomic_file.hpp"
-#include "ridgeline/core/thresholds.hpp"
 #include "ridgeline/gui/roofline_painter.hpp"
 #include "roofline_view.hpp"
 
 namespace ridgeline::gui {
 namespace {
 
-const QString kRun = QString(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json";
-
-nlohmann::json recorded_run() {
-  std::ifstream in(kRun.toStdString());
-  return nlohmann::json::parse(in);
-}
-
-void write(const QString& path, const nlohmann::json& run) {
-  std::ofstream(path.toStdString()) << run.dump();
-}
-
-std::string read(const QString& path) {
-  QFile f(path);
-  EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
-  return f.readAll().toStdString();
-}
+using namespace test_files;
 
 TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   // The recorded run, and the same cases on another machine: twice the bandwidth, 1.3x the
@@ -267,135 +243,6 @@ TEST(Overlay, MarkersOnAHighDpiDeviceAreDrawnAtItsResolution) {
             a != two.pixel(x + 1, y) || a != two.pixel(x, y + 1) || a != two.pixel(x + 1, y + 1);
       }
   EXPECT_GT(split, blocks / 20) << split << " of " << blocks;  // 13% here; 0 when scaled up
-}
-
-// Six repetitions of every recorded case, cpu.naive `naive_factor` times slower.
-nlohmann::json repeated(double naive_factor) {
-  nlohmann::json run = recorded_run();
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& b : run["benchmarks"])
-    for (int i = 0; i < 6; ++i) {
-      nlohmann::json r = b;
-      const double f =
-          (1 + 0.002 * i) * (b["ridgeline"]["backend"] == "cpu.naive" ? naive_factor : 1.0);
-      r["repetitions"] = 6;
-      r["repetition_index"] = i;
-      r["real_time"] = b["real_time"].get<double>() * f;
-      r["cpu_time"] = b["cpu_time"].get<double>() * f;
-      rows.push_back(r);
-    }
-  run["benchmarks"] = rows;
-  return run;
-}
-
-TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
-  QTemporaryDir dir;
-  const QString base = dir.filePath("base.json"), head = dir.filePath("head.json");
-  write(base, repeated(1.0));
-  write(head, repeated(1.10));  // cpu.naive 10% slower
-  MainWindow w(false);
-  ASSERT_TRUE(w.open_files({base, head}).isEmpty());
-  w.compare_with(0);
-  for (const auto& l : w.roofline()->scene().lines)  // one machine: one set of roofs
-    EXPECT_EQ(l.machine, 0u);
-  const auto verdict = [&] {  // the largest effect first: cpu.naive
-    EXPECT_TRUE(
-        w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));
-    return w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString();
-  };
-  EXPECT_EQ(verdict(), "regression");  // at compare's defaults: 5%, alpha 0.05
-  EXPECT_TRUE(w.statusBar()->currentMessage().contains("--fail-on regression: the gate fails"))
-      << w.statusBar()->currentMessage().toStdString();
-
-  w.threshold_box()->setValue(20);  // a 10% change is inside ±20%: the same
-  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.20);
-  EXPECT_EQ(verdict(), "same");
-  w.threshold_box()->setValue(5);
-  w.alpha_box()->setValue(0.001);  // six against six cannot reach it after Holm
-  EXPECT_EQ(verdict(), "inconclusive");
-  w.alpha_box()->setValue(0.05);
-  EXPECT_EQ(verdict(), "regression");
-
-  // A thresholds file from compare --calibrate: its default for the cases it does not list.
-  const QString file = dir.filePath("thresholds.json");
-  Thresholds thresholds;
-  thresholds.default_threshold = 0.25;
-  write_file_atomically(file.toStdString(), thresholds_to_json(thresholds));
-  EXPECT_TRUE(w.use_thresholds_file(file).isEmpty());
-  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
-  EXPECT_FALSE(w.threshold_box()->isEnabled());
-  EXPECT_EQ(verdict(), "same");
-  // A bad file: one line naming it, and the file in use stays.
-  const QString bad = dir.filePath("bad.json");
-  write_file_atomically(bad.toStdString(), "{\"cases\": 3}");
-  const QString error = w.use_thresholds_file(bad);
-  EXPECT_TRUE(error.contains("bad.json")) << error.toStdString();
-  EXPECT_FALSE(error.contains('\n'));
-  EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
-  EXPECT_TRUE(w.use_thresholds_file("").isEmpty());  // back to the one threshold
-  EXPECT_TRUE(w.threshold_box()->isEnabled());
-  EXPECT_EQ(verdict(), "regression");
-
-  // --fail-on change: the improvements and every changed case fail too.
-  w.gate_box()->setCurrentText("change");
-  EXPECT_TRUE(w.statusBar()->currentMessage().contains("--fail-on change"));
-}
-
-// The hostile inputs the command line is tested with: each either opens and is drawn,
-// hovered, overlaid and exported like any run, or is one line in the window; the run shown
-// before stays.
-TEST(HostileInput, EachOpensAndDrawsOrIsOneLine) {
-  QTemporaryDir dir;
-  const std::string recorded = read(kRun);
-  const auto file = [&](const QString& name, const std::string& text) {
-    write_file_atomically(dir.filePath(name).toStdString(), text);
-    return dir.filePath(name);
-  };
-  std::string huge = recorded;
-  huge.replace(huge.find("\"real_time\": "), 13, "\"real_time\": 1e999, \"x\": ");
-  const QStringList bad{
-      dir.path(),  // a directory
-      file("empty.json", ""),
-      file("truncated.json", recorded.substr(0, recorded.size() / 2)),
-      file("huge.json", huge),
-      file("array.json", "[1, 2, 3]"),
-      file("binary.json", std::string("\x89PNG\r\n\x1a\n\0\0\0", 12)),
-      QString(RIDGELINE_FIXTURES) + "/machine-zen4-vm.json",  // a machine model, not a run
-      QString(RIDGELINE_FIXTURES) + "/gbench-1.7.1-console.txt",
-      QString(RIDGELINE_FIXTURES) + "/gbench-1.7.1.csv",
-  };
-  MainWindow w(false);
-  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
-  for (const QString& path : bad) {
-    const QStringList errors = w.open_files({path});
-    ASSERT_EQ(errors.size(), 1) << path.toStdString();
-    EXPECT_FALSE(errors[0].contains('\n')) << errors[0].toStdString();
-    EXPECT_EQ(QString::fromStdString(w.results()->document()->path), kRun) << path.toStdString();
-  }
-
-  // The fuzzers' seeds: extreme numbers, failed cases, foreign rows, zero peaks.
-  int opened = 0;
-  for (const char* corpus : {"/../fuzz/corpus/run_reader", "/../fuzz/corpus/report"})
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(RIDGELINE_FIXTURES) + corpus)) {
-      const QString path = QString::fromStdString(entry.path().string());
-      const QStringList errors = w.open_files({path});
-      if (!errors.isEmpty()) {
-        EXPECT_FALSE(errors[0].contains('\n')) << errors[0].toStdString();
-        continue;
-      }
-      ++opened;
-      RooflineView* view = w.roofline();
-      EXPECT_FALSE(roofline_image(view->scene(), view->paint()).isNull()) << path.toStdString();
-      for (const auto& pt : view->scene().points) view->tooltip_at(QPointF(pt.x, pt.y));
-      w.overlay({0});
-      view->set_size_by_time(true);
-      EXPECT_TRUE(w.export_svg(dir.filePath("chart.svg")).isEmpty()) << path.toStdString();
-      EXPECT_TRUE(w.export_csv(dir.filePath("rows.csv")).isEmpty()) << path.toStdString();
-      EXPECT_TRUE(w.export_png(dir.filePath("chart.png")).isEmpty()) << path.toStdString();
-      view->set_size_by_time(false);
-    }
-  EXPECT_GT(opened, 5);
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "ridgeline/gui/roofline_painter.hpp"
 
@@ -175,19 +174,6 @@ std::vector<const RunDocument*> RooflineView::drawn_runs() const {
   return out;
 }
 
-namespace {
-// A run's name on the chart: its file's name, or its path where two runs drawn share a name.
-std::string run_label(const RunDocument& run, const std::vector<const RunDocument*>& runs) {
-  const auto name = [](const RunDocument& r) {
-    return std::filesystem::path(r.path).filename().string();
-  };
-  const std::string mine = name(run);
-  for (const RunDocument* other : runs)
-    if (other != &run && name(*other) == mine) return run.path;
-  return mine;
-}
-}  // namespace
-
 void RooflineView::refresh_drawn() {
   const auto& head = document_ ? document_->input.placements : kNone;
   const std::vector<const RunDocument*> runs = drawn_runs();
@@ -195,11 +181,11 @@ void RooflineView::refresh_drawn() {
   // rows the filter removed stay (indices are the table's) but are not placed.
   base_count_ = 0;
   runs_.clear();
-  for (const RunDocument* run : runs) {
-    const bool mine = run == document_.get();
-    runs_.emplace_back(base_count_,
-                       comparison_ ? mine ? "new run" : "base run" : run_label(*run, runs));
-    if (!mine) base_count_ += run->input.placements.size();
+  const std::vector<std::string> labels = run_labels(runs);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const bool mine = runs[k] == document_.get();
+    runs_.emplace_back(base_count_, comparison_ ? mine ? "new run" : "base run" : labels[k]);
+    if (!mine) base_count_ += runs[k]->input.placements.size();
   }
   if (runs.size() < 2) runs_.clear();
   if (runs.size() < 2 && !visible_) {  // the document's own placements, not copied

@@ -4,7 +4,6 @@
 
 #include <QColor>
 #include <cmath>
-#include <filesystem>
 
 #include "ridgeline/reports/format.hpp"
 
@@ -116,11 +115,9 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, const std::strin
 ResultsModel::ResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResultsModel::set_document(std::shared_ptr<const RunDocument> document) {
-  std::vector<std::shared_ptr<const RunDocument>> runs;
-  if (document) runs.push_back(std::move(document));
-  std::vector<std::string> names;
-  for (const auto& run : runs) names.push_back(std::filesystem::path(run->path).filename());
-  set_documents(std::move(runs), std::move(names));
+  if (!document) return set_documents({}, {});
+  std::vector<std::string> names = run_labels({document.get()});
+  set_documents({std::move(document)}, std::move(names));
 }
 
 void ResultsModel::set_documents(std::vector<std::shared_ptr<const RunDocument>> runs,

@@ -1,5 +1,8 @@
 #include "ridgeline/gui/run_document.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline::gui {
@@ -16,6 +19,20 @@ RunDocument open_run_document(const std::string& path, const std::optional<Machi
     origin = "the run carries no machine model: File → Use ceilings from… opens one";
   }
   return {path, make_report_input(std::move(run), path, std::move(ceilings), std::move(origin))};
+}
+
+std::vector<std::string> run_labels(const std::vector<const RunDocument*>& runs) {
+  const auto name = [](const RunDocument* r) {
+    return std::filesystem::path(r->path).filename().string();
+  };
+  std::vector<std::string> out;
+  for (const RunDocument* run : runs) {
+    const bool shared = std::count_if(runs.begin(), runs.end(), [&](const RunDocument* other) {
+                          return name(other) == name(run);
+                        }) > 1;
+    out.push_back(shared ? run->path : name(run));
+  }
+  return out;
 }
 
 }  // namespace ridgeline::gui

@@ -3,6 +3,7 @@
 // once by reports' make_report_input; every view formats it and recomputes nothing.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -20,5 +21,9 @@ struct RunDocument {
 RunDocument open_run_document(const std::string& path,
                               const std::optional<MachineModel>& machine = std::nullopt,
                               const std::string& machine_origin = "");
+
+// The names runs go by on the chart and in the table: each file's name, or its path where
+// two of `runs` share a file name.
+std::vector<std::string> run_labels(const std::vector<const RunDocument*>& runs);
 
 }  // namespace ridgeline::gui

@@ -120,11 +120,18 @@ std::string pattern_section(const ReportInput& in) {
 
 }  // namespace
 
-std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& in) {
-  const BackendColours colours = backend_colours(in.placements);
+namespace {
+// The picture in `colours` (the report's legend uses them too).
+std::string picture_svg(const RooflineScene& scene, const ReportInput& in,
+                        const BackendColours& colours) {
   SvgMarks marks{in.placements, colours, 0, {}, {}};
   marks.arrow = [&](const SceneArrow& a) { return fusion_arrow_mark(in.fusion.pairs.at(a.pair)); };
   return reports::roofline_svg(scene, marks);
+}
+}  // namespace
+
+std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& in) {
+  return picture_svg(scene, in, backend_colours(in.placements));
 }
 
 std::string html_report(const ReportInput& in) {
@@ -152,7 +159,7 @@ std::string html_report(const ReportInput& in) {
   const RooflineScene scene =
       roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
   const BackendColours colours = backend_colours(in.placements);
-  s += "<h2>Roofline</h2>" + roofline_picture_svg(scene, in) +
+  s += "<h2>Roofline</h2>" + picture_svg(scene, in, colours) +
        roofline_legend(in.placements, colours,
                        in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
        plot_notes(scene);

@@ -1,5 +1,8 @@
 #include "blas_probe.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "ridgeline/core/error.hpp"
@@ -15,7 +18,10 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
         nlohmann::json j;
         try {
           auto lib = load_blas_library(spec);
-          j = {{"ok", true}, {"version", lib->version()}, {"thread_setter", lib->thread_setter()}};
+          j = {{"ok", true},
+               {"version", lib->version()},
+               {"thread_setter", lib->thread_setter()},
+               {"kernel_set", lib->kernel_set()}};
         } catch (const std::exception& e) {
           j = {{"ok", false}, {"error", e.what()}};
         }
@@ -24,12 +30,19 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
       60);
   if (out.status != ChildOutcome::Status::completed) {
     probe.error = "BLAS library " + spec.path.string() + ": loading it " + out.detail;
+    // BLIS aborts at initialisation on a sub-configuration it was not built with.
+    if (const char* arch = std::getenv("BLIS_ARCH_TYPE"))
+      probe.error += fmt::format(
+          " (BLIS_ARCH_TYPE={} is set: BLIS aborts on a number it was "
+          "not built with)",
+          arch);
     return probe;
   }
   auto j = nlohmann::json::parse(out.payload);
   probe.loadable = j.value("ok", false);
   probe.version = j.value("version", "");
   probe.thread_setter = j.value("thread_setter", "");
+  probe.kernel_set = j.value("kernel_set", "");
   probe.error = j.value("error", "");
   return probe;
 }

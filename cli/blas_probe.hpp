@@ -11,7 +11,8 @@ struct BlasProbe {
   bool loadable = false;
   std::string version;
   std::string thread_setter;
-  std::string error;  // the dlopen error or the missing symbol, naming the path
+  std::string kernel_set;  // BlasLibrary::kernel_set() in the child
+  std::string error;       // the dlopen error or the missing symbol, naming the path
 };
 
 // Loads the library in a child process (so no BLAS thread pool starts in this one) and

@@ -124,6 +124,7 @@ int run_list(const ListOptions& opt) {
                     {"loadable", p.loadable},
                     {"version", p.version},
                     {"thread_setter", p.thread_setter},
+                    {"kernels", describe_kernel_set(p.version, p.kernel_set)},
                     {"error", p.error}});
   nlohmann::json suite_list = nlohmann::json::array();
   for (const auto& s : suites())
@@ -168,11 +169,15 @@ int run_list(const ListOptions& opt) {
   fmt::print("\nBLAS libraries (loaded at run time; add any CBLAS .so with --blas-lib PATH)\n");
   if (probes.empty()) fmt::print("  none found\n");
   for (const auto& p : probes)
-    fmt::print("  {:<10} {}\n  {:<10} {}\n", p.spec.name, p.spec.path.string(), "",
-               p.loadable ? fmt::format("{}; threads via {}",
-                                        p.version.empty() ? "version unknown" : p.version,
-                                        p.thread_setter.empty() ? "none" : p.thread_setter)
-                          : "not loadable: " + p.error);
+    fmt::print(
+        "  {:<10} {}\n  {:<10} {}\n", p.spec.name, p.spec.path.string(), "",
+        p.loadable
+            ? fmt::format("{}; threads via {}{}", p.version.empty() ? "version unknown" : p.version,
+                          p.thread_setter.empty() ? "none" : p.thread_setter,
+                          p.kernel_set.empty()
+                              ? ""
+                              : "; kernels: " + describe_kernel_set(p.version, p.kernel_set))
+            : "not loadable: " + p.error);
   fmt::print("\nGPU\n");
   if (!gpu.available()) fmt::print("  none: {}\n", gpu.reason);
   for (const auto& d : gpu.devices)

@@ -76,13 +76,29 @@ TEST(BlasProvider, DiscoveredLibrariesLoadWithTheirThreadSetters) {
       EXPECT_EQ(lib->thread_setter(), "openblas_set_num_threads");
       EXPECT_NE(lib->version().find("OpenBLAS"), std::string::npos);
     }
+    if (spec.name == "openblas") {
+      // The core name it runs on this CPU is also the one its build configuration names.
+      ASSERT_FALSE(lib->kernel_set().empty());
+      EXPECT_NE(lib->version().find(lib->kernel_set()), std::string::npos) << lib->version();
+    }
     if (spec.name == "blis") {
       EXPECT_EQ(lib->thread_setter(), "bli_thread_set_num_threads");
+      EXPECT_FALSE(lib->kernel_set().empty()) << "bli_arch_string(bli_arch_query_id())";
     }
     if (spec.name == "refblas") {
       EXPECT_TRUE(lib->thread_setter().empty());
     }
   }
+}
+
+TEST(BlasProvider, KernelSetSaysWhenBlisFellBackToItsPortableKernels) {
+  const std::string generic = describe_kernel_set("BLIS 0.9.0", "generic");
+  EXPECT_NE(generic.find("portable C kernels"), std::string::npos) << generic;
+  EXPECT_NE(generic.find("BLIS_ARCH_TYPE"), std::string::npos) << generic;
+  EXPECT_EQ(describe_kernel_set("BLIS 0.9.0", "skx"), "skx");
+  // OpenBLAS's own fallbacks are real kernels for an older core; it is named as it is.
+  EXPECT_EQ(describe_kernel_set("OpenBLAS 0.3.21 DYNAMIC_ARCH Haswell", "Haswell"), "Haswell");
+  EXPECT_EQ(describe_kernel_set("BLIS 0.9.0", ""), "");
 }
 
 }  // namespace ridgeline

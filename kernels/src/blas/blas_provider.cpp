@@ -123,7 +123,28 @@ std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
     lib->version_ = reinterpret_cast<const char* (*)()>(f)();
   else if (void* g = symbol("bli_info_get_version_str"))
     lib->version_ = std::string("BLIS ") + reinterpret_cast<const char* (*)()>(g)();
+  // BLIS 0.9 picks a sub-configuration by CPUID once per process; on a CPU it does not
+  // know (Zen 5) that is "generic", about a sixth of the AVX-512 kernels' rate.
+  if (void* f = symbol("openblas_get_corename"))
+    lib->kernel_set_ = reinterpret_cast<const char* (*)()>(f)();
+  else if (void* id = symbol("bli_arch_query_id"), *str = symbol("bli_arch_string"),
+           *init = symbol("bli_init");
+           id && str && init) {
+    // Initialised first: with BLIS_ARCH_TYPE set, querying before bli_init aborts.
+    reinterpret_cast<void (*)()>(init)();
+    lib->kernel_set_ =
+        reinterpret_cast<const char* (*)(int)>(str)(reinterpret_cast<int (*)()>(id)());
+  }
   return lib;
+}
+
+std::string describe_kernel_set(const std::string& version, const std::string& kernel_set) {
+  if (kernel_set.empty()) return "";
+  if (version.rfind("BLIS", 0) == 0 && kernel_set == "generic")
+    return "generic (BLIS's portable C kernels: it did not recognise this CPU; BLIS_ARCH_TYPE "
+           "set to a sub-configuration's number chooses one, in BLIS 0.9 0 = skx for "
+           "AVX-512, 3 = haswell, 6 = zen3)";
+  return kernel_set;
 }
 
 }  // namespace ridgeline

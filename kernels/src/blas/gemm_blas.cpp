@@ -51,6 +51,8 @@ class BlasGemmKernel : public Kernel {
     std::map<std::string, std::string> n{{"library", spec_.path.string()}};
     if (lib_) {
       if (!lib_->version().empty()) n["version"] = lib_->version();
+      if (!lib_->kernel_set().empty())
+        n["kernels"] = describe_kernel_set(lib_->version(), lib_->kernel_set());
       n["thread_setter"] = lib_->thread_setter().empty() ? "none" : lib_->thread_setter();
     }
     return n;

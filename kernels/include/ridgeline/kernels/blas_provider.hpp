@@ -50,6 +50,9 @@ class BlasLibrary {
   bool set_threads(int threads) const;
   // Version or configuration string the library reports about itself, if it has one.
   const std::string& version() const { return version_; }
+  // The kernels the library chose for this CPU (OpenBLAS's core name, BLIS's
+  // sub-configuration), or empty when it does not say.
+  const std::string& kernel_set() const { return kernel_set_; }
 
  private:
   friend std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec);
@@ -61,7 +64,13 @@ class BlasLibrary {
   void (*set_int_threads_)(int) = nullptr;
   void (*set_dim_threads_)(std::int64_t) = nullptr;
   std::string version_;
+  std::string kernel_set_;
 };
+
+// What a run's notes and `list` say about a library's kernel set: the name, and for one
+// that fell back to portable C kernels on this CPU (BLIS's "generic"), why its figures are
+// far below the hardware and how to choose real kernels. Empty for an empty set.
+std::string describe_kernel_set(const std::string& version, const std::string& kernel_set);
 
 // Throws InputError naming the path and the dlopen error or the missing symbol.
 std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec);

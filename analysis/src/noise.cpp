@@ -19,6 +19,12 @@ std::optional<double> metric(const CaseResult& r, const char* name) {
 
 }  // namespace
 
+RepetitionCounters repetition_counters(const CaseResult& r) {
+  return {metric(r, "perf.task-clock"), metric(r, "wall_time"),
+          metric(r, "perf.context-switches").value_or(0),
+          metric(r, "perf.cpu-migrations").value_or(0)};
+}
+
 TimingNoise timing_noise(const TimingInputs& in) {
   TimingNoise noise;
   std::vector<std::string>& out = noise.reasons;
@@ -29,15 +35,13 @@ TimingNoise timing_noise(const TimingInputs& in) {
   double worst_share = 1;
   double switches = 0, migrations = 0;
   bool counted = false;
-  for (const CaseResult* r : in.rows) {
-    if (!r->ridgeline) continue;
-    const auto task = metric(*r, "perf.task-clock"), wall = metric(*r, "wall_time");
-    if (task && wall && *wall > 0) {
+  for (const RepetitionCounters& r : in.rows) {
+    if (r.task_clock_ns && r.wall_s && *r.wall_s > 0) {
       counted = true;
-      worst_share = std::min(worst_share, *task / 1e9 / *wall);
+      worst_share = std::min(worst_share, *r.task_clock_ns / 1e9 / *r.wall_s);
     }
-    switches += metric(*r, "perf.context-switches").value_or(0);
-    migrations += metric(*r, "perf.cpu-migrations").value_or(0);
+    switches += r.context_switches;
+    migrations += r.migrations;
   }
   // A GPU case's thread waits on the device and may sleep: its CPU time says nothing.
   if (in.device == "cpu" && counted && worst_share < kNoisyCpuShare)
@@ -51,24 +55,6 @@ TimingNoise timing_noise(const TimingInputs& in) {
   if (in.throttled) out.push_back("the GPU was throttled while timed (NVML)");
   if (counted) noise.cpu_share = worst_share;
   return noise;
-}
-
-void attach_timing_noise(const Run& run, std::vector<RooflinePlacement>& placements) {
-  std::map<std::string, std::vector<const CaseResult*>> timed_rows;  // by run name
-  for (const auto& r : run.benchmarks)
-    if (r.run_type == "iteration" && r.ridgeline && !r.error_occurred && !r.skipped)
-      timed_rows[r.run_name.empty() ? r.name : r.run_name].push_back(&r);
-  for (auto& p : placements) {
-    const auto rows = timed_rows.find(p.name);
-    TimingNoise noise = timing_noise(
-        {&p.repetitions, rows == timed_rows.end() ? std::vector<const CaseResult*>{} : rows->second,
-         p.device, p.throttled});
-    p.cpu_share = noise.cpu_share;
-    for (auto& why : noise.reasons) {
-      p.noisy = true;
-      p.notes.push_back({NoteKind::noise, std::move(why)});
-    }
-  }
 }
 
 std::string machine_load_warning(const RunContext& context) {

@@ -11,6 +11,7 @@
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/run_cases.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/op.hpp"
 
@@ -333,38 +334,20 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
 }  // namespace
 
 std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {
-  // One entry per case: its median aggregate if any, else its first iteration, else its
-  // mean (a file of aggregates only); errored entries stand for their case. A Complexity()
-  // fit (BigO, RMS) is its own entry, never placed.
-  std::vector<std::string> order;
-  std::map<std::string, const CaseResult*> chosen;
-  auto rank = [](const CaseResult& r) {
-    if (r.run_type != "aggregate") return 2;
-    if (r.aggregate_name == "median") return 3;
-    if (r.aggregate_name == "mean") return 1;
-    return 0;
-  };
-  for (const auto& r : run.benchmarks) {
-    const bool fit =
-        r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
-    const std::string key = fit || r.run_name.empty() ? r.name : r.run_name;
-    auto it = chosen.find(key);
-    if (it == chosen.end()) {
-      order.push_back(key);
-      it = chosen.emplace(key, nullptr).first;
-    }
-    if (rank(r) > 0 && (!it->second || rank(r) > rank(*it->second))) it->second = &r;
-    if (fit) it->second = &r;
-  }
+  return place_cases(run_cases(run), machine);
+}
+
+// One entry per case: the row that stands for it (errored rows stand for their case); a
+// Complexity() fit (BigO, RMS) is its own entry, never placed.
+std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineModel* machine) {
   std::vector<RooflinePlacement> out;
-  const auto samples = repetition_seconds(run);
-  for (const auto& key : order) {
-    const CaseResult* r = chosen.at(key);
+  for (const auto& c : cases.cases()) {
+    const CaseResult* r = c.chosen ? &*c.chosen : nullptr;
     const bool fit = r && r->run_type == "aggregate" &&
                      (r->aggregate_name == "BigO" || r->aggregate_name == "RMS");
     if (!r || fit) {
       RooflinePlacement p;
-      p.name = fit ? r->name : key;
+      p.name = fit ? r->name : c.key;
       p.backend = "(google benchmark)";
       p.foreign = true;
       p.complexity_fit = fit;
@@ -377,11 +360,22 @@ std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel*
       out.push_back(std::move(p));
       continue;
     }
-    out.push_back(r->ridgeline ? place_ours(*r, machine) : place_foreign(run.context, *r, machine));
-    if (auto it = samples.find(key); it != samples.end())
-      out.back().repetitions = summarize_repetitions(it->second);
+    RooflinePlacement& p = out.emplace_back(
+        r->ridgeline ? place_ours(*r, machine) : place_foreign(cases.context, *r, machine));
+    std::vector<double> seconds = c.seconds;
+    for (const auto& row : c.foreign_rows) {
+      const detail::ForeignTimeBase base = detail::foreign_time_base(cases.context, row);
+      if (base.problem.empty() && usable(base.seconds_per_call))
+        seconds.push_back(base.seconds_per_call);
+    }
+    if (!seconds.empty()) p.repetitions = summarize_repetitions(std::move(seconds));
+    TimingNoise noise = timing_noise({&p.repetitions, c.counters, p.device, p.throttled});
+    p.cpu_share = noise.cpu_share;
+    for (auto& why : noise.reasons) {
+      p.noisy = true;
+      p.notes.push_back({NoteKind::noise, std::move(why)});
+    }
   }
-  attach_timing_noise(run, out);
   return out;
 }
 

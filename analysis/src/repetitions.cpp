@@ -4,9 +4,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "foreign_time_base.hpp"
-#include "ridgeline/analysis/usable.hpp"
-
 namespace ridgeline {
 
 RepetitionSamples summarize_repetitions(std::vector<double> seconds) {
@@ -26,23 +23,6 @@ RepetitionSamples summarize_repetitions(std::vector<double> seconds) {
   s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
   s.cv = s.stddev / s.mean;
   return s;
-}
-
-std::map<std::string, std::vector<double>> repetition_seconds(const Run& run) {
-  std::map<std::string, std::vector<double>> out;
-  for (const auto& r : run.benchmarks) {
-    if (r.run_type == "aggregate" || r.error_occurred || r.skipped) continue;
-    double seconds = 0;
-    if (r.ridgeline) {
-      seconds = detail::to_seconds(r.real_time, r.time_unit);
-    } else {
-      const detail::ForeignTimeBase base = detail::foreign_time_base(run.context, r);
-      if (!base.problem.empty()) continue;
-      seconds = base.seconds_per_call;
-    }
-    if (usable(seconds)) out[r.run_name.empty() ? r.name : r.run_name].push_back(seconds);
-  }
-  return out;
 }
 
 }  // namespace ridgeline

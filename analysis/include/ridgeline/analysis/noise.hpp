@@ -3,6 +3,7 @@
 // their spread, how much of the timed wall time the calling thread was on a CPU (perf's
 // task-clock), migrations between CPUs, and a GPU's throttling. Each reason becomes a note
 // of kind `noise` on the placement, which is then `noisy` (docs/compare.md).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,18 @@ inline constexpr double kNoisyCv = 0.05;
 // the calling thread alone is held to it, never the team: a lower bound of the truth.
 inline constexpr double kNoisyCpuShare = 0.9;
 
+// What perf counted around one timed repetition of ours: all timing_noise reads of a row,
+// kept instead of the row when a run is read row by row (RunCases).
+struct RepetitionCounters {
+  std::optional<double> task_clock_ns, wall_s;  // perf.task-clock, wall_time
+  double context_switches = 0, migrations = 0;  // perf.context-switches, perf.cpu-migrations
+};
+// From a row with Ridgeline's block.
+RepetitionCounters repetition_counters(const CaseResult& row);
+
 struct TimingInputs {
   const RepetitionSamples* samples = nullptr;
-  std::vector<const CaseResult*> rows;  // the case's timed iteration rows
+  std::vector<RepetitionCounters> rows;  // the case's timed iteration rows
   std::string device = "cpu";
   bool throttled = false;
 };
@@ -32,10 +42,6 @@ struct TimingNoise {
   double cpu_share = 0;  // the worst repetition's task-clock over wall time; 0: not counted
 };
 TimingNoise timing_noise(const TimingInputs& in);
-
-// Each placement of `run` (place_results) gets its timing_noise: cpu_share, and `noisy` with
-// a note of kind `noise` per reason.
-void attach_timing_noise(const Run& run, std::vector<RooflinePlacement>& placements);
 
 // The whole run: other processes used more than this share of all CPUs while it was timed,
 // or the hypervisor took more than kBusySteal of them (MachineLoad, from /proc/stat), or

@@ -23,9 +23,4 @@ struct RepetitionSamples {
 // The summary of `seconds` (each finite and positive; the caller leaves the others out).
 RepetitionSamples summarize_repetitions(std::vector<double> seconds);
 
-// Seconds per call of each case's timed repetitions, by run name: its iteration rows that
-// carry a usable time, in file order (an errored or skipped row timed nothing); a foreign
-// file's rows over the same time base as its point.
-std::map<std::string, std::vector<double>> repetition_seconds(const Run& run);
-
 }  // namespace ridgeline

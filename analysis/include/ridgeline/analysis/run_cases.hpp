@@ -1,0 +1,52 @@
+#pragma once
+// A run reduced to what placing its cases needs: each case's chosen row (its median
+// aggregate, else its first iteration, else its mean; a Complexity() fit stands for
+// itself) and, of every timed repetition, its time and perf's counts. Built from a Run in
+// memory or row by row while a file is read (read_run_rows), so a run of 100,000 rows is
+// placed and compared without holding them: `compare` of two such runs keeps two cases'
+// worth of rows, not two runs'.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ridgeline/analysis/noise.hpp"
+#include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/core/run.hpp"
+
+namespace ridgeline {
+
+class RunCases {
+ public:
+  struct Case {
+    std::string key;                             // the rows' run_name (a fit's own name)
+    std::optional<CaseResult> chosen{};          // none: only rows that cannot stand for it
+    std::vector<double> seconds{};               // per call, of each usable timed row of ours
+    std::vector<RepetitionCounters> counters{};  // of each timed iteration row of ours
+    // Foreign timed rows, kept whole: their time per call depends on the context, which
+    // a file may hold after its rows.
+    std::vector<CaseResult> foreign_rows{};
+  };
+
+  // Rows in the file's order; a row is copied (or moved) only when it stands for its case.
+  void add(const CaseResult& row);
+  void add(CaseResult&& row);
+  const std::vector<Case>& cases() const { return cases_; }
+
+  RunContext context;
+
+ private:
+  // The row's case, its times and counts recorded; whether the row now stands for it.
+  Case& record(const CaseResult& row, bool& stands);
+  std::vector<Case> cases_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+RunCases run_cases(const Run& run);
+
+// place_results over the cases.
+std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineModel* machine);
+
+}  // namespace ridgeline

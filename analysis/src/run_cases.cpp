@@ -1,0 +1,63 @@
+#include "ridgeline/analysis/run_cases.hpp"
+
+#include "foreign_time_base.hpp"
+#include "ridgeline/analysis/usable.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+bool is_fit(const CaseResult& r) {
+  return r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
+}
+
+// Which row stands for its case: the median aggregate over the first iteration over the
+// mean; other aggregates (stddev, cv) never.
+int rank(const CaseResult& r) {
+  if (r.run_type != "aggregate") return 2;
+  if (r.aggregate_name == "median") return 3;
+  if (r.aggregate_name == "mean") return 1;
+  return 0;
+}
+
+}  // namespace
+
+RunCases::Case& RunCases::record(const CaseResult& row, bool& stands) {
+  const bool fit = is_fit(row);
+  const std::string& key = fit || row.run_name.empty() ? row.name : row.run_name;
+  auto [at, added] = index_.try_emplace(key, cases_.size());
+  if (added) cases_.push_back({key});
+  Case& c = cases_[at->second];
+  if (row.run_type != "aggregate" && !row.error_occurred && !row.skipped) {
+    if (!row.ridgeline) {
+      c.foreign_rows.push_back(row);
+    } else {
+      const double seconds = detail::to_seconds(row.real_time, row.time_unit);
+      if (usable(seconds)) c.seconds.push_back(seconds);
+      c.counters.push_back(repetition_counters(row));
+    }
+  }
+  stands = fit || (rank(row) > 0 && (!c.chosen || rank(row) > rank(*c.chosen)));
+  return c;
+}
+
+void RunCases::add(const CaseResult& row) {
+  bool stands = false;
+  Case& c = record(row, stands);
+  if (stands) c.chosen = row;
+}
+
+void RunCases::add(CaseResult&& row) {
+  bool stands = false;
+  Case& c = record(row, stands);
+  if (stands) c.chosen = std::move(row);
+}
+
+RunCases run_cases(const Run& run) {
+  RunCases cases;
+  cases.context = run.context;
+  for (const auto& row : run.benchmarks) cases.add(row);
+  return cases;
+}
+
+}  // namespace ridgeline

@@ -44,8 +44,8 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
   if (!settings.case_thresholds.empty())
     throw InputError("compare --calibrate: --threshold takes a fraction here, not a file");
   check_output_file(opt.output);
-  std::vector<Run> runs;
-  for (const auto& f : opt.files) runs.push_back(read_run_file(f));
+  std::vector<RunCases> runs;
+  for (const auto& f : opt.files) runs.push_back(read_run_cases(f));
   const Calibration cal = calibrate(runs, settings);
   fmt::print("{}", calibration_text(cal, settings.threshold, runs.size()));
   write_file_atomically(opt.output, thresholds_to_json(thresholds_of(cal, settings.threshold)));
@@ -115,9 +115,8 @@ int run_compare(CompareOptions opt) {
       {&opt.junit, &comparison_junit}};
   for (const auto& [path, _] : files)
     if (!path->empty()) check_output_file(*path);  // every output checked before any input
-  const Run base = read_run_file(opt.base);
-  const Run head = read_run_file(opt.head);
-  const RunComparison cmp = compare_runs(base, head, settings);
+  const RunComparison cmp =
+      compare_runs(read_run_cases(opt.base), read_run_cases(opt.head), settings);
   if (cmp.cases.empty() && !cmp.added.empty() && !cmp.removed.empty())
     fmt::print(stderr,
                "ridgeline: note: no case of {} is in {}: are these runs of the same suite?\n",

@@ -7,7 +7,7 @@
 
 namespace ridgeline {
 
-Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& settings) {
+Calibration calibrate(const std::vector<RunCases>& runs, const ComparisonSettings& settings) {
   Calibration out;
   std::map<CaseKey, CaseCalibration> by_key;
   const auto false_alarm = [](const CaseComparison& c) {
@@ -29,7 +29,7 @@ Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& se
     }
   out.pairs = static_cast<int>(pairs.size());
   for (const auto& run : runs)
-    for (const auto& p : place_results(run, nullptr)) {
+    for (const auto& p : place_cases(run, nullptr)) {
       const auto it = by_key.find(case_key(p));
       if (it != by_key.end() && !p.repetitions.seconds.empty()) ++it->second.runs;
     }

@@ -2,6 +2,7 @@
 
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
 
@@ -51,6 +52,12 @@ void RunCases::add(CaseResult&& row) {
   bool stands = false;
   Case& c = record(row, stands);
   if (stands) c.chosen = std::move(row);
+}
+
+RunCases read_run_cases(const std::filesystem::path& file) {
+  RunCases cases;
+  cases.context = read_run_file(file, [&](CaseResult&& row) { cases.add(std::move(row)); }).context;
+  return cases;
 }
 
 RunCases run_cases(const Run& run) {

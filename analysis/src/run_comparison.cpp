@@ -14,8 +14,8 @@ namespace ridgeline {
 
 namespace {
 
-std::string fingerprint_of(const Run& run) {
-  return run.context.machine ? run.context.machine->fingerprint : "";
+std::string fingerprint_of(const RunContext& context) {
+  return context.machine ? context.machine->fingerprint : "";
 }
 
 // Seconds per call, or across machines each over the case's roof time (flops / attainable).
@@ -159,9 +159,14 @@ std::string_view to_string(Verdict verdict) {
 }
 
 RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings) {
+  return compare_runs(run_cases(base), run_cases(head), settings);
+}
+
+RunComparison compare_runs(const RunCases& base, const RunCases& head,
+                           const ComparisonSettings& settings) {
   RunComparison out;
   out.settings = settings;
-  const std::string fb = fingerprint_of(base), fh = fingerprint_of(head);
+  const std::string fb = fingerprint_of(base.context), fh = fingerprint_of(head.context);
   const bool efficiency = !fb.empty() && !fh.empty() && fb != fh;
   if (efficiency) {
     out.basis = "efficiency";
@@ -178,8 +183,8 @@ RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSet
   for (const auto& [side, run] : {std::pair{"base", &base}, std::pair{"new", &head}})
     if (const std::string w = machine_load_warning(run->context); !w.empty())
       out.notes.push_back(fmt::format("the {} run: {}", side, w));
-  const auto bp = place_results(base, base.context.machine ? &*base.context.machine : nullptr);
-  const auto hp = place_results(head, head.context.machine ? &*head.context.machine : nullptr);
+  const auto bp = place_cases(base, base.context.machine ? &*base.context.machine : nullptr);
+  const auto hp = place_cases(head, head.context.machine ? &*head.context.machine : nullptr);
   std::map<CaseKey, const RooflinePlacement*> by_key;
   for (const auto& p : bp)
     if (!p.complexity_fit) by_key.emplace(case_key(p), &p);

@@ -89,13 +89,18 @@ void append_line_durably(const std::filesystem::path& file, std::string_view lin
   ::close(fd);
 }
 
-std::string read_text_file(const std::filesystem::path& file) {
+std::ifstream open_text_file(const std::filesystem::path& file) {
   // A directory opens and reads as nothing: say what it is, not "truncated".
   if (std::error_code ec; std::filesystem::is_directory(file, ec))
     throw InputError(fmt::format("{}: is a directory, not a file", file.string()));
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+  return in;
+}
+
+std::string read_text_file(const std::filesystem::path& file) {
+  std::ifstream in = open_text_file(file);
   // Reserved once where the size is known (a pipe's is not), and read in large chunks: a
   // run of 100,000 rows is 165 MiB, which a stringstream grew by doubling and then copied.
   std::string text;

@@ -207,7 +207,9 @@ TEST(Calibration, ThresholdsFollowEachCasesNoiseAndGateLikeTheyShould) {
     add_case(run, "cpu.quiet", noisy(rng, 2.0, 10, 0.002));
     add_case(run, "cpu.noisy", noisy(rng, 2.0, 10, 0.08));
   }
-  const Calibration cal = calibrate(runs, {});
+  std::vector<RunCases> cases;
+  for (const auto& run : runs) cases.push_back(run_cases(run));
+  const Calibration cal = calibrate(cases, {});
   EXPECT_EQ(cal.pairs, 6);
   EXPECT_EQ(cal.comparisons, 12);
   ASSERT_EQ(cal.cases.size(), 2u);

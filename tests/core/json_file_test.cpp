@@ -3,11 +3,13 @@
 #include "ridgeline/core/json_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
@@ -167,6 +169,45 @@ TEST_F(JsonFiles, GoogleBenchmarkConsoleAndCsvOutputSayWhatToDo) {
   }
   EXPECT_EQ(parse_error("not json").find("--benchmark"), std::string::npos)
       << "the hint only where the text is Google Benchmark's";
+}
+
+TEST_F(JsonFiles, AFileIsParsedAsItIsReadWithTheTextsErrors) {
+  // From a regular file the text is streamed to the parser: the same documents and errors
+  // as parsing it in memory, the byte counted from the file's start.
+  for (const std::string text :
+       {R"({"c": [1, x]})", "{\"a\": [1,\n 2", "", "[1, -2e400]",
+        R"({"rows": [{"x": 1}, {"x": 1e999}]})", "name,iterations,real_time,cpu_time\n"}) {
+    SCOPED_TRACE(text);
+    const fs::path p = write("in.json", text);
+    std::string from_text = parse_error(text);
+    const std::string from_file = error_of([&] { read_json_file(p); });
+    EXPECT_EQ(from_file, p.string() + from_text.substr(std::string("in.json").size()));
+  }
+  const fs::path ok = write("ok.json", R"({"a": [1, 2.5, "x\ty"], "b": {"c": null}})");
+  EXPECT_EQ(read_json_file(ok),
+            nlohmann::json::parse(R"({"a": [1, 2.5, "x\ty"], "b": {"c": null}})"));
+}
+
+TEST_F(JsonFiles, ALiteralAcrossTheReadersChunksIsStillRewritten) {
+  // The scan for Google Benchmark's literals reads 1 MiB at a time; a NaN that starts in
+  // one chunk and ends in the next sends the file to the rewriting reader all the same.
+  for (const std::size_t cut : {std::size_t{1}, std::size_t{2}}) {
+    std::string text = R"({"pad": ")";
+    text += std::string((std::size_t{1} << 20) - cut - text.size() - 8, 'p');
+    text += R"(", "x": NaN})";
+    ASSERT_EQ(text.find("NaN"), (std::size_t{1} << 20) - cut);
+    const auto j = read_json_file(write("split.json", text));
+    EXPECT_TRUE(std::isnan(j["x"].get<double>())) << cut;
+  }
+}
+
+TEST_F(JsonFiles, APipeIsReadWhole) {
+  const fs::path fifo = dir_ / "pipe.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo) << R"({"benchmarks": [], "context": {}})"; });
+  const ridgeline::Run run = read_run_file(fifo);
+  writer.join();
+  EXPECT_TRUE(run.benchmarks.empty());
 }
 
 }  // namespace ridgeline

@@ -30,7 +30,7 @@ struct Calibration {
   int false_alarms = 0, false_alarms_calibrated = 0;
 };
 // At least two runs.
-Calibration calibrate(const std::vector<Run>& runs, const ComparisonSettings& settings);
+Calibration calibrate(const std::vector<RunCases>& runs, const ComparisonSettings& settings);
 
 // The file for a calibration; `fallback` for cases it does not list.
 Thresholds thresholds_of(const Calibration& calibration, double fallback);

@@ -6,6 +6,7 @@
 // placed and compared without holding them: `compare` of two such runs keeps two cases'
 // worth of rows, not two runs'.
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,8 @@ class RunCases {
 };
 
 RunCases run_cases(const Run& run);
+// A run file (read_run_file's kinds) read row by row into its cases.
+RunCases read_run_cases(const std::filesystem::path& file);
 
 // place_results over the cases.
 std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineModel* machine);

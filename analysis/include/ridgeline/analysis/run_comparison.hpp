@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ridgeline/analysis/run_cases.hpp"
 #include "ridgeline/core/run.hpp"
 
 namespace ridgeline {
@@ -74,6 +75,8 @@ struct RunComparison {
   double geomean_ratio = 0;                 // over the tested cases; 0 where none
 };
 
+RunComparison compare_runs(const RunCases& base, const RunCases& head,
+                           const ComparisonSettings& settings);
 RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings);
 
 // Where each compared case is among two runs' placements held in one vector, the base run's

@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 
 namespace ridgeline {
@@ -14,5 +15,7 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view c
 void append_line_durably(const std::filesystem::path& file, std::string_view line);
 
 std::string read_text_file(const std::filesystem::path& file);
+// The file opened for reading in binary; the same InputErrors as read_text_file's.
+std::ifstream open_text_file(const std::filesystem::path& file);
 
 }  // namespace ridgeline

@@ -25,6 +25,11 @@ struct JsonArraySink {
   std::function<void(nlohmann::json&& element, std::size_t index)> take;
 };
 
+// A file parsed as it is read, its elements of `sink`'s array handed on: the text is never
+// in memory whole unless it needs Google Benchmark's non-finite literals or control
+// characters rewritten. Errors as read_json_file's.
+nlohmann::json parse_json_file(const std::filesystem::path& file, const JsonArraySink* sink);
+
 // The same for text already in memory; `origin` names it in errors. With `sink`, the
 // elements of its array are handed to it as they are read.
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin,

@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -19,6 +20,12 @@ Run run_from_json(const nlohmann::json& json, const std::string& origin);
 
 // A Run document, any Google Benchmark JSON, or a journal (below).
 Run read_run_file(const std::filesystem::path& file);
+// The same, each row handed to `each_row` in the file's order as it is read and not kept:
+// the Run returned has the context and no rows. Errors are those of read_run_file; a row's
+// error comes after the context's (an unsupported schema first), and no row after a bad
+// one is handed on.
+Run read_run_file(const std::filesystem::path& file,
+                  const std::function<void(CaseResult&& row)>& each_row);
 
 // The journal `ridgeline run` appends while it runs: one benchmark entry per line. A
 // last line cut short (a kill mid-write) is left out with a note in `Run::notes`; any other

@@ -1,0 +1,93 @@
+// A run read row by row into its cases places and compares exactly as the whole run does.
+#include "ridgeline/analysis/run_cases.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ridgeline/analysis/run_comparison.hpp"
+#include "ridgeline/core/run_json.hpp"
+
+namespace ridgeline {
+namespace {
+
+void expect_same_placements(const std::vector<RooflinePlacement>& a,
+                            const std::vector<RooflinePlacement>& b, const std::string& file) {
+  ASSERT_EQ(a.size(), b.size()) << file;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(file + ": " + a[i].name);
+    EXPECT_EQ(a[i].name, b[i].name);
+    EXPECT_EQ(a[i].placeable, b[i].placeable);
+    EXPECT_EQ(a[i].reason, b[i].reason);
+    EXPECT_EQ(a[i].seconds, b[i].seconds);
+    EXPECT_EQ(a[i].achieved, b[i].achieved);
+    EXPECT_EQ(a[i].repetitions.seconds, b[i].repetitions.seconds);
+    EXPECT_EQ(a[i].noisy, b[i].noisy);
+    EXPECT_EQ(a[i].cpu_share, b[i].cpu_share);
+    EXPECT_EQ(a[i].notes, b[i].notes);
+    EXPECT_EQ(a[i].disposition, b[i].disposition);
+    EXPECT_EQ(a[i].complexity_fit, b[i].complexity_fit);
+  }
+}
+
+TEST(RunCases, AFileReadRowByRowPlacesAsTheWholeRun) {
+  // Ours with repetitions and a machine model; Google Benchmark's own rows, aggregates only,
+  // and rate counters whose time base depends on the context read after the rows.
+  for (const char* name :
+       {"run-smoke-f64-zen4-vm.json", "run-fusion-small-zen5-vm.json", "gbench-foreign.json",
+        "gbench-1.7.1-aggregates-only.json", "gbench-1.9.5-aggregates-only.json",
+        "gbench-1.7.1-rates.json", "gbench-1.9.5-rates.json"}) {
+    const std::string file = std::string(RIDGELINE_FIXTURES "/") + name;
+    const ridgeline::Run run = read_run_file(file);
+    const RunCases cases = read_run_cases(file);
+    const MachineModel* machine = run.context.machine ? &*run.context.machine : nullptr;
+    expect_same_placements(place_results(run, machine), place_cases(cases, machine), file);
+    std::size_t rows = 0;
+    for (const auto& c : cases.cases()) rows += c.chosen.has_value();
+    EXPECT_LE(rows, run.benchmarks.size()) << file;
+    EXPECT_GT(rows, 0u) << file;
+  }
+}
+
+TEST(RunCases, TheMedianAggregateStandsForItsCaseWhereverItComes) {
+  ridgeline::Run run;
+  const auto row = [](const char* type, const char* aggregate, double t) {
+    CaseResult r;
+    r.name = r.run_name = "case";
+    if (std::string(type) == "aggregate") r.name = std::string("case_") + aggregate;
+    r.run_type = type;
+    r.aggregate_name = aggregate;
+    r.real_time = r.cpu_time = t;
+    r.time_unit = "ns";
+    return r;
+  };
+  run.benchmarks = {row("iteration", "", 10), row("aggregate", "mean", 11),
+                    row("iteration", "", 12), row("aggregate", "median", 13),
+                    row("aggregate", "stddev", 1)};
+  const RunCases cases = run_cases(run);
+  ASSERT_EQ(cases.cases().size(), 1u);
+  const auto& c = cases.cases()[0];
+  ASSERT_TRUE(c.chosen);
+  EXPECT_EQ(c.chosen->aggregate_name, "median");
+  EXPECT_EQ(c.foreign_rows.size(), 2u) << "the two iteration rows, kept for their time base";
+  EXPECT_TRUE(c.seconds.empty()) << "no row of ours";
+}
+
+TEST(RunCases, ComparingCasesIsComparingTheRuns) {
+  const std::string file = RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json";
+  const ridgeline::Run run = read_run_file(file);
+  const RunComparison whole = compare_runs(run, run, {});
+  const RunComparison streamed = compare_runs(read_run_cases(file), read_run_cases(file), {});
+  ASSERT_EQ(whole.cases.size(), streamed.cases.size());
+  ASSERT_FALSE(whole.cases.empty());
+  for (std::size_t i = 0; i < whole.cases.size(); ++i) {
+    EXPECT_EQ(whole.cases[i].key, streamed.cases[i].key);
+    EXPECT_EQ(whole.cases[i].base, streamed.cases[i].base);
+    EXPECT_EQ(whole.cases[i].verdict, streamed.cases[i].verdict);
+    EXPECT_EQ(whole.cases[i].reason, streamed.cases[i].reason);
+  }
+  EXPECT_EQ(whole.notes, streamed.notes);
+}
+
+}  // namespace
+}  // namespace ridgeline

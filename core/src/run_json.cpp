@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 
 #include "json_fields.hpp"
 #include "ridgeline/core/error.hpp"
@@ -144,31 +146,32 @@ std::string aggregate_unit_of(const CaseResult& r) {
 
 // Keys Google Benchmark writes for itself; every other numeric key is a user counter.
 bool is_benchmark_key(const std::string& key) {
-  static const char* const kKeys[] = {"name",
-                                      "family_index",
-                                      "per_family_instance_index",
-                                      "run_name",
-                                      "run_type",
-                                      "repetitions",
-                                      "repetition_index",
-                                      "threads",
-                                      "iterations",
-                                      "real_time",
-                                      "cpu_time",
-                                      "time_unit",
-                                      "aggregate_name",
-                                      "aggregate_unit",
-                                      "error_occurred",
-                                      "error_message",
-                                      "skipped",
-                                      "skip_message",
-                                      "ridgeline",
-                                      "label",
-                                      "big_o",
-                                      "cpu_coefficient",
-                                      "real_coefficient",
-                                      "rms"};
-  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+  // A hash set: every numeric field of every row is looked up here.
+  static const std::unordered_set<std::string_view> kKeys = {"name",
+                                                             "family_index",
+                                                             "per_family_instance_index",
+                                                             "run_name",
+                                                             "run_type",
+                                                             "repetitions",
+                                                             "repetition_index",
+                                                             "threads",
+                                                             "iterations",
+                                                             "real_time",
+                                                             "cpu_time",
+                                                             "time_unit",
+                                                             "aggregate_name",
+                                                             "aggregate_unit",
+                                                             "error_occurred",
+                                                             "error_message",
+                                                             "skipped",
+                                                             "skip_message",
+                                                             "ridgeline",
+                                                             "label",
+                                                             "big_o",
+                                                             "cpu_coefficient",
+                                                             "real_coefficient",
+                                                             "rms"};
+  return kKeys.count(key) > 0;
 }
 
 }  // namespace

@@ -44,8 +44,8 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
   if (!settings.case_thresholds.empty())
     throw InputError("compare --calibrate: --threshold takes a fraction here, not a file");
   check_output_file(opt.output);
-  std::vector<RunCases> runs;
-  for (const auto& f : opt.files) runs.push_back(read_run_cases(f));
+  const std::vector<RunCases> runs =
+      read_run_cases(std::vector<std::filesystem::path>(opt.files.begin(), opt.files.end()));
   const Calibration cal = calibrate(runs, settings);
   fmt::print("{}", calibration_text(cal, settings.threshold, runs.size()));
   write_file_atomically(opt.output, thresholds_to_json(thresholds_of(cal, settings.threshold)));
@@ -115,8 +115,8 @@ int run_compare(CompareOptions opt) {
       {&opt.junit, &comparison_junit}};
   for (const auto& [path, _] : files)
     if (!path->empty()) check_output_file(*path);  // every output checked before any input
-  const RunComparison cmp =
-      compare_runs(read_run_cases(opt.base), read_run_cases(opt.head), settings);
+  const std::vector<RunCases> runs = read_run_cases({opt.base, opt.head});
+  const RunComparison cmp = compare_runs(runs[0], runs[1], settings);
   if (cmp.cases.empty() && !cmp.added.empty() && !cmp.removed.empty())
     fmt::print(stderr,
                "ridgeline: note: no case of {} is in {}: are these runs of the same suite?\n",

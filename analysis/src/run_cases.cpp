@@ -1,5 +1,10 @@
 #include "ridgeline/analysis/run_cases.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/run_json.hpp"
@@ -58,6 +63,28 @@ RunCases read_run_cases(const std::filesystem::path& file) {
   RunCases cases;
   cases.context = read_run_file(file, [&](CaseResult&& row) { cases.add(std::move(row)); }).context;
   return cases;
+}
+
+std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& files) {
+  std::vector<RunCases> out(files.size());
+  std::vector<std::exception_ptr> errors(files.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i; (i = next++) < files.size();) try {
+        out[i] = read_run_cases(files[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> team;
+  for (std::size_t t = 1; t < threads; ++t) team.emplace_back(work);
+  work();
+  for (auto& t : team) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
 }
 
 RunCases run_cases(const Run& run) {

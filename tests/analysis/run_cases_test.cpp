@@ -2,10 +2,14 @@
 #include "ridgeline/analysis/run_cases.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "ridgeline/analysis/run_comparison.hpp"
+#include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
@@ -87,6 +91,36 @@ TEST(RunCases, ComparingCasesIsComparingTheRuns) {
     EXPECT_EQ(whole.cases[i].reason, streamed.cases[i].reason);
   }
   EXPECT_EQ(whole.notes, streamed.notes);
+}
+
+TEST(RunCases, FilesReadSideBySideFailOnTheFirstBadOneInOrder) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("ridgeline_run_cases_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const char* name, const char* text) {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  };
+  const auto good = std::filesystem::path(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  const auto truncated = write("truncated.json", R"({"benchmarks": [)");
+  const auto not_json = write("not.json", "x");
+  const auto error_of = [](const std::vector<std::filesystem::path>& files) {
+    try {
+      read_run_cases(files);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (int i = 0; i < 5; ++i) {  // whichever thread finishes first
+    EXPECT_EQ(error_of({good, not_json, truncated}).rfind(not_json.string(), 0), 0u);
+    EXPECT_EQ(error_of({truncated, not_json}).rfind(truncated.string(), 0), 0u);
+  }
+  const auto both = read_run_cases({good, good, good});
+  ASSERT_EQ(both.size(), 3u);
+  EXPECT_EQ(both[0].cases().size(), read_run_cases(good).cases().size());
+  EXPECT_EQ(both[2].cases().size(), both[0].cases().size());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

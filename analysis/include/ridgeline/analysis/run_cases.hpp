@@ -48,6 +48,9 @@ class RunCases {
 RunCases run_cases(const Run& run);
 // A run file (read_run_file's kinds) read row by row into its cases.
 RunCases read_run_cases(const std::filesystem::path& file);
+// Several, read side by side (as many at once as there are CPUs): the error of the first
+// bad file in the given order is the one thrown, as reading them one after another would.
+std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& files);
 
 // place_results over the cases.
 std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineModel* machine);

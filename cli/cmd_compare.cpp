@@ -57,7 +57,7 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
 // --history's runs: the files as given, or every .json in one directory ordered by the date
 // each run records (then by name).
 std::vector<std::string> history_files(const std::vector<std::string>& given,
-                                       std::vector<Run>& runs) {
+                                       std::vector<RunCases>& runs) {
   std::vector<std::string> files = given;
   if (given.size() == 1 && std::filesystem::is_directory(given[0])) {
     files.clear();
@@ -66,17 +66,15 @@ std::vector<std::string> history_files(const std::vector<std::string>& given,
         files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
   }
+  runs = read_run_cases(std::vector<std::filesystem::path>(files.begin(), files.end()));
   std::vector<std::pair<std::string, std::size_t>> order;  // date, index
-  for (const auto& f : files) {
-    runs.push_back(read_run_file(f));
-    order.emplace_back(runs.back().context.date, order.size());
-  }
+  for (const auto& run : runs) order.emplace_back(run.context.date, order.size());
   if (runs.size() < 2)
     throw InputError(fmt::format("compare --history needs at least two runs, found {}{}",
                                  runs.size(), given.size() == 1 ? " in " + given[0] : ""));
   if (given.size() == 1) {  // a directory: by date
     std::stable_sort(order.begin(), order.end());
-    std::vector<Run> sorted;
+    std::vector<RunCases> sorted;
     std::vector<std::string> names;
     for (const auto& [date, i] : order) {
       sorted.push_back(std::move(runs[i]));
@@ -90,7 +88,7 @@ std::vector<std::string> history_files(const std::vector<std::string>& given,
 
 int run_history_command(const CompareOptions& opt, const ComparisonSettings& settings, FailOn on) {
   if (opt.last < 1) throw InputError(fmt::format("--last: {} is not a count of runs", opt.last));
-  std::vector<Run> runs;
+  std::vector<RunCases> runs;
   const auto files = history_files(opt.files, runs);
   const RunHistory h = run_history(runs, settings, opt.last);
   fmt::print("{}", history_text({h, files, on, opt.judging.fail_on, opt.all}));

@@ -26,14 +26,21 @@ int rank(const CaseResult& r) {
   return 0;
 }
 
+// Whether `row` takes the place of the case's standing row (none: `current` is null).
+bool stands_over(const CaseResult& row, const CaseResult* current) {
+  return is_fit(row) || (rank(row) > 0 && (!current || rank(row) > rank(*current)));
+}
+
 }  // namespace
 
-RunCases::Case& RunCases::record(const CaseResult& row, bool& stands) {
-  const bool fit = is_fit(row);
-  const std::string& key = fit || row.run_name.empty() ? row.name : row.run_name;
+RunCases::Case& RunCases::case_of(const std::string& key) {
   auto [at, added] = index_.try_emplace(key, cases_.size());
   if (added) cases_.push_back({key});
-  Case& c = cases_[at->second];
+  return cases_[at->second];
+}
+
+RunCases::Case& RunCases::record(const CaseResult& row, bool& stands) {
+  Case& c = case_of(is_fit(row) || row.run_name.empty() ? row.name : row.run_name);
   if (row.run_type != "aggregate" && !row.error_occurred && !row.skipped) {
     if (!row.ridgeline) {
       c.foreign_rows.push_back(row);
@@ -43,8 +50,18 @@ RunCases::Case& RunCases::record(const CaseResult& row, bool& stands) {
       c.counters.push_back(repetition_counters(row));
     }
   }
-  stands = fit || (rank(row) > 0 && (!c.chosen || rank(row) > rank(*c.chosen)));
+  stands = stands_over(row, c.chosen ? &*c.chosen : nullptr);
   return c;
+}
+
+void RunCases::pool(const RunCases& other) {
+  for (const Case& o : other.cases_) {
+    Case& c = case_of(o.key);
+    c.seconds.insert(c.seconds.end(), o.seconds.begin(), o.seconds.end());
+    c.counters.insert(c.counters.end(), o.counters.begin(), o.counters.end());
+    c.foreign_rows.insert(c.foreign_rows.end(), o.foreign_rows.begin(), o.foreign_rows.end());
+    if (o.chosen && stands_over(*o.chosen, c.chosen ? &*c.chosen : nullptr)) c.chosen = o.chosen;
+  }
 }
 
 void RunCases::add(const CaseResult& row) {

@@ -8,12 +8,13 @@
 
 namespace ridgeline {
 
-RunHistory run_history(const std::vector<Run>& runs, const ComparisonSettings& settings, int last) {
+RunHistory run_history(const std::vector<RunCases>& runs, const ComparisonSettings& settings,
+                       int last) {
   if (runs.size() < 2) throw std::invalid_argument("run_history: fewer than two runs");
   RunHistory out;
   std::map<CaseKey, std::size_t> index;
   for (std::size_t r = runs.size(); r-- > 0;)  // newest first: its cases lead the list
-    for (const auto& p : place_results(runs[r], nullptr)) {
+    for (const auto& p : place_cases(runs[r], nullptr)) {
       const CaseKey key = case_key(p);
       auto [it, added] = index.emplace(key, out.cases.size());
       if (added) out.cases.push_back({key, p.name, std::vector<double>(runs.size(), 0), {}});
@@ -32,16 +33,14 @@ RunHistory run_history(const std::vector<Run>& runs, const ComparisonSettings& s
       c.steps.push_back({run_of[s.at], std::exp(s.before), std::exp(s.after)});
   }
   // The baseline: the repetitions of the last runs before the newest, one pooled sample per
-  // case (the runs' rows side by side, so each case's iteration rows are all its samples).
+  // case (the runs' cases side by side, so each case's repetitions are all its samples).
   const std::size_t newest = runs.size() - 1;
   const std::size_t first = newest > static_cast<std::size_t>(std::max(1, last))
                                 ? newest - static_cast<std::size_t>(std::max(1, last))
                                 : 0;
-  Run pooled = runs[newest - 1];
-  pooled.benchmarks.clear();
-  for (std::size_t r = first; r < newest; ++r)
-    pooled.benchmarks.insert(pooled.benchmarks.end(), runs[r].benchmarks.begin(),
-                             runs[r].benchmarks.end());
+  RunCases pooled;
+  pooled.context = runs[newest - 1].context;
+  for (std::size_t r = first; r < newest; ++r) pooled.pool(runs[r]);
   out.baseline_runs = static_cast<int>(newest - first);
   out.latest = compare_runs(pooled, runs[newest], settings);
   return out;

@@ -77,6 +77,27 @@ TEST(RunCases, TheMedianAggregateStandsForItsCaseWhereverItComes) {
   EXPECT_TRUE(c.seconds.empty()) << "no row of ours";
 }
 
+TEST(RunCases, PoolingRunsIsReadingTheirRowsOneAfterTheOther) {
+  // compare --history's baseline: ours with a machine model, and Google Benchmark's rows
+  // whose time base comes from the pooled run's context.
+  for (const char* name : {"run-smoke-f64-zen4-vm.json", "gbench-1.9.5-rates.json"}) {
+    const std::string file = std::string(RIDGELINE_FIXTURES "/") + name;
+    const ridgeline::Run run = read_run_file(file);
+    ridgeline::Run twice = run;
+    twice.benchmarks.insert(twice.benchmarks.end(), run.benchmarks.begin(), run.benchmarks.end());
+    RunCases pooled;
+    pooled.context = run.context;
+    pooled.pool(run_cases(run));
+    pooled.pool(read_run_cases(file));
+    const auto placed = place_cases(pooled, nullptr);
+    expect_same_placements(place_results(twice, nullptr), placed, file);
+    for (const auto& p : placed) {
+      if (p.repetitions.seconds.empty()) continue;
+      EXPECT_EQ(p.repetitions.seconds.size() % 2, 0u) << p.name << ": both runs' samples";
+    }
+  }
+}
+
 TEST(RunCases, ComparingCasesIsComparingTheRuns) {
   const std::string file = RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json";
   const ridgeline::Run run = read_run_file(file);

@@ -30,7 +30,9 @@ TEST(RunHistory, AStepWhereItStartedAndTheNewestAgainstThoseBefore) {
     add(runs[i], "cpu.slowed", rng, i >= 6 ? 2.3 : 2.0);  // 15% slower from the 7th run on
     if (i == 9) add(runs[i], "cpu.new", rng, 1.0);
   }
-  const RunHistory h = run_history(runs, {}, 3);
+  std::vector<RunCases> cases;
+  for (const auto& run : runs) cases.push_back(run_cases(run));
+  const RunHistory h = run_history(cases, {}, 3);
   ASSERT_EQ(h.cases.size(), 3u);
   EXPECT_EQ(h.cases[0].key.backend, "cpu.steady");  // the newest run's order
   EXPECT_TRUE(h.cases[0].steps.empty());
@@ -48,10 +50,10 @@ TEST(RunHistory, AStepWhereItStartedAndTheNewestAgainstThoseBefore) {
     EXPECT_EQ(c.verdict, Verdict::same) << c.name << ": " << c.reason;
   }
   EXPECT_EQ(h.latest.added.size(), 1u);
-  const RunHistory wide = run_history(runs, {}, 5);
+  const RunHistory wide = run_history(cases, {}, 5);
   EXPECT_EQ(wide.baseline_runs, 5);
   EXPECT_NE(wide.latest.cases.at(1).verdict, Verdict::same);
-  EXPECT_THROW(run_history({runs[0]}, {}, 3), std::invalid_argument);
+  EXPECT_THROW(run_history({cases[0]}, {}, 3), std::invalid_argument);
 }
 
 }  // namespace

@@ -34,6 +34,9 @@ class RunCases {
   // Rows in the file's order; a row is copied (or moved) only when it stands for its case.
   void add(const CaseResult& row);
   void add(CaseResult&& row);
+  // Another run's cases added as if its rows followed these (compare --history's pooled
+  // baseline): samples and counts appended, the standing row chosen by the same rule.
+  void pool(const RunCases& other);
   const std::vector<Case>& cases() const { return cases_; }
 
   RunContext context;
@@ -41,6 +44,7 @@ class RunCases {
  private:
   // The row's case, its times and counts recorded; whether the row now stands for it.
   Case& record(const CaseResult& row, bool& stands);
+  Case& case_of(const std::string& key);
   std::vector<Case> cases_;
   std::unordered_map<std::string, std::size_t> index_;
 };

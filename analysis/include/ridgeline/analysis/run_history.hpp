@@ -24,6 +24,7 @@ struct RunHistory {
 };
 
 // runs oldest first (at least two); the newest is judged against up to `last` runs before it.
-RunHistory run_history(const std::vector<Run>& runs, const ComparisonSettings& settings, int last);
+RunHistory run_history(const std::vector<RunCases>& runs, const ComparisonSettings& settings,
+                       int last);
 
 }  // namespace ridgeline

@@ -343,8 +343,7 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
   std::vector<RooflinePlacement> out;
   for (const auto& c : cases.cases()) {
     const CaseResult* r = c.chosen ? &*c.chosen : nullptr;
-    const bool fit = r && r->run_type == "aggregate" &&
-                     (r->aggregate_name == "BigO" || r->aggregate_name == "RMS");
+    const bool fit = r && is_complexity_fit(*r);
     if (!r || fit) {
       RooflinePlacement p;
       p.name = fit ? r->name : c.key;

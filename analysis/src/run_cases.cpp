@@ -13,10 +13,6 @@ namespace ridgeline {
 
 namespace {
 
-bool is_fit(const CaseResult& r) {
-  return r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
-}
-
 // Which row stands for its case: the median aggregate over the first iteration over the
 // mean; other aggregates (stddev, cv) never.
 int rank(const CaseResult& r) {
@@ -28,10 +24,14 @@ int rank(const CaseResult& r) {
 
 // Whether `row` takes the place of the case's standing row (none: `current` is null).
 bool stands_over(const CaseResult& row, const CaseResult* current) {
-  return is_fit(row) || (rank(row) > 0 && (!current || rank(row) > rank(*current)));
+  return is_complexity_fit(row) || (rank(row) > 0 && (!current || rank(row) > rank(*current)));
 }
 
 }  // namespace
+
+bool is_complexity_fit(const CaseResult& r) {
+  return r.run_type == "aggregate" && (r.aggregate_name == "BigO" || r.aggregate_name == "RMS");
+}
 
 RunCases::Case& RunCases::case_of(const std::string& key) {
   auto [at, added] = index_.try_emplace(key, cases_.size());
@@ -40,7 +40,7 @@ RunCases::Case& RunCases::case_of(const std::string& key) {
 }
 
 RunCases::Case& RunCases::record(const CaseResult& row, bool& stands) {
-  Case& c = case_of(is_fit(row) || row.run_name.empty() ? row.name : row.run_name);
+  Case& c = case_of(is_complexity_fit(row) || row.run_name.empty() ? row.name : row.run_name);
   if (row.run_type != "aggregate" && !row.error_occurred && !row.skipped) {
     if (!row.ridgeline) {
       c.foreign_rows.push_back(row);

@@ -49,6 +49,9 @@ class RunCases {
   std::unordered_map<std::string, std::size_t> index_;
 };
 
+// Google Benchmark's Complexity() fit over sizes (a BigO or RMS aggregate): no measurement.
+bool is_complexity_fit(const CaseResult& row);
+
 RunCases run_cases(const Run& run);
 // A run file (read_run_file's kinds) read row by row into its cases.
 RunCases read_run_cases(const std::filesystem::path& file);

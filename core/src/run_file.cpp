@@ -9,6 +9,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "run_rows_fast.hpp"
 
 namespace ridgeline {
 
@@ -43,6 +44,11 @@ Run read_run_file(const std::filesystem::path& file,
     run.benchmarks.clear();
     return run;
   }
+  // A regular file goes through simdjson first (run_rows_fast.hpp); where that gives up,
+  // this reader reads it again, names the error, and skips the rows already handed on.
+  std::size_t delivered = 0;
+  if (text.empty())
+    if (auto run = detail::read_run_rows_fast(file, origin, each_row, delivered)) return *run;
   // Each row becomes a CaseResult as it is read, so the whole document never exists as JSON
   // at once (nor, from a regular file, as text). Our writer puts "benchmarks" before
   // "context": rows are handed on as they come, but a row's error is kept until the context
@@ -51,7 +57,7 @@ Run read_run_file(const std::filesystem::path& file,
   std::exception_ptr row_error;
   const JsonArraySink sink{
       "benchmarks", [&](json&& row, std::size_t i) {
-        if (row_error) return;
+        if (row_error || i < delivered) return;
         try {
           each_row(case_result_from_json(row, origin, fmt::format("benchmarks[{}]", i)));
         } catch (const InputError&) {

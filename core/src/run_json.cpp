@@ -9,6 +9,10 @@
 #include <unordered_set>
 
 #include "json_fields.hpp"
+#include "run_rows_fast.hpp"
+#ifdef RIDGELINE_WITH_SIMDJSON
+#include "json_value_simd.hpp"
+#endif
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 
@@ -53,16 +57,16 @@ std::string known_ops() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-template <typename Enum>
-Enum parse_enum(const JsonFields& f, const char* key,
-                std::optional<Enum> (*parse)(std::string_view)) {
+template <typename Enum, typename Fields>
+Enum parse_enum(const Fields& f, const char* key, std::optional<Enum> (*parse)(std::string_view)) {
   std::string text = f.string(key);
   auto value = parse(text);
   if (!value) f.fail(key, fmt::format("unknown value '{}'", text));
   return *value;
 }
 
-std::int64_t positive(const JsonFields& f, const char* key) {
+template <typename Fields>
+std::int64_t positive(const Fields& f, const char* key) {
   std::int64_t v = f.integer(key);
   if (v <= 0) f.fail(key, fmt::format("must be positive, got {}", v));
   return v;
@@ -70,18 +74,23 @@ std::int64_t positive(const JsonFields& f, const char* key) {
 
 // Schema 2: "params": {"dims": {"rows": 4096, ...}, "attrs": {"causal": "1"}}, checked
 // against the op's definition in this build.
-OpParams params_from_json(const JsonFields& f, const std::string& op_name) {
+template <typename Fields>
+OpParams params_from_json(const Fields& f, const std::string& op_name) {
   const OpDefinition* op = find_op(op_name);
   if (!op) f.fail("op", fmt::format("unknown op '{}' (this build knows {})", op_name, known_ops()));
-  JsonFields params = f.object("params");
+  const Fields params = f.object("params");
   OpParams given;
-  JsonFields dims = params.object("dims");
-  for (const auto& [name, value] : dims.raw().items())
-    given.dims[name] = dims.integer(name.c_str());
+  const Fields dims = params.object("dims");
+  dims.value().each_member([&](std::string_view name, auto) {
+    const std::string key(name);
+    given.dims[key] = dims.integer(key.c_str());
+  });
   if (params.has("attrs")) {
-    JsonFields attrs = params.object("attrs");
-    for (const auto& [name, value] : attrs.raw().items())
-      given.attrs[name] = attrs.string(name.c_str());
+    const Fields attrs = params.object("attrs");
+    attrs.value().each_member([&](std::string_view name, auto) {
+      const std::string key(name);
+      given.attrs[key] = attrs.string(key.c_str());
+    });
   }
   try {
     return checked_params(*op, given);
@@ -91,8 +100,9 @@ OpParams params_from_json(const JsonFields& f, const std::string& op_name) {
 }
 
 // Schema 1 had only gemm: "shape": {"m", "n", "k", "batch"} and "layout".
-OpParams schema1_params(const JsonFields& f) {
-  JsonFields shape = f.object("shape");
+template <typename Fields>
+OpParams schema1_params(const Fields& f) {
+  const Fields shape = f.object("shape");
   OpParams p;
   p.dims = {{"m", positive(shape, "m")},
             {"n", positive(shape, "n")},
@@ -102,7 +112,8 @@ OpParams schema1_params(const JsonFields& f) {
   return p;
 }
 
-CaseDetails details_from_json(const JsonFields& f) {
+template <typename Fields>
+CaseDetails details_from_json(const Fields& f) {
   CaseDetails d;
   d.problem.op = f.string("op");
   d.backend = f.string("backend");
@@ -112,29 +123,31 @@ CaseDetails details_from_json(const JsonFields& f) {
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(positive(f, "threads"));
   if (f.has("fp_env")) d.fp_env = parse_enum<FpEnv>(f, "fp_env", parse_fp_env);
-  JsonFields work = f.object("work");
+  const Fields work = f.object("work");
   d.work.flops = work.number("flops");
-  JsonFields bytes = work.object("bytes");
-  for (const auto& [level, value] : bytes.raw().items())
-    d.work.bytes[level] = bytes.number(level.c_str());
-  const json& metrics = f.array("metrics");
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
-    JsonFields m(metrics[i], f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
+  const Fields bytes = work.object("bytes");
+  bytes.value().each_member([&](std::string_view level, auto) {
+    const std::string key(level);
+    d.work.bytes[key] = bytes.number(key.c_str());
+  });
+  f.array_value("metrics").each_element([&](auto metric, std::size_t i) {
+    const Fields m(metric, f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
     d.metrics.push_back({m.string("name"), m.number("value"), m.string("unit"),
                          parse_enum<MetricSource>(m, "source", parse_metric_source)});
-  }
-  JsonFields v = f.object("validation");
+  });
+  const Fields v = f.object("validation");
   d.validation.disposition = parse_enum<Disposition>(v, "disposition", parse_disposition);
   d.validation.max_rel_err = v.number_or("max_rel_err", 0);
   d.validation.tolerance = v.number_or("tolerance", 0);
   d.validation.method = v.string_or("method", "");
   d.validation.message = v.string_or("message", "");
   if (f.has("kernel")) {
-    JsonFields notes = f.object("kernel");
-    for (const auto& [key, value] : notes.raw().items()) {
-      if (!value.is_string()) notes.fail(key, "expected a string");
-      d.kernel_notes[key] = value.get<std::string>();
-    }
+    const Fields notes = f.object("kernel");
+    notes.value().each_member([&](std::string_view key, auto value) {
+      if (value.type() != detail::JsonType::string)
+        notes.fail(std::string(key), "expected a string");
+      d.kernel_notes[std::string(key)] = value.string();
+    });
   }
   return d;
 }
@@ -145,7 +158,7 @@ std::string aggregate_unit_of(const CaseResult& r) {
 }
 
 // Keys Google Benchmark writes for itself; every other numeric key is a user counter.
-bool is_benchmark_key(const std::string& key) {
+bool is_benchmark_key(std::string_view key) {
   // A hash set: every numeric field of every row is looked up here.
   static const std::unordered_set<std::string_view> kKeys = {"name",
                                                              "family_index",
@@ -266,9 +279,9 @@ json to_json(const Run& run) {
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
-CaseResult case_result_from_json(const json& j, const std::string& origin,
-                                 const std::string& path) {
-  JsonFields f(j, origin, path);
+template <typename Value>
+CaseResult case_result_from(Value j, const std::string& origin, const std::string& path) {
+  const detail::BasicJsonFields<Value> f(j, origin, path);
   CaseResult r;
   r.name = f.string("name");
   r.run_name = f.string_or("run_name", r.name);
@@ -299,11 +312,23 @@ CaseResult case_result_from_json(const json& j, const std::string& origin,
   if (r.time_unit != "ns" && r.time_unit != "us" && r.time_unit != "ms" && r.time_unit != "s")
     f.fail("time_unit", fmt::format("expected ns, us, ms or s, got '{}'", r.time_unit));
   // Every other numeric key is a user counter, as Google Benchmark writes them.
-  for (const auto& [key, value] : j.items())
-    if (value.is_number() && !is_benchmark_key(key)) r.counters[key] = value.get<double>();
+  j.each_member([&](std::string_view key, auto value) {
+    if (detail::is_number(value.type()) && !is_benchmark_key(key))
+      r.counters[std::string(key)] = value.number();
+  });
   if (f.has("ridgeline")) r.ridgeline = details_from_json(f.object("ridgeline"));
   return r;
 }
+
+CaseResult case_result_from_json(const json& j, const std::string& origin,
+                                 const std::string& path) {
+  return case_result_from(detail::NlohmannValue(j), origin, path);
+}
+
+#ifdef RIDGELINE_WITH_SIMDJSON
+template CaseResult case_result_from<detail::SimdValue>(detail::SimdValue, const std::string&,
+                                                        const std::string&);
+#endif
 
 Run run_from_json(const json& j, const std::string& origin) {
   JsonFields top(j, origin, "");

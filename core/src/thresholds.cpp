@@ -46,11 +46,11 @@ Thresholds read_thresholds_file(const std::filesystem::path& file) {
                                                  version, kThresholdsSchemaVersion));
   Thresholds t;
   t.default_threshold = fraction(top, "default_threshold");
-  const auto& cases = top.get("cases", nlohmann::json::value_t::array);
+  const auto& cases = top.array("cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const detail::JsonFields c(cases[i], file.string(), fmt::format("cases[{}]", i));
     CaseThreshold ct;
-    const auto& key = c.get("key", nlohmann::json::value_t::object);
+    const auto& key = c.object("key").raw();
     for (const auto& [k, v] : key.items()) {
       if (!v.is_string()) c.fail("key", fmt::format("'{}' is not a string", k));
       ct.key[k] = v.get<std::string>();

@@ -2,19 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
-#include <string_view>
-#include <unordered_set>
 
 #include "json_fields.hpp"
-#include "run_rows_fast.hpp"
-#ifdef RIDGELINE_WITH_SIMDJSON
-#include "json_value_simd.hpp"
-#endif
 #include "ridgeline/core/error.hpp"
-#include "ridgeline/core/ops/gemm.hpp"
 
 namespace ridgeline {
 
@@ -51,140 +42,9 @@ json details_to_json(const CaseDetails& d) {
   return j;
 }
 
-std::string known_ops() {
-  std::vector<std::string> names;
-  for (const auto& op : op_registry()) names.push_back(op.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-template <typename Enum, typename Fields>
-Enum parse_enum(const Fields& f, const char* key, std::optional<Enum> (*parse)(std::string_view)) {
-  std::string text = f.string(key);
-  auto value = parse(text);
-  if (!value) f.fail(key, fmt::format("unknown value '{}'", text));
-  return *value;
-}
-
-template <typename Fields>
-std::int64_t positive(const Fields& f, const char* key) {
-  std::int64_t v = f.integer(key);
-  if (v <= 0) f.fail(key, fmt::format("must be positive, got {}", v));
-  return v;
-}
-
-// Schema 2: "params": {"dims": {"rows": 4096, ...}, "attrs": {"causal": "1"}}, checked
-// against the op's definition in this build.
-template <typename Fields>
-OpParams params_from_json(const Fields& f, const std::string& op_name) {
-  const OpDefinition* op = find_op(op_name);
-  if (!op) f.fail("op", fmt::format("unknown op '{}' (this build knows {})", op_name, known_ops()));
-  const Fields params = f.object("params");
-  OpParams given;
-  const Fields dims = params.object("dims");
-  dims.value().each_member([&](std::string_view name, auto) {
-    const std::string key(name);
-    given.dims[key] = dims.integer(key.c_str());
-  });
-  if (params.has("attrs")) {
-    const Fields attrs = params.object("attrs");
-    attrs.value().each_member([&](std::string_view name, auto) {
-      const std::string key(name);
-      given.attrs[key] = attrs.string(key.c_str());
-    });
-  }
-  try {
-    return checked_params(*op, given);
-  } catch (const InputError& e) {
-    f.fail("params", e.what());
-  }
-}
-
-// Schema 1 had only gemm: "shape": {"m", "n", "k", "batch"} and "layout".
-template <typename Fields>
-OpParams schema1_params(const Fields& f) {
-  const Fields shape = f.object("shape");
-  OpParams p;
-  p.dims = {{"m", positive(shape, "m")},
-            {"n", positive(shape, "n")},
-            {"k", positive(shape, "k")},
-            {"batch", shape.has("batch") ? positive(shape, "batch") : 1}};
-  p.attrs = {{"layout", std::string(to_string(parse_enum<Layout>(f, "layout", parse_layout)))}};
-  return p;
-}
-
-template <typename Fields>
-CaseDetails details_from_json(const Fields& f) {
-  CaseDetails d;
-  d.problem.op = f.string("op");
-  d.backend = f.string("backend");
-  d.device = f.string_or("device", "cpu");  // runs from before the GPU kernels
-  d.problem.dtype = parse_enum<DType>(f, "dtype", parse_dtype);
-  d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
-  d.problem.pattern = f.string("pattern");
-  d.threads = static_cast<int>(positive(f, "threads"));
-  if (f.has("fp_env")) d.fp_env = parse_enum<FpEnv>(f, "fp_env", parse_fp_env);
-  const Fields work = f.object("work");
-  d.work.flops = work.number("flops");
-  const Fields bytes = work.object("bytes");
-  bytes.value().each_member([&](std::string_view level, auto) {
-    const std::string key(level);
-    d.work.bytes[key] = bytes.number(key.c_str());
-  });
-  f.array_value("metrics").each_element([&](auto metric, std::size_t i) {
-    const Fields m(metric, f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
-    d.metrics.push_back({m.string("name"), m.number("value"), m.string("unit"),
-                         parse_enum<MetricSource>(m, "source", parse_metric_source)});
-  });
-  const Fields v = f.object("validation");
-  d.validation.disposition = parse_enum<Disposition>(v, "disposition", parse_disposition);
-  d.validation.max_rel_err = v.number_or("max_rel_err", 0);
-  d.validation.tolerance = v.number_or("tolerance", 0);
-  d.validation.method = v.string_or("method", "");
-  d.validation.message = v.string_or("message", "");
-  if (f.has("kernel")) {
-    const Fields notes = f.object("kernel");
-    notes.value().each_member([&](std::string_view key, auto value) {
-      if (value.type() != detail::JsonType::string)
-        notes.fail(std::string(key), "expected a string");
-      d.kernel_notes[std::string(key)] = value.string();
-    });
-  }
-  return d;
-}
-
 std::string aggregate_unit_of(const CaseResult& r) {
   if (!r.aggregate_unit.empty()) return r.aggregate_unit;
   return r.aggregate_name == "cv" ? "percentage" : "time";
-}
-
-// Keys Google Benchmark writes for itself; every other numeric key is a user counter.
-bool is_benchmark_key(std::string_view key) {
-  // A hash set: every numeric field of every row is looked up here.
-  static const std::unordered_set<std::string_view> kKeys = {"name",
-                                                             "family_index",
-                                                             "per_family_instance_index",
-                                                             "run_name",
-                                                             "run_type",
-                                                             "repetitions",
-                                                             "repetition_index",
-                                                             "threads",
-                                                             "iterations",
-                                                             "real_time",
-                                                             "cpu_time",
-                                                             "time_unit",
-                                                             "aggregate_name",
-                                                             "aggregate_unit",
-                                                             "error_occurred",
-                                                             "error_message",
-                                                             "skipped",
-                                                             "skip_message",
-                                                             "ridgeline",
-                                                             "label",
-                                                             "big_o",
-                                                             "cpu_coefficient",
-                                                             "real_coefficient",
-                                                             "rms"};
-  return kKeys.count(key) > 0;
 }
 
 }  // namespace
@@ -278,57 +138,6 @@ json to_json(const Run& run) {
   for (const auto& r : run.benchmarks) benchmarks.push_back(to_json(r));
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
-
-template <typename Value>
-CaseResult case_result_from(Value j, const std::string& origin, const std::string& path) {
-  const detail::BasicJsonFields<Value> f(j, origin, path);
-  CaseResult r;
-  r.name = f.string("name");
-  r.run_name = f.string_or("run_name", r.name);
-  r.run_type = f.string_or("run_type", "iteration");
-  if (r.run_type != "iteration" && r.run_type != "aggregate")
-    f.fail("run_type", fmt::format("expected 'iteration' or 'aggregate', got '{}'", r.run_type));
-  r.aggregate_name = f.string_or("aggregate_name", "");
-  r.aggregate_unit = f.string_or("aggregate_unit", "");
-  r.family_index = f.integer_or("family_index", 0);
-  r.per_family_instance_index = f.integer_or("per_family_instance_index", 0);
-  r.repetitions = f.integer_or("repetitions", 1);
-  r.repetition_index = f.integer_or("repetition_index", 0);
-  r.threads = f.integer_or("threads", 1);
-  r.iterations = f.integer_or("iterations", 0);
-  r.error_occurred = f.boolean_or("error_occurred", false);
-  r.error_message = f.string_or("error_message", "");
-  r.skipped = f.boolean_or("skipped", false);
-  r.skip_message = f.string_or("skip_message", "");
-  // Google Benchmark writes no times for Complexity() fits (BigO, RMS: coefficients
-  // instead); errored and skipped runs may have none. Non-finite times are kept: the
-  // readers treat them as not measured.
-  const bool fit = r.run_type == "aggregate" && (f.has("big_o") || f.has("rms"));
-  const bool untimed = fit || r.error_occurred || r.skipped;
-  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-  r.real_time = untimed ? f.measured_or("real_time", kNone) : f.measured("real_time");
-  r.cpu_time = untimed ? f.measured_or("cpu_time", kNone) : f.measured("cpu_time");
-  r.time_unit = f.string_or("time_unit", "ns");
-  if (r.time_unit != "ns" && r.time_unit != "us" && r.time_unit != "ms" && r.time_unit != "s")
-    f.fail("time_unit", fmt::format("expected ns, us, ms or s, got '{}'", r.time_unit));
-  // Every other numeric key is a user counter, as Google Benchmark writes them.
-  j.each_member([&](std::string_view key, auto value) {
-    if (detail::is_number(value.type()) && !is_benchmark_key(key))
-      r.counters[std::string(key)] = value.number();
-  });
-  if (f.has("ridgeline")) r.ridgeline = details_from_json(f.object("ridgeline"));
-  return r;
-}
-
-CaseResult case_result_from_json(const json& j, const std::string& origin,
-                                 const std::string& path) {
-  return case_result_from(detail::NlohmannValue(j), origin, path);
-}
-
-#ifdef RIDGELINE_WITH_SIMDJSON
-template CaseResult case_result_from<detail::SimdValue>(detail::SimdValue, const std::string&,
-                                                        const std::string&);
-#endif
 
 Run run_from_json(const json& j, const std::string& origin) {
   JsonFields top(j, origin, "");

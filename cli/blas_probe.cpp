@@ -30,8 +30,10 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
       60);
   if (out.status != ChildOutcome::Status::completed) {
     probe.error = "BLAS library " + spec.path.string() + ": loading it " + out.detail;
-    // BLIS aborts at initialisation on a sub-configuration it was not built with.
-    if (const char* arch = std::getenv("BLIS_ARCH_TYPE"))
+    // BLIS aborts at initialisation on a sub-configuration it was not built with; other
+    // libraries do not read the variable.
+    const char* arch = std::getenv("BLIS_ARCH_TYPE");
+    if (arch && spec.path.filename().string().find("blis") != std::string::npos)
       probe.error += fmt::format(
           " (BLIS_ARCH_TYPE={} is set: BLIS aborts on a number it was "
           "not built with)",

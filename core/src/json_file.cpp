@@ -265,19 +265,23 @@ struct FileScan {
 };
 
 FileScan scan_file(const std::filesystem::path& file) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20, kCarried = 8;
   std::ifstream in = open_text_file(file);
   FileScan scan;
-  std::string chunk;
-  std::vector<char> buffer(std::size_t{1} << 20);
-  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+  std::string chunk(kCarried + kChunk, '\0');
+  std::size_t carried = 0;  // the previous chunk's last bytes, at the front
+  while (in.read(chunk.data() + carried, static_cast<std::streamsize>(kChunk)) || in.gcount() > 0) {
     const auto n = static_cast<std::size_t>(in.gcount());
     if (scan.head.size() < 4096)
-      scan.head.append(buffer.data(), std::min(n, 4096 - scan.head.size()));
-    const std::size_t carried = std::min<std::size_t>(chunk.size(), 8);
-    chunk.erase(0, chunk.size() - carried);
-    chunk.append(buffer.data(), n);
+      scan.head.append(chunk.data() + carried, std::min(n, 4096 - scan.head.size()));
     scan.size += n;
-    if (scan.strict && !nothing_to_relax(chunk)) scan.strict = false;
+    if (!nothing_to_relax(std::string_view(chunk.data(), carried + n))) {
+      scan.strict = false;
+      break;  // the whole file goes to the rewriting reader: nothing more to learn
+    }
+    const std::size_t keep = std::min(carried + n, kCarried);
+    std::memmove(chunk.data(), chunk.data() + carried + n - keep, keep);
+    carried = keep;
   }
   if (in.bad())
     throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));

@@ -37,23 +37,8 @@ class SimdValue {
     }
     return JsonType::discarded;
   }
-  // nlohmann's names, so that messages read the same whichever parser read the value.
-  const char* type_name() const {
-    switch (type()) {
-      case JsonType::array:
-        return "array";
-      case JsonType::object:
-        return "object";
-      case JsonType::string:
-        return "string";
-      case JsonType::boolean:
-        return "boolean";
-      case JsonType::null:
-        return "null";
-      default:
-        return "number";
-    }
-  }
+  // nlohmann's own names, so that messages read the same whichever parser read the value.
+  const char* type_name() const { return nlohmann::json(type()).type_name(); }
   // The last of duplicate keys, as nlohmann keeps it.
   std::optional<SimdValue> find(const char* key) const {
     std::optional<SimdValue> found;

@@ -107,8 +107,8 @@ int expect_avx512_packing_matches_the_portable() {
   std::mt19937 rng(13);
   int cases = 0;
   for (bool steps_contiguous : {true, false})
-    for (int width : {8, 14, 16, 32})
-      for (std::int64_t lanes : {1, 5, 8, 13, 14, 16, 17, 31, 32})
+    for (int width : {6, 8, 14, 16, 32, 64})  // the micro-kernels' A and B widths among them
+      for (std::int64_t lanes : {1, 5, 6, 8, 13, 14, 16, 17, 31, 32, 63, 64})
         for (std::int64_t kc : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 1023, 1024})
           for (std::int64_t p0 : {0, 1024}) {
             if (lanes > width) continue;

@@ -163,6 +163,9 @@ TEST(PackedGemm, BlocksForTheCacheSizesItIsGivenAndNamesTheirSource) {
     const std::int64_t mc = std::stoll(blocking.substr(blocking.find("mc=") + 3));
     const std::int64_t kc = std::stoll(blocking.substr(blocking.find("kc=") + 3));
     const std::int64_t nc = std::stoll(blocking.substr(blocking.find("nc=") + 3));
+    const std::string& name = notes.at("microkernel");  // gemm_<dtype>_<isa>_<MR>x<NR>
+    const std::int64_t nr = std::stoll(name.substr(name.rfind('x') + 1));
+    EXPECT_LE(kc * nr * 4, (1 << 20) / 4) << blocking << ": B's panel, up to a quarter of L2";
     EXPECT_LE(mc * kc * 4, l3 / 2 / 4) << blocking << ": A's block, a quarter of this core's L3";
     EXPECT_LE(kc * nc * 4, l3) << blocking << ": B's block streams through L3";
     mcs.push_back(mc);

@@ -3,8 +3,8 @@
 // the gemm_bias_act epilogue, and that epilogue's passes for the unfused kernel. A wide
 // tile reads few bytes of A per FMA: A's panels stream from L3 while B's panel sits in L2
 // (packed_blocking.cpp), and on two threads that stream is what both cores share. On the
-// Zen 5 VM the 14 x 2 zmm tile (twice A's bytes per FMA) ran 4-10% slower on two threads
-// (f64), 1-2% on one (docs/ladder-performance.md). The bf16 one is in
+// Zen 5 VM the 14 x 2 zmm tile (twice A's bytes per FMA) ran 3-7% slower on two threads
+// (f64), 1-5% on one, f32 1-4% (docs/ladder-performance.md). The bf16 one is in
 // microkernel_avx512_bf16.cpp (it needs AVX512_BF16). The traits are the row-wise ops'
 // (simd_avx512.hpp).
 #include "../ops/simd_avx512.hpp"

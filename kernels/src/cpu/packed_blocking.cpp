@@ -30,7 +30,7 @@ Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t e
   // kc is long on purpose: each micro-kernel call loads and stores its MR x NR tile of C
   // once per kc steps, and on current cores L2 feeds the B micro-panel fast enough, so a
   // kc x NR panel taking up to a quarter of L2 beat one that fits L1
-  // (docs/ladder-performance.md; f64 6 x 32 on Zen 5, 2 threads: kc 1024 against 512, 2-4%).
+  // (docs/ladder-performance.md; f64 8 x 24 on Zen 5, 2 threads: kc 1024 against 680, 2-4%).
   b.kc = std::clamp<std::int64_t>(round_down(caches.l2 / 4 / (nr * s), 8), 128, 1024);
   // The mc x kc block of A: a quarter of this core's share of L3, or all of L2 where that is
   // more. Each kc x NR micro-panel of B then serves mc / MR micro-kernel calls from L2 while

@@ -96,10 +96,16 @@ template <typename S, int MR, int NV, int AS = MR>
   const std::int64_t head = kc > kPrefetchC ? kc - kPrefetchC : 0;
   const char* next = static_cast<const char*>(next_line);
   steps<S, MR, NV, AS>(head, a, b, acc, next);
+  // Every line a row of the tile touches: a line's start each 64 bytes, and its last byte
+  // (a row need not start on a line).
+  constexpr int kRowBytes = NR * static_cast<int>(sizeof(typename S::T));
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i) {
-    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), _MM_HINT_T0);
+    const char* row = reinterpret_cast<const char*>(c + i * ldc);
+#pragma GCC unroll 8
+    for (int off = 0; off < kRowBytes; off += static_cast<int>(kLineBytes))
+      _mm_prefetch(row + off, _MM_HINT_T0);
+    _mm_prefetch(row + kRowBytes - 1, _MM_HINT_T0);
   }
   steps<S, MR, NV, AS>(kc - head, a, b, acc, next);
 }

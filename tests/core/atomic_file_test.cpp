@@ -5,19 +5,15 @@
 #include <filesystem>
 
 #include "ridgeline/core/error.hpp"
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 
 namespace fs = std::filesystem;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ridgeline_atomic_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  AtomicFile() : ScratchDirTest("ridgeline_atomic_") {}
 };
 
 TEST_F(AtomicFile, ReplacesContentAndLeavesNoTemporary) {

@@ -14,6 +14,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 
@@ -37,19 +38,9 @@ std::string parse_error(const std::string& text) {
   return error_of([&] { parse_json_text(text, "in.json"); });
 }
 
-class JsonFiles : public ::testing::Test {
+class JsonFiles : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ridgeline_json_file_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path write(const std::string& name, const std::string& text) {
-    fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  fs::path dir_;
+  JsonFiles() : ScratchDirTest("ridgeline_json_file_") {}
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 
@@ -67,18 +68,9 @@ Run sample_run() {
   return run;
 }
 
-class RunFiles : public ::testing::Test {
+class RunFiles : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ridgeline_json_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path write(const std::string& name, const std::string& text) {
-    fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p;
-  }
+  RunFiles() : ScratchDirTest("ridgeline_json_") {}
   // The error message of reading `text` as a Run file.
   std::string error_of(const std::string& text, const std::string& name = "bad.json") {
     fs::path p = write(name, text);
@@ -93,7 +85,6 @@ class RunFiles : public ::testing::Test {
     ADD_FAILURE() << "no error for: " << text;
     return "";
   }
-  fs::path dir_;
 };
 
 nlohmann::json sample_json() {

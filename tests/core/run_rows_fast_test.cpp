@@ -14,23 +14,16 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 namespace {
 
 namespace fs = std::filesystem;
 
-class RunRowsFast : public ::testing::Test {
+class RunRowsFast : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ridgeline_run_rows_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return dir_ / name;
-  }
+  RunRowsFast() : ScratchDirTest("ridgeline_run_rows_") {}
   // Rows handed on, and the error's message ("" when none).
   std::pair<std::vector<CaseResult>, std::string> read(const fs::path& file) {
     std::vector<CaseResult> rows;
@@ -41,7 +34,6 @@ class RunRowsFast : public ::testing::Test {
     }
     return {rows, ""};
   }
-  fs::path dir_;
 };
 
 // nlohmann's reader alone: the whole document, then every row.

@@ -26,17 +26,28 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   threads_ = threads;
   b_ = blocking;
   epilogue_ = epilogue;
-  // Cut m into a multiple of `threads` blocks of near-equal size (mr-aligned): no thread
-  // idles while another finishes a block, and no last block of a few rows makes each B
-  // panel travel to L2 for two or three calls (f64 m = 1024 at mc = 504 left 16 rows:
-  // 112 GFLOP/s on 1 thread, 114-115 in three blocks of 350).
+  // Cut m into a multiple of `threads` blocks (mr-aligned) that differ by at most one
+  // micro-panel: no thread idles while another finishes a block, and no last block of a few
+  // rows makes each B panel travel to L2 for two or three calls (f64 m = 1024 at mc = 504 left
+  // 16 rows: 112 GFLOP/s on 1 thread, 114-115 in three blocks of 350). Blocks of a common mc
+  // left the last one short (f64 m = 4096 on 2 threads: nine of 414 rows and one of 370).
   std::int64_t blocks = (g.m + b_.mc - 1) / b_.mc;
   blocks = (blocks + threads - 1) / threads * threads;
-  const std::int64_t rows = (g.m + blocks - 1) / blocks;
-  b_.mc = std::max<std::int64_t>(uk.mr, (rows + uk.mr - 1) / uk.mr * uk.mr);
+  m_panels_ = (g.m + uk.mr - 1) / uk.mr;
+  m_blocks_ = blocks;
+  b_.mc = (m_panels_ + blocks - 1) / blocks * uk.mr;  // the largest block
   const std::int64_t nc_padded = round_up(std::min(b_.nc, g.n), uk.nr);
   const std::int64_t kc_padded = round_up(b_.kc, kGroup<In>);
-  b_pack_.resize(static_cast<std::size_t>(kc_padded * nc_padded));
+  // Two B blocks where several threads take more than one: the threads then meet once per
+  // block, after packing it, and one that finishes its share of the products first packs
+  // more of the next block meanwhile, into the other buffer (docs/ladder-performance.md).
+  const std::int64_t steps = (g.n + b_.nc - 1) / b_.nc * ((g.k + b_.kc - 1) / b_.kc);
+  b_buffers_ = threads > 1 && steps > 1 ? 2 : 1;
+  b_pack_[0].resize(static_cast<std::size_t>(kc_padded * nc_padded));
+  if (b_buffers_ == 2)
+    b_pack_[1].resize(static_cast<std::size_t>(kc_padded * nc_padded));
+  else
+    b_pack_[1].data.reset();
   a_pack_.resize(static_cast<std::size_t>(threads));
   for (auto& a : a_pack_) a.resize(static_cast<std::size_t>(kc_padded * (b_.mc + uk.mr)));
   tiles_.resize(static_cast<std::size_t>(threads));
@@ -55,11 +66,11 @@ template <typename In, typename Out>
 void PackedGemm<In, Out>::body(int tid) {
   const int MR = uk_.mr, NR = uk_.nr;
   In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
-  In* b_pack = b_pack_.data.get();
   // op(A)[i][p] at a[i * a_row + p * a_col], op(B)[p][j] at b[p * b_row + j * b_col]. A
   // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
   // the micro-kernel names its packing routine.
   const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
+  int step = 0;
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
     const std::int64_t nc = std::min(b_.nc, g_.n - jc);
     const std::int64_t b_panels = (nc + NR - 1) / NR;
@@ -69,13 +80,19 @@ void PackedGemm<In, Out>::body(int tid) {
       const bool accumulate = pc > 0;
       // The epilogue goes where each tile is stored for the last time.
       const bool last = epilogue_ && pc + kc == g_.k;
-      pack_b_share(jc, nc, pc, kc, b_pack);
+      In* b_pack = b_pack_[step++ % b_buffers_].data.get();
+      // With one buffer, every thread must be done with the last block before it is packed
+      // again; with two, the barrier after the last packing has seen to that.
+      if (b_buffers_ == 1) {
 #pragma omp barrier
-      const std::int64_t m_blocks = (g_.m + b_.mc - 1) / b_.mc;
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t blk = 0; blk < m_blocks; ++blk) {
-        const std::int64_t ic = blk * b_.mc;
-        const std::int64_t mc = std::min(b_.mc, g_.m - ic);
+      }
+      pack_b(jc, nc, pc, kc, b_pack);
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 1) nowait
+      for (std::int64_t blk = 0; blk < m_blocks_; ++blk) {
+        const std::int64_t ic = m_panels_ * blk / m_blocks_ * MR;
+        const std::int64_t mc = std::min(m_panels_ * (blk + 1) / m_blocks_ * MR, g_.m) - ic;
+        if (mc <= 0) continue;  // more blocks than micro-panels (m < threads * MR)
         const std::int64_t a_panels = (mc + MR - 1) / MR;
         for (std::int64_t r = 0; r < a_panels; ++r)
           uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col,
@@ -110,23 +127,29 @@ void PackedGemm<In, Out>::body(int tid) {
 }
 
 template <typename In, typename Out>
-void PackedGemm<In, Out>::pack_b_share(std::int64_t jc, std::int64_t nc, std::int64_t pc,
-                                       std::int64_t kc, In* b_pack) {
+void PackedGemm<In, Out>::pack_b(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc,
+                                 In* b_pack) {
   const int NR = uk_.nr;
   const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
   const std::int64_t panels = (nc + NR - 1) / NR;
   const std::int64_t kp = round_up(kc, kGroup<In>);
-  const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-  const std::int64_t q0 = panels * tid / team, q1 = panels * (tid + 1) / team;
-  // kChunk k steps across all of this thread's panels at a time: a row-major B is then
-  // read a long run of each row at once. Panel by panel over all of kc, each k step of a
-  // panel was a new page (rows n elements apart): 3.5% of an f64 n = 4096 GEMM, now 1.3%.
+  // kGroupPanels panels at a time, to whichever thread is free (a thread still finishing the
+  // last block's products packs fewer), and within them kChunk k steps across the panels at a
+  // time: a row-major B is then read a long run of each row at once. Panel by panel over all
+  // of kc, each k step of a panel was a new page (rows n elements apart): 3.5% of an f64
+  // n = 4096 GEMM, then 1.3%.
   constexpr std::int64_t kChunk = 64;  // a multiple of kGroup
-  for (std::int64_t p0 = 0; p0 < kc; p0 += kChunk)
-    for (std::int64_t q = q0; q < q1; ++q)
-      uk_.pack(g_.b + (pc + p0) * b_row + (jc + q * NR) * b_col, b_col, b_row,
-               std::min<std::int64_t>(NR, nc - q * NR), std::min(kChunk, kc - p0), NR,
-               b_pack + q * kp * NR + p0 * NR);
+  constexpr std::int64_t kGroupPanels = 8;
+  const std::int64_t groups = (panels + kGroupPanels - 1) / kGroupPanels;
+#pragma omp for schedule(dynamic, 1) nowait
+  for (std::int64_t grp = 0; grp < groups; ++grp) {
+    const std::int64_t q0 = grp * kGroupPanels, q1 = std::min(panels, q0 + kGroupPanels);
+    for (std::int64_t p0 = 0; p0 < kc; p0 += kChunk)
+      for (std::int64_t q = q0; q < q1; ++q)
+        uk_.pack(g_.b + (pc + p0) * b_row + (jc + q * NR) * b_col, b_col, b_row,
+                 std::min<std::int64_t>(NR, nc - q * NR), std::min(kChunk, kc - p0), NR,
+                 b_pack + q * kp * NR + p0 * NR);
+  }
 }
 
 template <typename In, typename Out>

@@ -53,8 +53,9 @@ class PackedGemm {
 
  private:
   void body(int tid);
-  // This thread's share of the kc x nc block of B's panels (the caller's barrier follows).
-  void pack_b_share(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc, In* b_pack);
+  // The kc x nc block of B's panels, shared among the threads as they come (no barrier: the
+  // caller's follows).
+  void pack_b(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc, In* b_pack);
   // A tile of fewer than NR columns (or fewer than MR rows under the epilogue), through the
   // thread's scratch tile; one of fewer rows only goes to the micro-kernel's `rows`.
   void edge_tile(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t mr,
@@ -64,8 +65,10 @@ class PackedGemm {
   MicroKernel<In, Out> uk_{};
   Blocking b_;
   int threads_ = 1;
+  std::int64_t m_panels_ = 0, m_blocks_ = 0;  // MR-row panels of A, and the blocks they form
   std::optional<Epilogue<In>> epilogue_;
-  AlignedArray<In> b_pack_;
+  AlignedArray<In> b_pack_[2];
+  int b_buffers_ = 1;
   std::vector<AlignedArray<In>> a_pack_;
   std::vector<AlignedArray<Out>> tiles_;
   std::vector<AlignedArray<In>> bias_tiles_;  // epilogue: NR bias entries, zero-padded

@@ -56,6 +56,11 @@ std::vector<KernelCase> all_cases() {
   return cases;
 }
 
+// One size of a packed kernel's "blocking" note ("mc=..,kc=..,nc=..").
+std::int64_t blocking_size(const std::string& blocking, const std::string& key) {
+  return std::stoll(blocking.substr(blocking.find(key + "=") + key.size() + 1));
+}
+
 std::string case_name(const ::testing::TestParamInfo<KernelCase>& info) {
   const auto& c = info.param;
   std::string name = fmt::format("{}_{}_{}_{}x{}x{}_t{}", c.backend, to_string(c.dtype),
@@ -160,9 +165,9 @@ TEST(PackedGemm, BlocksForTheCacheSizesItIsGivenAndNamesTheirSource) {
     const auto notes = kernel->notes();
     EXPECT_EQ(notes.at("caches"), "L3 measured for this test");
     const std::string& blocking = notes.at("blocking");
-    const std::int64_t mc = std::stoll(blocking.substr(blocking.find("mc=") + 3));
-    const std::int64_t kc = std::stoll(blocking.substr(blocking.find("kc=") + 3));
-    const std::int64_t nc = std::stoll(blocking.substr(blocking.find("nc=") + 3));
+    const std::int64_t mc = blocking_size(blocking, "mc");
+    const std::int64_t kc = blocking_size(blocking, "kc");
+    const std::int64_t nc = blocking_size(blocking, "nc");
     const std::string& name = notes.at("microkernel");  // gemm_<dtype>_<isa>_<MR>x<NR>
     const std::int64_t nr = std::stoll(name.substr(name.rfind('x') + 1));
     EXPECT_LE(kc * nr * 4, (1 << 20) / 4) << blocking << ": B's panel, up to a quarter of L2";
@@ -198,8 +203,8 @@ TEST(PackedGemm, ManyBlocksOnThreeThreadsAgreeWithOneBitForBit) {
       kernel->prepare(p, ops, threads);
       kernel->run();
       const std::string blocking = kernel->notes().at("blocking");
-      EXPECT_LT(std::stoll(blocking.substr(blocking.find("kc=") + 3)), 1100) << blocking;
-      EXPECT_LT(std::stoll(blocking.substr(blocking.find("nc=") + 3)), 2100) << blocking;
+      EXPECT_LT(blocking_size(blocking, "kc"), 1100) << blocking;
+      EXPECT_LT(blocking_size(blocking, "nc"), 2100) << blocking;
       const OperandBuffer& c = ops.at("C");
       const char* bytes = static_cast<const char*>(c.raw());
       results.emplace_back(bytes, bytes + c.bytes());

@@ -4,7 +4,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
+#include <thread>
 namespace ridgeline::packed {
 
 namespace {
@@ -38,16 +40,24 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   b_.mc = (m_panels_ + blocks - 1) / blocks * uk.mr;  // the largest block
   const std::int64_t nc_padded = round_up(std::min(b_.nc, g.n), uk.nr);
   const std::int64_t kc_padded = round_up(b_.kc, kGroup<In>);
-  // Two B blocks where several threads take more than one: the threads then meet once per
-  // block, after packing it, and one that finishes its share of the products first packs
-  // more of the next block meanwhile, into the other buffer (docs/ladder-performance.md).
+  // Two B blocks where several threads take more than one: a thread that finishes its share
+  // of one block's products goes on to the next, packing its panels into the other buffer
+  // while the others finish (docs/ladder-performance.md).
   const std::int64_t steps = (g.n + b_.nc - 1) / b_.nc * ((g.k + b_.kc - 1) / b_.kc);
   b_buffers_ = threads > 1 && steps > 1 ? 2 : 1;
-  b_pack_[0].resize(static_cast<std::size_t>(kc_padded * nc_padded));
-  if (b_buffers_ == 2)
-    b_pack_[1].resize(static_cast<std::size_t>(kc_padded * nc_padded));
-  else
-    b_pack_[1].data.reset();
+  steps_ = steps;
+  epoch_ = 1;
+  const std::size_t panels = static_cast<std::size_t>(nc_padded / uk.nr);
+  for (int i = 0; i < 2; ++i) {
+    if (i < b_buffers_) {
+      b_pack_[i].resize(static_cast<std::size_t>(kc_padded * nc_padded));
+      b_state_[i] = std::make_unique<std::atomic<std::int64_t>[]>(panels);
+    } else {
+      b_pack_[i].data.reset();
+      b_state_[i].reset();
+    }
+  }
+  block_done_ = std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(blocks));
   a_pack_.resize(static_cast<std::size_t>(threads));
   for (auto& a : a_pack_) a.resize(static_cast<std::size_t>(kc_padded * (b_.mc + uk.mr)));
   tiles_.resize(static_cast<std::size_t>(threads));
@@ -60,7 +70,26 @@ template <typename In, typename Out>
 void PackedGemm<In, Out>::run() {
 #pragma omp parallel num_threads(threads_) if (threads_ > 1)
   body(omp_get_thread_num());
+  epoch_ += steps_;
 }
+
+namespace {
+
+// Waits until `a` reaches `value`: the waits here last a panel's packing or the end of a
+// block, so a spin, yielding once it has run a while (more threads than cores).
+void wait_until(const std::atomic<std::int64_t>& a, std::int64_t value) {
+  for (int spins = 0; a.load(std::memory_order_acquire) < value; ++spins) {
+    if (spins < 4096) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+}  // namespace
 
 template <typename In, typename Out>
 void PackedGemm<In, Out>::body(int tid) {
@@ -70,45 +99,64 @@ void PackedGemm<In, Out>::body(int tid) {
   // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
   // the micro-kernel names its packing routine.
   const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
-  int step = 0;
+  std::int64_t epoch = epoch_;
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
     const std::int64_t nc = std::min(b_.nc, g_.n - jc);
     const std::int64_t b_panels = (nc + NR - 1) / NR;
-    for (std::int64_t pc = 0; pc < g_.k; pc += b_.kc) {
+    for (std::int64_t pc = 0; pc < g_.k; pc += b_.kc, ++epoch) {
       const std::int64_t kc = std::min(b_.kc, g_.k - pc);
       const std::int64_t kp = round_up(kc, kGroup<In>);  // the panels' padded depth
       const bool accumulate = pc > 0;
       // The epilogue goes where each tile is stored for the last time.
       const bool last = epilogue_ && pc + kc == g_.k;
-      In* b_pack = b_pack_[step++ % b_buffers_].data.get();
-      // With one buffer, every thread must be done with the last block before it is packed
-      // again; with two, the barrier after the last packing has seen to that.
-      if (b_buffers_ == 1) {
-#pragma omp barrier
-      }
-      pack_b(jc, nc, pc, kc, b_pack);
-#pragma omp barrier
+      const int buffer = static_cast<int>(epoch % b_buffers_);
+      In* b_pack = b_pack_[buffer].data.get();
+      std::atomic<std::int64_t>* state = b_state_[buffer].get();
+      // This B block's buffer was last read in epoch - b_buffers_: every block of A must be
+      // done with that one before a panel of this one is packed over it.
+      for (std::int64_t blk = 0; blk < m_blocks_; ++blk)
+        wait_until(block_done_[blk], epoch - b_buffers_);
+      // B's panels are packed where a thread first needs them, by that thread (claimed, then
+      // ready): the threads start their walk over the panels at different ones, so each packs
+      // its share while the others multiply, and no thread waits at a barrier.
+      const std::int64_t claimed = 2 * epoch, ready = 2 * epoch + 1;
+      const auto ensure_packed = [&](std::int64_t q) {
+        std::int64_t s = state[q].load(std::memory_order_acquire);
+        if (s == ready) return;
+        if (s < claimed &&
+            state[q].compare_exchange_strong(s, claimed, std::memory_order_acq_rel)) {
+          pack_b_panel(jc, nc, pc, kc, q, b_pack);
+          state[q].store(ready, std::memory_order_release);
+          return;
+        }
+        wait_until(state[q], ready);
+      };
+      const std::int64_t q0 = b_panels * tid / threads_;
 #pragma omp for schedule(dynamic, 1) nowait
       for (std::int64_t blk = 0; blk < m_blocks_; ++blk) {
         const std::int64_t ic = m_panels_ * blk / m_blocks_ * MR;
         const std::int64_t mc = std::min(m_panels_ * (blk + 1) / m_blocks_ * MR, g_.m) - ic;
-        if (mc <= 0) continue;  // more blocks than micro-panels (m < threads * MR)
-        const std::int64_t a_panels = (mc + MR - 1) / MR;
-        for (std::int64_t r = 0; r < a_panels; ++r)
-          uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col,
-                   std::min<std::int64_t>(MR, mc - r * MR), kc, MR, a_pack + r * kp * MR);
-        for (std::int64_t q = 0; q < b_panels; ++q) {
+        // Its rows of C were last written in the epoch before, maybe by another thread.
+        wait_until(block_done_[blk], epoch - 1);
+        // mc <= 0: more blocks than micro-panels (m < threads * MR).
+        const std::int64_t a_panels = mc > 0 ? (mc + MR - 1) / MR : 0;
+        for (std::int64_t i = 0; i < (a_panels > 0 ? b_panels : 0); ++i) {
+          const std::int64_t q = (q0 + i) % b_panels;
+          ensure_packed(q);
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;
           const In* bp = b_pack + q * kp * NR;
-          // The next B panel (this block's next, or its first for the next block), a share
-          // of it per call: kp / kNextEvery lines each (micro-kernel contract).
+          // The next B panel of the walk (or its first for the next block), a share of it per
+          // call: kp / kNextEvery lines each (micro-kernel contract).
           const In* next_panel = b_pack + (q + 1 < b_panels ? q + 1 : 0) * kp * NR;
           const std::int64_t share = kp / kNextEvery * kLineBytes / std::int64_t{sizeof(In)};
           for (std::int64_t r = 0; r < a_panels; ++r) {
             const In* next = r * share < kp * NR ? next_panel + r * share : nullptr;
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);
-            const In* ap = a_pack + r * kp * MR;
+            In* ap = a_pack + r * kp * MR;
+            // A's panels are packed on the walk's first B panel, each right before its call.
+            if (i == 0)
+              uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col, mr, kc, MR, ap);
             Out* c = g_.c + (ic + r * MR) * g_.n + j0;
             if (mr < MR && nr == NR && !last)
               uk_.rows(static_cast<int>(mr), kp, ap, bp, next, c, g_.n, accumulate);
@@ -121,35 +169,20 @@ void PackedGemm<In, Out>::body(int tid) {
               uk_.fn(kp, ap, bp, next, c, g_.n, accumulate);
           }
         }
+        block_done_[blk].store(epoch, std::memory_order_release);
       }
     }
   }
 }
 
 template <typename In, typename Out>
-void PackedGemm<In, Out>::pack_b(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc,
-                                 In* b_pack) {
+void PackedGemm<In, Out>::pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc,
+                                       std::int64_t kc, std::int64_t q, In* b_pack) {
   const int NR = uk_.nr;
   const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
-  const std::int64_t panels = (nc + NR - 1) / NR;
   const std::int64_t kp = round_up(kc, kGroup<In>);
-  // kGroupPanels panels at a time, to whichever thread is free (a thread still finishing the
-  // last block's products packs fewer), and within them kChunk k steps across the panels at a
-  // time: a row-major B is then read a long run of each row at once. Panel by panel over all
-  // of kc, each k step of a panel was a new page (rows n elements apart): 3.5% of an f64
-  // n = 4096 GEMM, then 1.3%.
-  constexpr std::int64_t kChunk = 64;  // a multiple of kGroup
-  constexpr std::int64_t kGroupPanels = 8;
-  const std::int64_t groups = (panels + kGroupPanels - 1) / kGroupPanels;
-#pragma omp for schedule(dynamic, 1) nowait
-  for (std::int64_t grp = 0; grp < groups; ++grp) {
-    const std::int64_t q0 = grp * kGroupPanels, q1 = std::min(panels, q0 + kGroupPanels);
-    for (std::int64_t p0 = 0; p0 < kc; p0 += kChunk)
-      for (std::int64_t q = q0; q < q1; ++q)
-        uk_.pack(g_.b + (pc + p0) * b_row + (jc + q * NR) * b_col, b_col, b_row,
-                 std::min<std::int64_t>(NR, nc - q * NR), std::min(kChunk, kc - p0), NR,
-                 b_pack + q * kp * NR + p0 * NR);
-  }
+  uk_.pack(g_.b + pc * b_row + (jc + q * NR) * b_col, b_col, b_row,
+           std::min<std::int64_t>(NR, nc - q * NR), kc, NR, b_pack + q * kp * NR);
 }
 
 template <typename In, typename Out>

@@ -2,11 +2,13 @@
 // The BLIS-style packed GEMM driver: blocks of B (kc x nc) and A (mc x kc) are packed into
 // contiguous, zero-padded micro-panels; a register-blocked micro-kernel for the CPU's ISA
 // multiplies them. Loop order jc -> pc -> ic -> jr -> ir as in BLIS; OpenMP over blocks of
-// A (and over B panels while packing). It serves the gemm rung (gemm_packed.cpp) and, with
-// an epilogue, the fused gemm_bias_act (gemm_bias_act.cpp): the tiles of the last kc block
-// are stored through the micro-kernel's epilogue variant (microkernel.hpp). In is A's, B's
-// and the bias's element, Out C's: float, double, or bf16 bits (std::uint16_t) into f32,
-// packed in pairs of k (kGroup, microkernel.hpp); the blocking loops are the same.
+// A, each B panel packed by the first thread to need it, and no barrier. It serves the gemm
+// rung (gemm_packed.cpp) and, with an epilogue, the fused gemm_bias_act (gemm_bias_act.cpp):
+// the tiles of the last kc block are stored through the micro-kernel's epilogue variant
+// (microkernel.hpp). In is A's, B's and the bias's element, Out C's: float, double, or bf16
+// bits (std::uint16_t) into f32, packed in pairs of k (kGroup, microkernel.hpp); the blocking
+// loops are the same.
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -53,9 +55,9 @@ class PackedGemm {
 
  private:
   void body(int tid);
-  // The kc x nc block of B's panels, shared among the threads as they come (no barrier: the
-  // caller's follows).
-  void pack_b(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc, In* b_pack);
+  // B's panel q of the kc x nc block at (pc, jc).
+  void pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc,
+                    std::int64_t q, In* b_pack);
   // A tile of fewer than NR columns (or fewer than MR rows under the epilogue), through the
   // thread's scratch tile; one of fewer rows only goes to the micro-kernel's `rows`.
   void edge_tile(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t mr,
@@ -69,6 +71,11 @@ class PackedGemm {
   std::optional<Epilogue<In>> epilogue_;
   AlignedArray<In> b_pack_[2];
   int b_buffers_ = 1;
+  // Each kc x nc block of B is one epoch, counted across runs. A panel's state in its buffer:
+  // 2 * epoch once a thread has claimed it, 2 * epoch + 1 once packed. block_done_[b]: the
+  // last epoch whose products block b of A has finished.
+  std::unique_ptr<std::atomic<std::int64_t>[]> b_state_[2], block_done_;
+  std::int64_t epoch_ = 1, steps_ = 0;
   std::vector<AlignedArray<In>> a_pack_;
   std::vector<AlignedArray<Out>> tiles_;
   std::vector<AlignedArray<In>> bias_tiles_;  // epilogue: NR bias entries, zero-padded

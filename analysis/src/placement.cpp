@@ -41,7 +41,7 @@ std::string farthest_level(const std::map<std::string, double>& intensity) {
 
 // Analytic bytes move from the level the whole working set fits in (repeated calls keep
 // it there), so that is the level they are compared with.
-// The cache sizes are hwloc's unless the probe measured one more than 2x off
+// The cache sizes are hwloc's unless the probe's sweeps replaced one on repeated evidence
 // (cache_bytes_for_placement): a VM can report the host's L3.
 std::string residence_level(const MachineModel* m, double bytes) {
   if (!m) return "DRAM";

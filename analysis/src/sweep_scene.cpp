@@ -66,7 +66,7 @@ std::optional<SweepScene> sweep_scene(const MachineModel& m) {
     for (const MeasuredLevel& l : m.levels) off |= l.name == name && l.threads == 1 && l.disagrees;
     sc.hwloc.push_back({name, px(static_cast<double>(bytes)), off,
                         fmt::format("hwloc {} {}{}", name, size_label(static_cast<double>(bytes)),
-                                    off ? " (> 2x off)" : "")});
+                                    off ? " (replaced)" : "")});
   }
   for (const MeasuredLevel& l : m.levels) {
     const double first = static_cast<double>(l.first_bytes),

@@ -81,7 +81,9 @@ json to_json(const MachineModel& m) {
                       {"isa", w.isa},
                       {"threads", w.threads},
                       {"working_set_bytes", w.working_set_bytes},
-                      {"bytes_per_s", w.bytes_per_s}});
+                      {"bytes_per_s", w.bytes_per_s},
+                      {"passes", w.passes},
+                      {"noise", w.noise}});
   for (const auto& l : m.levels)
     levels.push_back({{"name", l.name},
                       {"kernel", l.kernel},
@@ -91,7 +93,9 @@ json to_json(const MachineModel& m) {
                       {"bytes_per_s", l.bytes_per_s},
                       {"capacity_bytes", l.capacity_bytes},
                       {"reported_bytes", l.reported_bytes},
-                      {"disagrees", l.disagrees}});
+                      {"disagrees", l.disagrees},
+                      {"decision", to_string(l.decision)},
+                      {"why", l.why}});
   json phases = json::array();
   for (const auto& p : m.phases) phases.push_back({{"name", p.name}, {"seconds", p.seconds}});
   json gpus = json::array();
@@ -216,6 +220,19 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     }
     if (x.bytes_per_s.size() != x.working_set_bytes.size())
       w.fail("bytes_per_s", "needs one rate per working set");
+    if (w.has("passes"))
+      for (const auto& pass : w.array("passes")) {
+        std::vector<double> rates;
+        if (pass.is_array())
+          for (const auto& v : pass)
+            if (v.is_number() && v.get<double>() >= 0) rates.push_back(v.get<double>());
+        if (!pass.is_array() || rates.size() != x.working_set_bytes.size())
+          w.fail("passes",
+                 "must hold one array of rates that are not negative per pass, one "
+                 "rate per working set");
+        x.passes.push_back(std::move(rates));
+      }
+    x.noise = w.number_or("noise", 0);
     return x;
   });
   m.levels = read_array<MeasuredLevel>(f, "levels", [](const JsonFields& l) {
@@ -229,6 +246,13 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.capacity_bytes = l.integer_or("capacity_bytes", 0);
     x.reported_bytes = l.integer_or("reported_bytes", 0);
     x.disagrees = l.boolean_or("disagrees", false);
+    // Older models: the measured size was used where it disagreed, the OS's elsewhere.
+    const std::string decision = l.string_or(
+        "decision", x.disagrees ? "replaced" : (x.name == "DRAM" ? "memory" : "confirmed"));
+    const auto d = cache_size_decision_from(decision);
+    if (!d) l.fail("decision", "must be confirmed, inconclusive, replaced, extra or memory");
+    x.decision = *d;
+    x.why = l.string_or("why", "");
     return x;
   });
   if (f.has("gpus"))

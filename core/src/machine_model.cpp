@@ -2,6 +2,27 @@
 
 namespace ridgeline {
 
+namespace {
+constexpr std::pair<CacheSizeDecision, const char*> kDecisions[] = {
+    {CacheSizeDecision::confirmed, "confirmed"},
+    {CacheSizeDecision::inconclusive, "inconclusive"},
+    {CacheSizeDecision::replaced, "replaced"},
+    {CacheSizeDecision::extra, "extra"},
+    {CacheSizeDecision::memory, "memory"}};
+}  // namespace
+
+std::string to_string(CacheSizeDecision d) {
+  for (const auto& [value, text] : kDecisions)
+    if (value == d) return text;
+  return "?";
+}
+
+std::optional<CacheSizeDecision> cache_size_decision_from(const std::string& text) {
+  for (const auto& [value, spelling] : kDecisions)
+    if (text == spelling) return value;
+  return std::nullopt;
+}
+
 std::int64_t cache_bytes_for_placement(const MachineModel& m, const std::string& level) {
   const std::int64_t reported = level == "L1"   ? m.l1d_bytes
                                 : level == "L2" ? m.l2_bytes

@@ -55,10 +55,31 @@ Table memory_ceilings_table(const MachineModel& m) {
   return t;
 }
 
+namespace {
+
+// Which size a level is placed and blocked with, in a few words; the evidence says why.
+std::string size_used(const MeasuredLevel& l) {
+  switch (l.decision) {
+    case CacheSizeDecision::confirmed:
+      return "hwloc's (confirmed)";
+    case CacheSizeDecision::inconclusive:
+      return "hwloc's (inconclusive)";
+    case CacheSizeDecision::replaced:
+      return "measured (replaces hwloc's)";
+    case CacheSizeDecision::extra:
+      return "none (hwloc reports no such level)";
+    case CacheSizeDecision::memory:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace
+
 Table measured_levels_table(const MachineModel& m) {
-  Table t{
-      {"level", "sweep", "threads", "plateau", "bandwidth", "steps down at", "hwloc", "agreement"},
-      {}};
+  Table t{{"level", "sweep", "threads", "plateau", "bandwidth", "steps down at", "hwloc",
+           "size used", "evidence"},
+          {}};
   for (const MeasuredLevel& l : m.levels)
     t.rows.push_back(
         {text(l.name), text(l.kernel), number(l.threads, std::to_string(l.threads)),
@@ -68,9 +89,7 @@ Table measured_levels_table(const MachineModel& m) {
                               : text("—"),
          l.reported_bytes > 0 ? number(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
                               : text("—"),
-         text(l.disagrees            ? "more than 2x apart: the measured size is used"
-              : l.reported_bytes > 0 ? "within 2x"
-                                     : "")});
+         text(size_used(l)), text(l.why)});
   return t;
 }
 

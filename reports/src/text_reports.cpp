@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "fusion_sections.hpp"
+#include "markdown_table.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
@@ -41,19 +42,7 @@ std::string markdown_report(const ReportInput& in) {
                        md(c.device == "gpu" ? c.method : c.isa),
                        c.device == "gpu" ? std::string("GPU") : std::to_string(c.threads),
                        si_rate(c.bytes_per_s, "B/s"));
-    if (!m.levels.empty()) {
-      s += "\n| measured level | sweep | threads | plateau (KiB) | bandwidth | steps down at (KiB) "
-           "| hwloc (KiB) | agreement |\n|---|---|---:|---|---:|---:|---:|---|\n";
-      for (const auto& l : m.levels)
-        s += fmt::format("| {} | {} | {} | {} – {} | {} | {} | {} | {} |\n", md(l.name),
-                         md(l.kernel), l.threads, l.first_bytes / 1024, l.last_bytes / 1024,
-                         si_rate(l.bytes_per_s, "B/s"),
-                         l.capacity_bytes > 0 ? std::to_string(l.capacity_bytes / 1024) : "—",
-                         l.reported_bytes > 0 ? std::to_string(l.reported_bytes / 1024) : "—",
-                         l.disagrees            ? "more than 2x apart: the measured size is used"
-                         : l.reported_bytes > 0 ? "within 2x"
-                                                : "");
-    }
+    if (!m.levels.empty()) s.append("\n").append(markdown_table(measured_levels_table(m)));
     s += "\n";
   } else {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";

@@ -128,8 +128,10 @@ std::string machine_fingerprint() {
   // memory levels from sweeps, their ceilings in the middle of each plateau; 5: bandwidth loops
   // repeat themselves, L1 at likwid-bench parity, each width's rate and the phase times kept;
   // 6: a short ramp between two levels is not a cache, a noisy last level is still the last,
-  // the measuring threads pinned one per core).
-  constexpr int kProbeMethod = 6;
+  // the measuring threads pinned one per core; 7: three interleaved passes of each sweep, the
+  // levels anchored on the OS's sizes and replaced only on repeated evidence, each thread's
+  // streams back to back in one mapping).
+  constexpr int kProbeMethod = 7;
   const CpuFeatures& f = cpu_features();
   const CpuIdentity id = cpu_identity();
   std::string key =

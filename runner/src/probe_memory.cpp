@@ -43,46 +43,65 @@ std::string size_text(std::int64_t bytes) {
   return fmt::format("{:.0f} KiB", bytes / 1024.0);
 }
 
-// The read and copy sweeps on each thread count and the levels in them.
+std::string level_text(const std::vector<MeasuredLevel>& levels, const std::string& name) {
+  std::string spans, steps;
+  for (const MeasuredLevel& l : levels) {
+    if (l.name != name) continue;
+    spans += fmt::format("{}{} {} to {} {:.1f} GB/s", spans.empty() ? "" : ", ", l.kernel,
+                         size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9);
+    if (l.capacity_bytes > 0)
+      steps +=
+          fmt::format("{}{} {}", steps.empty() ? "" : ", ", l.kernel, size_text(l.capacity_bytes));
+  }
+  return spans + (steps.empty() ? "" : "; steps down at " + steps);
+}
+
+// The read and copy sweeps on each thread count, their passes interleaved (read, copy, read,
+// copy, ...) so that a busy moment of the host falls on one pass of one kernel, and the levels
+// in them. One set of arrays serves both kernels: what is resident stays within max_bytes.
 void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSizes& caches,
                      bool verbose, PhaseTimer& phases, const ProbeProgress& progress) {
   MemorySweepOptions options;
   if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
     options.max_bytes =
         std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
-  for (StreamKernel kernel : {StreamKernel::read, StreamKernel::copy}) {
-    // Its own arrays, freed before the next sweep, so what is resident stays bounded.
-    StreamArrays arrays(threads, options.max_bytes / threads);
-    auto last = std::chrono::steady_clock::now();
-    MemorySweep sweep =
-        sweep_memory(kernel, arrays, isa, options, [&](std::int64_t bytes, double rate) {
-          const auto now = std::chrono::steady_clock::now();
-          if (verbose)
-            progress(fmt::format("  {:>9}: {:7.1f} GB/s ({:.0f} ms)", size_text(bytes), rate / 1e9,
-                                 std::chrono::duration<double, std::milli>(now - last).count()));
-          last = now;
-        });
-    const double seconds =
-        phases.done(fmt::format("sweep {} {}", sweep.kernel, thread_text(threads)));
-    progress(fmt::format("sweep {} {}: {} points, {} to {}, {:.1f} s", sweep.kernel,
-                         thread_text(threads), sweep.working_set_bytes.size(),
-                         size_text(sweep.working_set_bytes.front()),
-                         size_text(sweep.working_set_bytes.back()), seconds));
-    for (const MeasuredLevel& l : levels_of(sweep, caches)) {
-      std::string reported;
-      if (l.reported_bytes > 0)
-        reported = fmt::format("; hwloc {}{}", size_text(l.reported_bytes),
-                               l.disagrees ? ", more than 2x off: the measured size is used" : "");
-      progress(fmt::format("  {:<7} {:>9} to {:>9}: {:7.1f} GB/s{}{}", l.name,
-                           size_text(l.first_bytes), size_text(l.last_bytes), l.bytes_per_s / 1e9,
-                           l.capacity_bytes > 0
-                               ? fmt::format(", steps down at {}", size_text(l.capacity_bytes))
-                               : "",
-                           reported));
-      m.levels.push_back(l);
+  StreamArrays arrays(threads, options.max_bytes / threads);
+  const StreamKernel kernels[] = {StreamKernel::read, StreamKernel::copy};
+  std::vector<MemorySweep> sweeps;
+  for (int pass = 1; pass <= options.passes; ++pass)
+    for (std::size_t k = 0; k < 2; ++k) {
+      auto last = std::chrono::steady_clock::now();
+      const auto point = [&](std::int64_t bytes, double rate) {
+        const auto now = std::chrono::steady_clock::now();
+        if (verbose)
+          progress(fmt::format("  {} pass {} {:>9}: {:7.1f} GB/s ({:.0f} ms)",
+                               to_string(kernels[k]), pass, size_text(bytes), rate / 1e9,
+                               std::chrono::duration<double, std::milli>(now - last).count()));
+        last = now;
+      };
+      if (pass == 1)
+        sweeps.push_back(sweep_memory(kernels[k], arrays, isa, options, point));
+      else
+        repeat_sweep(sweeps[k], kernels[k], isa, arrays, options, point);
     }
-    m.sweeps.push_back(std::move(sweep));
+  const double seconds = phases.done(fmt::format("sweeps {}", thread_text(threads)));
+  const std::vector<MeasuredLevel> levels = levels_of({&sweeps[0], &sweeps[1]}, caches);
+  progress(fmt::format("sweeps on {}, {} passes of read and copy interleaved: {:.1f} s",
+                       thread_text(threads), options.passes, seconds));
+  for (const MemorySweep& sweep : sweeps)
+    progress(fmt::format("  {}: {} points, {} to {}, noise {:.1f}% (the spread of the passes)",
+                         sweep.kernel, sweep.working_set_bytes.size(),
+                         size_text(sweep.working_set_bytes.front()),
+                         size_text(sweep.working_set_bytes.back()), 100 * sweep.noise));
+  for (const MeasuredLevel& l : levels) {
+    if (l.kernel != levels.front().kernel) continue;  // one line per level
+    progress(fmt::format("  {:<7} {}", l.name, level_text(levels, l.name)));
+    if (l.reported_bytes > 0 || !l.why.empty())
+      progress(fmt::format("          hwloc {}: {}{}", size_text(l.reported_bytes),
+                           to_string(l.decision), l.why.empty() ? "" : " (" + l.why + ")"));
   }
+  m.levels.insert(m.levels.end(), levels.begin(), levels.end());
+  for (MemorySweep& sweep : sweeps) m.sweeps.push_back(std::move(sweep));
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "sweep_recordings.hpp"
+
 namespace ridgeline {
 namespace {
 
@@ -122,21 +124,7 @@ TEST(Plateaus, BadPointsAreRefusedAndNoPointsGiveNoPlateaus) {
 std::vector<SweepPoint> recorded(
     const std::string& kernel, int threads,
     const std::string& file = "recording-zen5-vm-likwid-bench-sweep.csv") {
-  std::ifstream in(std::string(RIDGELINE_FIXTURES) + "/" + file);
-  EXPECT_TRUE(in.good());
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<SweepPoint> out;
-  while (std::getline(in, line)) {
-    std::stringstream row(line);
-    std::string k, t, ws, rate;
-    std::getline(row, k, ',');
-    std::getline(row, t, ',');
-    std::getline(row, ws, ',');
-    std::getline(row, rate, ',');
-    if (k == kernel && std::stoi(t) == threads) out.push_back({std::stoll(ws), std::stod(rate)});
-  }
-  return out;
+  return testing_support::recorded_sweep(file, kernel, threads);
 }
 
 TEST(Plateaus, RecordedZen5SweepShowsL1L2L3AndDram) {

@@ -95,6 +95,40 @@ TEST(MachineModelJson, MeasuredLevelsAndSweepsRoundTripAndSchema1HasNone) {
   EXPECT_TRUE(old.sweeps.empty());
 }
 
+// Probe method 7: every pass of each sweep, its noise, and what was kept of each OS size and
+// why (a real Zen 4 probe); older models read as one pass, their decisions from `disagrees`.
+TEST(MachineModelJson, SweepPassesNoiseAndSizeDecisionsRoundTripAndOlderModelsInferThem) {
+  const MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm-passes.json");
+  ASSERT_FALSE(m.sweeps.empty());
+  for (const auto& s : m.sweeps) {
+    ASSERT_EQ(s.passes.size(), 3u);
+    for (const auto& pass : s.passes) EXPECT_EQ(pass.size(), s.working_set_bytes.size());
+    EXPECT_GT(s.noise, 0);
+  }
+  bool confirmed = false;
+  for (const auto& l : m.levels) {
+    confirmed |= l.decision == CacheSizeDecision::confirmed && !l.why.empty();
+    EXPECT_EQ(l.decision == CacheSizeDecision::memory, l.name == "DRAM");
+  }
+  EXPECT_TRUE(confirmed);
+  EXPECT_EQ(machine_from_json(to_json(m), "test", ""), m);
+  const MachineModel old = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  for (const auto& s : old.sweeps) EXPECT_TRUE(s.passes.empty());
+  for (const auto& l : old.levels) {
+    EXPECT_EQ(l.decision, l.disagrees        ? CacheSizeDecision::replaced
+                          : l.name == "DRAM" ? CacheSizeDecision::memory
+                                             : CacheSizeDecision::confirmed);
+    EXPECT_TRUE(l.why.empty());
+  }
+  nlohmann::json bad = to_json(m);
+  bad["sweeps"][0]["passes"][1].erase(0);
+  EXPECT_NE(error_reading(bad).find("sweeps[0].passes: must hold one array"), std::string::npos);
+  bad = to_json(m);
+  bad["levels"][0]["decision"] = "guessed";
+  EXPECT_NE(error_reading(bad).find("levels[0].decision: must be confirmed, inconclusive"),
+            std::string::npos);
+}
+
 TEST(MachineModelJson, EachWidthsRateAndThePhaseTimesRoundTripAndOlderModelsHaveNone) {
   MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
   for (const auto& c : m.memory) EXPECT_TRUE(c.widths.empty());  // probed before they were kept

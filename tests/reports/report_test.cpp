@@ -87,18 +87,22 @@ TEST(HtmlReport, MachineSectionShowsTheMeasuredHierarchyBesideHwloc) {
   EXPECT_EQ(count(html, "<line class=\"level\""), zen5.levels.size());
   EXPECT_EQ(count(html, "<line class=\"hwloc\""), 3u);
   EXPECT_TRUE(
-      matches(html, "stroke=\"#e03131\"[^>]*/><text[^>]*>hwloc L3 508 MiB \\(&gt; 2x off\\)"));
+      matches(html, "stroke=\"#e03131\"[^>]*/><text[^>]*>hwloc L3 508 MiB \\(replaced\\)"));
   EXPECT_TRUE(matches(html, ">hwloc L1 48 KiB</text>"));
   const auto l3_row = html.find("<td>L3</td><td>read</td><td class=\"n\" data-v=\"1\">1</td>");
   ASSERT_NE(l3_row, std::string::npos);
-  EXPECT_LT(html.find("more than 2x apart: the measured size is used", l3_row),
-            html.find("</tr>", l3_row));
+  EXPECT_LT(html.find("measured (replaces hwloc&#39;s)", l3_row), html.find("</tr>", l3_row));
   EXPECT_NE(html.find("<td>DRAM</td><td>read</td>"), std::string::npos);
   const std::string md = markdown_report(in);
-  EXPECT_NE(md.find("| measured level | sweep | threads |"), std::string::npos);
-  EXPECT_TRUE(matches(md,
-                      "\\| L3 \\| read \\| 1 \\| [0-9]+ – [0-9]+ \\| [0-9.]+ GB/s \\| [0-9]+ \\| "
-                      "520192 \\| more than 2x apart: the measured size is used \\|"));
+  // The same table in Markdown, from the same columns.
+  EXPECT_NE(
+      md.find("| level | sweep | threads | plateau | bandwidth | steps down at | hwloc | size "
+              "used | evidence |\n|---|---|---:|---|---:|---:|---:|---|---|"),
+      std::string::npos);
+  EXPECT_TRUE(
+      matches(md,
+              "\\| L3 \\| read \\| 1 \\| [0-9]+ KiB – [0-9]+ KiB \\| [0-9.]+ GB/s \\| [0-9]+ KiB "
+              "\\| 520192 KiB \\| measured \\(replaces hwloc's\\) \\|  \\|"));
   // A schema-1 model has no sweep: no plot, no levels table.
   const std::string old = html_report(recorded());
   EXPECT_EQ(count(old, "memory-sweep"), 0u);

@@ -1,5 +1,5 @@
 // The cache sizes the kernels block for (runner's cache_sizes_for_kernels): hwloc's, with a
-// level the probe measured more than 2x off replaced, on recorded machine models.
+// level the probe's sweeps replaced on repeated evidence replaced, on recorded machine models.
 #include <gtest/gtest.h>
 
 #include "ridgeline/runner/probe.hpp"

@@ -88,34 +88,38 @@ const ceilings::StreamSweeps& sweeps_for(StreamIsa isa) {
 StreamArrays::StreamArrays(int threads, std::int64_t reserve_bytes)
     : threads_(std::max(1, threads)),
       reserve_bytes_(std::max<std::int64_t>(0, reserve_bytes)),
-      slices_(static_cast<std::size_t>(4 * threads_)) {}
+      mappings_(static_cast<std::size_t>(threads_)) {}
 
 StreamArrays::~StreamArrays() {
-  for (Slice& sl : slices_)
-    if (sl.mapping) ::munmap(sl.mapping, sl.mapped_bytes);
+  for (Mapping& m : mappings_)
+    if (m.data) ::munmap(m.data, m.bytes);
 }
 
-double* StreamArrays::slice(int s, int t, std::int64_t elements) {
-  Slice& sl = slices_[static_cast<std::size_t>(s * threads_ + t)];
-  if (elements > sl.capacity) {
-    // Arrays start at different offsets within a page (s x 17 cache lines), so the streams of
-    // one element do not all map to the same cache sets.
-    std::int64_t capacity = 512;
-    while (capacity < elements) capacity *= 2;
-    if (sl.capacity == 0) capacity = std::max(capacity, reserve_bytes_ / 8);
-    const std::int64_t offset = static_cast<std::int64_t>(s) * 17 * 8;  // doubles
-    const auto bytes = static_cast<std::size_t>(((capacity + offset) * 8 + 4095) / 4096 * 4096);
-    void* mapping = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mapping == MAP_FAILED) throw std::bad_alloc();
-    if (sl.mapping) ::munmap(sl.mapping, sl.mapped_bytes);
-    sl = {mapping, bytes, static_cast<double*>(mapping) + offset, capacity, 0};
+std::array<double*, 4> StreamArrays::streams(int t, int count, std::int64_t elements) {
+  constexpr std::int64_t kPage = 512;     // doubles
+  constexpr std::int64_t kSkew = 17 * 8;  // doubles: 17 cache lines, so stream s starts s x 17
+                                          // lines past a page boundary
+  const std::int64_t stride = (elements + kPage - 1) / kPage * kPage + kSkew;
+  const std::int64_t needed = static_cast<std::int64_t>(count) * stride;
+  Mapping& m = mappings_[static_cast<std::size_t>(t)];
+  if (needed * 8 > static_cast<std::int64_t>(m.bytes)) {
+    std::int64_t bytes = std::max<std::int64_t>(reserve_bytes_, 4 * (kPage + kSkew) * 8);
+    while (bytes < needed * 8) bytes *= 2;
+    bytes = (bytes + 4095) / 4096 * 4096;
+    void* data = ::mmap(nullptr, static_cast<std::size_t>(bytes), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (data == MAP_FAILED) throw std::bad_alloc();
+    if (m.data) ::munmap(m.data, m.bytes);
+    m = {data, static_cast<std::size_t>(bytes), 0};
   }
-  if (elements > sl.touched) {  // by the owning thread, so its pages sit near it
-    std::fill(sl.data + sl.touched, sl.data + elements, 1.0 + s);
-    sl.touched = elements;
+  double* base = static_cast<double*>(m.data);
+  if (needed > m.touched) {  // by the owning thread, so its pages sit near it
+    std::fill(base + m.touched, base + needed, 1.0);
+    m.touched = needed;
   }
-  return sl.data;
+  std::array<double*, 4> out{};
+  for (int s = 0; s < count && s < 4; ++s) out[static_cast<std::size_t>(s)] = base + s * stride;
+  return out;
 }
 
 BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working_set_bytes,
@@ -138,7 +142,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
   const std::int64_t n = per_thread * threads;
 
   double sink = 0;
-  auto run = [&](const ceilings::StreamSweeps& sweep, std::int64_t sweeps, bool first_touch) {
+  auto run = [&](const ceilings::StreamSweeps& sweep, std::int64_t sweeps) {
     auto start = clock::now();
 #pragma omp parallel num_threads(threads) reduction(+ : sink)
     {
@@ -147,8 +151,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
       // about 5 us per region, inside the timed interval: under 0.5% of the 1 ms calibration
       // runs, under 0.05% of a timed trial (10 ms and more).
       const CorePinning pinned(t);
-      double* a[4] = {};
-      for (int s = 0; s < streams; ++s) a[s] = arrays.slice(s, t, first_touch ? per_thread : 0);
+      const std::array<double*, 4> a = arrays.streams(t, streams, per_thread);
 #pragma omp barrier
       switch (kernel) {
         case StreamKernel::read:
@@ -167,7 +170,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
     }
     return std::chrono::duration<double>(clock::now() - start).count();
   };
-  run(sweeps_for(isas.front()), 0, true);
+  run(sweeps_for(isas.front()), 0);  // the pages first touched, outside any timing
   // Sweeps per timed run of each width, sized after the pages exist from a run long enough
   // (a millisecond) that the parallel region's start and end do not count; the widths share
   // the round's time.
@@ -175,10 +178,10 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
   std::vector<std::int64_t> sweeps;
   for (StreamIsa isa : isas) {
     std::int64_t probe_sweeps = 1;
-    double t = run(sweeps_for(isa), probe_sweeps, false);
+    double t = run(sweeps_for(isa), probe_sweeps);
     while (t < 1e-3 && t < share) {
       probe_sweeps *= 4;
-      t = run(sweeps_for(isa), probe_sweeps, false);
+      t = run(sweeps_for(isa), probe_sweeps);
     }
     sweeps.push_back(std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(share * static_cast<double>(probe_sweeps) / t))));
@@ -188,7 +191,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
   for (StreamIsa isa : isas) m.per_isa.emplace_back(isa, 0.0);
   for (int trial = 0; trial < trials; ++trial)
     for (std::size_t i = 0; i < isas.size(); ++i) {
-      const double t = run(sweeps_for(isas[i]), sweeps[i], false);
+      const double t = run(sweeps_for(isas[i]), sweeps[i]);
       const double bytes = static_cast<double>(n) * streams * 8 * static_cast<double>(sweeps[i]);
       m.per_isa[i].second = std::max(m.per_isa[i].second, bytes / t);
     }

@@ -7,7 +7,7 @@
 namespace ridgeline::packed {
 
 // Goto/BLIS cache blocking from the cache sizes the kernels are given (cache_sizes(): hwloc's,
-// or the probe's measured ones where hwloc is more than 2x off): a kc x NR micro-panel of B
+// or the probe's measured ones where its sweeps replaced hwloc's): a kc x NR micro-panel of B
 // takes up to a quarter of L2, an mc x kc block of A a quarter of this core's share of L3 (all of
 // L2 where that is more), a kc x nc block of B all of L3. On the machines measured
 // (docs/ladder-performance.md) the next cache level feeds the micro-kernel fast enough that

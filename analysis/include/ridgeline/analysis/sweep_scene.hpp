@@ -2,7 +2,7 @@
 // The memory sweep picture (bandwidth against working set, log2 x, log10 y) computed once
 // and drawn by the HTML report's SVG writer and the dashboard's Machine tab: one line per
 // sweep of the machine model, each measured level as a band over its plateau, hwloc's cache
-// sizes as vertical markers (flagged where the probe found them more than 2x off). It draws
+// sizes as vertical markers (flagged where the probe's sweeps replaced them). It draws
 // what the probe recorded; nothing is re-detected. Every coordinate is inside the canvas.
 #include <optional>
 #include <string>
@@ -25,7 +25,7 @@ struct SweepScene {
     std::string name;
     double x = 0;
     bool off = false;  // a 1-thread measured level disagrees with it by more than 2x
-    std::string text;  // "hwloc L2 1 MiB (> 2x off)"
+    std::string text;  // "hwloc L3 508 MiB (replaced)"
   };
   std::vector<Marker> hwloc;
   struct Band {  // a measured level over its plateau

@@ -50,15 +50,33 @@ struct MemoryCeiling {
 };
 
 // One bandwidth-against-working-set sweep of the probe: the rate of one kernel at one
-// instruction width and thread count, working sets of all threads together.
+// instruction width and thread count, working sets of all threads together, measured in
+// passes over the same working sets (interleaved with the other kernel's passes).
 struct MemorySweep {
   std::string kernel;  // "read", "copy"
   std::string isa;
   int threads = 1;
   std::vector<std::int64_t> working_set_bytes;
-  std::vector<double> bytes_per_s;  // one per working set
+  std::vector<double> bytes_per_s;  // one per working set: the median of the passes
+  // Every pass's rates, one per working set each; empty in models from before passes (then
+  // bytes_per_s is the one pass).
+  std::vector<std::vector<double>> passes;
+  // The per-point standard deviation of log rate across the passes (or, with one pass,
+  // estimated from neighbouring points): the noise the level detector allows for.
+  double noise = 0;
   bool operator==(const MemorySweep&) const = default;
 };
+
+// What the probe kept of the OS's size of a cache level (docs/roofline.md).
+enum class CacheSizeDecision {
+  confirmed,     // the sweeps step down within 2x of the OS's size: the OS's size is used
+  inconclusive,  // the sweeps neither confirm nor contradict it strongly: the OS's size is used
+  replaced,      // strong, repeated evidence of another size: the measured size is used
+  extra,         // a level the OS does not report, shown by every kernel and pass
+  memory,        // DRAM: no size
+};
+std::string to_string(CacheSizeDecision decision);
+std::optional<CacheSizeDecision> cache_size_decision_from(const std::string& text);
 
 // A memory level as a sweep measured it: a plateau of the sweep (docs/roofline.md).
 struct MeasuredLevel {
@@ -71,8 +89,10 @@ struct MeasuredLevel {
   std::int64_t capacity_bytes = 0;               // the middle of the step down after it; 0 for DRAM
   std::int64_t reported_bytes = 0;  // the OS's (hwloc's) size of this level for these threads;
                                     // 0 when it reports none
-  // Measured and reported capacity differ by more than 2x: the measured one is used.
+  // The measured size replaces the OS's (decision == replaced; kept for older readers).
   bool disagrees = false;
+  CacheSizeDecision decision = CacheSizeDecision::confirmed;
+  std::string why;  // the evidence for the decision, in a sentence; "" in older models
   bool operator==(const MeasuredLevel&) const = default;
 };
 
@@ -135,8 +155,8 @@ struct MachineModel {
 
 // The size of cache level "L1", "L2" or "L3" (per core, as hwloc reports it) the analysis
 // places working sets with and the kernels block for: hwloc's, or the capacity the 1-thread
-// read sweep measured where the two disagree by more than 2x (a VM reporting the host's
-// L3). 0 when neither knows it.
+// read sweep measured where the probe replaced hwloc's on repeated evidence (a VM reporting
+// the host's L3; `disagrees`). 0 when neither knows it.
 std::int64_t cache_bytes_for_placement(const MachineModel& machine, const std::string& level);
 
 nlohmann::json to_json(const MachineModel& machine);

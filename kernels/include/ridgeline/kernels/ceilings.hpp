@@ -2,6 +2,7 @@
 // Microbenchmarks that measure the machine's ceilings: the core clock, peak arithmetic
 // throughput per instruction class, bandwidth per memory level. Each returns what it
 // timed; the probe (runner/) assembles them into a MachineModel.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,13 +79,17 @@ struct BandwidthMeasurement {
   double best = 0;  // bytes per second
 };
 
-// The arrays the bandwidth loops stream: one mapping per array and thread (as STREAM and
-// likwid-bench have separate arrays), first touched by its own thread as the working set
-// grows. Kept across measurements, a sweep over growing working sets faults in each page
-// once (in a VM a 4 KiB fault costs about 3 us: 256 MiB take 0.8 s). `reserve_bytes` of
-// address space per array and thread are mapped up front, so growing within them never
-// re-allocates (and never faults pages in again); beyond them an array is re-mapped at the
-// next power of two. Untouched pages are not resident.
+// The arrays the bandwidth loops stream. Each thread has one mapping, first touched by
+// itself, in which its streams lie back to back, each starting `s` x 17 cache lines past a
+// page boundary, as likwid-bench allocates them: streams in mappings of their own sit a
+// reservation apart (hundreds of MiB, a power of two), and on Zen 3 and Zen 4 a copy between
+// two such arrays fell to L2 speed from 8-12 KiB, where likwid-bench's stays at the L1 rate to
+// 28 KiB (the two lines of each element collide in the L1's way predictor, which hashes only
+// the lower address bits). Kept across measurements, a sweep over growing working sets faults
+// in each page once (in a VM a 4 KiB fault costs about 3 us: 256 MiB take 0.8 s).
+// `reserve_bytes` per thread are mapped up front (all its streams together), so growing
+// within them never re-maps; beyond them a thread's mapping is re-made at the next power of
+// two. Untouched pages are not resident.
 class StreamArrays {
  public:
   explicit StreamArrays(int threads, std::int64_t reserve_bytes = 0);
@@ -92,19 +97,19 @@ class StreamArrays {
   StreamArrays(const StreamArrays&) = delete;
   StreamArrays& operator=(const StreamArrays&) = delete;
   int threads() const { return threads_; }
-  // Array s of thread t, at least `elements` doubles, each touched; call from thread t.
-  double* slice(int s, int t, std::int64_t elements);
+  // The first `streams` (1-4) arrays of thread t, each of `elements` doubles (a multiple of
+  // 64), touched; call from thread t.
+  std::array<double*, 4> streams(int t, int streams, std::int64_t elements);
 
  private:
-  struct Slice {
-    void* mapping = nullptr;  // page-aligned
-    std::size_t mapped_bytes = 0;
-    double* data = nullptr;  // mapping + a per-array offset
-    std::int64_t capacity = 0, touched = 0;
+  struct Mapping {
+    void* data = nullptr;  // page-aligned
+    std::size_t bytes = 0;
+    std::int64_t touched = 0;  // doubles from the start, first touched by the owner
   };
   int threads_;
   std::int64_t reserve_bytes_;
-  std::vector<Slice> slices_;  // [s * threads + t]
+  std::vector<Mapping> mappings_;  // one per thread
 };
 
 // Bytes per second of `kernel` at each width in `isas`, over arrays that total

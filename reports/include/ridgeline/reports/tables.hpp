@@ -27,8 +27,9 @@ Table compute_ceilings_table(const MachineModel& machine);
 // Each memory ceiling: level, kernel, instructions, threads or GPU, bandwidth, working set,
 // source.
 Table memory_ceilings_table(const MachineModel& machine);
-// Each level the probe's sweep found: level, sweep, threads, plateau, bandwidth, where it
-// steps down, hwloc's size, whether the two agree.
+// Each level the probe's sweeps found: level, sweep, threads, plateau, bandwidth, where it
+// steps down, hwloc's size, which size is used (hwloc's confirmed or kept as inconclusive, or
+// the measured one), and the evidence for that.
 Table measured_levels_table(const MachineModel& machine);
 // Each rung of the ladder against the best BLAS per problem.
 Table ladder_table(const ReportInput& input);

@@ -30,8 +30,8 @@ MachineModel probe_machine_isolated(const ProbeOptions& options, const ProbeProg
 std::string machine_fingerprint();
 
 // The cache sizes kernels block for on the machine of `machine`: `reported` (hwloc's), with
-// each level the probe measured more than 2x off it replaced by the measured capacity (a VM
-// reporting the host's L3), as cache_bytes_for_placement places working sets; the source
+// each level whose size the probe's sweeps replaced on repeated evidence (a VM reporting the
+// host's L3) replaced by the measured capacity, as cache_bytes_for_placement places working sets; the source
 // names the levels replaced. Pass it to use_cache_sizes before cases run.
 CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported);
 

@@ -1,0 +1,29 @@
+#pragma once
+// A report table (tables.hpp) in Markdown, as html_cells.hpp renders it in HTML.
+#include <cmath>
+#include <string>
+
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/tables.hpp"
+
+namespace ridgeline::reports {
+
+// Numeric columns right-aligned, every cell escaped.
+inline std::string markdown_table(const Table& t) {
+  std::string s = "|", rule = "|";
+  for (std::size_t c = 0; c < t.headers.size(); ++c) {
+    bool numeric = false;
+    for (const auto& row : t.rows) numeric |= c < row.size() && !std::isnan(row[c].value);
+    s.append(" ").append(escape_markdown_cell(t.headers[c])).append(" |");
+    rule += numeric ? "---:|" : "---|";
+  }
+  s.append("\n").append(rule).append("\n");
+  for (const auto& row : t.rows) {
+    s += "|";
+    for (const auto& c : row) s.append(" ").append(escape_markdown_cell(c.text)).append(" |");
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace ridgeline::reports

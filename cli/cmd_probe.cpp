@@ -1,6 +1,8 @@
 // ridgeline probe: measure (or load the cached) ceilings of this machine.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "commands.hpp"
 #include "number_checks.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -14,15 +16,54 @@ namespace {
 struct ProbeCommandOptions {
   std::string output;
   bool force = false;
+  bool check = false;
+  bool no_check = false;
   ProbeOptions probe;
 };
+
+// probe --check: each memory ceiling beside likwid-bench's run of the same kernel and width;
+// 1 where a 1-thread ceiling is more than 5% from it (or none could be checked).
+int print_check(const MachineModel& m) {
+  constexpr double kTolerance = 0.05;
+  fmt::print(
+      "\nchecked against likwid-bench (same kernel, instruction width, working set and "
+      "threads; ratio = ours / likwid-bench's):\n");
+  int checked = 0, off = 0;
+  for (const auto& c : m.memory) {
+    if (!c.check) continue;
+    ++checked;
+    const bool outside = std::fabs(c.check->ratio - 1) > kTolerance;
+    off += outside && c.threads == 1 ? 1 : 0;
+    fmt::print(
+        "  {:<4} {:<5} {} thr {:>9} KiB  {:<6} {:8.1f} GB/s   {:<14} {:8.1f} GB/s   "
+        "{:.3f}{}\n",
+        c.level, c.kernel, c.threads, c.working_set_bytes / 1024, c.isa,
+        c.check->ratio * c.check->bytes_per_s / 1e9, c.check->test, c.check->bytes_per_s / 1e9,
+        c.check->ratio, outside ? "  outside ±5%" : "");
+  }
+  if (!m.check_reason.empty()) fmt::print("  not checked: {}\n", m.check_reason);
+  if (checked == 0) {
+    fmt::print(stderr, "probe --check: no ceiling could be checked\n");
+    return 1;
+  }
+  if (off > 0) {
+    fmt::print("{} 1-thread ceiling{} more than 5% from likwid-bench\n", off, off > 1 ? "s" : "");
+    return 1;
+  }
+  fmt::print("every 1-thread ceiling checked is within ±5% of likwid-bench\n");
+  return 0;
+}
 
 int run_probe(const ProbeCommandOptions& opt) {
   if (!opt.output.empty()) check_output_file(opt.output);  // before measuring anything
   CacheOutcome outcome{};
+  ProbeOptions probe = opt.probe;
+  probe.check = opt.check      ? ProbeCheck::all
+                : opt.no_check ? ProbeCheck::none
+                               : ProbeCheck::read_copy_one_thread;
   MachineModel m = cached_or_probed_machine(
-      opt.force, opt.probe, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); },
-      outcome);
+      opt.force || opt.check, probe,
+      [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, outcome);
   if (outcome == CacheOutcome::from_cache)
     fmt::print(stderr, "machine model from the cache ({}, probed {}); --force re-measures\n",
                machine_cache_path().string(), m.date);
@@ -57,7 +98,7 @@ int run_probe(const ProbeCommandOptions& opt) {
                c.kernel, c.isa, c.threads, c.bytes_per_s / 1e9, c.working_set_bytes / 1024);
   for (const auto& o : m.overhead)
     fmt::print("  overhead.{:<15}      {:9.2f} ns\n", o.name, o.seconds * 1e9);
-  return 0;
+  return opt.check ? print_check(m) : 0;
 }
 
 }  // namespace
@@ -81,6 +122,14 @@ Command add_probe_command(CLI::App& app) {
   sub->add_option("--only", opt->probe.only,
                   "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
                   "DRAM.copy, call); not cached");
+  sub->add_flag("--check", opt->check,
+                "Re-measure, check every memory ceiling against likwid-bench's run of the same "
+                "kernel and width (about a second each), print the comparison; exit 1 where a "
+                "1-thread ceiling is more than 5% from it");
+  sub->add_flag("--no-check", opt->no_check,
+                "Do not check the 1-thread read and copy ceilings against likwid-bench (saves "
+                "about 9 s)")
+      ->excludes("--check");
   return {sub, [opt] { return run_probe(*opt); }};
 }
 

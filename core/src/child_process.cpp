@@ -7,7 +7,10 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 
 namespace ridgeline {
 
@@ -67,6 +70,80 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     return std::nullopt;
   }
   return text;
+}
+
+std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, std::string& why) {
+  if (argv.empty()) {
+    why = "no program to run";
+    return std::nullopt;
+  }
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    why = fmt::format("pipe failed: {}", std::strerror(errno));
+    return std::nullopt;
+  }
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    why = fmt::format("fork failed: {}", std::strerror(errno));
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return std::nullopt;
+  }
+  if (pid == 0) {
+    die_with_parent(parent);
+    ::close(fds[0]);
+    ::close(0);  // it reads nothing of ours
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    if (fds[1] > 2) ::close(fds[1]);
+    ::execvp(args[0], args.data());
+    const std::string failed = fmt::format("cannot run {}: {}\n", argv[0], std::strerror(errno));
+    if (::write(2, failed.data(), failed.size()) < 0) {
+    }
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  ProgramOutput out;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.output.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    why = fmt::format("{} was killed by signal {} ({})", argv[0], WTERMSIG(status),
+                      strsignal(WTERMSIG(status)));
+    return std::nullopt;
+  }
+  out.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (out.exit_status == 127 && out.output.rfind("cannot run ", 0) == 0) {
+    why = out.output.substr(0, out.output.find('\n'));
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate.string();
+  }
+  return "";
 }
 
 void die_with_parent(pid_t parent) {

@@ -68,6 +68,11 @@ json to_json(const MachineModel& m) {
                       {"method", c.method},
                       {"source", std::string(to_string(c.source))},
                       {"widths", widths}});
+    if (c.check)
+      memory.back()["check"] = {{"tool", c.check->tool},
+                                {"test", c.check->test},
+                                {"bytes_per_s", c.check->bytes_per_s},
+                                {"ratio", c.check->ratio}};
   }
   for (const auto& o : m.overhead)
     overhead.push_back({{"name", o.name},
@@ -132,6 +137,7 @@ json to_json(const MachineModel& m) {
       {"levels", levels},
       {"gpus", gpus},
       {"gpu_reason", m.gpu_reason},
+      {"check_reason", m.check_reason},
       {"probe_seconds", m.probe_seconds},
       {"phases", phases}};
 }
@@ -197,6 +203,11 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.widths = read_array<std::pair<std::string, double>>(c, "widths", [](const JsonFields& w) {
       return std::pair{w.string("isa"), non_negative(w, "bytes_per_s")};
     });
+    if (c.has("check")) {
+      const JsonFields k = c.object("check");
+      x.check = CeilingCheck{k.string("tool"), k.string("test"), non_negative(k, "bytes_per_s"),
+                             non_negative(k, "ratio")};
+    }
     return x;
   });
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
@@ -266,6 +277,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
                             g.number_or("max_clock_hz", 0)};
     });
   m.gpu_reason = f.string_or("gpu_reason", "");
+  m.check_reason = f.string_or("check_reason", "");
   m.probe_seconds = f.number_or("probe_seconds", 0);
   m.phases = read_array<ProbePhase>(f, "phases", [](const JsonFields& p) {
     return ProbePhase{p.string("name"), non_negative(p, "seconds")};

@@ -7,11 +7,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "likwid_check.hpp"
 #include "memory_sweep.hpp"
 
 namespace ridgeline {
 
 namespace {
+
+// Beyond a working set, what its streams' page rounding and skew take (StreamArrays): reserved
+// too, so no kernel re-maps (and re-faults) the arrays.
+constexpr std::int64_t kArraySlack = std::int64_t{1} << 20;
 
 std::string thread_text(int threads) {
   return fmt::format("{} thread{}", threads, threads > 1 ? "s" : "");
@@ -65,7 +70,7 @@ void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSiz
   if (m.memory_bytes > 0)  // a quarter of the memory at most, on a small machine
     options.max_bytes =
         std::min<std::int64_t>(options.max_bytes, static_cast<std::int64_t>(m.memory_bytes / 4));
-  StreamArrays arrays(threads, options.max_bytes / threads);
+  StreamArrays arrays(threads, options.max_bytes / threads + kArraySlack);
   const StreamKernel kernels[] = {StreamKernel::read, StreamKernel::copy};
   std::vector<MemorySweep> sweeps;
   for (int pass = 1; pass <= options.passes; ++pass)
@@ -104,6 +109,37 @@ void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSiz
   for (MemorySweep& sweep : sweeps) m.sweeps.push_back(std::move(sweep));
 }
 
+// Each ceiling from `first` on (of `threads`) that `check` covers, measured again by
+// likwid-bench; a warning where the two differ by more than 5%. The first failure stops the
+// checks and is kept as m.check_reason. Whether any ran.
+bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck check,
+                    const ProbeProgress& progress) {
+  constexpr double kSeconds = 0.1, kTolerance = 0.05;
+  bool ran = false;
+  for (std::size_t i = first; i < m.memory.size() && check != ProbeCheck::none; ++i) {
+    MemoryCeiling& c = m.memory[i];
+    if (!m.check_reason.empty()) break;
+    if (check == ProbeCheck::read_copy_one_thread &&
+        (threads != 1 || (c.kernel != "read" && c.kernel != "copy")))
+      continue;
+    std::string why;
+    c.check = check_with_likwid_bench(c, kSeconds, 1, why);
+    ran = true;
+    if (!c.check) {
+      m.check_reason = why;
+      progress("no check against likwid-bench: " + why);
+      break;
+    }
+    const bool off = std::fabs(c.check->ratio - 1) > kTolerance;
+    progress(fmt::format("{}{} {} {}: {:.1f} GB/s at {}, likwid-bench {} {:.1f} GB/s: {:.3f}x{}",
+                         off ? "warning: " : "check ", c.level, c.kernel, thread_text(threads),
+                         c.check->ratio * c.check->bytes_per_s / 1e9, c.isa, c.check->test,
+                         c.check->bytes_per_s / 1e9, c.check->ratio,
+                         off ? ", more than 5% apart" : ""));
+  }
+  return ran;
+}
+
 }  // namespace
 
 void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
@@ -124,7 +160,7 @@ void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
     const auto sets = working_sets(m, threads, progress);
     std::int64_t largest = 0;
     for (const auto& set : sets) largest = std::max(largest, set.second);
-    StreamArrays arrays(threads, largest / threads);
+    StreamArrays arrays(threads, largest / threads + kArraySlack);
     const std::size_t ceilings_before = m.memory.size();
     for (const auto& [level, bytes] : sets)
       for (StreamKernel k : stream_kernels()) {
@@ -150,7 +186,13 @@ void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
       }
     if (m.memory.size() > ceilings_before)
       phases.done(fmt::format("ceilings {}", thread_text(threads)));
+    if (check_ceilings(m, ceilings_before, threads, opt.check, progress))
+      phases.done(fmt::format("check {}", thread_text(threads)));
   }
+  if (opt.check == ProbeCheck::read_copy_one_thread && m.check_reason.empty())
+    m.check_reason =
+        "the probe checks the 1-thread read and copy; probe --check checks every "
+        "ceiling";
 }
 
 }  // namespace ridgeline

@@ -32,7 +32,7 @@ MachineModel random_machine(std::mt19937_64& rng) {
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
         m.memory.push_back(
-            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", "", {}});
+            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", "", {}, {}});
   }
   return m;
 }
@@ -154,6 +154,7 @@ MachineModel simple_machine() {
                         MetricSource::timed,
                         "cpu",
                         "",
+                        {},
                         {}});
   m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
   return m;

@@ -73,6 +73,46 @@ class ProbeReportProfile(unittest.TestCase):
                          if l["name"] == c["level"] and l["kernel"] == "read" and l["threads"] == c["threads"])
             self.assertGreaterEqual(c["working_set_bytes"], level["first_bytes"] * 0.99, c)
             self.assertLessEqual(c["working_set_bytes"], level["last_bytes"] * 1.01, c)
+        # Three interleaved passes of every sweep, their noise, and what was kept of each of
+        # hwloc's sizes and why.
+        for s in m["sweeps"]:
+            self.assertEqual(len(s["passes"]), 3, s)
+            self.assertTrue(all(len(p) == len(s["working_set_bytes"]) for p in s["passes"]))
+            self.assertGreater(s["noise"], 0)
+        for l in m["levels"]:
+            self.assertIn(l["decision"], ("confirmed", "inconclusive", "replaced", "extra", "memory"), l)
+            self.assertEqual(l["decision"] == "memory", l["name"] == "DRAM", l)
+            if l["decision"] != "memory":
+                self.assertTrue(l["why"], l)
+            self.assertEqual(l["disagrees"], l["decision"] == "replaced", l)
+        # The 1-thread read and copy ceilings checked against likwid-bench, or the reason.
+        for c in m["memory"]:
+            if c["threads"] == 1 and c["kernel"] in ("read", "copy") and "check" not in c:
+                self.assertTrue(m["check_reason"], c)
+            if "check" in c:
+                self.assertEqual(c["check"]["tool"], "likwid-bench")
+                self.assertTrue(c["check"]["test"].startswith({"read": "load", "copy": "copy"}[c["kernel"]]), c)
+                self.assertGreater(c["check"]["ratio"], 0)
+        self.assertIn("probe --check", m["check_reason"])
+
+    def test_check_prints_each_ceiling_beside_likwid_bench(self):
+        # One level's read, so that only two likwid-bench runs (1 and all threads) are made;
+        # --check re-measures and is partial here, so not cached.
+        r = ridgeline("probe", "--check", "--only", r"^L1\.read$", timeout=300)
+        self.assertIn(r.returncode, (0, 1), r.stderr)  # 1: a 1-thread ceiling over 5% off
+        if shutil.which("likwid-bench") is None:
+            self.assertIn("not checked: likwid-bench is not on PATH", r.stdout)
+            self.assertEqual(r.returncode, 1)
+            return
+        self.assertIn("checked against likwid-bench", r.stdout)
+        # One row per thread count: likwid-bench's load test of the same width.
+        rows = [l for l in r.stdout.splitlines() if " load" in l]
+        self.assertEqual(len(rows), len({1, self.machine["cpu"]["cores"]}), r.stdout)
+        self.assertTrue(all(l.strip().startswith("L1   read") for l in rows), rows)
+        self.assertTrue(("within ±5%" in r.stdout) == (r.returncode == 0), r.stdout)
+        self.assertIn("not cached", r.stderr)
+        bad = ridgeline("probe", "--check", "--no-check")
+        self.assertEqual(bad.returncode, 2)
 
     def test_partial_probe_measures_only_what_matches_and_is_not_cached(self):
         out = self.path("partial.json")

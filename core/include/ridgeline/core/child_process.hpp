@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ridgeline {
 
@@ -14,6 +15,19 @@ namespace ridgeline {
 // returned nothing). Waits for the child.
 std::optional<std::string> text_from_child(const std::function<std::string()>& body,
                                            std::string& why);
+
+// A program's exit status and what it wrote to standard output and error, together.
+struct ProgramOutput {
+  int exit_status = 0;
+  std::string output;
+};
+
+// Runs argv[0] (looked up on PATH, no shell) with argv, its standard input closed, and
+// waits for it: nullopt with `why` set when it could not start or was killed by a signal.
+std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, std::string& why);
+
+// Where `program` is on PATH (an executable file), "" when it is not.
+std::string find_on_path(const std::string& program);
 
 // Called first thing in a forked child: the kernel kills it (SIGKILL) when `parent` dies,
 // so `kill -9` of ridgeline never leaves a case computing on with PPID 1. Exits at once if

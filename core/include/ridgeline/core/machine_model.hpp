@@ -32,6 +32,16 @@ struct ComputeCeiling {
   bool operator==(const ComputeCeiling&) const = default;
 };
 
+// The same ceiling measured again by an independent tool in the same probe (likwid-bench's
+// kernel of the same kind and instruction width, at the same working set and threads).
+struct CeilingCheck {
+  std::string tool;  // "likwid-bench"
+  std::string test;  // its test: "load_avx", "copy_avx512"
+  double bytes_per_s = 0;
+  double ratio = 0;  // the ceiling's rate at that width / the tool's
+  bool operator==(const CeilingCheck&) const = default;
+};
+
 // Sustained bandwidth of one memory level and access kernel.
 struct MemoryCeiling {
   std::string level;   // "L1", "L2", "L3", "DRAM"
@@ -46,6 +56,7 @@ struct MemoryCeiling {
   // Every instruction width's rate at this working set, as timed (`isa` is the fastest);
   // empty in models from before these were kept.
   std::vector<std::pair<std::string, double>> widths;
+  std::optional<CeilingCheck> check;  // absent where none ran (MachineModel::check_reason)
   bool operator==(const MemoryCeiling&) const = default;
 };
 
@@ -148,6 +159,10 @@ struct MachineModel {
   std::vector<MeasuredLevel> levels;
   std::vector<GpuDescription> gpus;
   std::string gpu_reason;  // why there is no GPU ceiling, when there is none
+  // Why some memory ceilings carry no check against likwid-bench ("likwid-bench is not on
+  // PATH", "only the 1-thread read and copy are checked; probe --check checks all"); "" when
+  // every one does.
+  std::string check_reason;
   double probe_seconds = 0;
   std::vector<ProbePhase> phases;  // in the order they ran; empty in older models
   bool operator==(const MachineModel&) const = default;

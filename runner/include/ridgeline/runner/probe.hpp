@@ -9,6 +9,13 @@
 
 namespace ridgeline {
 
+// Which memory ceilings the probe measures again with likwid-bench (docs/roofline.md).
+enum class ProbeCheck {
+  none,
+  read_copy_one_thread,  // the default: each level's 1-thread read and copy (about 9 s)
+  all,                   // every memory ceiling, every thread count (probe --check)
+};
+
 struct ProbeOptions {
   double seconds_per_measurement = 0.05;  // each trial of each ceiling
   int trials = 3;                         // the best is kept
@@ -16,6 +23,7 @@ struct ProbeOptions {
   // match are measured (the clock always is). Empty: all. A partial probe is not cached.
   std::string only;
   bool verbose = false;  // progress also gets every point of the memory sweeps
+  ProbeCheck check = ProbeCheck::read_copy_one_thread;
 };
 
 using ProbeProgress = std::function<void(const std::string& line)>;
@@ -31,8 +39,8 @@ std::string machine_fingerprint();
 
 // The cache sizes kernels block for on the machine of `machine`: `reported` (hwloc's), with
 // each level whose size the probe's sweeps replaced on repeated evidence (a VM reporting the
-// host's L3) replaced by the measured capacity, as cache_bytes_for_placement places working sets; the source
-// names the levels replaced. Pass it to use_cache_sizes before cases run.
+// host's L3) replaced by the measured capacity, as cache_bytes_for_placement places working sets;
+// the source names the levels replaced. Pass it to use_cache_sizes before cases run.
 CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported);
 
 // $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<fingerprint>.json

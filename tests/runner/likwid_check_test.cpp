@@ -1,0 +1,81 @@
+// The probe's check against likwid-bench (runner/src/likwid_check): which test stands for
+// which ceiling, its rate read from a recorded output, and a real run where likwid-bench is
+// installed (skipped, with the reason, where it is not).
+#include "likwid_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "ridgeline/kernels/ceilings.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+namespace {
+
+TEST(LikwidCheck, EachKernelAndWidthHasLikwidBenchsTestOfTheSameKind) {
+  EXPECT_EQ(likwid_test_for("read", "scalar"), "load");
+  EXPECT_EQ(likwid_test_for("read", "avx2"), "load_avx");
+  EXPECT_EQ(likwid_test_for("write", "avx512"), "store_avx512");
+  EXPECT_EQ(likwid_test_for("copy", "avx2"), "copy_avx");
+  EXPECT_EQ(likwid_test_for("triad", "avx512"), "triad_avx512");
+  EXPECT_EQ(likwid_test_for("gather", "avx2"), "");
+}
+
+TEST(LikwidCheck, TheRateIsReadFromLikwidBenchsOwnOutput) {
+  // A real `likwid-bench -t load_avx -W N:16384B:1 -i 100000` on the Zen 4 VM (5.2.2).
+  std::ifstream in(RIDGELINE_FIXTURES "/likwid-bench-5.2.2-load_avx-zen4-vm.txt");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto rate = likwid_bench_bytes_per_s(text.str());
+  ASSERT_TRUE(rate.has_value());
+  EXPECT_NEAR(*rate, 211257.73e6, 1e3);
+  EXPECT_FALSE(likwid_bench_bytes_per_s("MFlops/s:\t\t0.00\n").has_value());
+  EXPECT_FALSE(likwid_bench_bytes_per_s("MByte/s:\t\tnan\n").has_value());
+  EXPECT_FALSE(likwid_bench_bytes_per_s("").has_value());
+  EXPECT_TRUE(likwid_bench_bytes_per_s("x\nMByte/s:\t12.5\n").has_value());
+}
+
+TEST(LikwidCheck, ARealRunMeasuresTheSameCeilingOrSaysWhyNot) {
+  MemoryCeiling c;
+  c.level = "L1";
+  c.kernel = "read";
+  c.isa = to_string(stream_isas(cpu_features()).back());
+  c.threads = 1;
+  c.working_set_bytes = 16384;
+  c.bytes_per_s = measure_bandwidth(StreamKernel::read, c.working_set_bytes, 1,
+                                    {stream_isas(cpu_features()).back()}, 0.02, 3)
+                      .best;
+  std::string why;
+  const auto check = check_with_likwid_bench(c, 0.02, 1, why);
+  if (!check) GTEST_SKIP() << why;
+  EXPECT_EQ(check->tool, "likwid-bench");
+  EXPECT_EQ(check->test, likwid_test_for("read", c.isa));
+  EXPECT_GT(check->bytes_per_s, 0);
+  EXPECT_DOUBLE_EQ(check->ratio, c.bytes_per_s / check->bytes_per_s);
+  // The same kernel at the same width and size: the same order of magnitude, whatever the
+  // host does meanwhile (the ±5% figure is a benchmark, docs/roofline.md, not a test).
+  EXPECT_GT(check->ratio, 0.5);
+  EXPECT_LT(check->ratio, 2.0);
+}
+
+TEST(LikwidCheck, WithoutLikwidBenchOnPathTheReasonSaysSo) {
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  MemoryCeiling c;
+  c.kernel = "read";
+  c.isa = "scalar";
+  c.working_set_bytes = 16384;
+  c.bytes_per_s = 1e10;
+  std::string why;
+  EXPECT_FALSE(check_with_likwid_bench(c, 0.01, 1, why).has_value());
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_NE(why.find("likwid-bench is not on PATH"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace ridgeline

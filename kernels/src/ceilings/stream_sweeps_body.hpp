@@ -16,10 +16,10 @@ namespace {
 
 constexpr int kBlock = 64;
 
-// PartialSums independent sums so the adds' latency does not bound the loads. Four vectors at
-// the unit's width reach two loads a cycle from L1 (Zen 5); eight issued loads so far ahead
-// that L2 and DRAM reads halved (the hardware prefetcher falls behind), and 16 scalars are
-// already two a cycle.
+// PartialSums independent sums so the adds' latency does not bound the loads. Four 512-bit
+// vectors reach two loads a cycle from L1 (Zen 5); eight issued loads so far ahead that L2 and
+// DRAM reads halved (the hardware prefetcher falls behind). AVX2 takes eight 256-bit vectors
+// (the same 256 bytes ahead; stream_sweeps_avx2.cpp), and 16 scalars are already two a cycle.
 template <int PartialSums>
 double sweep_read(const double* a, std::int64_t n, std::int64_t repeats) {
   static_assert(kBlock % PartialSums == 0);

@@ -8,7 +8,7 @@ namespace ridgeline::ops {
 
 namespace detail {
 const RowwiseKernels fused_avx2 = fused_table<F32x8>();
-const RowwiseKernels unfused_avx2 = unfused_table<F32IO>();
+const RowwiseKernels unfused_avx2 = unfused_table<F32IO, F32x8>();
 void exp_avx2(const float* x, float* y, std::int64_t n) {
   exp_all<F32x8>(x, y, n);
 }

@@ -11,9 +11,9 @@ namespace ridgeline::ops {
 
 namespace detail {
 const RowwiseKernels fused_avx512 = fused_table<F32x16>();
-const RowwiseKernels unfused_avx512 = unfused_table<F32IO>();
+const RowwiseKernels unfused_avx512 = unfused_table<F32IO, F32x16>();
 const RowwiseKernelsBf16 fused_avx512_bf16 = fused_bf16_table();
-const RowwiseKernelsBf16 unfused_avx512_bf16 = unfused_table<Bf16IO>();
+const RowwiseKernelsBf16 unfused_avx512_bf16 = unfused_table<Bf16IO, F32x16>();
 void exp_avx512(const float* x, float* y, std::int64_t n) {
   exp_all<F32x16>(x, y, n);
 }

@@ -1,11 +1,16 @@
 // The CPU kernels of the memory-bound ops (softmax, layernorm, rmsnorm, eltwise_chain):
 // backend cpu.fused (one pass, AVX-512 or AVX2 by CPUID) and cpu.unfused (one parallel,
-// vectorised pass through memory per step, as an eager framework runs it). Both honour
+// vectorised pass through memory per step, as an eager framework runs it); cpu.avx2_fused and
+// cpu.avx2_unfused the same with AVX2 forced. Both honour
 // the thread count. f32 everywhere; bf16 (bf16 in memory, f32 arithmetic) where the CPU has
 // AVX-512 and AVX512_BF16.
 #include "rowwise_kernel.hpp"
 
 #include <fmt/format.h>
+
+#include <optional>
+#include <type_traits>
+#include <vector>
 
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
@@ -15,24 +20,33 @@ namespace ridgeline {
 
 namespace {
 
+// cpu.fused / cpu.unfused take the widest ISA by CPUID; cpu.avx2_fused / cpu.avx2_unfused
+// force AVX2 (f32), so that an AVX-512 machine measures the code an AVX2-only CPU runs.
 class RowwiseKernel : public Kernel {
  public:
-  RowwiseKernel(std::string op, bool fused)
+  RowwiseKernel(std::string op, bool fused, std::optional<ops::Isa> forced = std::nullopt)
       : info_{op,
-              fused ? "cpu.fused" : "cpu.unfused",
+              fmt::format("cpu.{}{}", forced ? std::string(ops::to_string(*forced)) + "_" : "",
+                          fused ? "fused" : "unfused"),
               "cpu",
-              {DType::f32, DType::bf16},
+              forced ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, DType::bf16},
               true,
-              fused ? fmt::format("one pass over memory, OpenMP over rows, {} by CPUID",
-                                  ops::rowwise_fused_isa())
-                    : "one OpenMP-parallel, vectorised pass through memory per step, each "
-                      "intermediate written out",
+              fused ? fmt::format("one pass over memory, OpenMP over rows, {}",
+                                  forced ? std::string(ops::to_string(*forced)) + " forced"
+                                         : ops::rowwise_fused_isa() + " by CPUID")
+                    : fmt::format("one OpenMP-parallel, vectorised pass through memory per step, "
+                                  "each intermediate written out{}",
+                                  forced ? fmt::format(", {} forced", ops::to_string(*forced))
+                                         : std::string()),
               fused ? KernelRole::fused : KernelRole::unfused},
-        fused_(fused) {}
+        fused_(fused),
+        forced_(forced) {}
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (forced_ && !ops::isa_available(*forced_))
+      return Support::no(fmt::format("this CPU does not run {}", ops::to_string(*forced_)));
     if (problem.dtype == DType::bf16)
       if (std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
         return Support::no(std::move(why));
@@ -83,7 +97,7 @@ class RowwiseKernel : public Kernel {
   }
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> notes{
-        {"isa", ops::rowwise_fused_isa()},
+        {"isa", forced_ ? std::string(ops::to_string(*forced_)) : ops::rowwise_fused_isa()},
         {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
     if (fused_ && (op_ == Op::layernorm || op_ == Op::rmsnorm)) {
       const std::int64_t bytes = ops::rows_in_out_bytes(rows_, cols_, bf16_ ? 2 : 4);
@@ -109,6 +123,8 @@ class RowwiseKernel : public Kernel {
     T* y = static_cast<T*>(y_);
     const T* gamma = static_cast<const T*>(gamma_);
     T* scratch = static_cast<T*>(scratch_ptr_);
+    if constexpr (std::is_same_v<T, float>)
+      if (forced_) return run_forced(*forced_, x, y, gamma, static_cast<const T*>(beta_), scratch);
     switch (op_) {
       case Op::eltwise_chain:
         if (fused_)
@@ -138,9 +154,41 @@ class RowwiseKernel : public Kernel {
         return;
     }
   }
+  // The same ops at a forced ISA (f32 only).
+  void run_forced(ops::Isa isa, const float* x, float* y, const float* gamma, const float* beta,
+                  float* scratch) const {
+    switch (op_) {
+      case Op::eltwise_chain:
+        if (fused_)
+          ops::eltwise_chain_fused_isa(isa, x, y, cols_, length_, threads_);
+        else
+          ops::eltwise_chain_unfused_isa(isa, x, y, cols_, length_, threads_);
+        return;
+      case Op::softmax:
+        if (fused_)
+          ops::softmax_fused_isa(isa, x, y, rows_, cols_, threads_);
+        else
+          ops::softmax_unfused_isa(isa, x, y, scratch, rows_, cols_, threads_);
+        return;
+      case Op::layernorm:
+        if (fused_)
+          ops::layernorm_fused_isa(isa, x, gamma, beta, y, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::layernorm_unfused_isa(isa, x, gamma, beta, y, scratch, rows_, cols_, kNormEpsilon,
+                                     threads_);
+        return;
+      case Op::rmsnorm:
+        if (fused_)
+          ops::rmsnorm_fused_isa(isa, x, gamma, y, rows_, cols_, kNormEpsilon, threads_);
+        else
+          ops::rmsnorm_unfused_isa(isa, x, gamma, y, scratch, rows_, cols_, kNormEpsilon, threads_);
+        return;
+    }
+  }
   enum class Op { softmax, layernorm, rmsnorm, eltwise_chain };
   KernelInfo info_;
   bool fused_;
+  std::optional<ops::Isa> forced_;
   bool bf16_ = false;
   Op op_ = Op::softmax;
   std::int64_t rows_ = 0, cols_ = 0;  // eltwise_chain: one row of n elements
@@ -159,8 +207,11 @@ class RowwiseKernel : public Kernel {
 
 void add_rowwise_kernels(KernelCatalog& catalog) {
   for (const char* op : {"softmax", "layernorm", "rmsnorm", "eltwise_chain"})
-    for (bool fused : {true, false})
+    for (bool fused : {true, false}) {
       catalog.add([op, fused] { return std::make_unique<RowwiseKernel>(op, fused); });
+      catalog.add(
+          [op, fused] { return std::make_unique<RowwiseKernel>(op, fused, ops::Isa::avx2); });
+    }
 }
 
 }  // namespace ridgeline

@@ -6,7 +6,7 @@
 
 namespace ridgeline::ops::detail {
 const RowwiseKernels fused_scalar = fused_table<F32x1>();
-const RowwiseKernels unfused_scalar = unfused_table<F32IO>();
+const RowwiseKernels unfused_scalar = unfused_table<F32IO, F32x1>();
 void exp_scalar(const float* x, float* y, std::int64_t n) {
   exp_all<F32x1>(x, y, n);
 }

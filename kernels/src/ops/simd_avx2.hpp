@@ -40,6 +40,10 @@ struct F32x8 {
     const __m256i e = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
     return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
   }
+  // 2^n from t = n + 127 + 1.5 * 2^23 (exp_approx): t's low bits shifted into the exponent.
+  static V pow2_of_biased(V t) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(t), 23));
+  }
   static V zero_where_less(V v, V x, V bound) {
     return _mm256_andnot_ps(_mm256_cmp_ps(x, bound, _CMP_LT_OQ), v);
   }

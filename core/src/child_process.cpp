@@ -14,6 +14,32 @@
 
 namespace ridgeline {
 
+namespace {
+
+// Everything to end of file from fd, which is closed after.
+std::string read_to_end(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
+// The child's wait status.
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
 std::optional<std::string> text_from_child(const std::function<std::string()>& body,
                                            std::string& why) {
   int fds[2];
@@ -48,18 +74,8 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     ::_exit(0);
   }
   ::close(fds[1]);
-  std::string text;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  std::string text = read_to_end(fds[0]);
+  const int status = wait_for(pid);
   if (WIFSIGNALED(status)) {
     why = fmt::format("the child was killed by signal {} ({})", WTERMSIG(status),
                       strsignal(WTERMSIG(status)));
@@ -108,17 +124,8 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, s
   }
   ::close(fds[1]);
   ProgramOutput out;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.output.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  out.output = read_to_end(fds[0]);
+  const int status = wait_for(pid);
   if (WIFSIGNALED(status)) {
     why = fmt::format("{} was killed by signal {} ({})", argv[0], WTERMSIG(status),
                       strsignal(WTERMSIG(status)));

@@ -30,6 +30,34 @@ std::string read_to_end(int fd) {
   return text;
 }
 
+// Forks a child that dies with this process, with a pipe from it to us: in the child 0, `fd`
+// the pipe's write end; in the parent the child's pid, `fd` the read end; -1 with `why` where
+// the pipe or the fork failed.
+pid_t fork_with_pipe(int& fd, std::string& why) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    why = fmt::format("pipe failed: {}", std::strerror(errno));
+    return -1;
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    why = fmt::format("fork failed: {}", std::strerror(errno));
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    die_with_parent(parent);
+    ::close(fds[0]);
+    fd = fds[1];
+    return 0;
+  }
+  ::close(fds[1]);
+  fd = fds[0];
+  return pid;
+}
+
 // The child's wait status.
 int wait_for(pid_t pid) {
   int status = 0;
@@ -42,22 +70,10 @@ int wait_for(pid_t pid) {
 
 std::optional<std::string> text_from_child(const std::function<std::string()>& body,
                                            std::string& why) {
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    why = fmt::format("pipe failed: {}", std::strerror(errno));
-    return std::nullopt;
-  }
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    why = fmt::format("fork failed: {}", std::strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return std::nullopt;
-  }
+  int fd = -1;
+  const pid_t pid = fork_with_pipe(fd, why);
+  if (pid < 0) return std::nullopt;
   if (pid == 0) {
-    die_with_parent(parent);
-    ::close(fds[0]);
     std::string text;
     try {
       text = body();
@@ -66,15 +82,14 @@ std::optional<std::string> text_from_child(const std::function<std::string()>& b
     }
     std::size_t off = 0;
     while (off < text.size()) {
-      const ssize_t n = ::write(fds[1], text.data() + off, text.size() - off);
+      const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       off += static_cast<std::size_t>(n);
     }
     ::_exit(0);
   }
-  ::close(fds[1]);
-  std::string text = read_to_end(fds[0]);
+  std::string text = read_to_end(fd);
   const int status = wait_for(pid);
   if (WIFSIGNALED(status)) {
     why = fmt::format("the child was killed by signal {} ({})", WTERMSIG(status),
@@ -93,38 +108,25 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, s
     why = "no program to run";
     return std::nullopt;
   }
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    why = fmt::format("pipe failed: {}", std::strerror(errno));
-    return std::nullopt;
-  }
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    why = fmt::format("fork failed: {}", std::strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return std::nullopt;
-  }
+  int fd = -1;
+  const pid_t pid = fork_with_pipe(fd, why);
+  if (pid < 0) return std::nullopt;
   if (pid == 0) {
-    die_with_parent(parent);
-    ::close(fds[0]);
     ::close(0);  // it reads nothing of ours
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    if (fds[1] > 2) ::close(fds[1]);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    if (fd > 2) ::close(fd);
     ::execvp(args[0], args.data());
     const std::string failed = fmt::format("cannot run {}: {}\n", argv[0], std::strerror(errno));
     if (::write(2, failed.data(), failed.size()) < 0) {
     }
     ::_exit(127);
   }
-  ::close(fds[1]);
   ProgramOutput out;
-  out.output = read_to_end(fds[0]);
+  out.output = read_to_end(fd);
   const int status = wait_for(pid);
   if (WIFSIGNALED(status)) {
     why = fmt::format("{} was killed by signal {} ({})", argv[0], WTERMSIG(status),

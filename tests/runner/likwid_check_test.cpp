@@ -50,16 +50,17 @@ TEST(LikwidCheck, ARealRunMeasuresTheSameCeilingOrSaysWhyNot) {
                                     {stream_isas(cpu_features()).back()}, 0.02, 3)
                       .best;
   std::string why;
-  const auto check = check_with_likwid_bench(c, 0.02, 1, why);
+  const auto check = check_with_likwid_bench(c, 0.02, 2, why);
   if (!check) GTEST_SKIP() << why;
   EXPECT_EQ(check->tool, "likwid-bench");
   EXPECT_EQ(check->test, likwid_test_for("read", c.isa));
   EXPECT_GT(check->bytes_per_s, 0);
   EXPECT_DOUBLE_EQ(check->ratio, c.bytes_per_s / check->bytes_per_s);
   // The same kernel at the same width and size: the same order of magnitude, whatever the
-  // host does meanwhile (the ±5% figure is a benchmark, docs/roofline.md, not a test).
-  EXPECT_GT(check->ratio, 0.5);
-  EXPECT_LT(check->ratio, 2.0);
+  // other tests do to the two cores meanwhile (the ±5% figure is a benchmark,
+  // docs/roofline.md, not a test).
+  EXPECT_GT(check->ratio, 0.2);
+  EXPECT_LT(check->ratio, 5.0);
 }
 
 TEST(LikwidCheck, WithoutLikwidBenchOnPathTheReasonSaysSo) {

@@ -17,30 +17,14 @@ namespace {
 
 constexpr std::int64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
-struct Level {
-  double gb_per_s;
-  std::int64_t capacity;  // the last level's is ignored
-};
+using testing_support::Level;
 
 // 3 points per octave from 4 KiB to `to`; each level's rate up to its capacity, a step of
 // one point halfway (in log rate) between it and the next, and multiplicative noise.
 std::vector<SweepPoint> synthetic(const std::vector<Level>& levels, double noise, unsigned seed = 1,
                                   std::int64_t to = GiB) {
   std::mt19937 gen(seed);
-  std::normal_distribution<double> dist(0.0, noise);
-  std::vector<SweepPoint> out;
-  for (int k = 0;; ++k) {
-    const auto ws = static_cast<std::int64_t>(std::llround(4 * KiB * std::pow(2.0, k / 3.0)));
-    if (ws > to) break;
-    std::size_t l = 0;
-    while (l + 1 < levels.size() && ws > levels[l].capacity) ++l;
-    double rate = levels[l].gb_per_s;
-    // The first point past a capacity is halfway down the step.
-    if (l > 0 && ws <= levels[l - 1].capacity * std::pow(2.0, 1 / 3.0))
-      rate = std::sqrt(levels[l - 1].gb_per_s * levels[l].gb_per_s);
-    out.push_back({ws, rate * 1e9 * std::exp(dist(gen))});
-  }
-  return out;
+  return testing_support::synthetic_pass(levels, {noise, 0, 1}, gen, to);
 }
 
 void expect_levels(const std::vector<SweepPlateau>& found, const std::vector<Level>& levels) {

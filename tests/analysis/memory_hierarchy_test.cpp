@@ -278,8 +278,8 @@ TEST(HierarchySynthetic, ALyingOsIsReplacedOnRepeatedSweepsAndKeptOnOne) {
     // The first pass alone is not enough.
     std::vector<KernelSweeps> one = three;
     for (auto& k : one) k.passes.resize(1);
-    const HierarchyLevel& once =
-        level(detect_hierarchy(one, os(48 * KiB, 1 * MiB, 508 * MiB, 1)), "L3");
+    const Hierarchy single = detect_hierarchy(one, os(48 * KiB, 1 * MiB, 508 * MiB, 1));
+    const HierarchyLevel& once = level(single, "L3");
     EXPECT_EQ(once.decision, CacheSizeDecision::inconclusive);
     EXPECT_EQ(once.used_bytes, 508 * MiB);
   }

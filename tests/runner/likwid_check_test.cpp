@@ -11,6 +11,7 @@
 
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "sanitizers.hpp"
 
 namespace ridgeline {
 namespace {
@@ -58,9 +59,12 @@ TEST(LikwidCheck, ARealRunMeasuresTheSameCeilingOrSaysWhyNot) {
   EXPECT_DOUBLE_EQ(check->ratio, c.bytes_per_s / check->bytes_per_s);
   // The same kernel at the same width and size: the same order of magnitude, whatever the
   // other tests do to the two cores meanwhile (the ±5% figure is a benchmark,
-  // docs/roofline.md, not a test).
+  // docs/roofline.md, not a test). Under ASan our loop is instrumented and likwid-bench's is
+  // not (0.006 in the sanitizer run): no ratio means anything there.
+#ifndef RIDGELINE_UNDER_ASAN
   EXPECT_GT(check->ratio, 0.2);
   EXPECT_LT(check->ratio, 5.0);
+#endif
 }
 
 TEST(LikwidCheck, WithoutLikwidBenchOnPathTheReasonSaysSo) {

@@ -20,8 +20,9 @@ CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes
     *bytes = used;
   }
   if (!replaced.empty())
-    s.source = fmt::format("{}; measured by the probe, which replaced hwloc's on repeated evidence: {}",
-                           reported.source, fmt::join(replaced, ", "));
+    s.source =
+        fmt::format("{}; measured by the probe, which replaced hwloc's on repeated evidence: {}",
+                    reported.source, fmt::join(replaced, ", "));
   return s;
 }
 

@@ -86,8 +86,7 @@ TEST(HtmlReport, MachineSectionShowsTheMeasuredHierarchyBesideHwloc) {
   EXPECT_EQ(count(html, "<polyline class=\"sweep\""), zen5.sweeps.size());
   EXPECT_EQ(count(html, "<line class=\"level\""), zen5.levels.size());
   EXPECT_EQ(count(html, "<line class=\"hwloc\""), 3u);
-  EXPECT_TRUE(
-      matches(html, "stroke=\"#e03131\"[^>]*/><text[^>]*>hwloc L3 508 MiB \\(replaced\\)"));
+  EXPECT_TRUE(matches(html, "stroke=\"#e03131\"[^>]*/><text[^>]*>hwloc L3 508 MiB \\(replaced\\)"));
   EXPECT_TRUE(matches(html, ">hwloc L1 48 KiB</text>"));
   const auto l3_row = html.find("<td>L3</td><td>read</td><td class=\"n\" data-v=\"1\">1</td>");
   ASSERT_NE(l3_row, std::string::npos);

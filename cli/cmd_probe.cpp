@@ -1,8 +1,6 @@
 // ridgeline probe: measure (or load the cached) ceilings of this machine.
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "commands.hpp"
 #include "number_checks.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -24,7 +22,6 @@ struct ProbeCommandOptions {
 // probe --check: each memory ceiling beside likwid-bench's run of the same kernel and width;
 // 1 where a 1-thread ceiling is more than 5% from it (or none could be checked).
 int print_check(const MachineModel& m) {
-  constexpr double kTolerance = 0.05;
   fmt::print(
       "\nchecked against likwid-bench (same kernel, instruction width, working set and "
       "threads; ratio = ours / likwid-bench's):\n");
@@ -32,7 +29,7 @@ int print_check(const MachineModel& m) {
   for (const auto& c : m.memory) {
     if (!c.check) continue;
     ++checked;
-    const bool outside = std::fabs(c.check->ratio - 1) > kTolerance;
+    const bool outside = !c.check->agrees();
     off += outside && c.threads == 1 ? 1 : 0;
     fmt::print(
         "  {:<4} {:<5} {} thr {:>9} KiB  {:<6} {:8.1f} GB/s   {:<14} {:8.1f} GB/s   "

@@ -11,25 +11,6 @@ namespace ridgeline {
 
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (v.size() % 2) return v[mid];
-  const double upper = v[mid];
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
-}
-
-// The spread of log bandwidth between neighbouring points, robustly: the median absolute
-// difference of neighbours, scaled to a standard deviation (1.4826 for a normal variable,
-// sqrt(2) for the difference of two). The steps between levels are a few differences among
-// many, so they do not move the median.
-double neighbour_noise(const std::vector<double>& y) {
-  std::vector<double> d;
-  for (std::size_t i = 1; i < y.size(); ++i) d.push_back(std::fabs(y[i] - y[i - 1]));
-  return 1.4826 * median(std::move(d)) / std::sqrt(2.0);
-}
-
 // Segment ends (exclusive) of the optimal fit of y by constants: least squares plus
 // `penalty` per segment, by dynamic programming over prefix sums (O(n^2); a sweep has
 // around a hundred points).
@@ -68,6 +49,22 @@ struct Run {
 
 }  // namespace
 
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (v.size() % 2) return v[mid];
+  const double upper = v[mid];
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+// 1.4826 for a normal variable, sqrt(2) for the difference of two.
+double neighbour_noise(const std::vector<double>& y) {
+  std::vector<double> d;
+  for (std::size_t i = 1; i < y.size(); ++i) d.push_back(std::fabs(y[i] - y[i - 1]));
+  return 1.4826 * median_of(std::move(d)) / std::sqrt(2.0);
+}
+
 std::int64_t SweepPlateau::middle_bytes() const {
   return static_cast<std::int64_t>(
       std::llround(std::sqrt(static_cast<double>(first_bytes) * static_cast<double>(last_bytes))));
@@ -97,7 +94,8 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
     Run run{begin, end, {}};
     for (std::size_t i = begin; i < end; ++i) run.rates.push_back(sweep[i].bytes_per_s);
     // A run that does not step down from the level before it belongs to that level.
-    if (!levels.empty() && median(run.rates) >= options.same_level * median(levels.back().rates)) {
+    if (!levels.empty() &&
+        median_of(run.rates) >= options.same_level * median_of(levels.back().rates)) {
       Run& last = levels.back();
       last.end = end;
       last.rates.insert(last.rates.end(), run.rates.begin(), run.rates.end());
@@ -120,7 +118,7 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
   std::vector<SweepPlateau> out;
   for (const Run& r : levels)
     out.push_back({sweep[r.begin].working_set_bytes, sweep[r.end - 1].working_set_bytes,
-                   median(r.rates), static_cast<int>(r.rates.size())});
+                   median_of(r.rates), static_cast<int>(r.rates.size())});
   return out;
 }
 

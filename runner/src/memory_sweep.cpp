@@ -68,9 +68,7 @@ void repeat_sweep(MemorySweep& sweep, StreamKernel kernel, StreamIsa isa, Stream
   for (std::size_t i = 0; i < sweep.working_set_bytes.size(); ++i) {
     std::vector<double> at;
     for (const auto& pass : sweep.passes) at.push_back(pass[i]);
-    std::sort(at.begin(), at.end());
-    const std::size_t mid = at.size() / 2;
-    sweep.bytes_per_s[i] = at.size() % 2 ? at[mid] : (at[mid - 1] + at[mid]) / 2;
+    sweep.bytes_per_s[i] = median_of(std::move(at));
   }
 }
 

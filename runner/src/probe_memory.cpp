@@ -114,7 +114,7 @@ void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSiz
 // checks and is kept as m.check_reason. Whether any ran.
 bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck check,
                     const ProbeProgress& progress) {
-  constexpr double kSeconds = 0.1, kTolerance = 0.05;
+  constexpr double kSeconds = 0.1;
   bool ran = false;
   for (std::size_t i = first; i < m.memory.size() && check != ProbeCheck::none; ++i) {
     MemoryCeiling& c = m.memory[i];
@@ -130,7 +130,7 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
       progress("no check against likwid-bench: " + why);
       break;
     }
-    const bool off = std::fabs(c.check->ratio - 1) > kTolerance;
+    const bool off = !c.check->agrees();
     progress(fmt::format("{}{} {} {}: {:.1f} GB/s at {}, likwid-bench {} {:.1f} GB/s: {:.3f}x{}",
                          off ? "warning: " : "check ", c.level, c.kernel, thread_text(threads),
                          c.check->ratio * c.check->bytes_per_s / 1e9, c.isa, c.check->test,

@@ -60,6 +60,14 @@ struct NamedPlateau {
 };
 std::vector<NamedPlateau> name_plateaus(const std::vector<SweepPlateau>& plateaus, int caches);
 
+// The median of `values` (0 for none).
+double median_of(std::vector<double> values);
+
+// The spread of log bandwidth between neighbouring points of a sweep, robustly: the median
+// absolute difference of neighbours scaled to a standard deviation. The noise of a sweep
+// measured once (the steps between levels are a few differences among many).
+double neighbour_noise(const std::vector<double>& log_rates);
+
 // Whether a measured and a reported size differ by more than `factor` either way (a reported
 // size of 0, none, never disagrees).
 bool sizes_disagree(std::int64_t measured, std::int64_t reported, double factor = 2.0);

@@ -39,6 +39,9 @@ struct CeilingCheck {
   std::string test;  // its test: "load_avx", "copy_avx512"
   double bytes_per_s = 0;
   double ratio = 0;  // the ceiling's rate at that width / the tool's
+  // Within 5% of the tool: what the probe warns about and `probe --check` gates on.
+  static constexpr double kTolerance = 0.05;
+  bool agrees() const { return ratio >= 1 - kTolerance && ratio <= 1 + kTolerance; }
   bool operator==(const CeilingCheck&) const = default;
 };
 

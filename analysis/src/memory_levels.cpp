@@ -1,7 +1,5 @@
 #include "ridgeline/analysis/memory_levels.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -125,66 +123,6 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
 std::int64_t level_capacity_bytes(const SweepPlateau& smaller, const SweepPlateau& larger) {
   return static_cast<std::int64_t>(std::llround(std::sqrt(
       static_cast<double>(smaller.last_bytes) * static_cast<double>(larger.first_bytes))));
-}
-
-namespace {
-
-// Which plateaus before the last are caches. Where there are more than `caches`, the short
-// ones (at most kRampPoints points) whose rate lies between their neighbours' are ramps from
-// one level down to the next, set aside shortest first until `caches` remain: a 2-thread read
-// sweep on the Zen 5 VM fitted 2-3.3 MiB (3 points, between L2's 416 and L3's 214 GB/s) as a
-// level of its own, and by position it took the name L3.
-std::vector<bool> cache_levels(const std::vector<SweepPlateau>& p, int caches) {
-  constexpr int kRampPoints = 4;
-  const std::size_t before_last = p.empty() ? 0 : p.size() - 1;
-  std::vector<bool> is_cache(before_last, true);
-  std::vector<std::size_t> ramps;
-  for (std::size_t i = 1; i < before_last; ++i) {
-    const double lo = std::min(p[i - 1].bytes_per_s, p[i + 1].bytes_per_s);
-    const double hi = std::max(p[i - 1].bytes_per_s, p[i + 1].bytes_per_s);
-    if (p[i].points <= kRampPoints && p[i].bytes_per_s > lo && p[i].bytes_per_s < hi)
-      ramps.push_back(i);
-  }
-  std::stable_sort(ramps.begin(), ramps.end(),
-                   [&](std::size_t a, std::size_t b) { return p[a].points < p[b].points; });
-  std::size_t levels = before_last;
-  for (std::size_t i : ramps) {
-    if (levels <= static_cast<std::size_t>(std::max(caches, 0))) break;
-    is_cache[i] = false;
-    --levels;
-  }
-  return is_cache;
-}
-
-}  // namespace
-
-std::vector<NamedPlateau> name_plateaus(const std::vector<SweepPlateau>& plateaus, int caches) {
-  const std::vector<bool> is_cache = cache_levels(plateaus, caches);
-  std::vector<NamedPlateau> out;
-  int below = 0;  // cache levels named so far
-  for (std::size_t i = 0; i < plateaus.size(); ++i) {
-    NamedPlateau n;
-    n.plateau = plateaus[i];
-    if (i + 1 == plateaus.size()) {
-      n.name = "DRAM";
-    } else {
-      if (below >= caches)
-        n.name = fmt::format("L{}-DRAM", caches);
-      else if (is_cache[i])
-        n.name = fmt::format("L{}", ++below);
-      else
-        n.name = fmt::format("L{}-L{}", below, below + 1);
-      n.capacity_bytes = level_capacity_bytes(plateaus[i], plateaus[i + 1]);
-    }
-    out.push_back(std::move(n));
-  }
-  return out;
-}
-
-bool sizes_disagree(std::int64_t measured, std::int64_t reported, double factor) {
-  if (measured <= 0 || reported <= 0) return false;
-  const double ratio = static_cast<double>(measured) / static_cast<double>(reported);
-  return ratio > factor || ratio < 1 / factor;
 }
 
 }  // namespace ridgeline

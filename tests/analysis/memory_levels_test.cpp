@@ -130,71 +130,11 @@ TEST(Plateaus, RecordedZen5SweepShowsL1L2L3AndDram) {
     }
 }
 
-TEST(Plateaus, NamedInOrderWithDramLastAndPlateausBeyondTheCachesBetween) {
-  // The Zen 5 recording has six plateaus: three caches, two between L3 and DRAM, DRAM.
-  const auto named = name_plateaus(find_plateaus(recorded("load_avx512", 1)), 3);
-  std::vector<std::string> names;
-  for (const auto& n : named) names.push_back(n.name);
-  ASSERT_GE(names.size(), 4u);
-  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 3),
-            (std::vector<std::string>{"L1", "L2", "L3"}));
-  EXPECT_EQ(names.back(), "DRAM");
-  for (std::size_t i = 3; i + 1 < names.size(); ++i) EXPECT_EQ(names[i], "L3-DRAM");
-  EXPECT_EQ(named.back().capacity_bytes, 0);
-  EXPECT_EQ(named[0].capacity_bytes, level_capacity_bytes(named[0].plateau, named[1].plateau));
-  // A missing level: an OS that lists three caches, a sweep that shows two.
-  const std::vector<Level> no_l3 = {{400, 48 * KiB}, {165, 2 * MiB}, {40, 0}};
-  const auto short_named = name_plateaus(find_plateaus(synthetic(no_l3, 0.03, 7)), 3);
-  ASSERT_EQ(short_named.size(), 3u);
-  EXPECT_EQ(short_named[1].name, "L2");
-  EXPECT_EQ(short_named[2].name, "DRAM");
-}
-
-std::vector<std::string> names_of(const std::vector<NamedPlateau>& named) {
-  std::vector<std::string> names;
-  for (const auto& n : named) names.push_back(n.name);
-  return names;
-}
-
-TEST(Plateaus, AShortPlateauBetweenTwoLevelsIsTheirRampWhereThereAreMoreThanTheCaches) {
-  // A level of 4 points (2-3.2 MiB) between L2 and L3 in rate: with the three caches the OS
-  // lists it is the L2-L3 ramp, and L3 is the wide plateau after it.
-  const std::vector<Level> with_ramp = {
-      {400, 48 * KiB}, {165, 1 * MiB}, {130, 3 * MiB}, {100, 32 * MiB}, {40, 0}};
-  const auto found = find_plateaus(synthetic(with_ramp, 0.02, 5));
-  ASSERT_EQ(found.size(), 5u);
-  const auto named = name_plateaus(found, 3);
-  EXPECT_EQ(names_of(named), (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "DRAM"}));
-  EXPECT_NEAR(named[3].plateau.bytes_per_s / 1e9, 100, 5);
-  EXPECT_GT(named[3].capacity_bytes, 24 * MiB);
-  EXPECT_LT(named[3].capacity_bytes, 48 * MiB);
-  // Where the OS lists four caches, every plateau before DRAM is one.
-  EXPECT_EQ(names_of(name_plateaus(found, 4)),
-            (std::vector<std::string>{"L1", "L2", "L3", "L4", "DRAM"}));
-}
-
-TEST(Plateaus, RecordedTwoThreadSweepWithAnL2ToL3RampNamesTheWidePlateauL3) {
-  // The probe's 2-thread read sweep in which 2-3.3 MiB (3 points at 249-277 GB/s, between
-  // L2's 416 and L3's 214) came out as a plateau; named by position it was L3.
-  const auto sweep = recorded("read_avx512", 2, "recording-zen5-vm-ridgeline-read-sweep-2thr.csv");
-  ASSERT_GT(sweep.size(), 40u);
-  const auto named = name_plateaus(find_plateaus(sweep), 3);
-  const auto names = names_of(named);
-  ASSERT_EQ(names, (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "L3-DRAM", "DRAM"}));
-  const SweepPlateau& l3 = named[3].plateau;
-  EXPECT_GE(l3.first_bytes, 4 * MiB);
-  EXPECT_GT(l3.bytes_per_s, 190e9);
-  EXPECT_LT(l3.bytes_per_s, 230e9);
-  EXPECT_GT(named[3].capacity_bytes, 16 * MiB);  // both threads' working sets
-  EXPECT_LT(named[3].capacity_bytes, 64 * MiB);
-  EXPECT_GT(named[1].capacity_bytes, 1 * MiB);  // L2: 1 MiB per core, two cores
-  EXPECT_LT(named[1].capacity_bytes, 2 * MiB);
-}
-
 TEST(Plateaus, ABusyHostsNoisyDramIsStillTheLastLevel) {
   // A 2-thread read sweep during a busy hour: from 52 MiB to 512 MiB the rate swung
   // 29-81 GB/s from point to point, the fit cut it into pieces too short to be levels, and
-  // L3 (4-40 MiB at 203 GB/s) was left last and named DRAM.
+  // L3 (4-40 MiB at 203 GB/s) was left last and named DRAM (the levels it holds:
+  // memory_hierarchy_test.cpp).
   const auto sweep =
       recorded("read_avx512", 2, "recording-zen5-vm-ridgeline-read-sweep-2thr-busy-dram.csv");
   ASSERT_GT(sweep.size(), 40u);
@@ -204,28 +144,12 @@ TEST(Plateaus, ABusyHostsNoisyDramIsStillTheLastLevel) {
   EXPECT_GE(found.back().first_bytes, 40 * MiB);
   EXPECT_GT(found.back().bytes_per_s, 40e9);
   EXPECT_LT(found.back().bytes_per_s, 70e9);
-  const auto named = name_plateaus(found, 3);
-  EXPECT_EQ(names_of(named), (std::vector<std::string>{"L1", "L2", "L2-L3", "L3", "DRAM"}));
-  EXPECT_NEAR(named[3].plateau.bytes_per_s / 1e9, 203, 10);
   // Points after the last plateau too few to be one stay a step: the clean sweep's end.
   std::vector<SweepPoint> clean = synthetic(kFourLevels, 0.02, 3, 64 * MiB);
   const auto clean_found = find_plateaus(clean);
   clean.push_back({clean.back().working_set_bytes * 2, 20e9});
   clean.push_back({clean.back().working_set_bytes * 2, 10e9});
   EXPECT_EQ(find_plateaus(clean).size(), clean_found.size());
-}
-
-TEST(Plateaus, AVmThatReportsACache64TimesTooLargeDisagrees) {
-  const auto named = name_plateaus(find_plateaus(recorded("load_avx512", 1)), 3);
-  ASSERT_GE(named.size(), 4u);
-  // hwloc on the Zen 5 VM: 48 KiB L1, 1 MiB L2, 508 MiB L3.
-  EXPECT_FALSE(sizes_disagree(named[0].capacity_bytes, 48 * KiB));
-  EXPECT_FALSE(sizes_disagree(named[1].capacity_bytes, 1 * MiB));
-  EXPECT_TRUE(sizes_disagree(named[2].capacity_bytes, 508 * MiB));
-  EXPECT_TRUE(sizes_disagree(named[2].capacity_bytes, 64 * named[2].capacity_bytes));
-  EXPECT_FALSE(sizes_disagree(named[2].capacity_bytes, 0));  // none reported
-  EXPECT_TRUE(sizes_disagree(100, 49));
-  EXPECT_FALSE(sizes_disagree(100, 51));
 }
 
 }  // namespace

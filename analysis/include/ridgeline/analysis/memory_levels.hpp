@@ -1,7 +1,7 @@
 #pragma once
-// The memory hierarchy as a bandwidth-against-working-set sweep shows it: plateaus (a level
-// serving the whole working set) and the steps between them, found by change-point
-// detection, never from the sizes the OS reports (in a VM those can be the host's).
+// A bandwidth-against-working-set sweep's plateaus (a level serving the whole working set)
+// and the steps between them, found by change-point detection, never from the sizes the OS
+// reports; memory_hierarchy.hpp names the levels from them beside the OS's sizes.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,21 +45,6 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
 // step between its last point and the first point of the next plateau, `larger`.
 std::int64_t level_capacity_bytes(const SweepPlateau& smaller, const SweepPlateau& larger);
 
-// A plateau with its level's name: the first `caches` plateaus that have another after them
-// are "L1", "L2", ... (caches: the cache levels the OS lists; its count is right even where
-// its sizes are not), the last plateau is "DRAM" (a sweep runs until DRAM is reached), and
-// plateaus between the last cache and DRAM are "L<caches>-DRAM". Where there are more
-// plateaus than that, a short one (at most 4 points) at a rate between its neighbours' is
-// the ramp from one level to the next, "L<k>-L<k+1>", shortest first, until the caches are
-// `caches` (a wider one is a level). capacity_bytes is level_capacity_bytes with the next
-// plateau, 0 for DRAM.
-struct NamedPlateau {
-  std::string name;
-  SweepPlateau plateau;
-  std::int64_t capacity_bytes = 0;
-};
-std::vector<NamedPlateau> name_plateaus(const std::vector<SweepPlateau>& plateaus, int caches);
-
 // The median of `values` (0 for none).
 double median_of(std::vector<double> values);
 
@@ -67,9 +52,5 @@ double median_of(std::vector<double> values);
 // absolute difference of neighbours scaled to a standard deviation. The noise of a sweep
 // measured once (the steps between levels are a few differences among many).
 double neighbour_noise(const std::vector<double>& log_rates);
-
-// Whether a measured and a reported size differ by more than `factor` either way (a reported
-// size of 0, none, never disagrees).
-bool sizes_disagree(std::int64_t measured, std::int64_t reported, double factor = 2.0);
 
 }  // namespace ridgeline

@@ -21,8 +21,9 @@ struct ReportOptions {
   std::string machine;
   std::vector<std::string> outputs;
   std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
-  std::string csv_fusion, csv_sweep;  // the fusion pairs and the eltwise sweeps as CSV
-  ComparisonOptions judging;          // two runs: --threshold, --alpha, --fail-on
+  // The fusion pairs, the eltwise sweeps and the unfused chains' passes as CSV.
+  std::string csv_fusion, csv_sweep, csv_passes;
+  ComparisonOptions judging;  // two runs: --threshold, --alpha, --fail-on
 };
 
 std::optional<ReportFormat> forced_format(const ReportOptions& opt) {
@@ -77,7 +78,7 @@ int run_report(const ReportOptions& opt) {
     check_output_file(out);
     report_format_of(out, forced);
   }
-  for (const auto& out : {opt.csv_fusion, opt.csv_sweep})
+  for (const auto& out : {opt.csv_fusion, opt.csv_sweep, opt.csv_passes})
     if (!out.empty()) check_output_file(out);
   const ReportInput input = report_input(opt.runs[0], opt.machine);
   for (const auto& out : outputs) {
@@ -85,7 +86,8 @@ int run_report(const ReportOptions& opt) {
     print_written(out);
   }
   for (const auto& [out, text] :
-       {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv}}) {
+       {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv},
+        std::pair{opt.csv_passes, &passes_csv}}) {
     if (out.empty()) continue;
     write_file_atomically(out, text(input));
     print_written(out);
@@ -97,7 +99,8 @@ int run_report(const ReportOptions& opt) {
 // summary compare --markdown writes). Not a gate: compare exits on the verdicts.
 int run_comparison_report(const ReportOptions& opt) {
   for (const auto& [flag, value] :
-       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep}})
+       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
+        std::pair{"--csv-passes", &opt.csv_passes}})
     if (!value->empty())
       throw InputError(fmt::format("report: {} takes one run, not a comparison of two", flag));
   const ComparisonSettings settings = comparison_settings(opt.judging);
@@ -155,6 +158,8 @@ Command add_report_command(CLI::App& app) {
                   "Also write the fusion pairs as CSV, one row per pair or unpaired case");
   sub->add_option("--csv-sweep", opt->csv_sweep,
                   "Also write the eltwise chain's sweeps over L as CSV, one row per point");
+  sub->add_option("--csv-passes", opt->csv_passes,
+                  "Also write the unfused chains' passes as CSV, one row per pass");
   add_comparison_options(sub, opt->judging);
   return {sub,
           [opt] { return opt->runs.size() == 2 ? run_comparison_report(*opt) : run_report(*opt); }};

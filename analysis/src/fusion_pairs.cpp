@@ -52,6 +52,28 @@ std::optional<FusionRole> fusion_role(const std::string& backend) {
 
 namespace {
 
+// What the unfused chain's passes say about the pair: how much of the unfused time was
+// traffic, and, where the chain has compute-bound passes (attention's GEMMs), the fused
+// rate against theirs: 1 when the fused kernel computes as fast as the GEMM it replaces.
+void set_chain_figures(FusionPair& pair, const UnfusedChain& chain) {
+  double flops = 0, seconds = 0;
+  for (const auto& pass : chain.passes)
+    if (pass.bound == "compute") {
+      flops += pass.flops;
+      seconds += pass.seconds;
+    }
+  if (chain.passes_seconds > 0 && chain.memory_bound_share > 0)
+    pair.notes.push_back(fmt::format("{:.0f}% of the unfused time in memory-bound passes",
+                                     100 * chain.memory_bound_share));
+  const double rate = seconds > 0 ? flops / seconds : 0;
+  if (rate > 0 && pair.fused.achieved > 0) {
+    pair.fused_over_chain_compute = pair.fused.achieved / rate;
+    pair.notes.push_back(fmt::format(
+        "fused at {:.2f}x the rate of the unfused chain's compute-bound passes ({:.1f} GFLOP/s)",
+        pair.fused_over_chain_compute, rate / 1e9));
+  }
+}
+
 using Key = std::tuple<std::string, std::string, std::string, std::string, int, std::string,
                        std::string>;  // op, params, dtype, pattern, threads, device, family
 
@@ -213,6 +235,10 @@ FusionAnalysis fusion_analysis(const Run& run, const std::vector<RooflinePlaceme
                             threads, e.role.fused, unpaired_reason(e, entries)});
   }
   out.eltwise_sweeps = eltwise_sweeps(run, placements, machine);
+  out.chains = unfused_chains(run, placements, machine);
+  for (auto& pair : out.pairs)
+    for (const auto& chain : out.chains)
+      if (chain.placement == pair.unfused.placement) set_chain_figures(pair, chain);
   return out;
 }
 

@@ -210,8 +210,23 @@ WorkModel op_work(const Problem& problem) {
   return op_definition(problem.op).work(problem);
 }
 
+std::vector<PassWork> op_unfused_passes(const Problem& problem) {
+  const OpDefinition& op = op_definition(problem.op);
+  return op.unfused_passes ? op.unfused_passes(problem) : std::vector<PassWork>{};
+}
+
 WorkModel op_unfused_work(const Problem& problem) {
-  return op_definition(problem.op).unfused_work(problem);
+  WorkModel w = op_work(problem);
+  const std::vector<PassWork> passes = op_unfused_passes(problem);
+  if (passes.empty()) return w;
+  w.bytes.clear();
+  for (const auto& pass : passes)
+    for (const auto& [level, bytes] : pass.work.bytes) w.bytes[level] += bytes;
+  return w;
+}
+
+std::string pass_time_metric(std::size_t index, const std::string& pass) {
+  return fmt::format("pass_time.{}.{}", index + 1, pass);
 }
 
 std::uint64_t operand_bytes(const Problem& problem) {

@@ -4,6 +4,7 @@
 
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline::gui {
 
@@ -81,6 +82,20 @@ DetailSection ceilings(const ReportInput& in, const RooflinePlacement& p) {
   return s;
 }
 
+// The unfused chain's passes: the report's pass table, one row per pass.
+DetailSection passes(const UnfusedChain& c) {
+  DetailSection s{"Passes (" + unfused_chain_summary(c) + ")", {}};
+  const Table t = unfused_pass_table(c);
+  for (const auto& row : t.rows) {
+    std::vector<std::string> parts;
+    for (std::size_t i = 1; i < row.size(); ++i)
+      if (!row[i].text.empty()) parts.push_back(t.headers[i] + ": " + row[i].text);
+    s.rows.push_back({row[0].text, fmt::format("{}", fmt::join(parts, ", ")), "timed"});
+  }
+  for (const auto& n : c.notes) s.rows.push_back({"note", n, ""});
+  return s;
+}
+
 }  // namespace
 
 std::string guidance(const RooflinePlacement& p) {
@@ -154,6 +169,8 @@ CaseDescription describe_case(const ReportInput& in, std::size_t index) {
     if (row->error_occurred) foreign.rows.push_back({"error", row->error_message, ""});
     d.sections.push_back(foreign);
   }
+  for (const auto& chain : in.fusion.chains)
+    if (chain.placement == index) d.sections.push_back(passes(chain));
   if (!p.notes.empty()) {
     DetailSection notes{"How it was placed", {}};
     for (const auto& n : p.notes)

@@ -3,9 +3,12 @@
 // whose columns stay as they are.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline {
 
@@ -40,15 +43,15 @@ SideColumns columns(const FusionSide& s) {
 std::string row(const std::string& op, const std::string& params, const std::string& dtype,
                 const std::string& pattern, int threads, const std::string& device, bool paired,
                 const SideColumns& u, const SideColumns& fu, double byte_ratio,
-                double counted_ratio, double speedup, double time_over_bytes,
+                double counted_ratio, double speedup, double time_over_bytes, double over_compute,
                 const std::string& notes) {
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
       f(op), f(params), f(dtype), f(pattern), threads, f(device), paired ? "yes" : "no", u.name,
       fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
       u.counted_source, fu.counted_source, number(byte_ratio), number(counted_ratio), u.seconds,
       fu.seconds, number(speedup), number(time_over_bytes), u.roof, fu.roof, u.level, fu.level,
-      f(notes));
+      over_compute > 0 ? number(over_compute) : "", f(notes));
 }
 
 }  // namespace
@@ -60,16 +63,16 @@ std::string fusion_csv(const ReportInput& in) {
       "fused_bytes_counted,unfused_bytes_counted_source,fused_bytes_counted_source,byte_ratio,"
       "counted_byte_ratio,unfused_seconds_per_call,fused_seconds_per_call,speedup,"
       "speedup_over_byte_ratio,unfused_memory_roof,fused_memory_roof,unfused_roof_level,"
-      "fused_roof_level,notes\n";
+      "fused_roof_level,fused_over_chain_compute,notes\n";
   for (const auto& p : in.fusion.pairs)
     s += row(p.op, p.params, p.dtype, p.pattern, p.threads, p.device, true, columns(p.unfused),
              columns(p.fused), p.byte_ratio, p.counted_byte_ratio, p.speedup, p.time_over_bytes,
-             fmt::format("{}", fmt::join(p.notes, "; ")));
+             p.fused_over_chain_compute, fmt::format("{}", fmt::join(p.notes, "; ")));
   for (const auto& u : in.fusion.unpaired) {
     SideColumns side{f(u.name), f(u.backend), "", "", "", "", "", ""};
     const SideColumns empty{};
     s += row(u.op, u.params, u.dtype, u.pattern, u.threads, u.device, false, u.fused ? empty : side,
-             u.fused ? side : empty, 0, 0, 0, 0, u.reason);
+             u.fused ? side : empty, 0, 0, 0, 0, 0, u.reason);
   }
   return s;
 }
@@ -87,6 +90,27 @@ std::string sweep_csv(const ReportInput& in) {
           sw.fused ? "yes" : "no", p.length, number(p.seconds), number(p.achieved / 1e9),
           number(p.intensity), f(sw.level), number(sw.ridge_intensity), number(sw.ridge_length),
           sw.ridge_length > 0 ? (sw.ridge_extrapolated ? "yes" : "no") : "", f(sw.ridge_note));
+  return s;
+}
+
+std::string passes_csv(const ReportInput& in) {
+  // The pass table's own columns (tables.cpp), each cell as its number where it has one.
+  std::string s;
+  for (const auto& c : in.fusion.chains) {
+    const Table t = unfused_pass_table(c);
+    if (s.empty()) {
+      s = "op,params,dtype,pattern,threads,device,backend,case,level";
+      for (const auto& h : t.headers) s.append(",").append(f(h));
+      s += "\n";
+    }
+    for (const auto& row : t.rows) {
+      s += fmt::format("{},{},{},{},{},{},{},{},{}", f(c.op), f(c.params), f(c.dtype), f(c.pattern),
+                       c.threads, f(c.device), f(c.backend), f(c.name), f(c.level));
+      for (const auto& cell : row)
+        s.append(",").append(std::isnan(cell.value) ? f(cell.text) : number(cell.value));
+      s += "\n";
+    }
+  }
   return s;
 }
 

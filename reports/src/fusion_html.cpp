@@ -74,6 +74,23 @@ std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
       for (const auto& p : sw->points) s += cells(sweep_cells(*sw, p));
     s += "</tbody></table>";
   }
+  if (!f.chains.empty())
+    s += fmt::format(
+        "<h3 id=\"unfused-passes\">The unfused chains pass by pass</h3><p class=\"meta\">Each "
+        "pass of an eager chain timed on its own inside the timed call (the kernel's laps), "
+        "its FLOPs and bytes from the op's pass model, placed on the roof of the case's "
+        "level. A pass below {:.1f} of its roof is where the chain loses.</p>",
+        kPassRoofFloor);
+  for (const auto& c : f.chains) {
+    s += "<h4>" + escape_html(unfused_chain_title(c)) + "</h4><p class=\"meta\">" +
+         escape_html(unfused_chain_summary(c)) + "</p>";
+    s += html_table(unfused_pass_table(c), "<table class=\"sortable pass-table\">");
+    if (!c.notes.empty()) {
+      s += "<ul class=\"pass-notes\">";
+      for (const auto& n : c.notes) s += "<li>" + escape_html(n) + "</li>";
+      s += "</ul>";
+    }
+  }
   return s;
 }
 

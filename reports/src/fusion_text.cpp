@@ -8,9 +8,11 @@
 #include <tuple>
 
 #include "fusion_sections.hpp"
+#include "markdown_table.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline::reports {
 
@@ -183,6 +185,12 @@ std::string fusion_markdown(const ReportInput& in) {
     for (const EltwiseSweep* sw : group)
       s += fmt::format("- {}\n", escape_markdown_cell(ridge_text(*sw)));
   }
+  for (const auto& c : f.chains) {
+    s += fmt::format("\n### Passes of {}\n\n{}.\n\n", escape_markdown_cell(unfused_chain_title(c)),
+                     escape_markdown_cell(unfused_chain_summary(c)));
+    s += markdown_table(unfused_pass_table(c));
+    for (const auto& n : c.notes) s += fmt::format("- {}\n", escape_markdown_cell(n));
+  }
   return s;
 }
 
@@ -204,6 +212,15 @@ std::string fusion_terminal(const ReportInput& in) {
   if (!f.unpaired.empty())
     s += fmt::format("  {} fused or unfused case{} without a twin (listed in the report)\n",
                      f.unpaired.size(), f.unpaired.size() == 1 ? "" : "s");
+  // The passes that lose, by chain: the rest of each chain is in the report.
+  for (const auto& c : f.chains)
+    for (const auto& p : c.passes)
+      if (p.below_floor)
+        s += escape_visible(fmt::format("  {} {} {} {}t: pass {} at {} of its {} roof ({} of the "
+                                        "chain)",
+                                        c.op, c.params, c.backend, c.threads, p.name,
+                                        fixed(p.roof, 2), p.bound, percent(p.share))) +
+             "\n";
   return s;
 }
 

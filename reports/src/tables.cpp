@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ridgeline/reports/format.hpp"
 
 namespace ridgeline {
@@ -118,6 +120,45 @@ Table pattern_table(const ReportInput& in) {
                         opt(p.power_w, 1, "W"), opt(p.sm_clock_hz, 1e6, "MHz"),
                         opt(p.flop_per_joule, 1e9, "")});
   return t;
+}
+
+Table unfused_pass_table(const UnfusedChain& c) {
+  Table t{{"pass", "time", "of the chain", "bytes", "bandwidth", "intensity (FLOP/B)", "GFLOP/s",
+           "bound", "of its roof", fmt::format("below {:.1f}", kPassRoofFloor)},
+          {}};
+  for (const auto& p : c.passes) {
+    if (p.seconds <= 0) {
+      t.rows.push_back({text(p.name), text("not timed"), text(""), text(""), text(""), text(""),
+                        text(""), text(""), text(""), text("")});
+      continue;
+    }
+    t.rows.push_back({text(p.name), number(p.seconds, duration(p.seconds)),
+                      number(p.share, percent(p.share)), number(p.bytes, si_rate(p.bytes, "B")),
+                      number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
+                      p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
+                      number(p.achieved, gflops(p.achieved)), text(p.bound.empty() ? "—" : p.bound),
+                      p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
+                      text(p.below_floor ? "yes: loses here" : "")});
+  }
+  return t;
+}
+
+std::string unfused_chain_title(const UnfusedChain& c) {
+  return fmt::format(
+      "{} {} {}, pattern {}, {}, {}", c.op, c.params, c.dtype, c.pattern,
+      c.device == "gpu" ? "GPU" : fmt::format("{} thread{}", c.threads, c.threads == 1 ? "" : "s"),
+      c.backend);
+}
+
+std::string unfused_chain_summary(const UnfusedChain& c) {
+  std::string s = fmt::format("passes together {} per call", duration(c.passes_seconds));
+  if (c.case_seconds > 0) s += fmt::format(", the case {}", duration(c.case_seconds));
+  const bool placed =
+      std::any_of(c.passes.begin(), c.passes.end(), [](const auto& p) { return !p.bound.empty(); });
+  if (placed)
+    s += fmt::format("; {} of the passes' time in memory-bound passes (traffic)",
+                     percent(c.memory_bound_share));
+  return s;
 }
 
 }  // namespace ridgeline

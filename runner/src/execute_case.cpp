@@ -62,6 +62,18 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
   std::vector<Run> runs_;
 };
 
+// Each pass's seconds per call over one repetition, as "pass_time.<i>.<name>" (timed). A
+// clock lapped a different number of times than the op has passes names no pass: none is
+// written, and the report shows the chain without its passes.
+void append_pass_times(const PassClock& clock, const std::vector<PassWork>& passes,
+                       std::vector<Metric>& out) {
+  if (clock.calls() <= 0 || clock.seconds().size() != passes.size()) return;
+  for (std::size_t i = 0; i < passes.size(); ++i)
+    out.push_back({pass_time_metric(i, passes[i].name),
+                   clock.seconds()[i] / static_cast<double>(clock.calls()), "s",
+                   MetricSource::timed});
+}
+
 }  // namespace
 
 std::string time_unit_for(const WorkModel& work, const std::string& device) {
@@ -144,7 +156,11 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   // Under likwid-perfctr -m, one marker region per case around the timed loops.
   const std::string region = likwid_region_name(name);
   const bool device_timed = kernel->info().device != "cpu";
+  PassClock* pass_clock = kernel->pass_clock();
+  const std::vector<PassWork> passes =
+      pass_clock ? op_unfused_passes(problem) : std::vector<PassWork>{};
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
+    if (pass_clock) pass_clock->reset();
     for (auto& c : collectors) c->start();
     likwid_marker_start(region, spec.threads);
     try {
@@ -160,6 +176,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     std::vector<Metric> metrics;
     for (auto& c : collectors)
       for (auto& m : c->read()) metrics.push_back(std::move(m));
+    if (pass_clock) append_pass_times(*pass_clock, passes, metrics);
     collected.push_back(std::move(metrics));
     state.counters["flops"] =
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/ops/eltwise_chain.hpp"
@@ -85,7 +86,7 @@ TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
   std::vector<std::string> names;
   for (const auto& op : op_registry()) {
     names.push_back(op.name);
-    EXPECT_TRUE(op.operands && op.work && op.unfused_work && op.tolerance) << op.name;
+    EXPECT_TRUE(op.operands && op.work && op.tolerance) << op.name;
     EXPECT_FALSE(op.dtypes.empty()) << op.name;
     const Problem p = example_problem(op, op.dtypes.front());
     EXPECT_GT(op_work(p).flops, 0) << op.name;
@@ -189,8 +190,53 @@ TEST(OpWork, CausalAttentionCountsTheLowerTriangleAndTheUnfusedScores) {
   EXPECT_DOUBLE_EQ(op_work(full).flops, 16 * (4 * 8 + 6.0));
   EXPECT_DOUBLE_EQ(op_work(causal).flops, 10 * (4 * 8 + 6.0));
   EXPECT_DOUBLE_EQ(op_work(full).bytes.at("dram"), 4 * 4 * 8 * 4.0);
-  EXPECT_DOUBLE_EQ(op_unfused_work(full).bytes.at("dram"), (4 * 4 * 8 + 4 * 16) * 4.0);
-  EXPECT_DOUBLE_EQ(op_unfused_work(causal).bytes.at("dram"), (4 * 4 * 8 + 6 * 16) * 4.0);
+  // The unfused chain: scale Q (2 seq x head_dim), the score GEMM (Q, K in, S out), the
+  // mask (causal: S in and out), softmax (S in, P out), the context GEMM (P, V in, O out).
+  EXPECT_DOUBLE_EQ(op_unfused_work(full).bytes.at("dram"), (6 * 4 * 8 + 4 * 16) * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(causal).bytes.at("dram"), (6 * 4 * 8 + 6 * 16) * 4.0);
+  std::vector<std::string> names;
+  for (const auto& pass : op_unfused_passes(causal)) names.push_back(pass.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"scale_q", "scores_gemm", "mask", "softmax",
+                                             "context_gemm"}));
+  EXPECT_EQ(op_unfused_passes(full).size(), 4u);  // no mask
+}
+
+// The unfused bytes are the passes' bytes together, for every op with a chain; the row-wise
+// chains execute exactly the op's FLOPs, pass by pass; names are unique within a chain, so
+// each pass's time metric names one pass.
+TEST(OpWork, TheUnfusedChainIsItsPassesTogether) {
+  for (const auto& [op, params] : std::vector<std::pair<std::string, std::string>>{
+           {"gemm_bias_act", "m=64,n=48,k=32/act=gelu_tanh"},
+           {"softmax", "rows=3,cols=1000"},
+           {"layernorm", "rows=5,cols=7"},
+           {"rmsnorm", "rows=64,cols=4096"},
+           {"eltwise_chain", "n=1000,L=7"},
+           {"attention", "heads=2,seq=37,head_dim=16/causal=1"}}) {
+    const Problem p = problem(op, params);
+    const std::vector<PassWork> passes = op_unfused_passes(p);
+    ASSERT_GE(passes.size(), 2u) << op;
+    double bytes = 0, flops = 0;
+    std::set<std::string> names;
+    for (const auto& pass : passes) {
+      bytes += pass.work.bytes.at("dram");
+      flops += pass.work.flops;
+      EXPECT_TRUE(names.insert(pass.name).second) << op << " " << pass.name;
+      EXPECT_GT(pass.work.bytes.at("dram"), 0) << op << " " << pass.name;
+    }
+    EXPECT_DOUBLE_EQ(bytes, op_unfused_work(p).bytes.at("dram")) << op;
+    if (op != "attention") {
+      EXPECT_DOUBLE_EQ(flops, op_work(p).flops) << op;
+    }
+  }
+  EXPECT_TRUE(op_unfused_passes(gemm_problem({64, 48, 32, 1})).empty());
+  EXPECT_EQ(pass_time_metric(2, "exp"), "pass_time.3.exp");
+}
+
+// rmsnorm's unfused chain squares x in a pass of its own (as x.pow(2).mean() does): 7
+// arrays' worth of elements, a row vector twice, gamma once.
+TEST(OpWork, RmsnormCountsItsSquarePass) {
+  const Problem r = problem("rmsnorm", "rows=2,cols=10");
+  EXPECT_DOUBLE_EQ(op_unfused_work(r).bytes.at("dram"), (7 * 20 + 10 + 2 * 2) * 4.0);
 }
 
 }  // namespace ridgeline

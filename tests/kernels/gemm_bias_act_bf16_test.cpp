@@ -46,11 +46,9 @@ TEST(GemmBiasActBf16, ValidationPassesTheTextbookAndCatchesAWrongEntry) {
 TEST(GemmBiasActBf16, WorkModelReadsHalfTheInputBytesOfF32) {
   const double m = 300, n = 200, k = 100;
   Problem p = make_bf16("m=300,n=200,k=100", "relu");
-  const WorkModel bf16 = op_definition(p.op).work(p),
-                  bf16_unfused = op_definition(p.op).unfused_work(p);
+  const WorkModel bf16 = op_definition(p.op).work(p), bf16_unfused = op_unfused_work(p);
   p.dtype = DType::f32;
-  const WorkModel f32 = op_definition(p.op).work(p),
-                  f32_unfused = op_definition(p.op).unfused_work(p);
+  const WorkModel f32 = op_definition(p.op).work(p), f32_unfused = op_unfused_work(p);
   const double inputs_f32 = (m * k + k * n + n) * 4;
   EXPECT_EQ(f32.bytes.at("dram") - bf16.bytes.at("dram"), inputs_f32 / 2);
   EXPECT_EQ(f32_unfused.bytes.at("dram") - bf16_unfused.bytes.at("dram"), inputs_f32 / 2)

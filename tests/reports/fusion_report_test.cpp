@@ -90,7 +90,8 @@ TEST(FusionHtml, TheRooflineDrawsAnArrowPerPairAndTheSectionTabulatesThem) {
                       "<td class=\"n\" data-v=\"4\">4.00×</td>"
                       "<td class=\"n\" data-v=\"0.9998[0-9]*\">1.00</td>"
                       "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
-                      "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td><td></td></tr>"));
+                      "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
+                      "<td>100% of the unfused time in memory-bound passes</td></tr>"));
   // The case without a twin, with the reason.
   EXPECT_TRUE(matches(html,
                       "<table id=\"fusion-unpaired\">.*<td>layernorm/cpu\\.fused/[^<]*</td>"
@@ -133,7 +134,8 @@ TEST(FusionMarkdown, CarriesThePairsTheUnpairedAndTheSweep) {
   EXPECT_TRUE(matches(md,
                       "\\| softmax rows=4096,cols=4096 \\| f32 \\| normal \\| 1 \\| 537 MB "
                       "analytic \\| 134 MB analytic \\| 4\\.00× \\| 40 ms \\| 10 ms \\| "
-                      "4\\.00× \\| 1\\.00 \\| 67% of DRAM \\| 67% of DRAM \\|  \\|\n"));
+                      "4\\.00× \\| 1\\.00 \\| 67% of DRAM \\| 67% of DRAM \\| 100% of the unfused "
+                      "time in memory-bound passes \\|\n"));
   EXPECT_TRUE(matches(md, "\n### Without a twin\n"));
   EXPECT_TRUE(matches(md,
                       "\\| layernorm/cpu\\.fused/[^|]* \\| cpu\\.fused \\| fused \\| no "
@@ -154,7 +156,7 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
             "unfused_bytes_counted,fused_bytes_counted,unfused_bytes_counted_source,"
             "fused_bytes_counted_source,byte_ratio,counted_byte_ratio,unfused_seconds_per_call,"
             "fused_seconds_per_call,speedup,speedup_over_byte_ratio,unfused_memory_roof,"
-            "fused_memory_roof,unfused_roof_level,fused_roof_level,notes");
+            "fused_memory_roof,unfused_roof_level,fused_roof_level,fused_over_chain_compute,notes");
   for (const auto& row : rows) EXPECT_EQ(fields(row).size(), header.size()) << row;
   const auto softmax = fields(rows[1]);
   auto at = [&](const std::vector<std::string>& r, const std::string& column) {
@@ -207,6 +209,47 @@ TEST(FusionTerminal, OneLinePerPair) {
                       "\n  softmax rows=4096,cols=4096 f32 +1t +speedup 4\\.00× +bytes "
                       "4\\.00× +time/bytes 1\\.00 +fused 67% of DRAM roof\n"));
   EXPECT_TRUE(matches(t, "1 fused or unfused case without a twin"));
+}
+
+// The softmax chain's passes (fusion_run: exp at 15 ms, 0.45 of the DRAM roof) in every
+// format, from one table: Markdown and HTML tables, a CSV row per pass, the terminal names
+// the pass that loses.
+TEST(UnfusedPasses, EveryFormatShowsThePassesAndNamesTheOneThatLoses) {
+  const ReportInput in = input();
+  ASSERT_EQ(in.fusion.chains.size(), 1u);
+  const std::string md = markdown_report(in);
+  EXPECT_TRUE(matches(md,
+                      "\n### Passes of softmax rows=4096,cols=4096 f32, pattern normal, 1 "
+                      "thread, cpu\\.unfused\n\npasses together 39 ms per call, the case "
+                      "40 ms; 100% of the passes' time in memory-bound passes"));
+  EXPECT_TRUE(matches(md,
+                      "\\| exp \\| 15 ms \\| 38% \\| 134 MB \\| 8\\.95 GB/s \\| 0\\.125 \\| "
+                      "1\\.12 \\| DRAM \\| 0\\.45 \\| yes: loses here \\|\n"));
+  EXPECT_EQ(count(md, "yes: loses here"), 1u);
+  EXPECT_TRUE(matches(md, "- exp runs at 0\\.45 of its DRAM roof \\(38% of the chain's time\\)"));
+
+  const std::string html = html_report(in);
+  EXPECT_NE(html.find("id=\"unfused-passes\""), std::string::npos);
+  EXPECT_EQ(count(html, "<table class=\"sortable pass-table\">"), 1u);
+  EXPECT_TRUE(matches(html, "<td>exp</td><td class=\"n\" data-v=\"0\\.015\">15 ms</td>"));
+
+  const auto rows = lines(passes_csv(in));
+  ASSERT_EQ(rows.size(), 1u + 5);  // the header, a row per pass
+  EXPECT_EQ(rows[0],
+            "op,params,dtype,pattern,threads,device,backend,case,level,pass,time,of the chain,"
+            "bytes,bandwidth,intensity (FLOP/B),GFLOP/s,bound,of its roof,below 0.8");
+  for (std::size_t i = 1; i < 6; ++i) EXPECT_EQ(fields(rows[i]).size(), 19u) << rows[i];
+  EXPECT_TRUE(
+      matches(rows[3],
+              "^softmax,\"rows=4096,cols=4096\",f32,normal,1,cpu,cpu\\.unfused,"
+              "\"softmax/[^\"]+\",DRAM,exp,0\\.015,0\\.384615,1\\.34218e\\+08,8\\.94785e\\+09,"
+              "0\\.125,1\\.11848e\\+09,DRAM,0\\.447392,yes: loses here$"))
+      << rows[3];
+
+  EXPECT_TRUE(matches(terminal_summary(in),
+                      "\n  softmax rows=4096,cols=4096 cpu\\.unfused 1t: pass exp at 0\\.45 of "
+                      "its DRAM roof \\(38% of the chain\\)\n"))
+      << terminal_summary(in);
 }
 
 }  // namespace ridgeline

@@ -186,6 +186,41 @@ TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
   EXPECT_EQ(to_json(*cv)["aggregate_unit"], "percentage");
 }
 
+// An unfused chain's repetitions carry each pass's time (the kernel's laps, timed, seconds
+// per call) named from the op's passes; the laps lie inside the timed call, so together they
+// take no longer than it. A fused case carries none.
+TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  RunSettings settings = quick();
+  settings.repetitions = 3;
+  Problem p;
+  p.op = "softmax";
+  p.params = parse_params(op_definition("softmax"), "rows=64,cols=1024");
+  const std::vector<PassWork> passes = op_unfused_passes(p);
+  ASSERT_EQ(passes.size(), 5u);
+  int repetitions = 0;
+  for (const auto& r : execute_case(catalog, {"cpu.unfused", p, 2}, settings)) {
+    if (r.run_type != "iteration") continue;
+    ++repetitions;
+    std::map<std::string, Metric> by_name;
+    for (const auto& m : r.ridgeline->metrics) by_name[m.name] = m;
+    double sum = 0;
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const auto it = by_name.find(pass_time_metric(i, passes[i].name));
+      ASSERT_NE(it, by_name.end()) << passes[i].name;
+      EXPECT_EQ(it->second.source, MetricSource::timed);
+      EXPECT_EQ(it->second.unit, "s");
+      EXPECT_GT(it->second.value, 0) << passes[i].name;
+      sum += it->second.value;
+    }
+    EXPECT_LE(sum, by_name.at("time_per_iteration").value * (1 + 1e-9));
+  }
+  EXPECT_EQ(repetitions, 3);
+  for (const auto& r : execute_case(catalog, {"cpu.fused", p, 2}, settings))
+    for (const auto& m : r.ridgeline->metrics)
+      EXPECT_NE(m.name.rfind("pass_time.", 0), 0u) << m.name;
+}
+
 TEST(TimeUnit, TheLargestUnitInWhichTheExpectedTimeReadsAtLeastAThousand) {
   auto unit = [](std::int64_t n, const std::string& device) {
     return time_unit_for(op_work(gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f32, "normal")),

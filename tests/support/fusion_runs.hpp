@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <vector>
 
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/run.hpp"
@@ -47,6 +48,16 @@ inline CaseResult make_case(const std::string& backend, const std::string& op,
   return r;
 }
 
+// The case with each pass of its op's unfused chain timed at `ms` per call, in the order of
+// op_unfused_passes, as the runner records the kernel's laps.
+inline CaseResult with_pass_times(CaseResult r, const std::vector<double>& ms) {
+  const std::vector<PassWork> passes = op_unfused_passes(r.ridgeline->problem);
+  for (std::size_t i = 0; i < passes.size() && i < ms.size(); ++i)
+    r.ridgeline->metrics.push_back(
+        {pass_time_metric(i, passes[i].name), ms[i] / 1e3, "s", MetricSource::timed});
+  return r;
+}
+
 // DRAM at 20 GB/s and an f32 peak of 100 GFLOP/s on 1 and 2 threads: the ridge is at
 // 5 FLOP/B. No cache sizes, so analytic bytes are compared with DRAM.
 inline MachineModel machine() {
@@ -71,14 +82,16 @@ inline MachineModel machine() {
   return m;
 }
 
-// softmax 4096 x 4096 fused in 10 ms and unfused in 40 ms on 1 thread; the eltwise chain
-// fused and unfused for L = 1 ... 32 (fused 15 ms, 20 ms at L = 32 where it is past the
+// softmax 4096 x 4096 fused in 10 ms and unfused in 40 ms on 1 thread, its passes max 4 ms,
+// subtract 8, exp 15 (0.42 of the DRAM roof: the pass that loses), sum 4, divide 8; the eltwise
+// chain fused and unfused for L = 1 ... 32 (fused 15 ms, 20 ms at L = 32 where it is past the
 // ridge; unfused 15 ms per op); and a layernorm fused case run without its unfused twin.
 inline Run fusion_run() {
   Run run;
   run.context.has_ridgeline = true;
   run.context.machine = machine();
-  run.benchmarks.push_back(make_case("cpu.unfused", "softmax", "rows=4096,cols=4096", 1, 40));
+  run.benchmarks.push_back(with_pass_times(
+      make_case("cpu.unfused", "softmax", "rows=4096,cols=4096", 1, 40), {4, 8, 15, 4, 8}));
   run.benchmarks.push_back(make_case("cpu.fused", "softmax", "rows=4096,cols=4096", 1, 10));
   for (int length : {1, 2, 4, 8, 16, 32}) {
     const std::string params = fmt::format("n=33554432,L={}", length);

@@ -46,12 +46,19 @@ WorkModel fused(const Problem& p) {
   return dram_work(flops(p), 4.0 * heads(p) * dim(p, "seq") * dim(p, "head_dim") * in_bytes(p));
 }
 
-// Per head: the score GEMM reads Q and K and writes S (s^2); the causal mask reads and
-// writes S; softmax reads S and writes P; the second GEMM reads P and V and writes O.
-WorkModel unfused(const Problem& p) {
-  const double s = dim(p, "seq"), d = dim(p, "head_dim");
-  const double per_head = 4.0 * s * d + (causal(p) ? 6.0 : 4.0) * s * s;
-  return dram_work(flops(p), heads(p) * per_head * in_bytes(p));
+// Per head, as the unfused kernel runs it: Q scaled by 1/sqrt(head_dim) into a copy; the
+// score GEMM reads it and K and writes S (seq^2); the causal mask reads and writes S; softmax
+// reads S and writes P; the context GEMM reads P and V and writes O. The GEMMs and softmax
+// compute every entry, the masked ones too.
+std::vector<PassWork> unfused(const Problem& p) {
+  const double h = heads(p), s = dim(p, "seq"), d = dim(p, "head_dim"), e = in_bytes(p);
+  std::vector<PassWork> passes{
+      dram_pass("scale_q", h * s * d, 2.0 * h * s * d * e),
+      dram_pass("scores_gemm", 2.0 * h * s * s * d, h * (2.0 * s * d + s * s) * e)};
+  if (causal(p)) passes.push_back(dram_pass("mask", 0, 2.0 * h * s * s * e));
+  passes.push_back(dram_pass("softmax", 5.0 * h * s * s, 2.0 * h * s * s * e));
+  passes.push_back(dram_pass("context_gemm", 2.0 * h * s * s * d, h * (s * s + 2.0 * s * d) * e));
+  return passes;
 }
 
 // Two dot products (head_dim, then seq long) around a softmax.
@@ -75,7 +82,7 @@ OpDefinition attention_definition() {
   op.example = "heads=2,seq=64,head_dim=32";
   op.operands = operands;
   op.work = fused;
-  op.unfused_work = unfused;
+  op.unfused_passes = unfused;
   op.tolerance = tolerance;
   return op;
 }

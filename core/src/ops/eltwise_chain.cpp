@@ -4,6 +4,8 @@
 // are those of core/ops/eltwise_chain.hpp.
 #include "ridgeline/core/ops/eltwise_chain.hpp"
 
+#include <fmt/format.h>
+
 #include "op_definitions.hpp"
 
 namespace ridgeline {
@@ -33,8 +35,17 @@ WorkModel fused(const Problem& p) {
   return dram_work(flops(p), 2.0 * dim(p, "n") * in_bytes(p));
 }
 
-WorkModel unfused(const Problem& p) {
-  return dram_work(flops(p), 2.0 * dim(p, "n") * dim(p, "L") * in_bytes(p));
+// Each step reads and writes the whole array: "1.affine", "2.relu", "3.scale", "4.affine", ...
+std::vector<PassWork> unfused(const Problem& p) {
+  static constexpr const char* kStep[4] = {"affine", "relu", "scale", "affine"};
+  const double n = dim(p, "n");
+  std::vector<PassWork> passes;
+  for (std::int64_t i = 0; i < p.params.dim("L"); ++i)
+    passes.push_back(
+        dram_pass(fmt::format("{}.{}", i + 1, kStep[i % 4]),
+                  n * (eltwise_chain_flops_per_element(i + 1) - eltwise_chain_flops_per_element(i)),
+                  2.0 * n * in_bytes(p)));
+  return passes;
 }
 
 double tolerance(const Problem& p) {
@@ -53,7 +64,7 @@ OpDefinition eltwise_chain_definition() {
   op.example = "n=4096,L=4";
   op.operands = operands;
   op.work = fused;
-  op.unfused_work = unfused;
+  op.unfused_passes = unfused;
   op.tolerance = tolerance;
   return op;
 }

@@ -105,7 +105,6 @@ OpDefinition gemm_definition() {
   op.example = "m=64,n=64,k=64";
   op.operands = gemm_operands;
   op.work = gemm_op_work;
-  op.unfused_work = gemm_op_work;  // one step: nothing to fuse
   op.tolerance = gemm_tolerance;
   return op;
 }

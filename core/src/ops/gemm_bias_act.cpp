@@ -33,11 +33,12 @@ WorkModel fused(const Problem& p) {
   return dram_work(flops(p), (m * k + k * n + n) * in_bytes(p) + m * n * out_bytes(p));
 }
 
-// GEMM (reads A, B, writes C), bias pass (reads C and bias, writes C), activation pass
-// (reads and writes C).
-WorkModel unfused(const Problem& p) {
+std::vector<PassWork> unfused(const Problem& p) {
   const double m = dim(p, "m"), n = dim(p, "n"), k = dim(p, "k");
-  return dram_work(flops(p), (m * k + k * n + n) * in_bytes(p) + 5.0 * m * n * out_bytes(p));
+  const double c = m * n * out_bytes(p);
+  return {dram_pass("gemm", 2.0 * m * n * k, (m * k + k * n) * in_bytes(p) + c),  // A, B in; C out
+          dram_pass("bias", m * n, n * in_bytes(p) + 2.0 * c),      // C, bias in; C out
+          dram_pass("activation", m * n * act_flops(p), 2.0 * c)};  // C in place
 }
 
 double tolerance(const Problem& p) {
@@ -57,7 +58,7 @@ OpDefinition gemm_bias_act_definition() {
   op.example = "m=64,n=64,k=64";
   op.operands = operands;
   op.work = fused;
-  op.unfused_work = unfused;
+  op.unfused_passes = unfused;
   op.tolerance = tolerance;
   return op;
 }

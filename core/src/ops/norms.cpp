@@ -31,12 +31,15 @@ WorkModel layernorm_fused(const Problem& p) {
   return dram_work(layernorm_flops(p), (2.0 * r * c + 2.0 * c) * in_bytes(p));
 }
 
-// Mean (reads x, writes a row vector), centre (reads x and the means, writes xc), variance
-// (reads xc, writes a row vector), normalise (reads xc and 1/sigma, writes xn), scale and
-// shift (reads xn, gamma, beta, writes y).
-WorkModel layernorm_unfused(const Problem& p) {
-  const double r = dim(p, "rows"), c = dim(p, "cols");
-  return dram_work(layernorm_flops(p), (8.0 * r * c + 2.0 * c + 4.0 * r) * in_bytes(p));
+// The per-row divisions, + eps, sqrt and reciprocal go with the pass that needs them.
+std::vector<PassWork> layernorm_unfused(const Problem& p) {
+  const double r = dim(p, "rows"), c = dim(p, "cols"), e = in_bytes(p);
+  return {dram_pass("mean", r * c + r, (r * c + r) * e),                   // x in, means out
+          dram_pass("centre", r * c, (2.0 * r * c + r) * e),               // x, means in; d out
+          dram_pass("variance", 2.0 * r * c + r, (r * c + r) * e),         // d in, vars out
+          dram_pass("normalise", r * c + 3.0 * r, (2.0 * r * c + r) * e),  // d, vars in; d out
+          dram_pass("scale_shift", 2.0 * r * c, (2.0 * r * c + 2.0 * c) * e)};  // d, gamma,
+                                                                                // beta in; y out
 }
 
 // Per element: square and add, scale by 1/rms, times gamma (4); per row 4.
@@ -50,11 +53,14 @@ WorkModel rmsnorm_fused(const Problem& p) {
   return dram_work(rmsnorm_flops(p), (2.0 * r * c + c) * in_bytes(p));
 }
 
-// Sum of squares (reads x, writes a row vector), normalise (reads x and 1/rms, writes
-// xn), scale (reads xn and gamma, writes y).
-WorkModel rmsnorm_unfused(const Problem& p) {
-  const double r = dim(p, "rows"), c = dim(p, "cols");
-  return dram_work(rmsnorm_flops(p), (5.0 * r * c + c + 2.0 * r) * in_bytes(p));
+// Square as its own pass, as an eager x.pow(2).mean() runs it; the per-row 1/cols goes with
+// the mean, + eps, sqrt and reciprocal with the normalisation.
+std::vector<PassWork> rmsnorm_unfused(const Problem& p) {
+  const double r = dim(p, "rows"), c = dim(p, "cols"), e = in_bytes(p);
+  return {dram_pass("square", r * c, 2.0 * r * c * e),                     // x in, s out
+          dram_pass("mean_square", r * c + r, (r * c + r) * e),            // s in, means out
+          dram_pass("normalise", r * c + 3.0 * r, (2.0 * r * c + r) * e),  // x, means in; s out
+          dram_pass("scale", r * c, (2.0 * r * c + c) * e)};               // s, gamma in; y out
 }
 
 // Relative to the output's scale (|gamma| times a few): mean and variance round like a
@@ -78,7 +84,7 @@ OpDefinition layernorm_definition() {
   op.example = "rows=64,cols=64";
   op.operands = [](const Problem& p) { return norm_operands(p, true); };
   op.work = layernorm_fused;
-  op.unfused_work = layernorm_unfused;
+  op.unfused_passes = layernorm_unfused;
   op.tolerance = norm_tolerance;
   return op;
 }
@@ -92,7 +98,7 @@ OpDefinition rmsnorm_definition() {
   op.example = "rows=64,cols=64";
   op.operands = [](const Problem& p) { return norm_operands(p, false); };
   op.work = rmsnorm_fused;
-  op.unfused_work = rmsnorm_unfused;
+  op.unfused_passes = rmsnorm_unfused;
   op.tolerance = norm_tolerance;
   return op;
 }

@@ -49,6 +49,10 @@ inline WorkModel dram_work(double flops, double bytes) {
   w.bytes["dram"] = bytes;
   return w;
 }
+// One pass of an unfused chain: `flops` executed, `bytes` read and written through DRAM.
+inline PassWork dram_pass(std::string name, double flops, double bytes) {
+  return {std::move(name), dram_work(flops, bytes)};
+}
 // `ops` roundings of an f32 (or wider) computation, plus the rounding of the output when the
 // op's output operand is stored narrower (bf16, f16): relative to the output's scale.
 double elementwise_tolerance(const Problem& p, double ops);

@@ -24,12 +24,14 @@ WorkModel fused(const Problem& p) {
   return dram_work(flops(p), 2.0 * dim(p, "rows") * dim(p, "cols") * in_bytes(p));
 }
 
-// Max (reads x, writes a row vector), subtract (reads x and the maxima, writes t), exp
-// (reads and writes t), sum (reads t, writes a row vector), divide (reads t and the sums,
-// writes y): 8 full passes' worth of elements and 4 of row vectors.
-WorkModel unfused(const Problem& p) {
-  const double r = dim(p, "rows"), c = dim(p, "cols");
-  return dram_work(flops(p), (8.0 * r * c + 4.0 * r) * in_bytes(p));
+// One FLOP per element in each pass; 8 full arrays' worth of elements and 4 row vectors.
+std::vector<PassWork> unfused(const Problem& p) {
+  const double r = dim(p, "rows"), c = dim(p, "cols"), e = in_bytes(p);
+  return {dram_pass("max", r * c, (r * c + r) * e),             // x in, maxima out
+          dram_pass("subtract", r * c, (2.0 * r * c + r) * e),  // x, maxima in; t out
+          dram_pass("exp", r * c, 2.0 * r * c * e),             // t in place
+          dram_pass("sum", r * c, (r * c + r) * e),             // t in, sums out
+          dram_pass("divide", r * c, (2.0 * r * c + r) * e)};   // t, sums in; y out
 }
 
 // Relative to the largest output of the row (at most 1): the sum's rounding grows like
@@ -49,7 +51,7 @@ OpDefinition softmax_definition() {
   op.example = "rows=64,cols=64";
   op.operands = operands;
   op.work = fused;
-  op.unfused_work = unfused;
+  op.unfused_passes = unfused;
   op.tolerance = tolerance;
   return op;
 }

@@ -89,6 +89,7 @@ class GemmBiasActKernel : public Kernel {
       run_path(f32_);
   }
 
+  PassClock* pass_clock() override { return fused_ ? nullptr : &passes_; }
   std::map<std::string, std::string> notes() const override {
     const bool bf16 = dtype_ == DType::bf16;
     return {{"microkernel", bf16 ? bf16_.uk.name : f32_.uk.name},
@@ -120,10 +121,14 @@ class GemmBiasActKernel : public Kernel {
 
   template <typename In>
   void run_path(Path<In>& path) {
+    if (fused_) return path.gemm.run();
+    const PassClock::Lap lap(passes_);
     path.gemm.run();
-    if (fused_) return;
+    pass_done();
     bias_pass(path);
+    pass_done();
     activation_pass(path.passes.activate);
+    pass_done();
   }
 
   template <typename In>
@@ -148,6 +153,7 @@ class GemmBiasActKernel : public Kernel {
   }
 
   bool fused_;
+  PassClock passes_;           // unfused: lapped by the GEMM, the bias and the activation pass
   const char* isa_ = nullptr;  // nullptr: this CPU has neither AVX-512 nor AVX2
   bool bf16_available_ = false;
   KernelInfo info_;

@@ -137,11 +137,13 @@ class UnfusedAttention : public Kernel {
     chain_.prepare(shape_of(problem), problem.dtype, threads);
   }
   void run() override {
+    const PassClock::Lap lap(passes_);
     if (bf16_)
       chain_.run(bf16_args_);
     else
       chain_.run(args_);
   }
+  PassClock* pass_clock() override { return &passes_; }
   std::map<std::string, std::string> notes() const override {
     return {
         {"gemm", chain_.describe()},
@@ -155,6 +157,7 @@ class UnfusedAttention : public Kernel {
   ops::AttentionArgs args_;
   ops::AttentionArgsBf16 bf16_args_;
   ops::AttentionUnfused chain_;
+  PassClock passes_;  // lapped by each pass of the chain
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/kernels/pass_clock.hpp"
 
 namespace ridgeline::ops {
 
@@ -112,16 +113,23 @@ void AttentionUnfused::run(const AttentionArgs& a) {
   const std::int64_t q_elements = rows * d;
 #pragma omp parallel for simd num_threads(threads_) schedule(static)
   for (std::int64_t i = 0; i < q_elements; ++i) qs[i] = a.q[i] * scale;
+  pass_done();
   for (std::int64_t h = 0; h < shape_.heads; ++h) {
     qk_.bind(qs + h * n * d, a.k + h * n * d, s + h * n * n);
     qk_.run();
   }
-  if (shape_.causal) mask(s, rows, n, -std::numeric_limits<float>::infinity(), threads_);
+  pass_done();
+  if (shape_.causal) {
+    mask(s, rows, n, -std::numeric_limits<float>::infinity(), threads_);
+    pass_done();
+  }
   softmax_fused(s, p, rows, n, threads_);
+  pass_done();
   for (std::int64_t h = 0; h < shape_.heads; ++h) {
     pv_.bind(p + h * n * n, a.v + h * n * d, a.o + h * n * d);
     pv_.run();
   }
+  pass_done();
 }
 
 void AttentionUnfused::run(const AttentionArgsBf16& a) {
@@ -133,18 +141,26 @@ void AttentionUnfused::run(const AttentionArgsBf16& a) {
   float* stage_s = stage_s_.as<float>().data();
   float* stage_o = stage_o_.as<float>().data();
   passes.scale(a.q, qs, rows * d, 1.0f / std::sqrt(static_cast<float>(d)), threads_);
+  pass_done();
+  // Each head's f32 scores narrowed to bf16 as they come: part of the score GEMM's pass.
   for (std::int64_t h = 0; h < shape_.heads; ++h) {
     qk_bf16_.bind(qs + h * n * d, a.k + h * n * d, stage_s);
     qk_bf16_.run();
     passes.narrow(stage_s, s + h * n * n, n * n, threads_);
   }
-  if (shape_.causal) mask(s, rows, n, kBf16MinusInf, threads_);
+  pass_done();
+  if (shape_.causal) {
+    mask(s, rows, n, kBf16MinusInf, threads_);
+    pass_done();
+  }
   softmax_fused(s, p, rows, n, threads_);
+  pass_done();
   for (std::int64_t h = 0; h < shape_.heads; ++h) {
     pv_bf16_.bind(p + h * n * n, a.v + h * n * d, stage_o);
     pv_bf16_.run();
     passes.narrow(stage_o, a.o + h * n * d, n * d, threads_);
   }
+  pass_done();
 }
 
 std::string AttentionUnfused::describe() const {

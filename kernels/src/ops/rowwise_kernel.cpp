@@ -90,11 +90,14 @@ class RowwiseKernel : public Kernel {
     scratch_ptr_ = scratch ? scratch_.raw() : nullptr;
   }
   void run() override {
+    std::optional<PassClock::Lap> lap;
+    if (!fused_) lap.emplace(passes_);
     if (bf16_)
       run_as<std::uint16_t>();
     else
       run_as<float>();
   }
+  PassClock* pass_clock() override { return fused_ ? nullptr : &passes_; }
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> notes{
         {"isa", forced_ ? std::string(ops::to_string(*forced_)) : ops::rowwise_fused_isa()},
@@ -201,6 +204,7 @@ class RowwiseKernel : public Kernel {
   const void* beta_ = nullptr;
   OperandBuffer scratch_;
   void* scratch_ptr_ = nullptr;
+  PassClock passes_;  // unfused: lapped by each pass
 };
 
 }  // namespace

@@ -4,7 +4,8 @@
 // result through memory: full-size intermediates to `scratch`, per-row statistics to a
 // vector after them. Plain C++, vectorised by the compiler for the including unit's ISA
 // (anonymous namespace: one copy per ISA), so that against the fused code only the number
-// of passes differs. The exp pass uses the same polynomial exp as the fused softmax, through
+// of passes differs. Each pass ends with pass_done(), which laps the kernel's PassClock.
+// The exp pass uses the same polynomial exp as the fused softmax, through
 // the unit's vector traits (exp_flat).
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "ridgeline/kernels/pass_clock.hpp"
 #include "rowwise_kernels.hpp"
 #include "rowwise_ops.hpp"
 #include "rowwise_simd.hpp"
@@ -191,16 +193,21 @@ void softmax_passes(const T* x, T* y, T* scratch, std::int64_t rows, std::int64_
   T* mx = t + rows * cols;
   T* sum = mx + rows;
   row_maxima<IO>(x, mx, rows, cols, threads);
+  pass_done();
   map_rows<IO>(x, nullptr, nullptr, t, rows, cols, threads, [&](std::int64_t r) {
     const float m = IO::get(mx + r);
     return [m](float v, float, float) { return v - m; };
   });
+  pass_done();
   exp_flat<IO, S>(t, t, rows * cols, threads);
+  pass_done();
   row_sums<IO>(t, sum, rows, cols, false, 1.0f, threads);
+  pass_done();
   map_rows<IO>(t, nullptr, nullptr, y, rows, cols, threads, [&](std::int64_t r) {
     const float s = IO::get(sum + r);
     return [s](float v, float, float) { return v / s; };
   });
+  pass_done();
 }
 
 // scratch: d (rows * cols), row means (rows), row variances then 1/std (rows).
@@ -212,18 +219,23 @@ void layernorm_passes(const T* x, const T* gamma, const T* beta, T* y, T* scratc
   T* var = mean + rows;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   row_sums<IO>(x, mean, rows, cols, false, inv_cols, threads);
+  pass_done();
   map_rows<IO>(x, nullptr, nullptr, d, rows, cols, threads, [&](std::int64_t r) {
     const float m = IO::get(mean + r);
     return [m](float v, float, float) { return v - m; };
   });
+  pass_done();
   row_sums<IO>(d, var, rows, cols, true, inv_cols, threads);
+  pass_done();
   // The per-row rsqrt is a tiny kernel of its own in a framework; here it joins the next pass.
   map_rows<IO>(d, nullptr, nullptr, d, rows, cols, threads, [&](std::int64_t r) {
     const float s = 1.0f / std::sqrt(IO::get(var + r) + eps);
     return [s](float v, float, float) { return v * s; };
   });
+  pass_done();
   map_rows<IO>(d, gamma, beta, y, rows, cols, threads,
                [](std::int64_t) { return [](float v, float g, float b) { return v * g + b; }; });
+  pass_done();
 }
 
 // scratch: s (rows * cols), row mean squares (rows).
@@ -233,13 +245,17 @@ void rmsnorm_passes(const T* x, const T* gamma, T* y, T* scratch, std::int64_t r
   T* s = scratch;
   T* ms = s + rows * cols;
   map_flat<IO>(x, s, rows * cols, threads, [](float v) { return v * v; });
+  pass_done();
   row_sums<IO>(s, ms, rows, cols, false, 1.0f / static_cast<float>(cols), threads);
+  pass_done();
   map_rows<IO>(x, nullptr, nullptr, s, rows, cols, threads, [&](std::int64_t r) {
     const float rs = 1.0f / std::sqrt(IO::get(ms + r) + eps);
     return [rs](float v, float, float) { return v * rs; };
   });
+  pass_done();
   map_rows<IO>(s, gamma, nullptr, y, rows, cols, threads,
                [](std::int64_t) { return [](float v, float g, float) { return v * g; }; });
+  pass_done();
 }
 
 // One pass per op: x -> y first, then y in place.
@@ -261,6 +277,7 @@ void eltwise_chain_passes(const T* x, T* y, std::int64_t n, int L, int threads) 
         map_flat<IO>(src, y, n, threads, [](float v) { return v * kChainScale3 + kChainShift3; });
         break;
     }
+    pass_done();
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/unfused_passes.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run.hpp"
 
@@ -56,6 +57,10 @@ struct FusionPair {
   // speedup / byte ratio (the counted one where both sides were counted): 1 when the
   // time saved is the traffic saved; 0 without both.
   double time_over_bytes = 0;
+  // The fused FLOP/s over the FLOP/s of the unfused chain's compute-bound passes (the
+  // GEMMs of attention, at the same k): 1 when fusing costs the matmuls nothing; 0 where
+  // the chain has no timed compute-bound pass.
+  double fused_over_chain_compute = 0;
   std::string level;  // the level both points are drawn at (the roofline arrow's)
   std::vector<std::string> notes;
 };
@@ -95,7 +100,10 @@ struct FusionAnalysis {
   std::vector<FusionPair> pairs;             // in run order of the fused case
   std::vector<FusionUnpaired> unpaired;      // in run order
   std::vector<EltwiseSweep> eltwise_sweeps;  // in run order of their first case
-  bool empty() const { return pairs.empty() && unpaired.empty() && eltwise_sweeps.empty(); }
+  std::vector<UnfusedChain> chains;          // each unfused case's passes, in run order
+  bool empty() const {
+    return pairs.empty() && unpaired.empty() && eltwise_sweeps.empty() && chains.empty();
+  }
 };
 
 // Pairs every fused case of `run` with its unfused twin: same op, params, dtype, pattern,

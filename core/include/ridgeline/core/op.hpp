@@ -55,6 +55,13 @@ struct OperandSpec {
   DType dtype = DType::f32;
 };
 
+// One pass of an unfused chain through memory, as the unfused kernels run it: the FLOPs it
+// executes (masked entries included) and the bytes it reads and writes.
+struct PassWork {
+  std::string name;  // "exp", "scores_gemm": unique within the chain
+  WorkModel work;
+};
+
 struct OpDefinition {
   std::string name;  // "softmax"
   std::string description;
@@ -65,8 +72,8 @@ struct OpDefinition {
   std::vector<OperandSpec> (*operands)(const Problem& problem) = nullptr;
   // FLOPs and the compulsory bytes of the fused computation (each operand once).
   WorkModel (*work)(const Problem& problem) = nullptr;
-  // The same FLOPs, and the bytes when every step is its own pass through memory.
-  WorkModel (*unfused_work)(const Problem& problem) = nullptr;
+  // The chain an eager framework runs, pass by pass in order; null for an op of one step.
+  std::vector<PassWork> (*unfused_passes)(const Problem& problem) = nullptr;
   // Largest accepted error relative to the reference's scale (per op: a softmax or a
   // normalisation errs differently from a long dot product), for the problem's dtype.
   double (*tolerance)(const Problem& problem) = nullptr;
@@ -96,9 +103,16 @@ bool apply_params(Problem& problem, std::string_view overrides);
 // The op's small example problem in `dtype` (pattern normal).
 Problem example_problem(const OpDefinition& op, DType dtype);
 
-// The op's work model for the problem: fused (compulsory bytes) and as a chain of passes.
+// The op's work model for the problem: fused (compulsory bytes) and as a chain of passes
+// (the op's FLOPs, the useful work, and the bytes of every pass together; op_work for an
+// op of one step).
 WorkModel op_work(const Problem& problem);
 WorkModel op_unfused_work(const Problem& problem);
+// The unfused chain's passes; empty for an op of one step.
+std::vector<PassWork> op_unfused_passes(const Problem& problem);
+// The name of the metric that holds a pass's seconds per call: "pass_time.3.exp" for the
+// pass at `index` 2 (the name counts from 1), so a reader finds it from the op's passes.
+std::string pass_time_metric(std::size_t index, const std::string& pass);
 
 // Bytes of every operand together: what a case allocates.
 std::uint64_t operand_bytes(const Problem& problem);

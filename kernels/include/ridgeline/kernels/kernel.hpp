@@ -8,6 +8,7 @@
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/core/work_model.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
+#include "ridgeline/kernels/pass_clock.hpp"
 
 namespace ridgeline {
 
@@ -56,6 +57,9 @@ class Kernel {
   virtual std::optional<double> timed_run() { return std::nullopt; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
+  // An unfused chain's clock, lapped by each of its passes in the order of the op's
+  // unfused passes (op_unfused_passes); nullptr for a kernel that is not such a chain.
+  virtual PassClock* pass_clock() { return nullptr; }
 };
 
 // Checks shared by the CPU kernels: dtype listed in info(), batch 1, threads allowed.

@@ -46,6 +46,8 @@ std::string csv_report(const ReportInput& input);
 std::string fusion_csv(const ReportInput& input);
 // The eltwise chain's sweeps as CSV, one row per (sweep, L).
 std::string sweep_csv(const ReportInput& input);
+// Every unfused chain's passes, one row per pass (the pass table's columns); "" without any.
+std::string passes_csv(const ReportInput& input);
 // The roofline picture of one run as the HTML report draws it (an <svg> element, markers
 // coloured by backend, fusion arrows): `scene` made from input.placements, with the roofs it
 // shows (the dashboard exports its current chart with it).

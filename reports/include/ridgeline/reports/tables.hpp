@@ -35,5 +35,12 @@ Table measured_levels_table(const MachineModel& machine);
 Table ladder_table(const ReportInput& input);
 // One case's rate, power and clock per input pattern.
 Table pattern_table(const ReportInput& input);
+// An unfused chain pass by pass: pass, time, share of the chain, bytes, bandwidth,
+// intensity, GFLOP/s, bound, fraction of that roof, and whether it is below the floor.
+Table unfused_pass_table(const UnfusedChain& chain);
+// "softmax rows=8,cols=8 f32, pattern normal, 2 threads, cpu.unfused": what a pass table shows.
+std::string unfused_chain_title(const UnfusedChain& chain);
+// "passes 98.1 ms of the case's 99.0 ms per call; 97% of it in memory-bound passes".
+std::string unfused_chain_summary(const UnfusedChain& chain);
 
 }  // namespace ridgeline

@@ -17,6 +17,7 @@
 #include "ops/attention_unfused.hpp"
 #include "reference/attention_reference.hpp"
 #include "ridgeline/core/ops/attention.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 
 namespace ridgeline {
 
@@ -157,12 +158,19 @@ TEST(AttentionFused, RefusesWhatItCannotRun) {
 TEST(AttentionKernels, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
   if (!ops::AttentionUnfused::available())
     GTEST_SKIP() << "cpu.unfused runs the packed GEMM, which needs AVX-512 or AVX2 + FMA";
-  for (const char* backend : {"cpu.fused", "cpu.unfused"})
+  for (const char* backend : {"cpu.fused", "cpu.unfused", "cpu.avx2_fused", "cpu.avx2_unfused"})
     for (const char* params : kShapes)
       for (int threads : {1, 2}) {
         auto kernel = builtin_catalog().create(backend, "attention");
         ASSERT_TRUE(kernel) << backend;
         const Problem p = make(params);
+        // The forced AVX2 forms on a CPU without AVX2: refused with the reason, not run.
+        if (std::string(backend).find("avx2") != std::string::npos &&
+            !cpu_features().has_avx2_fma()) {
+          EXPECT_NE(kernel->supports(p, threads).reason.find("does not run avx2"),
+                    std::string::npos);
+          continue;
+        }
         ASSERT_TRUE(kernel->supports(p, threads)) << kernel->supports(p, threads).reason;
         Operands ops = filled(p);
         kernel->prepare(p, ops, threads);
@@ -198,6 +206,14 @@ TEST(AttentionKernels, RolesAndTheTrafficEachRecords) {
   const KernelInfo* unfused = builtin_catalog().find("cpu.unfused", "attention");
   ASSERT_TRUE(fused && unfused);
   EXPECT_EQ(fused->role, KernelRole::fused);
+  // The AVX2-forced forms: the same roles, f32 only.
+  for (const char* form : {"cpu.avx2_fused", "cpu.avx2_unfused"}) {
+    const KernelInfo* k = builtin_catalog().find(form, "attention");
+    ASSERT_TRUE(k) << form;
+    EXPECT_EQ(k->dtypes, std::vector<DType>{DType::f32}) << form;
+    EXPECT_EQ(k->role,
+              std::string(form) == "cpu.avx2_fused" ? KernelRole::fused : KernelRole::unfused);
+  }
   EXPECT_EQ(unfused->role, KernelRole::unfused);
   EXPECT_TRUE(fused->threaded && unfused->threaded);
   EXPECT_EQ(builtin_catalog().create("cpu.fused", "attention")->work(p), op_work(p));

@@ -1,7 +1,9 @@
 // The attention kernels as the catalog sees them (docs/attention.md): cpu.fused runs the
 // flash-style tiles, cpu.unfused the eager chain, which materialises the scores and is
 // refused where they would not fit in the memory available. f32, and bf16 (bf16 in memory,
-// f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16.
+// f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16. cpu.avx2_fused and
+// cpu.avx2_unfused are the same with AVX2 forced (f32), so that an AVX-512 machine measures
+// the code an AVX2-only CPU (Zen 3) runs.
 #include "attention_kernel.hpp"
 
 #include <fmt/format.h>
@@ -27,23 +29,44 @@ ops::AttentionArgsOf<T> args_of(const Problem& p, Operands& operands) {
           operands.at("V").as<T>().data(), operands.at("O").as<T>().data()};
 }
 
+// "cpu.fused", or "cpu.avx2_fused" with AVX2 forced; the same for "unfused".
+std::string backend_name(std::optional<ops::Isa> forced, const char* form) {
+  return fmt::format("cpu.{}{}", forced ? std::string(ops::to_string(*forced)) + "_" : "", form);
+}
+
+std::vector<DType> dtypes(std::optional<ops::Isa> forced) {
+  return forced ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, DType::bf16};
+}
+
+std::string isa_said(std::optional<ops::Isa> forced) {
+  return forced ? fmt::format("{} forced", ops::to_string(*forced))
+                : fmt::format("{} by CPUID", ops::to_string(ops::best_isa()));
+}
+
+Support forced_support(std::optional<ops::Isa> forced) {
+  if (forced && !ops::isa_available(*forced))
+    return Support::no(fmt::format("this CPU does not run {}", ops::to_string(*forced)));
+  return Support::yes();
+}
+
 class FusedAttention : public Kernel {
  public:
-  FusedAttention()
+  explicit FusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
-              "cpu.fused",
+              backend_name(forced, "fused"),
               "cpu",
-              {DType::f32, DType::bf16},
+              dtypes(forced),
               true,
               fmt::format("flash-style: blocks of query rows against chunks of keys with an "
-                          "online softmax, scores never stored; OpenMP over (head, block), {} "
-                          "by CPUID",
-                          ops::to_string(ops::best_isa())),
-              KernelRole::fused} {}
+                          "online softmax, scores never stored; OpenMP over (head, block), {}",
+                          isa_said(forced)),
+              KernelRole::fused},
+        isa_(forced.value_or(ops::best_isa())) {}
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (Support s = forced_support(forced_isa()); !s) return s;
     if (attention_dims(problem).seq > ops::kAttentionMaxFusedSeq)
       return Support::no(
           fmt::format("{} compares key positions as floats, exact up to seq = "
@@ -76,8 +99,11 @@ class FusedAttention : public Kernel {
   }
 
  private:
+  std::optional<ops::Isa> forced_isa() const {
+    return info_.backend == "cpu.fused" ? std::nullopt : std::optional<ops::Isa>(isa_);
+  }
   KernelInfo info_;
-  ops::Isa isa_ = ops::best_isa();
+  ops::Isa isa_;
   bool bf16_ = false;
   ops::AttentionArgs args_;
   ops::AttentionArgsBf16 bf16_args_;
@@ -88,20 +114,24 @@ class FusedAttention : public Kernel {
 
 class UnfusedAttention : public Kernel {
  public:
-  UnfusedAttention()
+  explicit UnfusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
-              "cpu.unfused",
+              backend_name(forced, "unfused"),
               "cpu",
-              {DType::f32, DType::bf16},
+              dtypes(forced),
               true,
-              "the eager chain: packed GEMM writes the scaled scores, a mask pass (causal), the "
-              "softmax kernel writes the probabilities, packed GEMM multiplies them by V (bf16: "
-              "every intermediate bf16, the GEMMs' f32 output narrowed per head)",
-              KernelRole::unfused} {}
+              fmt::format("the eager chain: packed GEMM writes the scaled scores, a mask pass "
+                          "(causal), the softmax kernel writes the probabilities, packed GEMM "
+                          "multiplies them by V (bf16: every intermediate bf16, the GEMMs' f32 "
+                          "output narrowed per head); {}",
+                          isa_said(forced)),
+              KernelRole::unfused},
+        forced_(forced) {}
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (Support s = forced_support(forced_); !s) return s;
     if (!ops::AttentionUnfused::available())
       return Support::no(info_.id() + " runs the packed GEMM, which needs AVX-512 or AVX2 + FMA");
     if (problem.dtype == DType::bf16)
@@ -134,7 +164,7 @@ class UnfusedAttention : public Kernel {
       bf16_args_ = args_of<std::uint16_t>(problem, operands);
     else
       args_ = args_of<float>(problem, operands);
-    chain_.prepare(shape_of(problem), problem.dtype, threads);
+    chain_.prepare(shape_of(problem), problem.dtype, threads, forced_);
   }
   void run() override {
     const PassClock::Lap lap(passes_);
@@ -145,10 +175,10 @@ class UnfusedAttention : public Kernel {
   }
   PassClock* pass_clock() override { return &passes_; }
   std::map<std::string, std::string> notes() const override {
-    return {
-        {"gemm", chain_.describe()},
-        {"softmax", fmt::format("row-wise softmax kernel, {}", ops::to_string(ops::best_isa()))},
-        {"passes", "scale Q, S = Q K^T, mask (causal), softmax S -> P, O = P V"}};
+    return {{"gemm", chain_.describe()},
+            {"softmax",
+             fmt::format("row-wise softmax kernel, {}", ops::to_string(chain_.softmax_isa()))},
+            {"passes", "scale Q, S = Q K^T, mask (causal), softmax S -> P, O = P V"}};
   }
 
  private:
@@ -156,6 +186,7 @@ class UnfusedAttention : public Kernel {
   bool bf16_ = false;
   ops::AttentionArgs args_;
   ops::AttentionArgsBf16 bf16_args_;
+  std::optional<ops::Isa> forced_;
   ops::AttentionUnfused chain_;
   PassClock passes_;  // lapped by each pass of the chain
 };
@@ -165,6 +196,8 @@ class UnfusedAttention : public Kernel {
 void add_attention_kernels(KernelCatalog& catalog) {
   catalog.add([] { return std::make_unique<FusedAttention>(); });
   catalog.add([] { return std::make_unique<UnfusedAttention>(); });
+  catalog.add([] { return std::make_unique<FusedAttention>(ops::Isa::avx2); });
+  catalog.add([] { return std::make_unique<UnfusedAttention>(ops::Isa::avx2); });
 }
 
 }  // namespace ridgeline

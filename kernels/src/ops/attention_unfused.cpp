@@ -64,9 +64,14 @@ std::string AttentionUnfused::bf16_unsupported() {
   return bf16_unsupported_reason(cpu_features());
 }
 
-void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int threads) {
+void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int threads,
+                               std::optional<Isa> forced) {
   if (!available())
     throw std::runtime_error("the packed GEMM needs AVX-512 or AVX2 + FMA, which this CPU lacks");
+  if (forced && (*forced == Isa::scalar || !isa_available(*forced)))
+    throw std::runtime_error(
+        fmt::format("the packed GEMM has no {} micro-kernel on this CPU", to_string(*forced)));
+  isa_ = forced.value_or(cpu_features().has_avx512() ? Isa::avx512 : Isa::avx2);
   const bool bf16 = dtype == DType::bf16;
   if (bf16)
     if (const std::string why = bf16_unsupported(); !why.empty()) throw std::runtime_error(why);
@@ -98,8 +103,7 @@ void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int thr
     uk_bf16_ = packed::microkernel_bf16_avx512();
     prepare_pair(qk_bf16_, pv_bf16_, uk_bf16_, sizeof(std::uint16_t));
   } else {
-    uk_ = cpu_features().has_avx512() ? packed::microkernel_f32_avx512()
-                                      : packed::microkernel_f32_avx2();
+    uk_ = isa_ == Isa::avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
     prepare_pair(qk_, pv_, uk_, sizeof(float));
   }
 }
@@ -123,7 +127,7 @@ void AttentionUnfused::run(const AttentionArgs& a) {
     mask(s, rows, n, -std::numeric_limits<float>::infinity(), threads_);
     pass_done();
   }
-  softmax_fused(s, p, rows, n, threads_);
+  softmax_fused_isa(isa_, s, p, rows, n, threads_);
   pass_done();
   for (std::int64_t h = 0; h < shape_.heads; ++h) {
     pv_.bind(p + h * n * n, a.v + h * n * d, a.o + h * n * d);

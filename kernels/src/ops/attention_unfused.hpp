@@ -34,10 +34,13 @@ class AttentionUnfused {
   // overflows.
   static std::optional<std::size_t> buffer_bytes(const AttentionShape& shape, DType dtype);
 
-  // Allocates the buffers and sizes the two GEMMs (the best micro-kernel by CPUID);
-  // std::runtime_error where available() is false, or for bf16 where bf16_unsupported() says
-  // why.
-  void prepare(const AttentionShape& shape, DType dtype, int threads);
+  // Allocates the buffers and sizes the two GEMMs (the best micro-kernel by CPUID, or the
+  // forced ISA's for f32, whose softmax then runs at that ISA too); std::runtime_error where
+  // available() is false or the CPU lacks the forced ISA, or for bf16 where
+  // bf16_unsupported() says why.
+  void prepare(const AttentionShape& shape, DType dtype, int threads,
+               std::optional<Isa> forced = std::nullopt);
+  Isa softmax_isa() const { return isa_; }
   // args.shape must be the prepared shape, the element type the prepared dtype.
   void run(const AttentionArgs& args);
   void run(const AttentionArgsBf16& args);
@@ -47,6 +50,7 @@ class AttentionUnfused {
   AttentionShape shape_;
   DType dtype_ = DType::f32;
   int threads_ = 1;
+  Isa isa_ = best_isa();                     // of the f32 GEMMs' micro-kernel and the softmax
   OperandBuffer scores_, probs_, q_scaled_;  // in dtype_
   OperandBuffer stage_s_, stage_o_;          // bf16: one head's f32 GEMM output
   packed::MicroKernel<float> uk_{};

@@ -1,5 +1,8 @@
 #include "ridgeline/kernels/cpu_features.hpp"
 
+#include <cpuid.h>
+
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -16,6 +19,21 @@ std::string read_cpu_model() {
     }
   return "unknown";
 }
+// The vendor and display family from CPUID leaves 0 and 1 (the extended family is added
+// where the base family is 0xF, as AMD and Intel both define it).
+void read_vendor_family(CpuFeatures& f) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return;
+  char vendor[13] = {};
+  std::memcpy(vendor, &b, 4);
+  std::memcpy(vendor + 4, &d, 4);
+  std::memcpy(vendor + 8, &c, 4);
+  f.amd = std::strcmp(vendor, "AuthenticAMD") == 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  const int base = static_cast<int>((a >> 8) & 0xF);
+  f.family = base == 0xF ? base + static_cast<int>((a >> 20) & 0xFF) : base;
+}
+
 }  // namespace
 
 std::vector<std::string> CpuFeatures::isa_list() const {
@@ -38,6 +56,7 @@ const CpuFeatures& cpu_features() {
     CpuFeatures f;
     __builtin_cpu_init();
     f.model = read_cpu_model();
+    read_vendor_family(f);
     f.avx2 = __builtin_cpu_supports("avx2");
     f.fma = __builtin_cpu_supports("fma");
     f.avx512f = __builtin_cpu_supports("avx512f");

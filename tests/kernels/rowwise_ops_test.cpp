@@ -306,11 +306,11 @@ double ulps(float a, double exact) {
 
 TEST_P(RowwiseExp, AccurateOverTheRangeAndZeroBelow) {
   // Every 2^-10 from near the underflow limit (-87.3365) to 88, plus the values a softmax meets
-  // most: [-10, 0].
+  // most: [-10, 0]. Below -126.5 ln 2 (-87.68) the result is 0.
   std::vector<float> x;
   for (float v = -87.33f; v <= 88.0f; v += 0x1p-10f) x.push_back(v);
   const std::size_t dense = x.size();
-  x.insert(x.end(), {-87.35f, -100.0f, -1e30f, -kInf, 0.0f, -0.0f});
+  x.insert(x.end(), {-87.7f, -100.0f, -1e30f, -kInf, 0.0f, -0.0f});
   std::vector<float> y(x.size(), kNaN);
   exp_isa(GetParam(), x.data(), y.data(), static_cast<std::int64_t>(x.size()));
   double worst = 0;
@@ -323,16 +323,23 @@ TEST_P(RowwiseExp, AccurateOverTheRangeAndZeroBelow) {
   for (std::size_t i = dense; i < dense + 4; ++i) EXPECT_EQ(y[i], 0.0f) << x[i];
   EXPECT_EQ(y[dense + 4], 1.0f);
   EXPECT_EQ(y[dense + 5], 1.0f);
+  // Between -87.68 and ln FLT_MIN: p * 2^-126, a subnormal within a few of its ulps (2^-149).
+  std::vector<float> low;
+  for (float v = -87.68f; v < -87.34f; v += 0x1p-12f) low.push_back(v);
+  std::vector<float> ylow(low.size(), kNaN);
+  exp_isa(GetParam(), low.data(), ylow.data(), static_cast<std::int64_t>(low.size()));
+  for (std::size_t i = 0; i < low.size(); ++i)
+    EXPECT_NEAR(ylow[i], std::exp(static_cast<double>(low[i])), 4 * 0x1p-149) << low[i];
 }
 
 // AVX-512 applies 2^n with vscalefps, AVX2 multiplies by 2^n built from its bits: the same
 // arithmetic otherwise, and an exact power of two with one rounding either way, so the same
-// bits, the subnormal results included.
+// bits, the subnormal results and the underflow to 0 included.
 TEST(RowwiseExpBits, Avx512ScalefMatchesAvx2Multiply) {
   for (Isa isa : {Isa::avx512, Isa::avx2})
     if (!isa_available(isa)) GTEST_SKIP() << "this CPU has no " << to_string(isa) << " (CPUID)";
   std::vector<float> x;
-  for (float v = -87.34f; v <= 88.0f; v += 0x1p-9f) x.push_back(v);
+  for (float v = -88.5f; v <= 88.0f; v += 0x1p-9f) x.push_back(v);
   std::vector<float> y512(x.size()), y256(x.size());
   const auto n = static_cast<std::int64_t>(x.size());
   exp_isa(Isa::avx512, x.data(), y512.data(), n);

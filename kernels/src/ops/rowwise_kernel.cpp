@@ -102,12 +102,17 @@ class RowwiseKernel : public Kernel {
     std::map<std::string, std::string> notes{
         {"isa", forced_ ? std::string(ops::to_string(*forced_)) : ops::rowwise_fused_isa()},
         {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
-    if (fused_ && (op_ == Op::layernorm || op_ == Op::rmsnorm)) {
+    if (fused_ && op_ != Op::eltwise_chain && !(op_ == Op::softmax && bf16_)) {
       const std::int64_t bytes = ops::rows_in_out_bytes(rows_, cols_, bf16_ ? 2 : 4);
-      notes["y stores"] =
-          fmt::format("{} (x and y {:.1f} MiB, streamed past {} MiB)",
-                      ops::streams_output(bytes) ? "non-temporal" : "plain",
-                      static_cast<double>(bytes) / (1 << 20), ops::streaming_threshold() >> 20);
+      const bool streams =
+          ops::streams_output(bytes) &&
+          (op_ != Op::softmax || ops::softmax_streams_y(forced_.value_or(ops::best_isa())));
+      notes["y stores"] = fmt::format(
+          "{} (x and y {:.1f} MiB, streamed past {} MiB{})", streams ? "non-temporal" : "plain",
+          static_cast<double>(bytes) / (1 << 20), ops::streaming_threshold() >> 20,
+          op_ == Op::softmax && !ops::softmax_streams_y(forced_.value_or(ops::best_isa()))
+              ? "; not softmax with AVX-512 on Zen 5, where plain stores are faster"
+              : "");
     }
     return notes;
   }

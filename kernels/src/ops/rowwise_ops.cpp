@@ -79,6 +79,10 @@ bool streams_output(std::int64_t working_set_bytes) {
   return working_set_bytes > threshold().load(std::memory_order_relaxed);
 }
 
+bool softmax_streams_y(Isa isa) {
+  return !(isa == Isa::avx512 && cpu_features().amd && cpu_features().family >= 0x1A);
+}
+
 const char* to_string(Isa isa) {
   switch (isa) {
     case Isa::avx512:

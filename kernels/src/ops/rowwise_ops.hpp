@@ -43,6 +43,12 @@ std::string rowwise_fused_isa();  // to_string(best_isa()), for a kernel's notes
 std::int64_t streaming_threshold();
 std::int64_t set_streaming_threshold(std::int64_t bytes);
 bool streams_output(std::int64_t working_set_bytes);  // working set > threshold
+// Whether the fused f32 softmax streams y where streams_output says so. Its exp values go to
+// a per-thread row in L1 and the scaling streams them into y: on the Zen 4 VM that took
+// 32768 x 4096 from 69 to 63 ms (AVX2) and 58 to 52 ms (AVX-512) on 1 thread. On Zen 5
+// (AMD family 1Ah) with AVX-512, streaming measured slower (34.0 to 26.9 GFLOP/s on 2
+// threads): there it keeps plain stores.
+bool softmax_streams_y(Isa isa);
 // The working set streams_output judges for a row-wise op: x and y, rows x cols elements of
 // element_bytes each.
 constexpr std::int64_t rows_in_out_bytes(std::int64_t rows, std::int64_t cols,

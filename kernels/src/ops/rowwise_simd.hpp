@@ -25,18 +25,23 @@ namespace {
 
 // exp(x) = 2^n * exp(r), n = round(x / ln 2), r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 in two
 // parts, Cody-Waite, so n ln 2 is exact to ~2^-32), exp(r) by Cephes' expf polynomial
-// (degree 7 overall, ~1 ulp). Inputs are clamped to [ln FLT_MIN, 88] so 2^n stays a normal
-// float; below ln FLT_MIN (and -inf) the result is 0: after max-subtraction such terms are
-// below 2^-126 of the row's largest, which is 1.
-inline constexpr float kExpLo = -87.33654f;  // ln(FLT_MIN)
-inline constexpr float kExpHi = 88.0f;       // 2^127 * exp(r) stays below FLT_MAX
+// (degree 7 overall, ~1 ulp). Inputs are clamped to [kExpFlushLo, 88]. Below -126.5 ln 2
+// (-87.68) and at -inf the result is 0; from there to ln FLT_MIN (-87.34) it is the subnormal
+// p * 2^-126: after max-subtraction such terms are below 2^-126 of the row's largest, 1.
+// The lower clamp is where round(x log2 e) = -127: n + 127 = 0, so where 2^n is built from
+// bits they are those of +0.0, and exp underflows to 0 without a compare and a mask.
+inline constexpr float kExpFlushLo = -88.0f;
+inline constexpr float kExpHi = 88.0f;  // 2^127 * exp(r) stays below FLT_MAX
 
 template <typename S>
 typename S::V exp_approx(typename S::V x) {
   using V = typename S::V;
-  const V xc = S::min(S::max(x, S::set1(kExpLo)), S::set1(kExpHi));
+  constexpr bool kScale = requires(V v) {
+    S::scale_pow2(v, v);
+  };
+  const V xc = S::min(S::max(x, S::set1(kExpFlushLo)), S::set1(kExpHi));
   // n = round(xc * log2 e) by the 1.5 * 2^23 trick in one fma: t's low mantissa bits then
-  // hold n + 127 (in [1, 254] after the clamp), n is t less the constant, and where the
+  // hold n + 127 (in [0, 254] after the clamp), n is t less the constant, and where the
   // traits build 2^n from bits (AVX2, one lane) 2^n is t's bits moved into the exponent field:
   // two operations fewer than a round, a convert, the bias's add and the shift (the AVX2 exp
   // was 1.42 cycles an element on the Zen 4 VM, and it bounds the fused softmax).
@@ -52,15 +57,15 @@ typename S::V exp_approx(typename S::V x) {
   p = S::fma(p, r, S::set1(1.6666665459e-1f));
   p = S::fma(p, r, S::set1(5.0000001201e-1f));
   p = S::fma(p, S::mul(r, r), S::add(r, S::set1(1.0f)));
-  // p * 2^n: one instruction where the traits have scale_pow2 (AVX-512's vscalefps), else a
-  // multiply by 2^n from t's bits; the same bits either way (an exact power of two, one
-  // rounding).
-  V scaled;
-  if constexpr (requires { S::scale_pow2(p, n); })
-    scaled = S::scale_pow2(p, n);
+  // p * 2^n: one instruction where the traits have scale_pow2 (AVX-512's vscalefps), which
+  // then needs the underflow masked to 0 below ln(FLT_MIN); else a multiply by 2^n from t's
+  // bits, which is +0 at the flush clamp (two operations fewer: the AVX2 softmax is bound by
+  // its exp on the Zen 4 VM, docs/rowwise-ops.md).
+  // vscalefps gives p * 2^-127 at n = -127: zeroed there, as the bits give +0.
+  if constexpr (kScale)
+    return S::zero_where_less(S::scale_pow2(p, n), n, S::set1(-126.5f));
   else
-    scaled = S::mul(p, S::pow2_of_biased(t));
-  return S::zero_where_less(scaled, x, S::set1(kExpLo));
+    return S::mul(p, S::pow2_of_biased(t));
 }
 
 // One lane. Written so that GCC vectorises loops over it under `omp simd` (no calls: the

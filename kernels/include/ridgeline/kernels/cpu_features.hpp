@@ -8,6 +8,8 @@ namespace ridgeline {
 // __builtin_cpu_supports, which also checks that the OS saves the wide registers).
 struct CpuFeatures {
   std::string model;
+  bool amd = false;  // CPUID vendor "AuthenticAMD"
+  int family = 0;    // CPUID's display family: 0x19 Zen 3 and Zen 4, 0x1A Zen 5
   bool avx2 = false;
   bool fma = false;
   bool avx512f = false;

@@ -3,6 +3,7 @@
 // likwid-bench's kernel of the same kind and instruction width, at the same working set and
 // thread count (docs/roofline.md, "The probe checks itself").
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,8 +23,12 @@ std::optional<double> likwid_bench_bytes_per_s(const std::string& output);
 // `ceiling` measured by likwid-bench (found on PATH) for about `seconds`, the best of
 // `trials` runs, at the width the ceiling's best rate came from: the check, or nullopt with
 // `why` (likwid-bench absent, failed, or printed no rate). Each run costs likwid-bench's own
-// clock calibration, about a second, on top of `seconds`.
-std::optional<CeilingCheck> check_with_likwid_bench(const MemoryCeiling& ceiling, double seconds,
-                                                    int trials, std::string& why);
+// clock calibration, about a second, on top of `seconds`. With `measure_ours`, our kernel is
+// measured again right before each of likwid-bench's runs and the ratio is of the two bests:
+// DRAM's rate drifts by 5-10% within a minute on the Zen 4 VM, so a comparison with a rate
+// taken earlier would judge the drift.
+std::optional<CeilingCheck> check_with_likwid_bench(
+    const MemoryCeiling& ceiling, double seconds, int trials, std::string& why,
+    const std::function<double()>& measure_ours = {});
 
 }  // namespace ridgeline

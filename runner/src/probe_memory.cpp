@@ -110,11 +110,15 @@ void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSiz
 }
 
 // Each ceiling from `first` on (of `threads`) that `check` covers, measured again by
-// likwid-bench; a warning where the two differ by more than 5%. The first failure stops the
-// checks and is kept as m.check_reason. Whether any ran.
+// likwid-bench, taking turns with our kernel at the same width and working set on `arrays`
+// (the best of each side over three rounds for `probe --check`, one round for the default
+// probe's read and copy, each likwid-bench run costing a second of its clock calibration); a
+// warning where the two differ by more than 5%. The
+// first failure stops the checks and is kept as m.check_reason. Whether any ran.
 bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck check,
-                    const ProbeProgress& progress) {
+                    StreamArrays& arrays, const ProbeProgress& progress) {
   constexpr double kSeconds = 0.1;
+  const int rounds = check == ProbeCheck::all ? 3 : 1;
   bool ran = false;
   for (std::size_t i = first; i < m.memory.size() && check != ProbeCheck::none; ++i) {
     MemoryCeiling& c = m.memory[i];
@@ -123,7 +127,17 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
         (threads != 1 || (c.kernel != "read" && c.kernel != "copy")))
       continue;
     std::string why;
-    c.check = check_with_likwid_bench(c, kSeconds, 1, why);
+    const auto kernel = std::find_if(stream_kernels().begin(), stream_kernels().end(),
+                                     [&](StreamKernel k) { return to_string(k) == c.kernel; });
+    std::optional<StreamIsa> isa;
+    for (StreamIsa width : {StreamIsa::scalar, StreamIsa::avx2, StreamIsa::avx512})
+      if (to_string(width) == c.isa) isa = width;
+    std::function<double()> ours;
+    if (kernel != stream_kernels().end() && isa)
+      ours = [&, k = *kernel, width = *isa] {
+        return measure_bandwidth(k, c.working_set_bytes, arrays, {width}, kSeconds, 1).best;
+      };
+    c.check = check_with_likwid_bench(c, kSeconds, rounds, why, ours);
     ran = true;
     if (!c.check) {
       m.check_reason = why;
@@ -186,7 +200,7 @@ void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
       }
     if (m.memory.size() > ceilings_before)
       phases.done(fmt::format("ceilings {}", thread_text(threads)));
-    if (check_ceilings(m, ceilings_before, threads, opt.check, progress))
+    if (check_ceilings(m, ceilings_before, threads, opt.check, arrays, progress))
       phases.done(fmt::format("check {}", thread_text(threads)));
   }
   if (opt.check == ProbeCheck::read_copy_one_thread && m.check_reason.empty())

@@ -67,6 +67,25 @@ TEST(LikwidCheck, ARealRunMeasuresTheSameCeilingOrSaysWhyNot) {
 #endif
 }
 
+// With a re-measure of ours, it runs right before each of likwid-bench's runs and the ratio
+// is its best over likwid-bench's best, not the ceiling's older rate.
+TEST(LikwidCheck, OursIsMeasuredAgainBeforeEachOfLikwidBenchsRuns) {
+  MemoryCeiling c;
+  c.kernel = "read";
+  c.isa = "scalar";
+  c.threads = 1;
+  c.working_set_bytes = 16384;
+  c.bytes_per_s = 1.0;  // an old rate the check must not use
+  int calls = 0;
+  const std::vector<double> rates{3e10, 5e10, 4e10};
+  std::string why;
+  const auto check =
+      check_with_likwid_bench(c, 0.01, 3, why, [&] { return rates[calls++ % rates.size()]; });
+  if (!check) GTEST_SKIP() << why;
+  EXPECT_EQ(calls, 3);
+  EXPECT_DOUBLE_EQ(check->ratio, 5e10 / check->bytes_per_s);
+}
+
 TEST(LikwidCheck, WithoutLikwidBenchOnPathTheReasonSaysSo) {
   const char* old = std::getenv("PATH");
   const std::string saved = old ? old : "";

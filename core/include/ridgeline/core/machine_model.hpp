@@ -38,7 +38,9 @@ struct CeilingCheck {
   std::string tool;  // "likwid-bench"
   std::string test;  // its test: "load_avx", "copy_avx512"
   double bytes_per_s = 0;
-  double ratio = 0;  // the ceiling's rate at that width / the tool's
+  // Our rate at that width / the tool's: both the best of runs taking turns (the probe
+  // measures its kernel again before each of the tool's runs), else the ceiling's own rate.
+  double ratio = 0;
   // Within 5% of the tool: what the probe warns about and `probe --check` gates on.
   static constexpr double kTolerance = 0.05;
   bool agrees() const { return ratio >= 1 - kTolerance && ratio <= 1 + kTolerance; }

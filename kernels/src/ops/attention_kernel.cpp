@@ -122,8 +122,10 @@ class UnfusedAttention : public Kernel {
               true,
               fmt::format("the eager chain: packed GEMM writes the scaled scores, a mask pass "
                           "(causal), the softmax kernel writes the probabilities, packed GEMM "
-                          "multiplies them by V (bf16: every intermediate bf16, the GEMMs' f32 "
-                          "output narrowed per head); {}",
+                          "multiplies them by V{}; {}",
+                          forced ? ""
+                                 : " (bf16: every intermediate bf16, the GEMMs' f32 output "
+                                   "narrowed per head)",
                           isa_said(forced)),
               KernelRole::unfused},
         forced_(forced) {}

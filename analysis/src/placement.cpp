@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "foreign_time_base.hpp"
+#include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/analysis/run_cases.hpp"
@@ -53,12 +54,17 @@ std::string residence_level(const MachineModel* m, double bytes) {
 }
 
 // The working set: the op's compulsory bytes (every operand once, in doubles: no params
-// can overflow them); `bytes` where the op cannot size them.
-double working_set_bytes(const Problem& problem, double bytes) {
+// can overflow them), or an unfused chain's footprint (op_unfused_footprint: attention's
+// scores); `bytes` where the op cannot size them.
+double working_set_bytes(const CaseDetails& d, double bytes) {
   try {
-    const auto w = op_work(problem);
-    const auto it = w.bytes.find("dram");
-    return it != w.bytes.end() && usable(it->second) ? it->second : bytes;
+    const auto role = fusion_role(d.backend);
+    const double set = role && !role->fused ? op_unfused_footprint(d.problem) : [&] {
+      const auto w = op_work(d.problem);
+      const auto it = w.bytes.find("dram");
+      return it != w.bytes.end() ? it->second : 0.0;
+    }();
+    return usable(set) ? set : bytes;
   } catch (const std::exception&) {
     return bytes;
   }
@@ -230,7 +236,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   } else if (analytic_bytes) {
     // The level is the working set's; the bytes may be more (an unfused kernel's passes
     // move its operands several times: its traffic, not its footprint).
-    const double working_set = working_set_bytes(d.problem, analytic->second);
+    const double working_set = working_set_bytes(d, analytic->second);
     const std::string level = residence_level(machine, working_set);
     p.bytes[level] = analytic->second;
     p.bytes_source = MetricSource::analytic;

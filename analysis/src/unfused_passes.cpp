@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "fusion_cases.hpp"
 #include "ridgeline/analysis/fusion.hpp"
@@ -16,16 +17,27 @@ namespace ridgeline {
 
 namespace {
 
+// Each case's timed repetitions (iteration rows without an error), by case name: built once,
+// so that a run of many unfused cases is read in one pass.
+using Repetitions = std::map<std::string, std::vector<const CaseDetails*>>;
+
+Repetitions repetitions_by_case(const Run& run) {
+  Repetitions out;
+  for (const auto& r : run.benchmarks)
+    if (r.run_type == "iteration" && !r.error_occurred && r.ridgeline)
+      out[r.run_name.empty() ? r.name : r.run_name].push_back(&*r.ridgeline);
+  return out;
+}
+
 // The value of `metric` in each timed repetition of the case named `name`.
-std::vector<double> repetition_values(const Run& run, const std::string& name,
+std::vector<double> repetition_values(const Repetitions& reps, const std::string& name,
                                       const std::string& metric) {
   std::vector<double> out;
-  for (const auto& r : run.benchmarks) {
-    if (r.run_type != "iteration" || r.error_occurred || !r.ridgeline) continue;
-    if ((r.run_name.empty() ? r.name : r.run_name) != name) continue;
-    for (const auto& m : r.ridgeline->metrics)
+  const auto it = reps.find(name);
+  if (it == reps.end()) return out;
+  for (const CaseDetails* d : it->second)
+    for (const auto& m : d->metrics)
       if (m.name == metric && usable(m.value)) out.push_back(m.value);
-  }
   return out;
 }
 
@@ -50,28 +62,7 @@ void place_pass(PassPoint& p, const Roof& roof, const std::string& level) {
   p.below_floor = p.roof > 0 && p.roof < kPassRoofFloor;
 }
 
-// The level a chain's passes stream from. A call touches at least its operands and each
-// pass's inputs and outputs (at least half its bytes: an in-place pass reads and writes one
-// buffer); where that exceeds the last cache, every pass is read at DRAM, even when the
-// operands alone would fit a cache (attention's scores evict them between calls).
-std::string chain_level(const RooflinePlacement& p, const std::vector<PassWork>& model,
-                        const MachineModel* machine, std::vector<std::string>& notes) {
-  const std::string level = detail::comparison_level(p);
-  if (!machine || p.device == "gpu" || level == "DRAM" || level.empty()) return level;
-  double footprint = 0;
-  for (const auto& pass : model)
-    if (const auto it = pass.work.bytes.find("dram"); it != pass.work.bytes.end())
-      footprint = std::max(footprint, it->second / 2);
-  const std::int64_t last = cache_bytes_for_placement(*machine, "L3");
-  if (last <= 0 || footprint <= static_cast<double>(last)) return level;
-  notes.push_back(fmt::format(
-      "the case is placed at {} by its operands; its passes touch at least {:.1f} MiB per call, "
-      "more than the L3, so they are read at DRAM",
-      level, footprint / (1 << 20)));
-  return "DRAM";
-}
-
-UnfusedChain make_chain(const Run& run, const RooflinePlacement& p, std::size_t index,
+UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std::size_t index,
                         const CaseDetails& d, const std::vector<PassWork>& model,
                         const MachineModel* machine) {
   UnfusedChain c;
@@ -84,12 +75,12 @@ UnfusedChain make_chain(const Run& run, const RooflinePlacement& p, std::size_t 
   c.pattern = d.problem.pattern;
   c.device = d.device;
   c.threads = d.threads;
-  c.level = chain_level(p, model, machine, c.notes);
+  c.level = detail::comparison_level(p);  // the placement's: the chain's footprint decides it
   c.case_seconds = p.placeable ? p.seconds : 0;
   const Roof roof = machine ? roof_for(*machine, p.dtype, p.threads, p.device) : Roof{};
   for (std::size_t i = 0; i < model.size(); ++i) {
     std::vector<double> seconds =
-        repetition_values(run, p.name, pass_time_metric(i, model[i].name));
+        repetition_values(reps, p.name, pass_time_metric(i, model[i].name));
     PassPoint pass;
     pass.name = model[i].name;
     pass.flops = model[i].work.flops;
@@ -133,6 +124,7 @@ std::vector<UnfusedChain> unfused_chains(const Run& run,
                                          const std::vector<RooflinePlacement>& placements,
                                          const MachineModel* machine) {
   const auto details = detail::case_details(run, placements);
+  const Repetitions reps = repetitions_by_case(run);
   std::vector<UnfusedChain> out;
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const CaseDetails* d = details[i];
@@ -149,9 +141,9 @@ std::vector<UnfusedChain> unfused_chains(const Run& run,
     // Only a case whose kernel lapped its passes: runs from before pass times, and vendor
     // chains that run inside one library call, have none.
     if (model.empty() ||
-        repetition_values(run, p.name, pass_time_metric(0, model.front().name)).empty())
+        repetition_values(reps, p.name, pass_time_metric(0, model.front().name)).empty())
       continue;
-    out.push_back(make_chain(run, p, i, *d, model, machine));
+    out.push_back(make_chain(reps, p, i, *d, model, machine));
   }
   return out;
 }

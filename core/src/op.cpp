@@ -225,6 +225,16 @@ WorkModel op_unfused_work(const Problem& problem) {
   return w;
 }
 
+double op_unfused_footprint(const Problem& problem) {
+  const auto dram = [](const WorkModel& w) {
+    const auto it = w.bytes.find("dram");
+    return it == w.bytes.end() ? 0.0 : it->second;
+  };
+  double bytes = dram(op_work(problem));
+  for (const auto& pass : op_unfused_passes(problem)) bytes = std::max(bytes, dram(pass.work) / 2);
+  return bytes;
+}
+
 std::string pass_time_metric(std::size_t index, const std::string& pass) {
   return fmt::format("pass_time.{}.{}", index + 1, pass);
 }

@@ -158,4 +158,32 @@ TEST(UnfusedChains, MissingTimesAndMissingCeilingsAreSaid) {
   EXPECT_EQ(out[0].notes.back(), "no machine model: the passes are not placed");
 }
 
+// An unfused case's bytes stream from the level its chain's footprint fits: attention's
+// operands (4 x 2 MiB here) fit a 32 MiB L3, its 128 MiB of scores do not, so the case is
+// placed at DRAM; the fused twin, whose working set is its operands, at L3.
+TEST(UnfusedChains, TheChainsFootprintNotItsOperandsPlacesTheUnfusedCase) {
+  MachineModel machine = fusion_runs::machine();
+  machine.l1d_bytes = 32 << 10;
+  machine.l2_bytes = 1 << 20;
+  machine.l3_bytes = 32 << 20;
+  for (auto& c : machine.memory) c.level = "DRAM";
+  for (int t : {1, 2}) {
+    MemoryCeiling l3;
+    l3.level = "L3";
+    l3.kernel = "copy";
+    l3.bytes_per_s = 100e9;
+    l3.threads = t;
+    machine.memory.push_back(l3);
+  }
+  const std::string params = "heads=8,seq=2048,head_dim=64";
+  const ridgeline::Run run = run_of({make_case("cpu.unfused", "attention", params, 1, 100),
+                                     make_case("cpu.fused", "attention", params, 1, 80)});
+  const auto placements = place_results(run, &machine);
+  ASSERT_EQ(placements.size(), 2u);
+  EXPECT_EQ(placements[0].bytes.count("DRAM"), 1u) << placements[0].name;
+  EXPECT_EQ(placements[1].bytes.count("L3"), 1u) << placements[1].name;
+  EXPECT_DOUBLE_EQ(op_unfused_footprint(fusion_runs::problem("attention", params)),
+                   8.0 * 2048 * 2048 * 4);  // the softmax pass: S in, P out, halved
+}
+
 }  // namespace ridgeline

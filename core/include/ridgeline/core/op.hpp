@@ -110,6 +110,11 @@ WorkModel op_work(const Problem& problem);
 WorkModel op_unfused_work(const Problem& problem);
 // The unfused chain's passes; empty for an op of one step.
 std::vector<PassWork> op_unfused_passes(const Problem& problem);
+// The bytes a call of the unfused chain touches at least: its operands (op_work's bytes) or,
+// where more, half the largest pass's bytes (a pass reads and writes at most one buffer in
+// place): attention's scores. The working set that decides which level an unfused case's
+// bytes stream from. op_work's bytes for an op of one step.
+double op_unfused_footprint(const Problem& problem);
 // The name of the metric that holds a pass's seconds per call: "pass_time.3.exp" for the
 // pass at `index` 2 (the name counts from 1), so a reader finds it from the op's passes.
 std::string pass_time_metric(std::size_t index, const std::string& pass);

@@ -27,11 +27,12 @@ namespace {
 // parts, Cody-Waite, so n ln 2 is exact to ~2^-32), exp(r) by a degree-6 polynomial in
 // Horner form: six FMAs (Cephes' expf form, 1 + r + r^2 q(r), took eight operations). Its
 // coefficients are the Chebyshev fit on [-ln2/2, ln2/2] (mpmath.chebyfit, rounded to float),
-// relative error 2.0e-8 before rounding, within 2 ulps with it (tests/kernels). Inputs are clamped to [kExpFlushLo, 88]. Below -126.5 ln 2
-// (-87.68) and at -inf the result is 0; from there to ln FLT_MIN (-87.34) it is the subnormal
-// p * 2^-126: after max-subtraction such terms are below 2^-126 of the row's largest, 1.
-// The lower clamp is where round(x log2 e) = -127: n + 127 = 0, so where 2^n is built from
-// bits they are those of +0.0, and exp underflows to 0 without a compare and a mask.
+// relative error 2.0e-8 before rounding, within 2 ulps with it (tests/kernels). Inputs are
+// clamped to [kExpFlushLo, 88]. Below -126.5 ln 2 (-87.68) and at -inf the result is 0; from
+// there to ln FLT_MIN (-87.34) it is the subnormal p * 2^-126: after max-subtraction such
+// terms are below 2^-126 of the row's largest, 1. The lower clamp is where
+// round(x log2 e) = -127: n + 127 = 0, so where 2^n is built from bits they are those of
+// +0.0, and exp underflows to 0 without a compare and a mask.
 inline constexpr float kExpFlushLo = -88.0f;
 inline constexpr float kExpHi = 88.0f;  // 2^127 * exp(r) stays below FLT_MAX
 

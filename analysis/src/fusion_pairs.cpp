@@ -62,7 +62,7 @@ void set_chain_figures(FusionPair& pair, const UnfusedChain& chain) {
       flops += pass.flops;
       seconds += pass.seconds;
     }
-  if (chain.passes_seconds > 0 && chain.memory_bound_share > 0)
+  if (chain.placed && chain.passes_seconds > 0)
     pair.notes.push_back(fmt::format("{:.0f}% of the unfused time in memory-bound passes",
                                      100 * chain.memory_bound_share));
   const double rate = seconds > 0 ? flops / seconds : 0;

@@ -100,18 +100,17 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
     c.passes.push_back(pass);
   }
   double memory_seconds = 0;
-  bool placed = false;
   for (auto& pass : c.passes) {
     if (c.passes_seconds > 0) pass.share = pass.seconds / c.passes_seconds;
-    placed = placed || !pass.bound.empty();
+    c.placed = c.placed || !pass.bound.empty();
     if (!pass.bound.empty() && pass.bound != "compute") memory_seconds += pass.seconds;
     if (pass.below_floor)
       c.notes.push_back(fmt::format(
           "{} runs at {:.2f} of its {} roof ({:.0f}% of the chain's time)", pass.name, pass.roof,
           pass.bound == "compute" ? "compute" : pass.bound, 100 * pass.share));
   }
-  if (placed && c.passes_seconds > 0) c.memory_bound_share = memory_seconds / c.passes_seconds;
-  if (!placed && c.passes_seconds > 0)
+  if (c.placed && c.passes_seconds > 0) c.memory_bound_share = memory_seconds / c.passes_seconds;
+  if (!c.placed && c.passes_seconds > 0)
     c.notes.push_back(machine ? fmt::format("no {} ceiling to place the passes against",
                                             c.level.empty() ? "memory" : c.level)
                               : "no machine model: the passes are not placed");

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "ridgeline/reports/format.hpp"
 
 namespace ridgeline {
@@ -153,9 +151,7 @@ std::string unfused_chain_title(const UnfusedChain& c) {
 std::string unfused_chain_summary(const UnfusedChain& c) {
   std::string s = fmt::format("passes together {} per call", duration(c.passes_seconds));
   if (c.case_seconds > 0) s += fmt::format(", the case {}", duration(c.case_seconds));
-  const bool placed =
-      std::any_of(c.passes.begin(), c.passes.end(), [](const auto& p) { return !p.bound.empty(); });
-  if (placed)
+  if (c.placed)
     s += fmt::format("; {} of the passes' time in memory-bound passes (traffic)",
                      percent(c.memory_bound_share));
   return s;

@@ -94,14 +94,7 @@ TEST(FusionPairs, CountedBytesAreShownBesideTheModelAndTheirRatioIsTheOneTimeIsH
 TEST(FusionPairs, BothFormsAreComparedWithTheLevelTheirWorkingSetFitsNotTheirTraffic) {
   MachineModel m = fusion_runs::machine();
   m.l3_bytes = 256 << 20;  // the 128 MiB of x and y fit; the unfused passes move 512 MiB
-  for (int t : {1, 2}) {
-    MemoryCeiling l3;
-    l3.level = "L3";
-    l3.kernel = "copy";
-    l3.bytes_per_s = 60e9;
-    l3.threads = t;
-    m.memory.push_back(l3);
-  }
+  fusion_runs::add_l3_ceiling(m, 60e9);
   const ridgeline::Run run =
       two_cases(make_case("cpu.unfused", "softmax", "rows=4096,cols=4096", 1, 40),
                 make_case("cpu.fused", "softmax", "rows=4096,cols=4096", 1, 10));

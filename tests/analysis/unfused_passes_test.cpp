@@ -166,15 +166,7 @@ TEST(UnfusedChains, TheChainsFootprintNotItsOperandsPlacesTheUnfusedCase) {
   machine.l1d_bytes = 32 << 10;
   machine.l2_bytes = 1 << 20;
   machine.l3_bytes = 32 << 20;
-  for (auto& c : machine.memory) c.level = "DRAM";
-  for (int t : {1, 2}) {
-    MemoryCeiling l3;
-    l3.level = "L3";
-    l3.kernel = "copy";
-    l3.bytes_per_s = 100e9;
-    l3.threads = t;
-    machine.memory.push_back(l3);
-  }
+  fusion_runs::add_l3_ceiling(machine, 100e9);
   const std::string params = "heads=8,seq=2048,head_dim=64";
   const ridgeline::Run run = run_of({make_case("cpu.unfused", "attention", params, 1, 100),
                                      make_case("cpu.fused", "attention", params, 1, 80)});

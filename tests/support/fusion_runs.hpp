@@ -82,6 +82,18 @@ inline MachineModel machine() {
   return m;
 }
 
+// An L3 copy ceiling of `bytes_per_s` on 1 and 2 threads.
+inline void add_l3_ceiling(MachineModel& m, double bytes_per_s) {
+  for (int t : {1, 2}) {
+    MemoryCeiling l3;
+    l3.level = "L3";
+    l3.kernel = "copy";
+    l3.bytes_per_s = bytes_per_s;
+    l3.threads = t;
+    m.memory.push_back(l3);
+  }
+}
+
 // softmax 4096 x 4096 fused in 10 ms and unfused in 40 ms on 1 thread, its passes max 4 ms,
 // subtract 8, exp 15 (0.42 of the DRAM roof: the pass that loses), sum 4, divide 8; the eltwise
 // chain fused and unfused for L = 1 ... 32 (fused 15 ms, 20 ms at L = 32 where it is past the

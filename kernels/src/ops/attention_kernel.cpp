@@ -10,6 +10,7 @@
 
 #include "attention_ops.hpp"
 #include "attention_unfused.hpp"
+#include "forced_isa.hpp"
 #include "ridgeline/core/ops/attention.hpp"
 #include "ridgeline/core/system_memory.hpp"
 
@@ -29,44 +30,25 @@ ops::AttentionArgsOf<T> args_of(const Problem& p, Operands& operands) {
           operands.at("V").as<T>().data(), operands.at("O").as<T>().data()};
 }
 
-// "cpu.fused", or "cpu.avx2_fused" with AVX2 forced; the same for "unfused".
-std::string backend_name(std::optional<ops::Isa> forced, const char* form) {
-  return fmt::format("cpu.{}{}", forced ? std::string(ops::to_string(*forced)) + "_" : "", form);
-}
-
-std::vector<DType> dtypes(std::optional<ops::Isa> forced) {
-  return forced ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, DType::bf16};
-}
-
-std::string isa_said(std::optional<ops::Isa> forced) {
-  return forced ? fmt::format("{} forced", ops::to_string(*forced))
-                : fmt::format("{} by CPUID", ops::to_string(ops::best_isa()));
-}
-
-Support forced_support(std::optional<ops::Isa> forced) {
-  if (forced && !ops::isa_available(*forced))
-    return Support::no(fmt::format("this CPU does not run {}", ops::to_string(*forced)));
-  return Support::yes();
-}
-
 class FusedAttention : public Kernel {
  public:
   explicit FusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
-              backend_name(forced, "fused"),
+              ops::forced_backend(forced, "fused"),
               "cpu",
-              dtypes(forced),
+              ops::forced_dtypes(forced),
               true,
               fmt::format("flash-style: blocks of query rows against chunks of keys with an "
                           "online softmax, scores never stored; OpenMP over (head, block), {}",
-                          isa_said(forced)),
+                          ops::isa_said(forced)),
               KernelRole::fused},
+        forced_(forced),
         isa_(forced.value_or(ops::best_isa())) {}
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = forced_support(forced_isa()); !s) return s;
+    if (Support s = ops::forced_support(forced_); !s) return s;
     if (attention_dims(problem).seq > ops::kAttentionMaxFusedSeq)
       return Support::no(
           fmt::format("{} compares key positions as floats, exact up to seq = "
@@ -99,10 +81,8 @@ class FusedAttention : public Kernel {
   }
 
  private:
-  std::optional<ops::Isa> forced_isa() const {
-    return info_.backend == "cpu.fused" ? std::nullopt : std::optional<ops::Isa>(isa_);
-  }
   KernelInfo info_;
+  std::optional<ops::Isa> forced_;
   ops::Isa isa_;
   bool bf16_ = false;
   ops::AttentionArgs args_;
@@ -116,9 +96,9 @@ class UnfusedAttention : public Kernel {
  public:
   explicit UnfusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
-              backend_name(forced, "unfused"),
+              ops::forced_backend(forced, "unfused"),
               "cpu",
-              dtypes(forced),
+              ops::forced_dtypes(forced),
               true,
               fmt::format("the eager chain: packed GEMM writes the scaled scores, a mask pass "
                           "(causal), the softmax kernel writes the probabilities, packed GEMM "
@@ -126,14 +106,14 @@ class UnfusedAttention : public Kernel {
                           forced ? ""
                                  : " (bf16: every intermediate bf16, the GEMMs' f32 output "
                                    "narrowed per head)",
-                          isa_said(forced)),
+                          ops::isa_said(forced)),
               KernelRole::unfused},
         forced_(forced) {}
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = forced_support(forced_); !s) return s;
+    if (Support s = ops::forced_support(forced_); !s) return s;
     if (!ops::AttentionUnfused::available())
       return Support::no(info_.id() + " runs the packed GEMM, which needs AVX-512 or AVX2 + FMA");
     if (problem.dtype == DType::bf16)

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "forced_isa.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "rowwise_ops.hpp"
@@ -26,18 +27,15 @@ class RowwiseKernel : public Kernel {
  public:
   RowwiseKernel(std::string op, bool fused, std::optional<ops::Isa> forced = std::nullopt)
       : info_{op,
-              fmt::format("cpu.{}{}", forced ? std::string(ops::to_string(*forced)) + "_" : "",
-                          fused ? "fused" : "unfused"),
+              ops::forced_backend(forced, fused ? "fused" : "unfused"),
               "cpu",
-              forced ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, DType::bf16},
+              ops::forced_dtypes(forced),
               true,
-              fused ? fmt::format("one pass over memory, OpenMP over rows, {}",
-                                  forced ? std::string(ops::to_string(*forced)) + " forced"
-                                         : ops::rowwise_fused_isa() + " by CPUID")
-                    : fmt::format("one OpenMP-parallel, vectorised pass through memory per step, "
-                                  "each intermediate written out{}",
-                                  forced ? fmt::format(", {} forced", ops::to_string(*forced))
-                                         : std::string()),
+              fused
+                  ? fmt::format("one pass over memory, OpenMP over rows, {}", ops::isa_said(forced))
+                  : fmt::format("one OpenMP-parallel, vectorised pass through memory per step, "
+                                "each intermediate written out{}",
+                                forced ? ", " + ops::isa_said(forced) : std::string()),
               fused ? KernelRole::fused : KernelRole::unfused},
         fused_(fused),
         forced_(forced) {}
@@ -45,8 +43,7 @@ class RowwiseKernel : public Kernel {
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (forced_ && !ops::isa_available(*forced_))
-      return Support::no(fmt::format("this CPU does not run {}", ops::to_string(*forced_)));
+    if (Support s = ops::forced_support(forced_); !s) return s;
     if (problem.dtype == DType::bf16)
       if (std::string why = ops::bf16_unsupported_reason(cpu_features()); !why.empty())
         return Support::no(std::move(why));
@@ -104,15 +101,14 @@ class RowwiseKernel : public Kernel {
         {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
     if (fused_ && op_ != Op::eltwise_chain && !(op_ == Op::softmax && bf16_)) {
       const std::int64_t bytes = ops::rows_in_out_bytes(rows_, cols_, bf16_ ? 2 : 4);
-      const bool streams =
-          ops::streams_output(bytes) &&
-          (op_ != Op::softmax || ops::softmax_streams_y(forced_.value_or(ops::best_isa())));
+      const bool softmax_plain =
+          op_ == Op::softmax && !ops::softmax_streams_y(forced_.value_or(ops::best_isa()));
+      const bool streams = ops::streams_output(bytes) && !softmax_plain;
       notes["y stores"] = fmt::format(
           "{} (x and y {:.1f} MiB, streamed past {} MiB{})", streams ? "non-temporal" : "plain",
           static_cast<double>(bytes) / (1 << 20), ops::streaming_threshold() >> 20,
-          op_ == Op::softmax && !ops::softmax_streams_y(forced_.value_or(ops::best_isa()))
-              ? "; not softmax with AVX-512 on Zen 5, where plain stores are faster"
-              : "");
+          softmax_plain ? "; not softmax with AVX-512 on Zen 5, where plain stores are faster"
+                        : "");
     }
     return notes;
   }

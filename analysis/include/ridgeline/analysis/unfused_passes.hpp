@@ -41,8 +41,9 @@ struct UnfusedChain {
   std::vector<PassPoint> passes;  // in the order run
   double case_seconds = 0;        // the case's own time per call (its placement)
   double passes_seconds = 0;      // the passes' medians together
+  bool placed = false;            // a pass has a bound: the machine model had ceilings for them
   // Fraction of the passes' time in passes bound by a memory level: how much of the chain
-  // is traffic. 0 without ceilings.
+  // is traffic. 0 where not placed.
   double memory_bound_share = 0;
   std::vector<std::string> notes;  // each pass below the floor, and what could not be read
 };

@@ -138,14 +138,15 @@ struct Flash {
     for (int r = 0; r < R; ++r) {
       const V mx = S::max(rows.m[r], tree_max<J>(&s[0][r], R));
       if (S::any_greater(mx, rows.m[r])) {
-        const V alpha = exp_approx<S>(S::sub(rows.m[r], mx));  // 0 on the first chunk (m = -inf)
+        const V alpha =
+            exp_nonpositive<S>(S::sub(rows.m[r], mx));  // 0 on the first chunk (m = -inf)
         rows.l[r] = S::mul(rows.l[r], alpha);
         for (std::int64_t c = 0; c < d; ++c)
           S::store(ot + c * L + r * W, S::mul(S::load(ot + c * L + r * W), alpha));
         rows.m[r] = mx;
       }
 #pragma GCC unroll 32
-      for (int j = 0; j < J; ++j) s[j][r] = exp_approx<S>(S::sub(s[j][r], rows.m[r]));
+      for (int j = 0; j < J; ++j) s[j][r] = exp_nonpositive<S>(S::sub(s[j][r], rows.m[r]));
       rows.l[r] = S::add(rows.l[r], tree_sum<J>(&s[0][r], R));
     }
     // O^T[c] += sum_j V[j][c] * P[j], C columns at a time, P in registers.

@@ -165,7 +165,7 @@ void softmax_row(const typename E::T* xr, float* work, typename E::T* yr, std::i
   V acc = S::set1(0.0f);
   for (int k = 0; c + W <= cols; c += W) {
     ahead.step();
-    const V e = exp_approx<S>(S::sub(E::load(xr + c), vmx));
+    const V e = exp_nonpositive<S>(S::sub(E::load(xr + c), vmx));
     F32::store(work + c, e);
     acc = S::add(acc, e);
     if (++k == kBlock) {
@@ -178,7 +178,7 @@ void softmax_row(const typename E::T* xr, float* work, typename E::T* yr, std::i
   if (c < cols) {
     ahead.step();
     const int rest = static_cast<int>(cols - c);
-    const V e = exp_approx<S>(S::sub(E::load_tail(xr + c, rest, kNegInf), vmx));
+    const V e = exp_nonpositive<S>(S::sub(E::load_tail(xr + c, rest, kNegInf), vmx));
     F32::store_tail(work + c, rest, e);
     sum = S::add(sum, e);
   }

@@ -36,13 +36,18 @@ namespace {
 inline constexpr float kExpFlushLo = -88.0f;
 inline constexpr float kExpHi = 88.0f;  // 2^127 * exp(r) stays below FLT_MAX
 
-template <typename S>
+// kUpperClamp false: x is known to be <= 0 (or NaN, which the lower clamp turns into
+// kExpFlushLo either way), as where a row's maximum was subtracted: the clamp at kExpHi is one
+// of exp's fifteen vector operations, which bound the AVX2 softmax (7 % of its exp sweep on
+// the Zen 4 VM, docs/rowwise-ops.md). exp_nonpositive names that case.
+template <typename S, bool kUpperClamp = true>
 typename S::V exp_approx(typename S::V x) {
   using V = typename S::V;
   constexpr bool kScale = requires(V v) {
     S::scale_pow2(v, v);
   };
-  const V xc = S::min(S::max(x, S::set1(kExpFlushLo)), S::set1(kExpHi));
+  V xc = S::max(x, S::set1(kExpFlushLo));
+  if constexpr (kUpperClamp) xc = S::min(xc, S::set1(kExpHi));
   // n = round(xc * log2 e) by the 1.5 * 2^23 trick in one fma: t's low mantissa bits then
   // hold n + 127 (in [0, 254] after the clamp), n is t less the constant, and where the
   // traits build 2^n from bits (AVX2, one lane) 2^n is t's bits moved into the exponent field:
@@ -69,6 +74,12 @@ typename S::V exp_approx(typename S::V x) {
     return S::zero_where_less(S::scale_pow2(p, n), n, S::set1(-126.5f));
   else
     return S::mul(p, S::pow2_of_biased(t));
+}
+
+// exp(x) for x <= 0, -inf or NaN (0 for both): x less a maximum of its set.
+template <typename S>
+typename S::V exp_nonpositive(typename S::V x) {
+  return exp_approx<S, false>(x);
 }
 
 // One lane. Written so that GCC vectorises loops over it under `omp simd` (no calls: the

@@ -72,6 +72,7 @@ json to_json(const MachineModel& m) {
       memory.back()["check"] = {{"tool", c.check->tool},
                                 {"test", c.check->test},
                                 {"bytes_per_s", c.check->bytes_per_s},
+                                {"working_set_bytes", c.check->working_set_bytes},
                                 {"ratio", c.check->ratio}};
   }
   for (const auto& o : m.overhead)
@@ -206,7 +207,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     if (c.has("check")) {
       const JsonFields k = c.object("check");
       x.check = CeilingCheck{k.string("tool"), k.string("test"), non_negative(k, "bytes_per_s"),
-                             non_negative(k, "ratio")};
+                             k.integer_or("working_set_bytes", 0), non_negative(k, "ratio")};
     }
     return x;
   });

@@ -40,7 +40,15 @@ std::optional<double> likwid_bench_bytes_per_s(const std::string& output) {
   return std::nullopt;
 }
 
-std::optional<CeilingCheck> check_with_likwid_bench(const MemoryCeiling& c, double seconds,
+std::int64_t likwid_check_working_set(std::int64_t ceiling_bytes, double bytes_per_s,
+                                      std::int64_t plateau_last_bytes) {
+  const auto shortest = static_cast<std::int64_t>(std::ceil(bytes_per_s * kMinLikwidSweepSeconds));
+  if (shortest <= ceiling_bytes) return ceiling_bytes;
+  return std::max(ceiling_bytes, std::min(shortest, plateau_last_bytes));
+}
+
+std::optional<CeilingCheck> check_with_likwid_bench(const MemoryCeiling& c,
+                                                    std::int64_t working_set_bytes, double seconds,
                                                     int trials, std::string& why,
                                                     const std::function<double()>& measure_ours) {
   const std::string bench = find_on_path("likwid-bench");
@@ -51,19 +59,19 @@ std::optional<CeilingCheck> check_with_likwid_bench(const MemoryCeiling& c, doub
     return std::nullopt;
   }
   const std::string test = likwid_test_for(c.kernel, c.isa);
-  if (test.empty() || c.working_set_bytes <= 0 || c.bytes_per_s <= 0) {
+  if (test.empty() || working_set_bytes <= 0 || c.bytes_per_s <= 0) {
     why = fmt::format("likwid-bench has no test for {} at {}", c.kernel, c.isa);
     return std::nullopt;
   }
   // Iterations per thread: each sweeps the thread's share of the working set, so one takes
   // working set / rate whatever the thread count.
   const auto iterations = std::max<std::int64_t>(
-      10, std::llround(seconds * c.bytes_per_s / static_cast<double>(c.working_set_bytes)));
+      10, std::llround(seconds * c.bytes_per_s / static_cast<double>(working_set_bytes)));
   const std::vector<std::string> argv{bench,
                                       "-t",
                                       test,
                                       "-W",
-                                      fmt::format("N:{}B:{}", c.working_set_bytes, c.threads),
+                                      fmt::format("N:{}B:{}", working_set_bytes, c.threads),
                                       "-i",
                                       std::to_string(iterations)};
   double best = 0, ours_again = 0;
@@ -86,7 +94,7 @@ std::optional<CeilingCheck> check_with_likwid_bench(const MemoryCeiling& c, doub
   for (const auto& [isa, rate] : c.widths)
     if (isa == c.isa) ours = rate;
   if (measure_ours && ours_again > 0) ours = ours_again;
-  return CeilingCheck{"likwid-bench", test, best, ours / best};
+  return CeilingCheck{"likwid-bench", test, best, working_set_bytes, ours / best};
 }
 
 }  // namespace ridgeline

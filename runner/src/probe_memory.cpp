@@ -110,7 +110,8 @@ void sweep_hierarchy(MachineModel& m, int threads, StreamIsa isa, const CacheSiz
 }
 
 // Each ceiling from `first` on (of `threads`) that `check` covers, measured again by
-// likwid-bench, taking turns with our kernel at the same width and working set on `arrays`
+// likwid-bench, taking turns with our kernel at the same width and working set on `arrays` (the
+// ceiling's, or larger within its read plateau: likwid_check_working_set)
 // (the best of each side over three rounds for `probe --check`, one round for the default
 // probe's read and copy, each likwid-bench run costing a second of its clock calibration); a
 // warning where the two differ by more than 5%. The
@@ -132,12 +133,20 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
     std::optional<StreamIsa> isa;
     for (StreamIsa width : {StreamIsa::scalar, StreamIsa::avx2, StreamIsa::avx512})
       if (to_string(width) == c.isa) isa = width;
+    const auto plateau =
+        std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
+          return l.name == c.level && l.kernel == "read" && l.threads == threads;
+        });
+    const std::int64_t bytes =
+        plateau == m.levels.end()
+            ? c.working_set_bytes
+            : likwid_check_working_set(c.working_set_bytes, c.bytes_per_s, plateau->last_bytes);
     std::function<double()> ours;
     if (kernel != stream_kernels().end() && isa)
       ours = [&, k = *kernel, width = *isa] {
-        return measure_bandwidth(k, c.working_set_bytes, arrays, {width}, kSeconds, 1).best;
+        return measure_bandwidth(k, bytes, arrays, {width}, kSeconds, 1).best;
       };
-    c.check = check_with_likwid_bench(c, kSeconds, rounds, why, ours);
+    c.check = check_with_likwid_bench(c, bytes, kSeconds, rounds, why, ours);
     ran = true;
     if (!c.check) {
       m.check_reason = why;
@@ -145,11 +154,11 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
       break;
     }
     const bool off = !c.check->agrees();
-    progress(fmt::format("{}{} {} {}: {:.1f} GB/s at {}, likwid-bench {} {:.1f} GB/s: {:.3f}x{}",
-                         off ? "warning: " : "check ", c.level, c.kernel, thread_text(threads),
-                         c.check->ratio * c.check->bytes_per_s / 1e9, c.isa, c.check->test,
-                         c.check->bytes_per_s / 1e9, c.check->ratio,
-                         off ? ", more than 5% apart" : ""));
+    progress(fmt::format(
+        "{}{} {} {} at {}: {:.1f} GB/s at {}, likwid-bench {} {:.1f} GB/s: {:.3f}x{}",
+        off ? "warning: " : "check ", c.level, c.kernel, thread_text(threads), size_text(bytes),
+        c.check->ratio * c.check->bytes_per_s / 1e9, c.isa, c.check->test,
+        c.check->bytes_per_s / 1e9, c.check->ratio, off ? ", more than 5% apart" : ""));
   }
   return ran;
 }

@@ -149,6 +149,19 @@ TEST(MachineModelJson, EachWidthsRateAndThePhaseTimesRoundTripAndOlderModelsHave
   EXPECT_NE(error_reading(bad).find("phases[0].seconds: expected a number"), std::string::npos);
 }
 
+// The check's working set (where likwid-bench and ours ran: larger than the ceiling's in L1)
+// round-trips; a check written before it was kept reads as 0, the ceiling's.
+TEST(MachineModelJson, TheChecksWorkingSetRoundTripsAndOlderChecksHaveNone) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  ASSERT_FALSE(m.memory.empty());
+  m.memory[0].check = CeilingCheck{"likwid-bench", "load_avx", 2.17e11, 22200, 1.023};
+  nlohmann::json j = to_json(m);
+  EXPECT_EQ(j["memory"][0]["check"]["working_set_bytes"], 22200);
+  EXPECT_EQ(machine_from_json(j, "test", ""), m);
+  j["memory"][0]["check"].erase("working_set_bytes");
+  EXPECT_EQ(machine_from_json(j, "test", "").memory[0].check->working_set_bytes, 0);
+}
+
 TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
   const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
   EXPECT_EQ(cache_bytes_for_placement(zen5, "L1"), zen5.l1d_bytes);  // hwloc agrees: kept

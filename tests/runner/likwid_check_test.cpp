@@ -25,6 +25,17 @@ TEST(LikwidCheck, EachKernelAndWidthHasLikwidBenchsTestOfTheSameKind) {
   EXPECT_EQ(likwid_test_for("gather", "avx2"), "");
 }
 
+// likwid-bench calls its kernel once a sweep: where a sweep of the ceiling's working set is
+// short (the L1's), the check runs larger, within the level's plateau; elsewhere it runs there.
+TEST(LikwidCheck, AShortSweepIsCheckedLargerWithinItsLevel) {
+  // The Zen 4 VM's L1 read: 11585 B at 222 GB/s is 52 ns a sweep; 100 ns is 22200 B.
+  EXPECT_EQ(likwid_check_working_set(11585, 222e9, 32768), 22200);
+  EXPECT_EQ(likwid_check_working_set(11585, 222e9, 16384), 16384);     // the plateau ends first
+  EXPECT_EQ(likwid_check_working_set(11585, 222e9, 8192), 11585);      // never below the ceiling's
+  EXPECT_EQ(likwid_check_working_set(165140, 117e9, 524288), 165140);  // L2: 1.4 us a sweep
+  EXPECT_EQ(likwid_check_working_set(213057363, 25e9, 213057363), 213057363);
+}
+
 TEST(LikwidCheck, TheRateIsReadFromLikwidBenchsOwnOutput) {
   // A real `likwid-bench -t load_avx -W N:16384B:1 -i 100000` on the Zen 4 VM (5.2.2).
   std::ifstream in(RIDGELINE_FIXTURES "/likwid-bench-5.2.2-load_avx-zen4-vm.txt");
@@ -51,10 +62,11 @@ TEST(LikwidCheck, ARealRunMeasuresTheSameCeilingOrSaysWhyNot) {
                                     {stream_isas(cpu_features()).back()}, 0.02, 3)
                       .best;
   std::string why;
-  const auto check = check_with_likwid_bench(c, 0.02, 2, why);
+  const auto check = check_with_likwid_bench(c, c.working_set_bytes, 0.02, 2, why);
   if (!check) GTEST_SKIP() << why;
   EXPECT_EQ(check->tool, "likwid-bench");
   EXPECT_EQ(check->test, likwid_test_for("read", c.isa));
+  EXPECT_EQ(check->working_set_bytes, c.working_set_bytes);
   EXPECT_GT(check->bytes_per_s, 0);
   EXPECT_DOUBLE_EQ(check->ratio, c.bytes_per_s / check->bytes_per_s);
   // The same kernel at the same width and size: the same order of magnitude, whatever the
@@ -79,8 +91,8 @@ TEST(LikwidCheck, OursIsMeasuredAgainBeforeEachOfLikwidBenchsRuns) {
   int calls = 0;
   const std::vector<double> rates{3e10, 5e10, 4e10};
   std::string why;
-  const auto check =
-      check_with_likwid_bench(c, 0.01, 3, why, [&] { return rates[calls++ % rates.size()]; });
+  const auto check = check_with_likwid_bench(c, c.working_set_bytes, 0.01, 3, why,
+                                             [&] { return rates[calls++ % rates.size()]; });
   if (!check) GTEST_SKIP() << why;
   EXPECT_EQ(calls, 3);
   EXPECT_DOUBLE_EQ(check->ratio, 5e10 / check->bytes_per_s);
@@ -96,7 +108,7 @@ TEST(LikwidCheck, WithoutLikwidBenchOnPathTheReasonSaysSo) {
   c.working_set_bytes = 16384;
   c.bytes_per_s = 1e10;
   std::string why;
-  EXPECT_FALSE(check_with_likwid_bench(c, 0.01, 1, why).has_value());
+  EXPECT_FALSE(check_with_likwid_bench(c, c.working_set_bytes, 0.01, 1, why).has_value());
   ::setenv("PATH", saved.c_str(), 1);
   EXPECT_NE(why.find("likwid-bench is not on PATH"), std::string::npos) << why;
 }

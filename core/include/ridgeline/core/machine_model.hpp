@@ -38,6 +38,10 @@ struct CeilingCheck {
   std::string tool;  // "likwid-bench"
   std::string test;  // its test: "load_avx", "copy_avx512"
   double bytes_per_s = 0;
+  // Where both ran: the ceiling's working set, or more inside its level where one sweep of it
+  // would be too short for likwid-bench's per-sweep call (likwid_check_working_set); 0 in older
+  // models (the ceiling's).
+  std::int64_t working_set_bytes = 0;
   // Our rate at that width / the tool's: both the best of runs taking turns (the probe
   // measures its kernel again before each of the tool's runs), else the ceiling's own rate.
   double ratio = 0;

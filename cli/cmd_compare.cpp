@@ -44,6 +44,9 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
   if (!settings.case_thresholds.empty())
     throw InputError("compare --calibrate: --threshold takes a fraction here, not a file");
   check_output_file(opt.output);
+  std::vector<NamedFile> inputs = threshold_inputs(opt.judging);
+  for (const auto& f : opt.files) inputs.push_back({"the run", f});
+  check_distinct_files(inputs, {{"-o", opt.output}});
   const std::vector<RunCases> runs =
       read_run_cases(std::vector<std::filesystem::path>(opt.files.begin(), opt.files.end()));
   const Calibration cal = calibrate(runs, settings);
@@ -111,8 +114,17 @@ int run_compare(CompareOptions opt) {
       {&opt.json, &comparison_json},
       {&opt.markdown, &comparison_markdown},
       {&opt.junit, &comparison_junit}};
-  for (const auto& [path, _] : files)
-    if (!path->empty()) check_output_file(*path);  // every output checked before any input
+  std::vector<NamedFile> outputs;
+  for (const auto& [flag, path] :
+       {std::pair{"--json", &opt.json}, {"--markdown", &opt.markdown}, {"--junit", &opt.junit}})
+    if (!path->empty()) {
+      check_output_file(*path, flag);  // every output checked before any input
+      outputs.push_back({flag, *path});
+    }
+  std::vector<NamedFile> inputs = threshold_inputs(opt.judging);
+  inputs.push_back({"the base run", opt.base});
+  inputs.push_back({"the new run", opt.head});
+  check_distinct_files(inputs, outputs);
   const std::vector<RunCases> runs = read_run_cases({opt.base, opt.head});
   const RunComparison cmp = compare_runs(runs[0], runs[1], settings);
   if (cmp.cases.empty() && !cmp.added.empty() && !cmp.removed.empty())

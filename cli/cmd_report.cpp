@@ -66,6 +66,14 @@ ReportInput report_input(const std::string& path, const std::string& machine_fil
   return make_report_input(std::move(run), path, std::move(machine), std::move(origin));
 }
 
+// The files a report reads: its runs and --machine.
+std::vector<NamedFile> report_inputs(const ReportOptions& opt) {
+  std::vector<NamedFile> inputs;
+  for (const auto& run : opt.runs) inputs.push_back({"the run", run});
+  if (!opt.machine.empty()) inputs.push_back({"--machine", opt.machine});
+  return inputs;
+}
+
 int run_report(const ReportOptions& opt) {
   if (const std::string o = first_given(opt.judging); !o.empty())
     throw InputError(fmt::format("report: {} judges a comparison: give two runs, BASE NEW", o));
@@ -78,8 +86,16 @@ int run_report(const ReportOptions& opt) {
     check_output_file(out);
     report_format_of(out, forced);
   }
-  for (const auto& out : {opt.csv_fusion, opt.csv_sweep, opt.csv_passes})
-    if (!out.empty()) check_output_file(out);
+  std::vector<NamedFile> written;
+  for (const auto& out : outputs) written.push_back({"-o", out});
+  for (const auto& [flag, out] :
+       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
+        std::pair{"--csv-passes", &opt.csv_passes}})
+    if (!out->empty()) {
+      check_output_file(*out, flag);
+      written.push_back({flag, *out});
+    }
+  check_distinct_files(report_inputs(opt), written);
   const ReportInput input = report_input(opt.runs[0], opt.machine);
   for (const auto& out : outputs) {
     write_report(input, out, forced);
@@ -120,6 +136,9 @@ int run_comparison_report(const ReportOptions& opt) {
                       "(compare --json has every number)",
                       out));
   }
+  std::vector<NamedFile> written;
+  for (const auto& out : outputs) written.push_back({"-o", out});
+  check_distinct_files(report_inputs(opt), written);
   const ReportInput base = report_input(opt.runs[0], opt.machine);
   const ReportInput head = report_input(opt.runs[1], opt.machine);
   const RunComparison cmp = compare_runs(base.run, head.run, settings);

@@ -18,6 +18,7 @@
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
+#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
@@ -83,14 +84,6 @@ std::filesystem::path journal_for(const OutputFile& out) {
                            ::getpid());
 }
 
-// The previous Run and journal become NAME.prev, so that a killed run leaves no
-// earlier document standing where the new one was to be.
-void move_aside(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(file, ec))
-    std::filesystem::rename(file, file.string() + ".prev", ec);
-}
-
 // --benchmark_report_aggregates_only: timed cases keep their aggregate rows only.
 void keep_aggregates_only(Run& run) {
   std::set<std::string> aggregated;
@@ -123,6 +116,11 @@ const std::vector<std::string>& invocation() {
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run) {
   const OutputFile output = check_run_output(opt.output);
+  {
+    std::vector<NamedFile> inputs;
+    for (const auto& lib : opt.blas_libs) inputs.push_back({"--blas-lib", lib});
+    check_distinct_files(inputs, {{"-o", opt.output}});
+  }
   std::optional<MinTime> min_time;
   if (opt.min_time) min_time = parse_min_time(*opt.min_time, "--min-time");
   for (const auto& s : opt.shapes) opt.plan.params.push_back(parse_shape(s));
@@ -195,6 +193,8 @@ int execute_run(RunOptions& opt,
   std::optional<OutputLock> lock;
   if (!output.stream) lock.emplace(output.target, "ridgeline run");
   const std::filesystem::path journal = journal_for(output);
+  // The previous Run and journal become NAME.prev, so that a killed run leaves no earlier
+  // document standing where the new one was to be.
   if (!output.stream) move_aside(output.target);
   move_aside(journal);
   const std::optional<MachineModel> machine = machine_for_run();

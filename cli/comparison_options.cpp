@@ -47,11 +47,20 @@ void add_comparison_options(CLI::App* sub, ComparisonOptions& opt) {
           ->check(CLI::IsMember({"regression", "inconclusive", "change"}));
 }
 
+namespace {
+bool threshold_is_file(const ComparisonOptions& opt) {
+  return opt.threshold.ends_with(".json") || std::filesystem::is_regular_file(opt.threshold);
+}
+}  // namespace
+
+std::vector<NamedFile> threshold_inputs(const ComparisonOptions& opt) {
+  if (!threshold_is_file(opt)) return {};
+  return {{"--threshold", opt.threshold}};
+}
+
 ComparisonSettings comparison_settings(const ComparisonOptions& opt) {
   ComparisonSettings settings;
-  const bool file =
-      opt.threshold.ends_with(".json") || std::filesystem::is_regular_file(opt.threshold);
-  if (file)
+  if (threshold_is_file(opt))
     apply_thresholds(read_thresholds_file(opt.threshold), settings);
   else
     settings.threshold = parse_threshold(opt.threshold);

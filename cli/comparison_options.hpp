@@ -3,8 +3,10 @@
 // them: --threshold, --alpha, --fail-on (docs/compare.md).
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "ridgeline/analysis/run_comparison.hpp"
+#include "ridgeline/core/output_file.hpp"
 
 namespace ridgeline::cli {
 
@@ -20,6 +22,8 @@ void add_comparison_options(CLI::App* sub, ComparisonOptions& opt);
 // The settings they give; an InputError names the option that is wrong.
 ComparisonSettings comparison_settings(const ComparisonOptions& opt);
 FailOn fail_on(const ComparisonOptions& opt);
+// --threshold's file, where it names one (an input the outputs must not overwrite).
+std::vector<NamedFile> threshold_inputs(const ComparisonOptions& opt);
 // The first of them given on the command line, or "".
 std::string first_given(const ComparisonOptions& opt);
 

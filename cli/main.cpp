@@ -9,10 +9,13 @@
 
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/standard_fds.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "run_support.hpp"
 
 int main(int argc, char** argv) {
+  const ridgeline::StandardFds fds = ridgeline::reserve_standard_fds();
   CLI::App app{"Ridgeline: matmul ladder, vendor BLAS and roofline profiling", "ridgeline"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ridgeline ") + RIDGELINE_VERSION);
@@ -40,7 +43,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "ridgeline: {}\n", e.what());
+    fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
     return 2;
   }
   try {
@@ -48,13 +51,22 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "ridgeline: this CPU lacks AVX2/FMA; Ridgeline needs an x86-64-v3 CPU\n");
       return 2;
     }
-    for (const auto& command : commands)
-      if (command.app->parsed()) return command.run();
+    for (const auto& command : commands) {
+      if (!command.app->parsed()) continue;
+      // list and collectors print what they are for: with standard output closed, as cat.
+      const std::string name = command.app->get_name();
+      if (fds.output_closed && (name == "list" || name == "collectors")) {
+        fmt::print(stderr, "ridgeline {}: standard output is closed\n", name);
+        return 1;
+      }
+      return command.run();
+    }
   } catch (const ridgeline::InputError& e) {
-    fmt::print(stderr, "ridgeline: {}\n", e.what());
+    // File names, patterns and libraries' names from outside are in these: one rule for all.
+    fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "ridgeline: internal error: {}\n", e.what());
+    fmt::print(stderr, "ridgeline: internal error: {}\n", ridgeline::visible_line(e.what()));
     return 1;
   }
   return 0;

@@ -8,6 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "ridgeline/core/error.hpp"
@@ -26,7 +29,50 @@ void write_all(int fd, std::string_view content, const std::filesystem::path& fi
     content.remove_prefix(static_cast<std::size_t>(n));
   }
 }
+// The files this process has written or moved aside: replacing them again keeps no .prev
+// (the user's file was kept the first time).
+std::set<std::string>& written_here() {
+  static std::set<std::string> files;
+  return files;
+}
+std::mutex& written_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::string key_of(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec);
+  return (ec ? std::filesystem::absolute(file) : p).string();
+}
+
+// NAME.prev as a second name of NAME's file: linked under a fresh temporary name (link never
+// follows or replaces anything at its new name), then renamed over NAME.prev.
+void keep_previous(const std::filesystem::path& file) {
+  const std::filesystem::path prev = file.string() + ".prev";
+  std::string tmpl = prev.string() + ".XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());  // a name nobody else has
+  if (fd < 0) return;                     // the directory was checked: nothing to keep then
+  ::close(fd);
+  ::unlink(tmpl.c_str());
+  if (::link(file.c_str(), tmpl.c_str()) != 0) {
+    std::error_code ec;  // no hard links here (a FAT disk): a copy
+    std::filesystem::copy_file(file, tmpl, ec);
+    if (ec) return;
+  }
+  if (std::rename(tmpl.c_str(), prev.c_str()) != 0) ::unlink(tmpl.c_str());
+}
 }  // namespace
+
+void move_aside(const std::filesystem::path& file) {
+  struct stat st {};
+  // A link moves itself (rename never follows one): a journal planted as a link to a victim
+  // is set aside, and the new journal is a file of this run's own.
+  if (::lstat(file.c_str(), &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+    std::rename(file.c_str(), (file.string() + ".prev").c_str());
+  const std::lock_guard lock(written_mutex());
+  written_here().insert(key_of(file));
+}
 
 void write_file_atomically(const std::filesystem::path& named, std::string_view content) {
   const OutputFile out = resolve_output_file(named, "");
@@ -62,8 +108,13 @@ void write_file_atomically(const std::filesystem::path& named, std::string_view 
     throw;
   }
   struct stat old {};  // a replaced file keeps its permissions
-  ::fchmod(fd, ::stat(file.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644);
+  const bool replaces = ::lstat(file.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  ::fchmod(fd, replaces ? (old.st_mode & 07777) : 0644);
   ::close(fd);
+  {
+    const std::lock_guard lock(written_mutex());
+    if (written_here().insert(key_of(file)).second && replaces) keep_previous(file);
+  }
   if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
@@ -73,10 +124,18 @@ void write_file_atomically(const std::filesystem::path& named, std::string_view 
 }
 
 void append_line_durably(const std::filesystem::path& file, std::string_view line) {
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                  0644);
   if (fd < 0)
+    throw InputError(fmt::format("{}: cannot open for appending: {}{}", file.string(),
+                                 std::strerror(errno),
+                                 errno == ELOOP ? " (a symbolic link: not followed)" : ""));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    ::close(fd);
     throw InputError(
-        fmt::format("{}: cannot open for appending: {}", file.string(), std::strerror(errno)));
+        fmt::format("{}: not a regular file of this user; not appended to", file.string()));
+  }
   std::string buffer(line);
   buffer.push_back('\n');
   try {

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "ridgeline/core/error.hpp"
 
@@ -71,15 +72,92 @@ OutputFile check_output_file(const fs::path& named, std::string_view option) {
   return out;
 }
 
+namespace {
+struct FileId {
+  dev_t dev;
+  ino_t ino;
+  bool operator==(const FileId&) const = default;
+};
+
+// What a clash is judged on: the file's identity where it exists, else its resolved path.
+struct Identity {
+  std::optional<FileId> id;
+  fs::path path;
+  bool stream = false;
+};
+
+Identity identity_of(const fs::path& named) {
+  Identity out;
+  struct stat st {};
+  if (::stat(named.c_str(), &st) == 0) {
+    out.stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+    out.id = FileId{st.st_dev, st.st_ino};
+    return out;
+  }
+  std::error_code ec;
+  fs::path target = resolve_output_file(named, "").target;
+  const fs::path resolved = fs::weakly_canonical(fs::absolute(target, ec), ec);
+  out.path = ec ? fs::absolute(target).lexically_normal() : resolved;
+  return out;
+}
+
+bool same_file(const Identity& a, const Identity& b) {
+  if (a.id && b.id) return *a.id == *b.id;
+  return !a.id && !b.id && a.path == b.path;
+}
+
+std::string named_as(const NamedFile& f) {
+  return fmt::format("{} {}", f.what, f.path.string());
+}
+}  // namespace
+
+void check_distinct_files(const std::vector<NamedFile>& inputs,
+                          const std::vector<NamedFile>& outputs) {
+  std::vector<Identity> in, out;
+  for (const NamedFile& f : inputs) in.push_back(identity_of(f.path));
+  for (const NamedFile& f : outputs) out.push_back(identity_of(f.path));
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (out[o].stream) continue;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!in[i].stream && same_file(out[o], in[i]))
+        throw InputError(
+            fmt::format("{} is {}: an output would overwrite an input; name "
+                        "another file",
+                        named_as(outputs[o]), named_as(inputs[i])));
+    for (std::size_t p = 0; p < o; ++p)
+      if (same_file(out[o], out[p]))
+        throw InputError(
+            fmt::format("{} and {} name the same file: one would overwrite the "
+                        "other; name two files",
+                        named_as(outputs[p]), named_as(outputs[o])));
+  }
+}
+
 OutputLock::OutputLock(const fs::path& target, std::string_view what, bool wait) {
   const fs::path dir = target.parent_path().empty() ? "." : target.parent_path();
   std::string name = ".";
   name.append(target.filename().string()).append(".lock");
   const fs::path lock = dir / name;
-  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a planted link is refused, not followed; O_NONBLOCK: a planted FIFO does not
+  // hang the open. Then only a regular file of this user with one name is used.
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (fd_ < 0)
-    throw InputError(fmt::format("{}: cannot create the lock file {}: {}", target.string(),
-                                 lock.string(), std::strerror(errno)));
+    throw InputError(fmt::format("{}: cannot create the lock file {}: {}{}", target.string(),
+                                 lock.string(), std::strerror(errno),
+                                 errno == ELOOP ? " (it is a symbolic link: remove it)" : ""));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+      st.st_uid != ::geteuid()) {
+    ::close(fd_);
+    fd_ = -1;
+    throw InputError(fmt::format(
+        "{}: the lock file {} is {}; it was not touched: remove it if no Ridgeline is writing "
+        "there",
+        target.string(), lock.string(),
+        !S_ISREG(st.st_mode) ? "not a regular file"
+        : st.st_nlink != 1   ? "a second name of another file (a hard link)"
+                             : "another user's file"));
+  }
   if (::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
     char holder[32] = {};
     const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);

@@ -3,16 +3,30 @@
 // OUT.png and exits: 0 written, 2 bad input (each file that could not be opened, one line each;
 // nothing written).
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QImage>
-#include <QSaveFile>
 #include <cstdio>
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 #include "main_window.hpp"
+#include "ridgeline/core/atomic_file.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
+#include "ridgeline/core/standard_fds.hpp"
+#include "ridgeline/core/visible_text.hpp"
+
+namespace {
+// One line on standard error, visible whatever the file names hold.
+void say(const QString& text) {
+  std::fprintf(stderr, "ridgeline-gui: %s\n", ridgeline::visible_line(text.toStdString()).c_str());
+}
+}  // namespace
 
 int main(int argc, char** argv) {
+  ridgeline::reserve_standard_fds();
   bool screenshot = false;
   for (int i = 1; i < argc; ++i) screenshot |= QByteArray(argv[i]).startsWith("--screenshot");
   // Offscreen needs no display; the caller's choice (xcb under Xvfb) wins.
@@ -37,6 +51,19 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument("runs", "Runs, .jsonl journals or Google Benchmark JSON files");
   parser.process(app);
 
+  if (parser.isSet(shot)) {  // before anything is read: the picture must not replace an input
+    std::vector<ridgeline::NamedFile> inputs;
+    for (const QString& run : parser.positionalArguments())
+      inputs.push_back({"the run", run.toStdString()});
+    if (parser.isSet(machine)) inputs.push_back({"--machine", parser.value(machine).toStdString()});
+    try {
+      ridgeline::check_output_file(parser.value(shot).toStdString(), "--screenshot");
+      ridgeline::check_distinct_files(inputs, {{"--screenshot", parser.value(shot).toStdString()}});
+    } catch (const ridgeline::InputError& e) {
+      say(QString::fromStdString(e.what()));
+      return 2;
+    }
+  }
   ridgeline::gui::MainWindow window(!parser.isSet(shot));
   QStringList errors;
   if (parser.isSet(machine))
@@ -44,12 +71,11 @@ int main(int argc, char** argv) {
       errors << e;
   const QStringList runs = parser.positionalArguments();
   if (parser.isSet(overlay) && parser.isSet(compare)) {
-    std::fprintf(stderr, "ridgeline-gui: --overlay and --compare: choose one\n");
+    say("--overlay and --compare: choose one");
     return 2;
   }
   if ((parser.isSet(overlay) || parser.isSet(compare)) && runs.size() < 2) {
-    std::fprintf(stderr, "ridgeline-gui: --%s needs two runs or more\n",
-                 parser.isSet(overlay) ? "overlay" : "compare");
+    say(QString("--%1 needs two runs or more").arg(parser.isSet(overlay) ? "overlay" : "compare"));
     return 2;
   }
   errors << window.open_files(runs);
@@ -63,17 +89,24 @@ int main(int argc, char** argv) {
     window.show();
     return app.exec();
   }
-  for (const QString& e : errors) std::fprintf(stderr, "ridgeline-gui: %s\n", qPrintable(e));
+  for (const QString& e : errors) say(e);
   if (!errors.isEmpty()) return 2;
   window.show();
   QApplication::processEvents();
   const QImage image = window.grab().toImage();
-  QSaveFile out(parser.value(shot));  // written whole or not at all
-  if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit()) {
-    std::fprintf(stderr, "ridgeline-gui: cannot write %s: %s\n", qPrintable(parser.value(shot)),
-                 qPrintable(out.errorString()));
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) {
+    say("cannot encode the window as PNG");
     return 2;
   }
-  std::printf("%s\n", qPrintable(parser.value(shot)));
+  try {  // written whole or not at all; a file it replaces is kept as .prev
+    ridgeline::write_file_atomically(parser.value(shot).toStdString(),
+                                     std::string_view(png.constData(), png.size()));
+  } catch (const ridgeline::InputError& e) {
+    say(QString::fromStdString(e.what()));
+    return 2;
+  }
+  std::printf("%s\n", ridgeline::visible_line(parser.value(shot).toStdString()).c_str());
   return 0;
 }

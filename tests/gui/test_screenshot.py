@@ -82,6 +82,31 @@ class Screenshot(unittest.TestCase):
         self.assertIn("console output", lines[1])
         self.assertFalse(os.path.exists(out))
 
+    def test_the_picture_never_replaces_an_input_and_keeps_what_it_replaces(self):
+        run = os.path.join(self.dir.name, "b.json")
+        machine = os.path.join(self.dir.name, "m.json")
+        shutil.copy(RUN, run)
+        shutil.copy(os.path.join(FIXTURES, "machine-zen4-vm.json"), machine)
+        os.symlink("b.json", os.path.join(self.dir.name, "link.json"))
+        for out, args in ((run, (run,)), (os.path.join(self.dir.name, "link.json"), (run,)),
+                          (machine, ("--machine", machine, run))):
+            with open(run, "rb") as f:
+                before = f.read()
+            r = subprocess.run([GUI, "--screenshot", out, *args], capture_output=True, text=True,
+                               env=self.env, timeout=120)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn("would overwrite an input", r.stderr)
+            with open(run, "rb") as f:
+                self.assertEqual(f.read(), before)
+        shot = os.path.join(self.dir.name, "shot.png")
+        with open(shot, "w") as f:
+            f.write("an older picture")
+        r, out = self.shot()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(shot + ".prev") as f:
+            self.assertEqual(f.read(), "an older picture")
+        self.assert_not_blank(out)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,10 +8,18 @@ namespace ridgeline {
 // Replaces `file` with `content` so that readers see the old or the new file, never a
 // part: write a temporary beside it, flush it to disk, rename over the target. A symbolic
 // link is followed (its final target is replaced, the link stays); a device or FIFO is
-// written through (see output_file.hpp).
+// written through (see output_file.hpp). A regular file this process did not write before
+// is kept as NAME.prev (a second name for it, made under a temporary name and renamed into
+// place: a planted NAME.prev link is replaced, never followed).
 void write_file_atomically(const std::filesystem::path& file, std::string_view content);
 
-// Appends one line and flushes it to disk, so a crash keeps every line already appended.
+// NAME becomes NAME.prev (renamed; a planted NAME.prev link is replaced, not followed) where
+// it is a regular file or a link (the link itself moves); the next write_file_atomically(NAME)
+// then keeps nothing more.
+void move_aside(const std::filesystem::path& file);
+
+// Appends one line and flushes it to disk, so a crash keeps every line already appended. The
+// file is opened without following a link and must be a regular file of this user.
 void append_line_durably(const std::filesystem::path& file, std::string_view line);
 
 std::string read_text_file(const std::filesystem::path& file);

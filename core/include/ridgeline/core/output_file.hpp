@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ridgeline {
 
@@ -23,10 +24,26 @@ OutputFile resolve_output_file(const std::filesystem::path& named, std::string_v
 // directory, a missing or unwritable directory. InputError with one line naming `option`.
 OutputFile check_output_file(const std::filesystem::path& named, std::string_view option = "-o");
 
+// A file a command reads or writes and what named it ("-o", "--json", "the base run").
+struct NamedFile {
+  std::string what;
+  std::filesystem::path path;
+};
+
+// Before any work: an InputError (one line) where an output is one of the inputs or another
+// output: the same device and inode where the file exists, else the same resolved path (links
+// followed, as the write would). Devices and FIFOs are written through, never replaced, and
+// never clash.
+void check_distinct_files(const std::vector<NamedFile>& inputs,
+                          const std::vector<NamedFile>& outputs);
+
 // Held while this process writes `target` (a regular file): a second process asking for
 // the same target is refused with an InputError that says who holds it (or, with `wait`,
 // waits its turn). The lock is an flock on a hidden file beside the target (".NAME.lock"),
-// released when this is destroyed or the process dies; the file stays and is reused.
+// released when this is destroyed or the process dies; the file stays and is reused. It is
+// opened without following a link and used only where it is a regular file of this user with
+// one name: anything else planted there (a link to a victim, a FIFO, another user's file) is
+// refused with one line, never truncated or written.
 class OutputLock {
  public:
   OutputLock(const std::filesystem::path& target, std::string_view what, bool wait = false);

@@ -1,17 +1,14 @@
 #pragma once
 // Every string that comes from a document passes through one of these before it is
-// written into a report or onto the terminal. All of them first make the string visible:
-// control characters (C0, DEL, C1), Unicode bidirectional controls (LRE, RLE, PDF, LRO,
-// RLO, LRI, RLI, FSI, PDI, LRM, RLM, ALM), line and paragraph separators and bytes that
-// are not UTF-8 become visible escapes (\x1B, \u202E, \xFF), so a name can neither move
-// the cursor, colour the terminal, reorder what is shown nor hide part of itself.
+// written into a report or onto the terminal. All of them first make the string visible
+// (escape_visible, core/visible_text.hpp: the one rule), then apply the format's own.
 #include <string>
 #include <string_view>
 
+#include "ridgeline/core/visible_text.hpp"
+
 namespace ridgeline {
 
-// The visible form alone: for the terminal and any plain-text output.
-std::string escape_visible(std::string_view text);
 // Visible, then HTML's special characters as entities (text and attribute values).
 std::string escape_html(std::string_view text);
 // Visible, then Markdown's table and inline syntax escaped: one table cell.

@@ -62,6 +62,24 @@ void keep_previous(const std::filesystem::path& file) {
   }
   if (std::rename(tmpl.c_str(), prev.c_str()) != 0) ::unlink(tmpl.c_str());
 }
+// A device or FIFO opened for writing: a FIFO with no reader is waited for kStreamWaitSeconds
+// (an open without O_NONBLOCK would wait forever), then refused.
+int open_for_writing_through(const std::filesystem::path& file,
+                             const std::filesystem::path& named) {
+  for (int waited_ms = 0;; waited_ms += 50) {
+    const int fd = ::open(file.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // writes wait for the reader
+      return fd;
+    }
+    if (errno != ENXIO)
+      throw InputError(fmt::format("{}: cannot open: {}", named.string(), std::strerror(errno)));
+    if (waited_ms >= kStreamWaitSeconds * 1000)
+      throw InputError(fmt::format("{}: a named pipe nobody read from within {} s; nothing written",
+                                   named.string(), kStreamWaitSeconds));
+    ::usleep(50'000);
+  }
+}
 }  // namespace
 
 void move_aside(const std::filesystem::path& file) {
@@ -78,9 +96,7 @@ void write_file_atomically(const std::filesystem::path& named, std::string_view 
   const OutputFile out = resolve_output_file(named, "");
   const std::filesystem::path& file = out.target;
   if (out.stream) {  // a device or FIFO: write through it, never replace it
-    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-      throw InputError(fmt::format("{}: cannot open: {}", named.string(), std::strerror(errno)));
+    const int fd = open_for_writing_through(file, named);
     try {
       write_all(fd, content, named);
     } catch (...) {
@@ -146,33 +162,6 @@ void append_line_durably(const std::filesystem::path& file, std::string_view lin
   }
   ::fdatasync(fd);
   ::close(fd);
-}
-
-std::ifstream open_text_file(const std::filesystem::path& file) {
-  // A directory opens and reads as nothing: say what it is, not "truncated".
-  if (std::error_code ec; std::filesystem::is_directory(file, ec))
-    throw InputError(fmt::format("{}: is a directory, not a file", file.string()));
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
-  return in;
-}
-
-std::string read_text_file(const std::filesystem::path& file) {
-  std::ifstream in = open_text_file(file);
-  // Reserved once where the size is known (a pipe's is not), and read in large chunks: a
-  // run of 100,000 rows is 165 MiB, which a stringstream grew by doubling and then copied.
-  std::string text;
-  if (std::error_code ec; std::filesystem::is_regular_file(file, ec)) {
-    const auto size = std::filesystem::file_size(file, ec);
-    if (!ec) text.reserve(static_cast<std::size_t>(size));
-  }
-  std::vector<char> chunk(std::size_t{1} << 20);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-  if (in.bad())
-    throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
-  return text;
 }
 
 }  // namespace ridgeline

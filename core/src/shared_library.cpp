@@ -1,6 +1,7 @@
 #include "ridgeline/core/shared_library.hpp"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 namespace ridgeline {
 
@@ -19,6 +20,14 @@ std::string last_error(const std::string& name, const char* fallback) {
 SharedLibrary SharedLibrary::open(const std::string& name) {
   SharedLibrary lib;
   lib.name_ = name;
+  // A path (not a bare soname the loader searches for) must be a regular file: dlopen of a
+  // FIFO waits forever for a writer, of a device reads it.
+  struct stat st {};
+  if (name.find('/') != std::string::npos && ::stat(name.c_str(), &st) == 0 &&
+      !S_ISREG(st.st_mode)) {
+    lib.error_ = name + ": not a regular file (a FIFO, device or directory), not loaded";
+    return lib;
+  }
   lib.handle_ = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib.handle_) lib.error_ = last_error(name, "cannot be opened (no dlerror text)");
   return lib;

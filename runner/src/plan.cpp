@@ -18,6 +18,8 @@ namespace ridgeline {
 
 namespace {
 
+constexpr int kThreadsPerCpu = 4;  // --threads' bound (plan_cases)
+
 std::int64_t parse_dimension(const std::string& text, const std::string& whole) {
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -108,8 +110,17 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
       throw InputError(fmt::format("unknown pattern '{}' (known: {})", p, join(known_patterns())));
   check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env");
   check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
-  for (int t : req.threads)
+  // Up to four threads a CPU: oversubscription stays something to look at; 100,000 threads
+  // exhausted the memory for their stacks and the case died (SIGSEGV) before measuring.
+  const int most_threads = kThreadsPerCpu * usable_cpus();
+  for (int t : req.threads) {
     if (t <= 0) throw InputError(fmt::format("--threads {}: thread counts must be positive", t));
+    if (t > most_threads)
+      throw InputError(fmt::format(
+          "--threads {}: more than {} threads for the {} CPU{} this process may run on ({} a "
+          "CPU at most: past that a case measures the scheduler, not its kernel)",
+          t, most_threads, usable_cpus(), usable_cpus() > 1 ? "s" : "", kThreadsPerCpu));
+  }
   // As --benchmark_filter: a leading '-' keeps the cases that do NOT match the rest.
   std::optional<std::regex> filter;
   const bool exclude = req.filter && !req.filter->empty() && req.filter->front() == '-';

@@ -1,5 +1,5 @@
-"""Files a user owns are never overwritten, and files planted beside an output are never
-followed (issue #37, classes 1 and 2):
+"""Files a user owns are never overwritten, files planted beside an output are never followed,
+and what cannot be a Run is refused in bounded time and memory (issue #37, classes 1-3):
 
 - an output naming an input, or two outputs naming one file, is one line and exit 2 before
   any work, by path, through a symbolic link, a hard link or another spelling of the path,
@@ -7,13 +7,17 @@ followed (issue #37, classes 1 and 2):
 - a file a command replaces that it did not write in this invocation is kept as NAME.prev,
   and a NAME.prev planted as a link is replaced, not followed;
 - a lock file or journal planted as a link, a FIFO or a hard link is refused, its target
-  untouched; with standard output and error closed, nothing lands in the lock file.
+  untouched; with standard output and error closed, nothing lands in the lock file;
+- /dev/zero, /dev/urandom and a 2 GB sparse file are refused from their first bytes by every
+  reader; a FIFO with no writer (or, written to, no reader) is waited for 10 s; a library
+  that is not a regular file is not loaded; --threads is bounded by the CPUs.
 
 RIDGELINE names the binary (CTest sets it).
 """
 import hashlib
 import json
 import os
+import resource
 import stat
 import subprocess
 import tempfile
@@ -230,6 +234,59 @@ class ClosedStandardStreams(Folder):
                            stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
         self.assertEqual(r.returncode, 1)
         self.assertIn("standard output is closed", r.stderr)
+
+
+class BoundedInputs(Folder):
+    """Every reader given what cannot be a Run ends in one line and exit 2, in bounded time and
+    memory (1 GiB of address space, 20 s here)."""
+
+    READERS = [
+        ["report", "{x}", "--format", "md", "-o", "r.md"],
+        ["report", "b.json", "--machine", "{x}", "--format", "md", "-o", "r.md"],
+        ["compare", "{x}", "n.json"],
+        ["compare", "b.json", "{x}"],
+        ["compare", "--calibrate", "b.json", "{x}", "-o", "th.json"],
+    ]
+
+    def bounded(self, *args, timeout=20):
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout,
+                              env=ENV, cwd=self.d, preexec_fn=limit)
+
+    def test_zeros_random_bytes_and_a_sparse_file_are_refused_from_their_first_bytes(self):
+        with open(self.path("sparse.json"), "wb") as f:
+            f.truncate(2 << 30)
+        for x in ("/dev/zero", "/dev/urandom", "sparse.json"):
+            for reader in self.READERS:
+                args = [a.replace("{x}", x) for a in reader]
+                with self.subTest(args=" ".join(args)):
+                    r = self.bounded(*args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn("not text", r.stderr)
+
+    def test_a_fifo_with_no_writer_or_no_reader_is_waited_for_then_refused(self):
+        os.mkfifo(self.path("in.json"))
+        r = self.bounded("report", "in.json", "--format", "md", "-o", "r.md", timeout=40)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("nobody wrote to", r.stderr)
+        os.mkfifo(self.path("out.md"))
+        r = self.bounded("report", "b.json", "-o", "out.md", timeout=40)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("nobody read from", r.stderr)
+
+    def test_a_library_that_is_not_a_regular_file_is_not_loaded(self):
+        os.mkfifo(self.path("f.so"))
+        r = self.bounded("run", *ONE_CASE, "--blas-lib", "./f.so", "-o", "x.json")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("not a regular file", r.stderr)
+
+    def test_a_thread_count_the_machine_cannot_run_is_refused(self):
+        r = self.bounded("run", *ONE_CASE, "--threads", "100000", "-o", "x.json")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--threads 100000", r.stderr)
+        self.assertFalse(os.path.exists(self.path("x.json")))
 
 
 if __name__ == "__main__":

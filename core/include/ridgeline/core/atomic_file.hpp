@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -22,6 +23,15 @@ void move_aside(const std::filesystem::path& file);
 // file is opened without following a link and must be a regular file of this user.
 void append_line_durably(const std::filesystem::path& file, std::string_view line);
 
+// How long a FIFO is waited for (a writer to read from, a reader to write to) before one line
+// refuses it, and how much a pipe or device may give (a Run of 100,000 rows is 165 MiB).
+inline constexpr int kStreamWaitSeconds = 10;
+inline constexpr std::size_t kMaxStreamBytes = std::size_t{2} << 30;
+
+// A file the user gave, whole (text_file.cpp). Refused with one line: a directory; what cannot
+// be text from its first 4 KiB (a NUL byte, bytes that are not UTF-8: /dev/zero, /dev/urandom,
+// a sparse file); a FIFO nobody writes to within kStreamWaitSeconds; more than kMaxStreamBytes
+// from a pipe or device.
 std::string read_text_file(const std::filesystem::path& file);
 // The file opened for reading in binary; the same InputErrors as read_text_file's.
 std::ifstream open_text_file(const std::filesystem::path& file);

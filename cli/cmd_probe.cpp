@@ -3,7 +3,9 @@
 
 #include "commands.hpp"
 #include "number_checks.hpp"
+#include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/runner/probe.hpp"
 #include "terminal.hpp"
 
@@ -63,12 +65,18 @@ int run_probe(const ProbeCommandOptions& opt) {
   MachineModel m = cached_or_probed_machine(
       opt.force || opt.check, probe,
       [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, outcome);
+  if (!opt.probe.only.empty() && m.compute.empty() && m.memory.empty() && m.overhead.empty() &&
+      m.sweeps.empty() && m.gpus.empty())
+    throw InputError(fmt::format(
+        "--only '{}': matches nothing the probe measures here (peak names as `ridgeline probe` "
+        "prints them, sweep, L1.read ... DRAM.triad, call, gpu); nothing written",
+        opt.probe.only));
   if (outcome == CacheOutcome::from_cache)
     fmt::print(stderr, "machine model from the cache ({}, probed {}); --force re-measures\n",
                machine_cache_path().string(), m.date);
   else if (!opt.probe.only.empty())
     fmt::print(stderr, "probed in {:.1f} s (partial: --only {}; not cached)\n", m.probe_seconds,
-               opt.probe.only);
+               visible_line(opt.probe.only, 200));
   else if (outcome == CacheOutcome::cached)
     fmt::print(stderr, "probed in {:.1f} s; cached as {}\n", m.probe_seconds,
                machine_cache_path().string());

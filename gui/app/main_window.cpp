@@ -139,14 +139,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   connect(proxy_, &QAbstractItemModel::modelReset, this, filtered);
   connect(proxy_, &QAbstractItemModel::layoutChanged, this, filtered);
   connect(runs_, &QComboBox::currentIndexChanged, this, &MainWindow::show_document);
-  connect(filter_text_, &QLineEdit::textChanged, this, [this](const QString& text) {
-    // A valid regular expression filters as one; anything else as plain text.
-    const QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
-    if (re.isValid())
-      proxy_->setFilterRegularExpression(re);
-    else
-      proxy_->setFilterFixedString(text);
-  });
+  connect(filter_text_, &QLineEdit::textChanged, proxy_, &ResultsFilter::set_text);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &MainWindow::table_selection_changed);
   connect(view_, &RooflineView::placementClicked, this, &MainWindow::select_placement);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "ridgeline/core/error.hpp"
+
 namespace ridgeline::gui {
 
 ResultsFilter::ResultsFilter(QObject* parent) : QSortFilterProxyModel(parent) {
@@ -22,6 +24,18 @@ void ResultsFilter::clear_facets() {
   invalidateFilter();
 }
 
+void ResultsFilter::set_text(const QString& text) {
+  pattern_.reset();
+  if (!text.isEmpty()) {
+    try {
+      pattern_.emplace(text.toStdString(), "filter", true);
+    } catch (const InputError&) {  // not a pattern RE2 takes: the text as it is
+    }
+  }
+  setFilterFixedString(pattern_ ? QString() : text);
+  invalidateFilter();
+}
+
 QStringList ResultsFilter::facet_values(int column) const {
   std::set<QString> values;
   const QAbstractItemModel* source = sourceModel();
@@ -35,7 +49,11 @@ bool ResultsFilter::filterAcceptsRow(int row, const QModelIndex& parent) const {
   for (const auto& [column, allowed] : facets_)
     if (!allowed.contains(sourceModel()->index(row, column, parent).data().toString()))
       return false;
-  return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+  if (!pattern_) return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+  for (int c = 0; c < sourceModel()->columnCount(parent); ++c)
+    if (pattern_->search(sourceModel()->index(row, c, parent).data().toString().toStdString()))
+      return true;
+  return false;
 }
 
 }  // namespace ridgeline::gui

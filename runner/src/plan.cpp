@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <regex>
 #include <set>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/system_memory.hpp"
+#include "ridgeline/core/user_pattern.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -122,17 +122,9 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
           t, most_threads, usable_cpus(), usable_cpus() > 1 ? "s" : "", kThreadsPerCpu));
   }
   // As --benchmark_filter: a leading '-' keeps the cases that do NOT match the rest.
-  std::optional<std::regex> filter;
+  std::optional<UserPattern> filter;
   const bool exclude = req.filter && !req.filter->empty() && req.filter->front() == '-';
-  if (req.filter) {
-    const std::string pattern = exclude ? req.filter->substr(1) : *req.filter;
-    try {
-      filter.emplace(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw InputError(
-          fmt::format("--filter '{}': invalid regular expression: {}", *req.filter, e.what()));
-    }
-  }
+  if (req.filter) filter.emplace(std::string_view(*req.filter).substr(exclude ? 1 : 0), "--filter");
 
   const int cpus = usable_cpus();
   std::vector<CaseSpec> base = suite->expand(catalog, cpus);
@@ -203,8 +195,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
              wanted_backends.end();
     });
   if (filter)
-    std::erase_if(
-        cases, [&](const CaseSpec& c) { return std::regex_search(c.name(), *filter) == exclude; });
+    std::erase_if(cases, [&](const CaseSpec& c) { return filter->search(c.name()) == exclude; });
 
   const std::uint64_t available = available_memory_bytes();
   for (const CaseSpec& c : cases) {

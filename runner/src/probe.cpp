@@ -9,13 +9,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <regex>
 
 #include "empty_kernel.hpp"
 #include "probe_memory.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/output_file.hpp"
+#include "ridgeline/core/user_pattern.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
@@ -194,9 +194,9 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   progress(fmt::format("clock: {:.0f} MHz (measured)", m.measured_clock_hz / 1e6));
   phases.done("clock");
 
-  std::optional<std::regex> only;
-  if (!opt.only.empty()) only.emplace(opt.only, std::regex::ECMAScript);
-  auto wanted = [&](const std::string& name) { return !only || std::regex_search(name, *only); };
+  std::optional<UserPattern> only;
+  if (!opt.only.empty()) only.emplace(opt.only, "--only");
+  auto wanted = [&](const std::string& name) { return !only || only->search(name); };
 
   std::vector<int> thread_counts{1};
   if (cores > 1) thread_counts.push_back(cores);
@@ -256,12 +256,7 @@ MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
                                       const ProbeProgress& progress, CacheOutcome& outcome) {
   outcome = CacheOutcome::not_cached;
   if (!options.only.empty()) {
-    try {  // checked here, where an error is still one line and exit code 2
-      std::regex(options.only, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw InputError(
-          fmt::format("--only '{}': invalid regular expression: {}", options.only, e.what()));
-    }
+    UserPattern(options.only, "--only");  // checked here, where an error is one line, exit 2
     return probe_machine_isolated(options, progress);
   }
   const std::filesystem::path cache = machine_cache_path();

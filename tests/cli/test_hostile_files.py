@@ -289,5 +289,43 @@ class BoundedInputs(Folder):
         self.assertFalse(os.path.exists(self.path("x.json")))
 
 
+class UserPatterns(Folder):
+    """Every pattern a user gives runs in bounded time and stack (RE2): patterns that sent
+    std::regex into catastrophic backtracking or a stack overflow, under 8 MiB of stack and
+    20 s here."""
+
+    PATTERNS = [
+        "([a-z0-9./_=,]+)+Q",
+        "((((((((((.*)*)*)*)*)*)*)*)*)*)*Q",
+        "(" * 60000 + "Q" + ")" * 60000,
+        "(a|aa)+$" + "b",
+    ]
+
+    def bounded(self, *args):
+        def limit():
+            resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+        return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=20,
+                              env=ENV, cwd=self.d, preexec_fn=limit)
+
+    def test_filter_and_only_end_in_bounded_time_and_stack(self):
+        for p in self.PATTERNS:
+            for args in (["run", "--suite", "smoke", "--no-probe", "--benchmark_list_tests", "--filter", p],
+                         ["probe", "--only", p, "-o", "pm.json"]):
+                with self.subTest(command=args[0], pattern=p[:40]):
+                    r = self.bounded(*args)
+                    self.assertIn(r.returncode, (0, 2), r.stderr[-300:])
+                    # The pattern is never echoed whole: every line capped.
+                    self.assertLess(max(map(len, r.stderr.splitlines() or [""])), 2200)
+
+    def test_an_invalid_pattern_and_one_that_matches_nothing_are_one_line(self):
+        r = self.bounded("run", "--suite", "smoke", "--no-probe", "--filter", "gemm/(f32")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("invalid regular expression", r.stderr)
+        r = self.bounded("probe", "--only", "nomatch", "-o", "pm.json")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("matches nothing", r.stderr)
+        self.assertFalse(os.path.exists(self.path("pm.json")))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QSortFilterProxyModel>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <regex>
 #include <sstream>
@@ -184,6 +185,29 @@ TEST(ResultsFilter, FacetsAndTextTogether) {
   filter.set_facet(ResultsModel::kBackend, {});
   EXPECT_EQ(filter.rowCount(), two);
   filter.clear_facets();
+  EXPECT_EQ(filter.rowCount(), all);
+}
+
+// The text box: a pattern (case-insensitive, RE2: linear time), else the text itself; a
+// pattern that sent std::regex into catastrophic backtracking answers at once.
+TEST(ResultsFilter, TheTextBoxTakesAPatternOrPlainTextInBoundedTime) {
+  ResultsModel model;
+  ResultsFilter filter;
+  filter.setSourceModel(&model);
+  model.set_document(recorded());
+  const int all = filter.rowCount();
+  filter.set_text("BLAS\\.(openblas|blis)");
+  const int vendors = filter.rowCount();
+  EXPECT_GT(vendors, 0);
+  EXPECT_LT(vendors, all);
+  filter.set_text("blas.openblas|(");  // not a pattern: the text as it is, found nowhere
+  EXPECT_EQ(filter.rowCount(), 0);
+  const auto start = std::chrono::steady_clock::now();
+  filter.set_text("((((((((((.*)*)*)*)*)*)*)*)*)*)*Q");
+  filter.set_text("([a-z0-9./_=,]+)+Q");
+  EXPECT_EQ(filter.rowCount(), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  filter.set_text("");
   EXPECT_EQ(filter.rowCount(), all);
 }
 

@@ -18,6 +18,7 @@
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/core/thresholds.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/reports/escape.hpp"
 
@@ -35,6 +36,7 @@ struct CompareOptions {
   ComparisonOptions judging;               // --threshold, --alpha, --fail-on
   std::string json, markdown, junit;
   bool all = false;
+  bool allow_empty = false;  // two runs with no case in common pass
 };
 
 int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings) {
@@ -62,14 +64,26 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
 std::vector<std::string> history_files(const std::vector<std::string>& given,
                                        std::vector<RunCases>& runs) {
   std::vector<std::string> files = given;
-  if (given.size() == 1 && std::filesystem::is_directory(given[0])) {
+  const bool folder = given.size() == 1 && std::filesystem::is_directory(given[0]);
+  if (folder) {
     files.clear();
     for (const auto& e : std::filesystem::directory_iterator(given[0]))
       if (e.is_regular_file() && e.path().extension() == ".json")
         files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
   }
-  runs = read_run_cases(std::vector<std::filesystem::path>(files.begin(), files.end()));
+  const std::vector<std::filesystem::path> paths(files.begin(), files.end());
+  if (folder) {  // a file there that is not a run is left out, said, not fatal
+    std::vector<std::pair<std::filesystem::path, std::string>> skipped;
+    runs = read_run_cases_skipping(paths, skipped);
+    for (const auto& [file, why] : skipped) {
+      fmt::print(stderr, "ridgeline compare: warning: {} left out of the history: {}\n",
+                 visible_line(file.string(), 300), visible_line(why, 300));
+      std::erase(files, file.string());
+    }
+  } else {
+    runs = read_run_cases(paths);
+  }
   std::vector<std::pair<std::string, std::size_t>> order;  // date, index
   for (const auto& run : runs) order.emplace_back(run.context.date, order.size());
   if (runs.size() < 2)
@@ -131,7 +145,8 @@ int run_compare(CompareOptions opt) {
     fmt::print(stderr,
                "ridgeline: note: no case of {} is in {}: are these runs of the same suite?\n",
                escape_visible(opt.head), escape_visible(opt.base));
-  const ComparisonView view{cmp, opt.base, opt.head, on, opt.judging.fail_on, opt.all};
+  const ComparisonView view{cmp,     opt.base,       opt.head, on, opt.judging.fail_on,
+                            opt.all, opt.allow_empty};
   fmt::print("{}", comparison_text(view));
   for (const auto& [path, write] : files) {
     if (path->empty()) continue;
@@ -139,7 +154,11 @@ int run_compare(CompareOptions opt) {
     if (!resolve_output_file(*path).stream)
       fmt::print("{}\n", std::filesystem::absolute(*path).string());
   }
-  return gate_fails(cmp, on) ? 1 : 0;
+  if (cmp.cases.empty() && !opt.allow_empty)  // nothing compared is not a pass
+    fmt::print(stderr,
+               "ridgeline compare: no case is in both runs: nothing was compared, so nothing "
+               "passed (--allow-empty accepts this)\n");
+  return gate_fails(cmp, on, opt.allow_empty) ? 1 : 0;
 }
 
 }  // namespace
@@ -174,6 +193,8 @@ Command add_compare_command(CLI::App& app) {
       "--junit", opt->junit,
       "Also write it as JUnit XML: one testcase per case, a failure where the gate fails");
   sub->add_flag("--all", opt->all, "List the unchanged cases too");
+  sub->add_flag("--allow-empty", opt->allow_empty,
+                "Pass two runs with no case in common (else exit 1: nothing was compared)");
   return {sub, [opt] { return run_compare(*opt); }};
 }
 

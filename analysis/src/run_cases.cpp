@@ -7,6 +7,7 @@
 
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
@@ -82,9 +83,13 @@ RunCases read_run_cases(const std::filesystem::path& file) {
   return cases;
 }
 
-std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& files) {
-  std::vector<RunCases> out(files.size());
-  std::vector<std::exception_ptr> errors(files.size());
+namespace {
+// Each file read into out[i], side by side (as many at once as there are CPUs); errors[i] keeps
+// what reading file i threw.
+void read_each(const std::vector<std::filesystem::path>& files, std::vector<RunCases>& out,
+               std::vector<std::exception_ptr>& errors) {
+  out.assign(files.size(), {});
+  errors.assign(files.size(), nullptr);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i; (i = next++) < files.size();) try {
@@ -99,8 +104,36 @@ std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& f
   for (std::size_t t = 1; t < threads; ++t) team.emplace_back(work);
   work();
   for (auto& t : team) t.join();
+}
+}  // namespace
+
+std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& files) {
+  std::vector<RunCases> out;
+  std::vector<std::exception_ptr> errors;
+  read_each(files, out, errors);
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+  return out;
+}
+
+std::vector<RunCases> read_run_cases_skipping(
+    const std::vector<std::filesystem::path>& files,
+    std::vector<std::pair<std::filesystem::path, std::string>>& skipped) {
+  std::vector<RunCases> read;
+  std::vector<std::exception_ptr> errors;
+  read_each(files, read, errors);
+  std::vector<RunCases> out;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!errors[i]) {
+      out.push_back(std::move(read[i]));
+      continue;
+    }
+    try {
+      std::rethrow_exception(errors[i]);
+    } catch (const InputError& e) {  // not a run: left out; anything else is a fault
+      skipped.emplace_back(files[i], e.what());
+    }
+  }
   return out;
 }
 

@@ -75,6 +75,15 @@ void decide(CaseComparison& c, const ComparisonSettings& s, int family) {
     c.verdict = Verdict::improvement;
     c.reason = fmt::format("faster by {} (interval {} to {}), p = {:.2g} after Holm",
                            percent(c.ratio).substr(1), percent(c.low), percent(c.high), c.p_holm);
+  } else if (c.confidence < 1 - s.alpha - 1e-12) {
+    // No interval at the asked confidence (one repetition a side gives a point, confidence 0):
+    // an equivalence verdict cannot stand on it, whatever the point says.
+    c.verdict = Verdict::inconclusive;
+    c.reason = fmt::format(
+        "{} and {} repetitions give no interval at {:g}% confidence (the widest: {:.0f}%): "
+        "run at least {} repetitions each",
+        c.base.size(), c.head.size(), (1 - s.alpha) * 100, c.confidence * 100,
+        repetitions_for(s.alpha));
   } else if (c.low >= 1 - t && c.high <= 1 + t) {
     c.verdict = Verdict::same;
     c.reason = fmt::format("the interval {} to {} lies within ±{:g}%", percent(c.low),
@@ -304,7 +313,8 @@ bool fails(const CaseComparison& c, FailOn on) {
   return true;
 }
 
-bool gate_fails(const RunComparison& comparison, FailOn on) {
+bool gate_fails(const RunComparison& comparison, FailOn on, bool allow_empty) {
+  if (comparison.cases.empty() && !allow_empty) return true;
   if (on == FailOn::change && (!comparison.added.empty() || !comparison.removed.empty()))
     return true;
   return std::any_of(comparison.cases.begin(), comparison.cases.end(),

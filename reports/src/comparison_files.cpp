@@ -41,7 +41,7 @@ std::string comparison_json(const ComparisonView& view) {
       {"threshold", cmp.settings.threshold},
       {"alpha", cmp.settings.alpha},
       {"fail_on", view.fail_on_name},
-      {"gate_failed", gate_fails(cmp, view.fail_on)},
+      {"gate_failed", gate_fails(cmp, view.fail_on, view.allow_empty)},
       {"tested", cmp.tested},
       {"geomean_ratio", cmp.tested ? nlohmann::json(cmp.geomean_ratio) : nlohmann::json()},
       {"notes", cmp.notes},

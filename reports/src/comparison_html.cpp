@@ -138,7 +138,7 @@ std::string runs_picture_svg(const RooflineScene& scene,
 std::string comparison_html(const ReportInput& base, const ReportInput& head,
                             const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
-  const bool failed = gate_fails(cmp, view.fail_on);
+  const bool failed = gate_fails(cmp, view.fail_on, view.allow_empty);
   std::string s =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ridgeline "
       "comparison: " +

@@ -62,13 +62,14 @@ std::string comparison_text(const ComparisonView& view) {
   for (const auto& n : cmp.removed)
     out += "removed (only in the base run): " + escape_visible(n) + "\n";
   out += fmt::format("gate (--fail-on {}): {} ({})\n", view.fail_on_name,
-                     gate_fails(cmp, view.fail_on) ? "FAILED" : "passed", tally(cmp));
+                     gate_fails(cmp, view.fail_on, view.allow_empty) ? "FAILED" : "passed",
+                     tally(cmp));
   return out;
 }
 
 std::string comparison_markdown(const ComparisonView& view) {
   const RunComparison& cmp = view.comparison;
-  const bool failed = gate_fails(cmp, view.fail_on);
+  const bool failed = gate_fails(cmp, view.fail_on, view.allow_empty);
   std::string out = fmt::format(
       "### Ridgeline compare: {}\n\n{} → {} on {}, threshold {}, alpha {:g} (Holm over "
       "{}): {}.",

@@ -327,5 +327,49 @@ class UserPatterns(Folder):
         self.assertFalse(os.path.exists(self.path("pm.json")))
 
 
+class VerdictsTheDataCannotSupport(Folder):
+    """compare: one repetition a side is no equivalence; two runs with nothing in common are
+    no pass; a --history folder's stray file is left out with a warning (issue #37, class 5)."""
+
+    def one_rep(self, name, case="naive/f64/m=64"):
+        r = self.run_in("run", "--suite", "smoke", "--filter", case, "--repetitions", "1",
+                        "--min-time", "0.01", "--no-probe", "-o", name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_one_repetition_each_is_inconclusive_and_fails_that_gate(self):
+        self.one_rep("a.json")
+        self.one_rep("b1.json")
+        r = self.run_in("compare", "a.json", "b1.json", "--fail-on", "inconclusive", "--json", "c.json")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("no interval at 95% confidence", r.stdout)
+        self.assertIn("run at least 4 repetitions each", r.stdout)
+        with open(self.path("c.json")) as f:
+            verdicts = {c["verdict"] for c in json.load(f)["cases"]}
+        self.assertEqual(verdicts, {"inconclusive"})
+
+    def test_two_runs_with_no_case_in_common_fail_unless_allowed(self):
+        self.one_rep("a.json")
+        self.one_rep("f32.json", "naive/f32/m=64")
+        r = self.run_in("compare", "a.json", "f32.json", "--json", "c.json")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("nothing was compared", r.stderr)
+        self.assertIn("FAILED", r.stdout)
+        with open(self.path("c.json")) as f:
+            self.assertTrue(json.load(f)["gate_failed"])
+        r = self.run_in("compare", "a.json", "f32.json", "--allow-empty")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_a_history_folder_leaves_out_a_file_that_is_not_a_run(self):
+        os.mkdir(self.path("h"))
+        for name in ("h/1.json", "h/2.json"):
+            self.one_rep(name)
+        with open(self.path("h/notes.json"), "w") as f:
+            f.write("not a run")
+        r = self.run_in("compare", "--history", "h")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("notes.json left out of the history", r.stderr)
+        self.assertIn("history of 2 runs", r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -58,6 +58,11 @@ RunCases read_run_cases(const std::filesystem::path& file);
 // Several, read side by side (as many at once as there are CPUs): the error of the first
 // bad file in the given order is the one thrown, as reading them one after another would.
 std::vector<RunCases> read_run_cases(const std::vector<std::filesystem::path>& files);
+// The same, keeping the files that read as runs: each that does not is left out, with its
+// error in `skipped` (file, then the reason).
+std::vector<RunCases> read_run_cases_skipping(
+    const std::vector<std::filesystem::path>& files,
+    std::vector<std::pair<std::filesystem::path, std::string>>& skipped);
 
 // place_results over the cases.
 std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineModel* machine);

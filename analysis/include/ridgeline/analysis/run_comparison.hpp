@@ -96,6 +96,8 @@ void judge(RunComparison& comparison, const ComparisonSettings& settings);
 enum class FailOn { regression, inconclusive, change };
 std::optional<FailOn> parse_fail_on(std::string_view text);
 bool fails(const CaseComparison& c, FailOn on);
-bool gate_fails(const RunComparison& comparison, FailOn on);
+// Also true where no case is in both runs (nothing compared is not a pass) unless
+// `allow_empty` (compare --allow-empty).
+bool gate_fails(const RunComparison& comparison, FailOn on, bool allow_empty = false);
 
 }  // namespace ridgeline

@@ -20,7 +20,8 @@ struct ComparisonView {
   std::string base, head;  // the files as the user named them
   FailOn fail_on = FailOn::regression;
   std::string fail_on_name = "regression";
-  bool all = false;  // list the unchanged cases too (terminal)
+  bool all = false;          // list the unchanged cases too (terminal)
+  bool allow_empty = false;  // no case in both runs passes the gate (compare --allow-empty)
 };
 
 std::string comparison_text(const ComparisonView& view);

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <tuple>
 
 namespace ridgeline {
 namespace {
@@ -189,6 +191,43 @@ TEST(RankTests, HodgesLehmannIntervalCoversTheShiftAtItsConfidence) {
   }
   EXPECT_GT(covered, draws * 0.93);
   EXPECT_LT(covered, draws * 0.98);
+}
+
+// The order statistics are selected without forming the n1·n2 differences: the same values
+// as sorting them all, ties, negative and mixed signs, and unequal sizes included, and
+// 40,000 repetitions a side (1.6e9 differences, 12.8 GB formed) in the memory of the samples.
+TEST(RankTests, HodgesLehmannSelectsTheOrderStatisticsWithoutFormingEveryDifference) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0, 1);
+  for (const auto& [n1, n2, tied] : {std::tuple{300, 211, false}, std::tuple{57, 400, true},
+                                     std::tuple{1, 999, false}, std::tuple{250, 250, true}}) {
+    std::vector<double> x, y;
+    const auto value = [&](double shift) {
+      const double v = noise(rng) * 1e-3 + shift;
+      return tied ? std::round(v * 1e4) / 1e4 : v;  // ties: values on a grid
+    };
+    for (int i = 0; i < n1; ++i) x.push_back(value(-0.5));
+    for (int i = 0; i < n2; ++i) y.push_back(value(-0.4999));
+    std::vector<double> d;
+    for (double a : x)
+      for (double b : y) d.push_back(b - a);
+    std::sort(d.begin(), d.end());
+    const std::size_t c = d.size();
+    const auto s = hodges_lehmann(x, y, 0.05);
+    EXPECT_EQ(s.estimate, c % 2 ? d[c / 2] : (d[c / 2 - 1] + d[c / 2]) / 2) << n1 << "x" << n2;
+    const auto at = std::lower_bound(d.begin(), d.end(), s.low);
+    ASSERT_NE(at, d.end());
+    EXPECT_EQ(*at, s.low);  // the bounds are differences themselves
+    EXPECT_TRUE(std::binary_search(d.begin(), d.end(), s.high));
+  }
+  std::vector<double> x(40000), y(40000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::log(1e-3 * (1 + 0.01 * noise(rng)));
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = std::log(1.1e-3 * (1 + 0.01 * noise(rng)));
+  const auto s = hodges_lehmann(x, y, 0.05);
+  EXPECT_NEAR(std::exp(s.estimate), 1.1, 0.001);
+  EXPECT_LT(s.low, s.estimate);
+  EXPECT_GT(s.high, s.estimate);
+  EXPECT_GE(s.confidence, 0.949);
 }
 
 TEST(RankTests, RefusesEmptyOrNonFiniteSamples) {

@@ -282,6 +282,26 @@ class BoundedInputs(Folder):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("not a regular file", r.stderr)
 
+    def test_compare_is_not_quadratic_in_repetitions(self):
+        # 40,000 repetitions of one case a side: the differences Hodges-Lehmann ranks are
+        # 1.6e9 (12.8 GB formed); compare answers in the memory of the samples.
+        rng = __import__("random").Random(1)
+        for name, scale in (("big_a.json", 1.0), ("big_b.json", 1.02)):
+            rows = [{"name": "BM_x/64", "run_name": "BM_x/64", "run_type": "iteration",
+                     "repetitions": 40000, "repetition_index": i, "threads": 1,
+                     "iterations": 1000, "real_time": t, "cpu_time": t, "time_unit": "ns"}
+                    for i, t in enumerate(1000.0 * scale * (1 + 0.01 * rng.gauss(0, 1))
+                                          for _ in range(40000))]
+            with open(self.path(name), "w") as f:
+                json.dump({"context": {"date": "2026-11-26T00:00:00+00:00", "host_name": "vm",
+                                       "num_cpus": 2, "mhz_per_cpu": 3600, "caches": []},
+                           "benchmarks": rows}, f)
+        r = self.bounded("compare", "big_a.json", "big_b.json", "--json", "c.json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.path("c.json")) as f:
+            case = json.load(f)["cases"][0]
+        self.assertAlmostEqual(case["ratio"], 1.02, delta=0.002)
+
     def test_a_thread_count_the_machine_cannot_run_is_refused(self):
         r = self.bounded("run", *ONE_CASE, "--threads", "100000", "-o", "x.json")
         self.assertEqual(r.returncode, 2, r.stderr)

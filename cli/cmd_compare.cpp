@@ -55,7 +55,7 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
   fmt::print("{}", calibration_text(cal, settings.threshold, runs.size()));
   write_file_atomically(opt.output, thresholds_to_json(thresholds_of(cal, settings.threshold)));
   if (!resolve_output_file(opt.output).stream)
-    fmt::print("{}\n", std::filesystem::absolute(opt.output).string());
+    fmt::print("{}\n", escape_visible(std::filesystem::absolute(opt.output).string()));
   return 0;
 }
 
@@ -152,7 +152,7 @@ int run_compare(CompareOptions opt) {
     if (path->empty()) continue;
     write_file_atomically(*path, write(view));
     if (!resolve_output_file(*path).stream)
-      fmt::print("{}\n", std::filesystem::absolute(*path).string());
+      fmt::print("{}\n", escape_visible(std::filesystem::absolute(*path).string()));
   }
   if (cmp.cases.empty() && !opt.allow_empty)  // nothing compared is not a pass
     fmt::print(stderr,

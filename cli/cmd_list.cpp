@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -158,31 +159,35 @@ int run_list(const ListOptions& opt) {
   for (const auto& k : kernels) {
     std::string dt;
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
-    rows.push_back({k["id"].get<std::string>(), k["role"].get<std::string>(), dt,
+    // A user library's name and path are in its id and description: made visible.
+    rows.push_back({escape_visible(k["id"].get<std::string>()), k["role"].get<std::string>(), dt,
                     k["device"] == "gpu"        ? "GPU"
                     : k["threaded"].get<bool>() ? "threads"
                                                 : "1 thread",
-                    k["available"].get<bool>() ? k["description"].get<std::string>()
-                                               : "unavailable: " + k["reason"].get<std::string>()});
+                    escape_visible(k["available"].get<bool>()
+                                       ? k["description"].get<std::string>()
+                                       : "unavailable: " + k["reason"].get<std::string>())});
   }
   fmt::print("{}", format_columns(rows));
   fmt::print("\nBLAS libraries (loaded at run time; add any CBLAS .so with --blas-lib PATH)\n");
   if (probes.empty()) fmt::print("  none found\n");
   for (const auto& p : probes)
-    fmt::print(
-        "  {:<10} {}\n  {:<10} {}\n", p.spec.name, p.spec.path.string(), "",
-        p.loadable
-            ? fmt::format("{}; threads via {}{}", p.version.empty() ? "version unknown" : p.version,
-                          p.thread_setter.empty() ? "none" : p.thread_setter,
-                          p.kernel_set.empty()
-                              ? ""
-                              : "; kernels: " + describe_kernel_set(p.version, p.kernel_set))
-            : "not loadable: " + p.error);
+    fmt::print(  // names, versions and errors come from the library files: made visible
+        "  {:<10} {}\n  {:<10} {}\n", escape_visible(p.spec.name),
+        escape_visible(p.spec.path.string()), "",
+        escape_visible(p.loadable ? fmt::format("{}; threads via {}{}",
+                                                p.version.empty() ? "version unknown" : p.version,
+                                                p.thread_setter.empty() ? "none" : p.thread_setter,
+                                                p.kernel_set.empty()
+                                                    ? ""
+                                                    : "; kernels: " + describe_kernel_set(
+                                                                          p.version, p.kernel_set))
+                                  : "not loadable: " + p.error));
   fmt::print("\nGPU\n");
   if (!gpu.available()) fmt::print("  none: {}\n", gpu.reason);
   for (const auto& d : gpu.devices)
-    fmt::print("  {}  {}  sm_{}{}, {} SMs, {:.0f} GiB, L2 {:.0f} MiB\n", d.index, d.name,
-               d.cc_major, d.cc_minor, d.multiprocessors,
+    fmt::print("  {}  {}  sm_{}{}, {} SMs, {:.0f} GiB, L2 {:.0f} MiB\n", d.index,
+               escape_visible(d.name), d.cc_major, d.cc_minor, d.multiprocessors,
                static_cast<double>(d.memory_bytes) / (1 << 30),
                static_cast<double>(d.l2_bytes) / (1 << 20));
   fmt::print("\nSuites\n");

@@ -89,7 +89,7 @@ int run_probe(const ProbeCommandOptions& opt) {
   }
   if (!opt.output.empty()) {
     write_machine_file(opt.output, m);
-    fmt::print(stderr, "wrote {}\n", opt.output);
+    fmt::print(stderr, "wrote {}\n", escape_visible(opt.output));
   }
   fmt::print("{} ({} cores, {:.0f} MHz measured)\n", m.cpu_model, m.cores,
              m.measured_clock_hz / 1e6);

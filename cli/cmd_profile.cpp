@@ -6,6 +6,7 @@
 #include "report_writer.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "run_support.hpp"
 
 namespace ridgeline::cli {
@@ -62,8 +63,9 @@ int run_profile(ProfileOptions& opt) {
     fmt::print(stderr, "ridgeline: warning: {}\n", busy);
   const std::string run_path = std::filesystem::absolute(opt.run.output).string();
   if (const std::string gui = dashboard_beside(input.run.context.executable); !gui.empty())
-    fmt::print("Dashboard: {} {}\n", gui, run_path);
-  fmt::print("Run:    {}\nReport: {}\n", run_path, std::filesystem::absolute(html).string());
+    fmt::print("Dashboard: {} {}\n", gui, escape_visible(run_path));
+  fmt::print("Run:    {}\nReport: {}\n", escape_visible(run_path),
+             escape_visible(std::filesystem::absolute(html).string()));
   return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/runner/probe.hpp"
 
@@ -35,7 +36,8 @@ std::optional<ReportFormat> forced_format(const ReportOptions& opt) {
 
 void print_written(const std::string& out) {
   // The path of each file written; a stream (-o /dev/stdout) carries the report itself.
-  if (!resolve_output_file(out).stream) fmt::print("{}\n", std::filesystem::absolute(out).string());
+  if (!resolve_output_file(out).stream)
+    fmt::print("{}\n", escape_visible(std::filesystem::absolute(out).string()));
 }
 
 // The run read, with its ceilings: --machine, else the model in the run, else this machine's

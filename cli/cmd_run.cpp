@@ -22,6 +22,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -51,7 +52,8 @@ std::string headline(const std::vector<CaseResult>& results) {
   const Disposition d = pick->ridgeline->validation.disposition;
   if (d != Disposition::passed) {
     int colour = d == Disposition::not_supported ? 33 : 31;
-    return paint(std::string(to_string(d)), colour) + ": " + pick->ridgeline->validation.message;
+    return paint(std::string(to_string(d)), colour) + ": " +
+           escape_visible(pick->ridgeline->validation.message);
   }
   auto it = pick->counters.find("flops");
   double gflops = it == pick->counters.end() ? 0 : it->second / 1e9;
@@ -182,8 +184,9 @@ int execute_run(RunOptions& opt,
         opt.settings.repetitions == 1 ? "" : "s",
         opt.settings.iterations ? fmt::format("{} iterations", *opt.settings.iterations)
                                 : fmt::format("at least {} s", opt.settings.min_time_s),
-        opt.settings.warmup_s, opt.settings.case_timeout_s, opt.settings.seed, opt.output,
-        output.stream ? "in the cache directory" : journal_for(output).string(),
+        opt.settings.warmup_s, opt.settings.case_timeout_s, opt.settings.seed,
+        escape_visible(opt.output),
+        output.stream ? "in the cache directory" : escape_visible(journal_for(output).string()),
         opt.settings.collect.empty() ? "the defaults"
                                      : fmt::format("{}", fmt::join(opt.settings.collect, ",")));
     for (const auto& c : plan) fmt::print("  {}\n", c.name());
@@ -213,7 +216,8 @@ int execute_run(RunOptions& opt,
   const bool tty = stderr_takes_escapes();
   fmt::print(stderr, "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
              plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
-             opt.settings.repetitions == 1 ? "" : "s", opt.output, journal.string());
+             opt.settings.repetitions == 1 ? "" : "s", escape_visible(opt.output),
+             escape_visible(journal.string()));
   // Interleaved, each case is started once per round.
   Progress progress(plan.size() * static_cast<std::size_t>(
                                       opt.settings.interleave ? opt.settings.repetitions : 1),
@@ -252,10 +256,11 @@ int execute_run(RunOptions& opt,
   std::string summary;
   for (const auto& [k, v] : counts)
     summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
-  progress.close(fmt::format("wrote {} ({} of {} cases: {})", opt.output, cases, plan.size(),
-                             summary.empty() ? "none" : summary));
+  progress.close(fmt::format("wrote {} ({} of {} cases: {})", escape_visible(opt.output), cases,
+                             plan.size(), summary.empty() ? "none" : summary));
   if (run.context.interrupted) {
-    fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n", opt.output);
+    fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n",
+               escape_visible(opt.output));
     return 130;
   }
   if (failures > 0) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/reports/columns.hpp"
 
 namespace ridgeline::cli {
@@ -51,7 +52,7 @@ std::string Progress::status_line(std::size_t index, const std::string& name) co
       fmt::format("[{}/{}] {}{}  ", index + 1, total_, duration_text(elapsed), eta);
   const std::size_t columns = terminal_columns();
   const std::size_t room = columns > head.size() + 1 ? columns - head.size() - 1 : 0;
-  return shorten_middle(head + shorten_middle(name, room), columns - 1);
+  return shorten_middle(head + shorten_middle(escape_visible(name), room), columns - 1);
 }
 
 void Progress::started(std::size_t index, const std::string& name) {
@@ -61,11 +62,11 @@ void Progress::started(std::size_t index, const std::string& name) {
 void Progress::finished(std::size_t index, const std::string& name, const std::string& outcome) {
   ++done_;
   const std::string head = fmt::format("[{}/{}] ", index + 1, total_);
-  std::string shown = name;
+  std::string shown = escape_visible(name);  // a user library's name is in it
   if (terminal_) {
     const std::size_t columns = terminal_columns();
     const std::size_t used = head.size() + visible_width(outcome) + 1;
-    shown = shorten_middle(name, columns > used ? columns - used : 8);
+    shown = shorten_middle(shown, columns > used ? columns - used : 8);
   }
   fmt::print(stderr, "{}{}{}{}\n", terminal_ ? "\r\033[K" : "", head, shown, outcome);
 }

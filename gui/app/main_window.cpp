@@ -31,6 +31,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/gui/case_details.hpp"
+#include "ridgeline/gui/shown_text.hpp"
 #include "roofline_view.hpp"
 
 namespace ridgeline::gui {
@@ -175,12 +176,12 @@ QStringList MainWindow::open_files(const QStringList& paths) {
     try {
       documents_.push_back(std::make_shared<const RunDocument>(
           open_run_document(path.toStdString(), ceilings_, ceilings_origin_)));
-      runs_->addItem(path);
+      runs_->addItem(shown(path), path);
       fill_compare_choices();
       watcher_->addPath(path);
       remember_recent(path);
     } catch (const std::exception& e) {  // InputError: one line naming the file
-      errors << QString::fromStdString(e.what());
+      errors << shown(std::string(e.what()));
     }
   }
   if (!documents_.empty()) runs_->setCurrentIndex(static_cast<int>(documents_.size()) - 1);
@@ -297,7 +298,7 @@ void MainWindow::show_document(int index) {
                                .arg(doc->input.placements.size())
                                .arg(placed)
                                .arg(QString::fromStdString(doc->input.machine_origin)));
-  setWindowTitle("Ridgeline — " + QString::fromStdString(doc->path));
+  setWindowTitle("Ridgeline — " + shown(doc->path));
 }
 
 std::set<std::size_t> MainWindow::selected_placements() const {

@@ -18,6 +18,7 @@
 #include "main_window.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/core/thresholds.hpp"
+#include "ridgeline/gui/shown_text.hpp"
 #include "roofline_view.hpp"
 
 namespace ridgeline::gui {
@@ -90,7 +91,8 @@ QString MainWindow::use_thresholds_file(const QString& path) {
     } catch (const std::exception& e) {  // InputError: one line naming the file
       return QString::fromStdString(e.what());
     }
-    thresholds_file_->setText(QString("%1 (%2 cases)").arg(path).arg(thresholds_->cases.size()));
+    thresholds_file_->setText(
+        QString("%1 (%2 cases)").arg(shown(path)).arg(thresholds_->cases.size()));
   }
   // A file sets every case's threshold (its default for the cases it does not list).
   threshold_->setEnabled(!thresholds_);

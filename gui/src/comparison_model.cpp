@@ -2,6 +2,7 @@
 
 #include <QColor>
 
+#include "ridgeline/gui/shown_text.hpp"
 #include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
 
@@ -53,7 +54,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   };
   switch (role) {
     case Qt::DisplayRole:
-      return QString::fromStdString(text());
+      return shown(text());
     case kSortRole:
       if (index.column() == kRatio && c.tested) return c.ratio;
       if (index.column() == kP && c.tested) return c.p_holm;
@@ -61,7 +62,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       return index.column() == kVerdict ? QVariant(QColor(verdict_colour(c.verdict))) : QVariant();
     case Qt::ToolTipRole:
-      return index.column() == kWhy ? QString::fromStdString(c.reason) : QVariant();
+      return index.column() == kWhy ? shown(c.reason) : QVariant();
     default:
       return {};
   }

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <cmath>
 
+#include "ridgeline/gui/shown_text.hpp"
 #include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::gui {
@@ -14,7 +15,7 @@ namespace {
 using namespace reports;
 
 QString q(const std::string& s) {
-  return QString::fromStdString(s);
+  return shown(s);  // names and notes come from the run
 }
 
 const char* header(int column) {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ridgeline/gui/shown_text.hpp"
+
 namespace ridgeline::gui {
 
 TableModel::TableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -28,7 +30,7 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
   const TableCell& c = row[static_cast<std::size_t>(index.column())];
   switch (role) {
     case Qt::DisplayRole:
-      return QString::fromStdString(c.text);
+      return shown(c.text);
     case kSortRole:
       return std::isnan(c.value) ? QVariant(QString::fromStdString(c.text)) : QVariant(c.value);
     case Qt::TextAlignmentRole:

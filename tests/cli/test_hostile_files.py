@@ -391,5 +391,56 @@ class VerdictsTheDataCannotSupport(Folder):
         self.assertIn("history of 2 runs", r.stdout)
 
 
+class TerminalEscapes(Folder):
+    """A string from outside reaches the terminal visible, never acted on: file names in error
+    lines, a library's name in `list` and in `run`'s progress, the lock's PID text (#37,
+    class 4). The window's table is tested in tests/gui/hostile_input_test.cpp."""
+
+    HOSTILE = "\x1b]0;PWNED\x07\x1b[2J\u202ex"
+    RAW = ("\x1b", "\x07", "\u202e")
+
+    def assert_visible(self, text):
+        for raw in self.RAW:
+            self.assertNotIn(raw, text)
+
+    def library(self):
+        src = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+        if not os.path.exists(src):
+            self.skipTest(f"{src} is not installed (Debian's libblas3)")
+        lib = self.path(self.HOSTILE + ".so")
+        with open(src, "rb") as f, open(lib, "wb") as out:
+            out.write(f.read())
+        return lib
+
+    def test_a_file_name_in_an_error_line(self):
+        r = self.run_in("report", self.HOSTILE + ".json")
+        self.assertEqual(r.returncode, 2)
+        self.assert_visible(r.stderr)
+        self.assertIn("\\x1B]0;PWNED", r.stderr)
+
+    def test_a_library_name_in_list_and_in_runs_progress(self):
+        lib = self.library()
+        r = self.run_in("list", "--blas-lib", lib)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_visible(r.stdout)
+        self.assertIn("PWNED", r.stdout)
+        r = self.run_in("run", "--suite", "smoke", "--no-probe", "--blas-lib", lib, "--filter", "m=64",
+                        "--dtype", "f64", "--repetitions", "1", "--min-time", "0.01", "-o", "x.json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_visible(r.stderr)
+        self.assertIn("PWNED", r.stderr)
+
+    def test_the_lock_holders_text(self):
+        with open(self.path(".held.json.lock"), "w") as f:
+            f.write(self.HOSTILE)
+        import fcntl
+        with open(self.path(".held.json.lock")) as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            r = self.run_in("run", *ONE_CASE, "-o", "held.json")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is writing it", r.stderr)
+        self.assert_visible(r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

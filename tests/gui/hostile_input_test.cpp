@@ -74,5 +74,30 @@ TEST(HostileInput, EachOpensAndDrawsOrIsOneLine) {
   EXPECT_GT(opened, 5);
 }
 
+// A right-to-left override and terminal escapes in a run's names (and in its file's name)
+// are shown as escapes in the table, the run chooser and the title: never acted on.
+TEST(HostileInput, BidiAndControlCharactersInNamesAreShownNotActedOn) {
+  QTemporaryDir dir;
+  std::string text = read(kRun);
+  for (std::size_t at = 0; (at = text.find("cpu.naive", at)) != std::string::npos; at += 9)
+    text.replace(at, 9, "cpu.na\u202Eive\\u001b[2J");  // raw U+202E; ESC as JSON's escape
+  const QString path = dir.filePath(QString::fromUtf8("run\u202Egnp.json"));
+  write_file_atomically(path.toStdString(), text);
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({path}).isEmpty());
+  const QAbstractItemModel* table = w.filter();
+  int seen = 0;
+  for (int r = 0; r < table->rowCount(); ++r)
+    for (int c = 0; c < table->columnCount(); ++c) {
+      const QString cell = table->index(r, c).data(Qt::DisplayRole).toString();
+      EXPECT_FALSE(cell.contains(QChar(0x202E))) << cell.toStdString();
+      EXPECT_FALSE(cell.contains(QChar(0x1B))) << cell.toStdString();
+      seen += cell.contains("\\u202E") ? 1 : 0;
+    }
+  EXPECT_GT(seen, 0);  // the naive rows are there, their names escaped
+  EXPECT_FALSE(w.windowTitle().contains(QChar(0x202E)));
+  EXPECT_TRUE(w.windowTitle().contains("\\u202E"));
+}
+
 }  // namespace
 }  // namespace ridgeline::gui

@@ -103,6 +103,11 @@ int run_list(const ListOptions& opt) {
     const Problem probe_problem = example_problem(op_definition(k.op), k.dtypes.at(0));
     Support s = catalog.create(k.backend, k.op)->supports(probe_problem, 1);
     if (!s && k.device == "gpu" && !gpu.available()) s.reason = "no GPU (see GPU below)";
+    // A library that could not be loaded (its constructor aborted, its symbols are missing):
+    // its kernel is not usable either, whatever the catalog lists.
+    for (const auto& p : probes)
+      if (!p.loadable && k.backend == "blas." + p.spec.name)
+        s = Support::no("its library is not loadable (see BLAS libraries below)");
     nlohmann::json dtypes = nlohmann::json::array();
     for (DType d : k.dtypes) dtypes.push_back(std::string(to_string(d)));
     kernels.push_back({{"id", k.id()},

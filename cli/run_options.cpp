@@ -47,7 +47,15 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
                   "Seconds before a case is killed and recorded as timed_out")
       ->capture_default_str()
       ->check(finite_between(0, 1e6, "seconds", true));
-  sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs")->capture_default_str();
+  sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs (0 to 2^64 - 1)")
+      ->capture_default_str()
+      ->check(CLI::Validator(  // "-1" would wrap to 2^64 - 1
+          [](const std::string& text) {
+            return text.find('-') == std::string::npos
+                       ? std::string()
+                       : "'" + text + "' is negative: a seed is a whole number from 0 to 2^64 - 1";
+          },
+          "SEED"));
   sub->add_option("--blas-lib", opt->blas_libs,
                   "Also profile this CBLAS shared library (any path)");
   if (with_output)

@@ -18,7 +18,7 @@ if(NOT RIDGELINE_WITH_CUDA STREQUAL "OFF")
   elseif(RIDGELINE_WITH_CUDA STREQUAL "ON")
     message(FATAL_ERROR "RIDGELINE_WITH_CUDA=ON but no CUDA compiler was found: set CUDACXX or CMAKE_CUDA_COMPILER")
   else()
-    set(RIDGELINE_CUDA_OFF_REASON "no CUDA compiler (nvcc) found when configuring; install the CUDA toolkit and reconfigure with -DRIDGELINE_WITH_CUDA=ON")
+    set(RIDGELINE_CUDA_OFF_REASON "no CUDA compiler (nvcc) found when configuring: install the CUDA toolkit and reconfigure with -DRIDGELINE_WITH_CUDA=ON")
   endif()
 endif()
 

@@ -129,12 +129,18 @@ class Builder {
     error_position_ = position;
     error_token_ = token;
     overflow_ = e.id == 406;  // out_of_range: a number too large for a double
+    // What is wrong inside a string (ill-formed UTF-8, a lone surrogate, a raw control
+    // character): nlohmann's words after "- ", up to what it last read.
+    const std::string_view what = e.what();
+    if (const auto at = what.find("invalid string: "); at != std::string_view::npos)
+      string_error_ = std::string(what.substr(at + 16, what.find("; last read", at) - at - 16));
     return false;
   }
 
   json& document() { return root_; }
   std::size_t error_position() const { return error_position_; }
   const std::string& error_token() const { return error_token_; }
+  const std::string& string_error() const { return string_error_; }
   bool overflow() const { return overflow_; }
   // The field being read: "benchmarks[3].real_time". An open array's last element is the
   // open value inside it, except in the innermost, whose next element is being read.
@@ -205,6 +211,7 @@ class Builder {
   std::vector<Open> open_;
   std::size_t error_position_ = 0;
   std::string error_token_;
+  std::string string_error_;
   bool overflow_ = false;
 };
 
@@ -232,6 +239,11 @@ std::string other_format_hint(std::string_view text) {
     const std::string path = builder.path();
     throw InputError(fmt::format("{}: {}: number {} is too large for a double", origin,
                                  path.empty() ? "(top level)" : path, builder.error_token()));
+  }
+  if (!truncated && !builder.string_error().empty()) {
+    const std::string path = builder.path();
+    throw InputError(fmt::format("{}: not valid JSON at byte {}{}: a string with {}", origin, byte,
+                                 path.empty() ? "" : " (" + path + ")", builder.string_error()));
   }
   throw InputError(fmt::format("{}: {} at byte {}{}", origin,
                                truncated ? "unexpected end of file (truncated?)" : "not valid JSON",

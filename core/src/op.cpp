@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <stdexcept>
 
 #include "ridgeline/core/error.hpp"
@@ -169,6 +170,9 @@ void assign(const OpDefinition& op, OpParams& params, const std::string& name,
   }
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec == std::errc::result_out_of_range && ptr == value.data() + value.size())
+    throw InputError(fmt::format("{}: {}={} is too large (a dimension is at most {})", op.name,
+                                 name, value, std::numeric_limits<std::int64_t>::max()));
   if (ec != std::errc() || ptr != value.data() + value.size())
     throw InputError(fmt::format("{}: {}={} is not a whole number", op.name, name, value));
   params.dims[name] = v;

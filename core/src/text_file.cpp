@@ -52,7 +52,7 @@ void refuse_unless_text(std::string_view head, bool whole, const std::filesystem
   const auto [at, what] = not_text_at(head, whole);
   if (at != std::string_view::npos)
     throw InputError(
-        fmt::format("{}: not text ({} at byte {}): not a Run, a journal, a machine "
+        fmt::format("{}: {} at byte {}: not UTF-8 text, so not a Run, a journal, a machine "
                     "model or a Google Benchmark file",
                     file.string(), what, at));
 }

@@ -23,6 +23,9 @@ constexpr int kThreadsPerCpu = 4;  // --threads' bound (plan_cases)
 std::int64_t parse_dimension(const std::string& text, const std::string& whole) {
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc::result_out_of_range && ptr == text.data() + text.size())
+    throw InputError(
+        fmt::format("--shape {}: {} exceeds the 32-bit size BLAS interfaces take", whole, text));
   if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
     throw InputError(fmt::format("--shape {}: '{}' is not a whole number", whole, text));
   if (v <= 0) throw InputError(fmt::format("--shape {}: sizes must be positive, got {}", whole, v));
@@ -107,7 +110,10 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   check_names(req.dtypes, dtypes, "dtype");
   for (const auto& p : req.patterns)
     if (!is_known_pattern(p))
-      throw InputError(fmt::format("unknown pattern '{}' (known: {})", p, join(known_patterns())));
+      throw InputError(
+          fmt::format("unknown pattern '{}' (known: {}; sparseP takes P from 1 to 99, "
+                      "mantissaK takes K from 0 to 52)",
+                      p, join(known_patterns())));
   check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env");
   check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
   // Up to four threads a CPU: oversubscription stays something to look at; 100,000 threads

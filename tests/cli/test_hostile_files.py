@@ -264,7 +264,7 @@ class BoundedInputs(Folder):
                     r = self.bounded(*args)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-                    self.assertIn("not text", r.stderr)
+                    self.assertIn("not UTF-8 text", r.stderr)
 
     def test_a_fifo_with_no_writer_or_no_reader_is_waited_for_then_refused(self):
         os.mkfifo(self.path("in.json"))
@@ -440,6 +440,58 @@ class TerminalEscapes(Folder):
         self.assertEqual(r.returncode, 2)
         self.assertIn("is writing it", r.stderr)
         self.assert_visible(r.stderr)
+
+
+class ClearerWords(Folder):
+    """Right answers that said too little (#37, class 6): each row, a command and the words its
+    one line must hold; exit 2."""
+
+    TABLE = [
+        (["report", "m.json", "--format", "md", "-o", "r.md"], ["a machine model", "--machine m.json"]),
+        (["report", "b.json", "--machine", "b.json", "--format", "md", "-o", "r.md"],
+         ["a run, not a machine model"]),
+        (["run", "--suite", "smoke", "--no-probe", "--params", "m=9223372036854775808"], ["too large"]),
+        (["run", "--suite", "fusion", "--no-probe", "--params", "rows=18446744073709551617"],
+         ["too large"]),
+        (["run", "--suite", "smoke", "--no-probe", "--shape", "99999999999999999999"], ["32-bit"]),
+        (["run", "--suite", "smoke", "--no-probe", "--seed", "-1"], ["negative"]),
+        (["run", "--suite", "smoke", "--no-probe", "--pattern", "mantissa99"],
+         ["mantissaK takes K from 0 to 52"]),
+        (["report", "utf8.json", "--format", "md", "-o", "r.md"], ["not UTF-8", "byte 11"]),
+        (["report", "late-utf8.json", "--format", "md", "-o", "r.md"], ["ill-formed UTF-8", "benchmarks[0]"]),
+        (["report", "surrogate.json", "--format", "md", "-o", "r.md"], ["surrogate", "benchmarks[0]"]),
+    ]
+
+    def test_each_says_what_is_wrong(self):
+        with open(self.path("utf8.json"), "wb") as f:
+            f.write(b'{"context":\xff}')
+        with open(RUN_FIXTURE, "rb") as f:
+            run = f.read()
+        # Past the first 4 KiB, where the JSON reader meets it: a name with a bad byte, one with
+        # a lone surrogate.
+        at = run.index(b'"name": "', run.index(b'"benchmarks"')) + 9
+        with open(self.path("late-utf8.json"), "wb") as f:
+            f.write(b"{" + b" " * 5000 + run[1:at] + b"\xc3\x28" + run[at:])
+        with open(self.path("surrogate.json"), "wb") as f:
+            f.write(run[:at] + b"\\ud800" + run[at:])
+        for args, words in self.TABLE:
+            with self.subTest(args=" ".join(args)):
+                r = self.run_in(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                for w in words:
+                    self.assertIn(w, r.stderr)
+
+    def test_a_library_whose_constructor_aborts_is_not_listed_as_usable(self):
+        lib = os.environ.get("ABORTING_CBLAS")
+        if not lib:
+            self.skipTest("ABORTING_CBLAS is not set (CTest sets it)")
+        r = self.run_in("list", "--blas-lib", lib)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        row = next(line for line in r.stdout.splitlines() if line.startswith("  gemm.blas.") and
+                   "aborting" in line)
+        self.assertIn("unavailable: its library is not loadable", row)
+        self.assertIn("killed by SIGABRT", r.stdout)
 
 
 if __name__ == "__main__":

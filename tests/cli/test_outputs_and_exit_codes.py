@@ -80,7 +80,7 @@ class BadNumbersAndNames(unittest.TestCase):
         (["run", "--suite", "fusion", "--params", "L=33"], ["L=33", "maximum of 32"]),
         (["run", "--suite", "fusion", "--params", "cols=4k"], ["cols=4k", "whole number"]),
         (["run", "--suite", "fusion", "--params", "rows=99999999999999999999"],
-         ["whole number"]),
+         ["too large"]),  # a whole number, past int64 (#37)
         (["run", "--suite", "fusion", "--params", "rows=4,,cols=4"], ["an empty parameter"]),
         (["run", "--suite", "fusion", "--params", "rows"], ["rows"]),
         (["run", "--params", "layout=XY"], ["layout=XY", "NN, NT, TN, TT"]),

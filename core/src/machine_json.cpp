@@ -146,10 +146,11 @@ json to_json(const MachineModel& m) {
 MachineModel machine_from_json(const json& j, const std::string& origin, const std::string& path) {
   // A run given where a machine model was meant: say what it is.
   if (path.empty() && j.is_object() && !j.contains("schema") && j.contains("benchmarks"))
-    throw InputError(fmt::format("{}: a run, not a machine model: --machine takes a file written "
-                                 "by `ridgeline probe -o` (a run's own model is used where it "
-                                 "carries one)",
-                                 origin));
+    throw InputError(
+        fmt::format("{}: a run, not a machine model: --machine takes a file written "
+                    "by `ridgeline probe -o` (a run's own model is used where it "
+                    "carries one)",
+                    origin));
   JsonFields f(j, origin, path);
   MachineModel m;
   m.schema = static_cast<int>(f.integer("schema"));

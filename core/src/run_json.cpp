@@ -143,9 +143,10 @@ Run run_from_json(const json& j, const std::string& origin) {
   // A machine model given where a run was meant: say what it is and where it goes.
   if (j.is_object() && !j.contains("context") && j.contains("fingerprint") &&
       (j.contains("memory") || j.contains("compute")))
-    throw InputError(fmt::format("{}: a machine model (written by `ridgeline probe -o`), not a "
-                                 "run: give it as --machine {} beside a run",
-                                 origin, origin));
+    throw InputError(
+        fmt::format("{}: a machine model (written by `ridgeline probe -o`), not a "
+                    "run: give it as --machine {} beside a run",
+                    origin, origin));
   JsonFields top(j, origin, "");
   Run run;
   JsonFields c = top.object("context");

@@ -122,8 +122,8 @@ std::string csv_report(const ReportInput& in) {
         p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
         p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source), to_string(p.bytes_source),
         f(level), number(ai), p.attainable > 0 ? gflops(p.attainable) : "",
-        p.attainable > 0 ? fixed(p.efficiency, 4) : "", f(p.bound),
-        p.above_roof ? "yes" : "no", f(p.reason), f(join_notes(p.notes)),
+        p.attainable > 0 ? fixed(p.efficiency, 4) : "", f(p.bound), p.above_roof ? "yes" : "no",
+        f(p.reason), f(join_notes(p.notes)),
         reps.seconds.empty() ? "" : std::to_string(reps.seconds.size()), number(reps.min),
         number(reps.max), reps.seconds.size() > 1 ? fmt::format("{:.6g}", reps.cv) : "");
   }

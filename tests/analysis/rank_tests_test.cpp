@@ -199,8 +199,11 @@ TEST(RankTests, HodgesLehmannIntervalCoversTheShiftAtItsConfidence) {
 TEST(RankTests, HodgesLehmannSelectsTheOrderStatisticsWithoutFormingEveryDifference) {
   std::mt19937_64 rng(5);
   std::normal_distribution<double> noise(0, 1);
-  for (const auto& [n1, n2, tied] : {std::tuple{300, 211, false}, std::tuple{57, 400, true},
-                                     std::tuple{1, 999, false}, std::tuple{250, 250, true}}) {
+  for (const auto& sizes : {std::tuple{300, 211, false}, std::tuple{57, 400, true},
+                            std::tuple{1, 999, false}, std::tuple{250, 250, true}}) {
+    // Not a structured binding: clang 14 (the sanitizer tree) cannot capture one in a lambda.
+    const int n1 = std::get<0>(sizes), n2 = std::get<1>(sizes);
+    const bool tied = std::get<2>(sizes);
     std::vector<double> x, y;
     const auto value = [&](double shift) {
       const double v = noise(rng) * 1e-3 + shift;

@@ -41,9 +41,7 @@ std::mutex& written_mutex() {
 }
 
 std::string key_of(const std::filesystem::path& file) {
-  std::error_code ec;
-  const auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec);
-  return (ec ? std::filesystem::absolute(file) : p).string();
+  return resolved_path(file).string();
 }
 
 // NAME.prev as a second name of NAME's file: linked under a fresh temporary name (link never

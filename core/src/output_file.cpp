@@ -72,6 +72,12 @@ OutputFile check_output_file(const fs::path& named, std::string_view option) {
   return out;
 }
 
+fs::path resolved_path(const fs::path& path) {
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path).lexically_normal() : resolved;
+}
+
 namespace {
 struct FileId {
   dev_t dev;
@@ -94,10 +100,7 @@ Identity identity_of(const fs::path& named) {
     out.id = FileId{st.st_dev, st.st_ino};
     return out;
   }
-  std::error_code ec;
-  fs::path target = resolve_output_file(named, "").target;
-  const fs::path resolved = fs::weakly_canonical(fs::absolute(target, ec), ec);
-  out.path = ec ? fs::absolute(target).lexically_normal() : resolved;
+  out.path = resolved_path(resolve_output_file(named, "").target);
   return out;
 }
 

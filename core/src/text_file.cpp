@@ -16,6 +16,7 @@
 
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/visible_text.hpp"
 
 namespace ridgeline {
 
@@ -25,24 +26,16 @@ constexpr std::size_t kHeadBytes = 4096;
 
 // Where `head` (a file's first bytes; `whole` when that is all of it) cannot begin a text
 // file: the offset and what is there, or npos. JSON, journals and console output are UTF-8
-// text; a NUL byte or a byte sequence that is not UTF-8 is neither. A sequence cut by the end
-// of a head that is not the whole file is not judged.
+// text; a NUL byte or a byte sequence that is not UTF-8 is neither. A sequence that may be
+// cut by the end of a head that is not the whole file is not judged.
 std::pair<std::size_t, const char*> not_text_at(std::string_view head, bool whole) {
   for (std::size_t i = 0; i < head.size();) {
-    const auto c = static_cast<unsigned char>(head[i]);
-    if (c == 0) return {i, "a NUL byte"};
-    std::size_t n = c < 0x80             ? 1
-                    : (c & 0xE0) == 0xC0 ? 2
-                    : (c & 0xF0) == 0xE0 ? 3
-                    : (c & 0xF8) == 0xF0 ? 4
-                                         : 0;
-    if (n == 0 || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4))
-      return {i, "a byte that does not begin UTF-8"};
-    if (i + n > head.size())
-      return whole ? std::pair{i, "a cut UTF-8 sequence"} : std::pair{std::string_view::npos, ""};
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(head[i + k]) & 0xC0) != 0x80)
-        return {i, "a byte sequence that is not UTF-8"};
+    if (head[i] == '\0') return {i, "a NUL byte"};
+    const std::size_t n = utf8_sequence_at(head, i);
+    if (n == 0) {
+      if (!whole && head.size() - i < 4) break;
+      return {i, "a byte sequence that is not UTF-8"};
+    }
     i += n;
   }
   return {std::string_view::npos, ""};

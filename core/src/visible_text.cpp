@@ -48,6 +48,11 @@ std::size_t utf8_at(std::string_view s, std::size_t i, std::uint32_t& cp) {
 
 }  // namespace
 
+std::size_t utf8_sequence_at(std::string_view text, std::size_t i) {
+  std::uint32_t cp = 0;
+  return utf8_at(text, i, cp);
+}
+
 std::string escape_visible(std::string_view text) {
   std::string out;
   out.reserve(text.size());

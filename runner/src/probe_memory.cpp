@@ -22,16 +22,22 @@ std::string thread_text(int threads) {
   return fmt::format("{} thread{}", threads, threads > 1 ? "s" : "");
 }
 
+// The plateau of level `name` in this thread count's read sweep, or null where it showed none.
+const MeasuredLevel* read_plateau(const MachineModel& m, const std::string& name, int threads) {
+  const auto level = std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
+    return l.name == name && l.kernel == "read" && l.threads == threads;
+  });
+  return level == m.levels.end() ? nullptr : &*level;
+}
+
 // Where each level's ceilings are measured: the middle of its plateau in this thread count's
 // read sweep. A level the sweep did not show gets no ceiling (`progress` says so).
 std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
                                                                const ProbeProgress& progress) {
   std::vector<std::pair<std::string, std::int64_t>> sets;
   for (const char* name : {"L1", "L2", "L3", "DRAM"}) {
-    const auto level = std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
-      return l.name == name && l.kernel == "read" && l.threads == threads;
-    });
-    if (level == m.levels.end()) {
+    const MeasuredLevel* level = read_plateau(m, name, threads);
+    if (!level) {
       progress(fmt::format("{} on {}: no plateau in the read sweep, so no ceilings", name,
                            thread_text(threads)));
       continue;
@@ -133,14 +139,10 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
     std::optional<StreamIsa> isa;
     for (StreamIsa width : {StreamIsa::scalar, StreamIsa::avx2, StreamIsa::avx512})
       if (to_string(width) == c.isa) isa = width;
-    const auto plateau =
-        std::find_if(m.levels.begin(), m.levels.end(), [&](const MeasuredLevel& l) {
-          return l.name == c.level && l.kernel == "read" && l.threads == threads;
-        });
+    const MeasuredLevel* plateau = read_plateau(m, c.level, threads);
     const std::int64_t bytes =
-        plateau == m.levels.end()
-            ? c.working_set_bytes
-            : likwid_check_working_set(c.working_set_bytes, c.bytes_per_s, plateau->last_bytes);
+        plateau ? likwid_check_working_set(c.working_set_bytes, c.bytes_per_s, plateau->last_bytes)
+                : c.working_set_bytes;
     std::function<double()> ours;
     if (kernel != stream_kernels().end() && isa)
       ours = [&, k = *kernel, width = *isa] {

@@ -24,6 +24,10 @@ OutputFile resolve_output_file(const std::filesystem::path& named, std::string_v
 // directory, a missing or unwritable directory. InputError with one line naming `option`.
 OutputFile check_output_file(const std::filesystem::path& named, std::string_view option = "-o");
 
+// `path` absolute, its existing directories' links resolved (weakly_canonical; lexically
+// normal where that fails): one spelling per place, for telling files apart.
+std::filesystem::path resolved_path(const std::filesystem::path& path);
+
 // A file a command reads or writes and what named it ("-o", "--json", "the base run").
 struct NamedFile {
   std::string what;

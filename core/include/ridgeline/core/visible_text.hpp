@@ -14,6 +14,11 @@ namespace ridgeline {
 
 std::string escape_visible(std::string_view text);
 
+// The length of the valid UTF-8 sequence at text[i] (1 to 4), or 0 where there is none (cut
+// short, overlong, a surrogate, above U+10FFFF): the one UTF-8 decoder, which the readers'
+// first-bytes check (text_file.cpp) uses too.
+std::size_t utf8_sequence_at(std::string_view text, std::size_t i);
+
 // A message for one line of a terminal: visible, and its first `max_bytes` bytes only, with
 // how many more there were (a 60,000-character --filter is not echoed whole).
 inline constexpr std::size_t kMaxMessageBytes = 2000;

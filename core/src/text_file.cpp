@@ -50,17 +50,55 @@ void refuse_unless_text(std::string_view head, bool whole, const std::filesystem
                     file.string(), what, at));
 }
 
-// A FIFO's reader waits for a writer: kStreamWaitSeconds for the first byte (or the writer's
-// end), then refused, where an open would wait forever.
-void wait_for_a_writer(const std::filesystem::path& file) {
+// A FIFO opened for reading without waiting, then waited on for kStreamWaitSeconds (its first
+// byte, or its writer's end) where a blocking open would wait forever; the descriptor is the
+// one read from, blocking again: closed and opened anew, a writer that wrote and left before
+// would take its bytes with it and the new open would wait for another.
+int open_fifo_for_reading(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return;  // the open below says why
+  if (fd < 0)
+    throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
   pollfd p{fd, POLLIN, 0};
-  const int ready = ::poll(&p, 1, kStreamWaitSeconds * 1000);
-  ::close(fd);
-  if (ready == 0)
+  if (::poll(&p, 1, kStreamWaitSeconds * 1000) == 0) {
+    ::close(fd);
     throw InputError(fmt::format("{}: a named pipe nobody wrote to within {} s", file.string(),
                                  kStreamWaitSeconds));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+// A pipe or device read through `fd` to its end, judged from its first chunk and bounded.
+std::string read_stream(int fd, const std::filesystem::path& file) {
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 20);
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(err)));
+    }
+    if (n == 0) break;
+    const auto got = static_cast<std::size_t>(n);
+    try {
+      if (text.empty())
+        refuse_unless_text(std::string_view(chunk.data(), std::min(got, kHeadBytes)), false, file);
+      if (text.size() + got > kMaxStreamBytes)
+        throw InputError(fmt::format("{}: more than {} MiB from a pipe or device; give a file",
+                                     file.string(), kMaxStreamBytes >> 20));
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    text.append(chunk.data(), got);
+  }
+  ::close(fd);
+  if (!text.empty())
+    refuse_unless_text(std::string_view(text).substr(0, kHeadBytes), text.size() <= kHeadBytes,
+                       file);
+  return text;
 }
 
 }  // namespace
@@ -71,7 +109,8 @@ std::ifstream open_text_file(const std::filesystem::path& file) {
   // A directory opens and reads as nothing: say what it is, not "truncated".
   if (exists && S_ISDIR(st.st_mode))
     throw InputError(fmt::format("{}: is a directory, not a file", file.string()));
-  if (exists && S_ISFIFO(st.st_mode)) wait_for_a_writer(file);
+  if (exists && S_ISFIFO(st.st_mode))  // waited for a bounded time, then opened anew
+    ::close(open_fifo_for_reading(file));
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
@@ -87,27 +126,24 @@ std::ifstream open_text_file(const std::filesystem::path& file) {
 }
 
 std::string read_text_file(const std::filesystem::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    if (S_ISFIFO(st.st_mode)) return read_stream(open_fifo_for_reading(file), file);
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      throw InputError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+    return read_stream(fd, file);
+  }
   std::ifstream in = open_text_file(file);
-  // Reserved once where the size is known (a pipe's is not), and read in large chunks: a
-  // run of 100,000 rows is 165 MiB, which a stringstream grew by doubling and then copied.
+  // Reserved once where the size is known, and read in large chunks: a run of 100,000 rows is
+  // 165 MiB, which a stringstream grew by doubling and then copied.
   std::string text;
   std::error_code ec;
-  const bool regular = std::filesystem::is_regular_file(file, ec);
-  if (regular) {
-    const auto size = std::filesystem::file_size(file, ec);
-    if (!ec) text.reserve(static_cast<std::size_t>(size));
-  }
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
   std::vector<char> chunk(std::size_t{1} << 20);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-    const auto n = static_cast<std::size_t>(in.gcount());
-    if (!regular && text.empty())  // a pipe or device: judged from its first chunk
-      refuse_unless_text(std::string_view(chunk.data(), std::min(n, kHeadBytes)),
-                         n < chunk.size() && n <= kHeadBytes, file);
-    text.append(chunk.data(), n);
-    if (!regular && text.size() > kMaxStreamBytes)
-      throw InputError(fmt::format("{}: more than {} MiB from a pipe or device; give a file",
-                                   file.string(), kMaxStreamBytes >> 20));
-  }
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
   if (in.bad())
     throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
   return text;

@@ -79,8 +79,10 @@ TEST(MemorySweep, ACopyBetweenTwoStreamsStaysAtTheL1RateAcrossTheL1) {
         most,
         measure_bandwidth(StreamKernel::copy, caches.l1d * 5 / 8, arrays, widest, 0.01, 1).best);
   }
-  EXPECT_GT(most, 0.85 * small) << "copy at 6 KiB " << small / 1e9 << " GB/s, at "
-                                << caches.l1d * 5 / 8 / 1024 << " KiB " << most / 1e9;
+  // The defect runs at the L2's rate, half the L1's on Zen 4 (probe: 117 vs 234 GB/s); 0.7 leaves
+  // room for a busy moment on the two shared cores (0.80 once in CI, 0.95-1.0 on a quiet machine).
+  EXPECT_GT(most, 0.7 * small) << "copy at 6 KiB " << small / 1e9 << " GB/s, at "
+                               << caches.l1d * 5 / 8 / 1024 << " KiB " << most / 1e9;
 }
 
 TEST(MemorySweep, LevelsAreNamedBesideTheReportedSizesAndReplacedOnRepeatedEvidence) {

@@ -34,7 +34,8 @@ bool is_journal(const std::filesystem::path& file, std::string_view text) {
   const std::string_view first = text.substr(0, text.find('\n'));
   if (first.size() == text.size() || blank(first)) return false;
   try {
-    const nlohmann::json j = parse_json_text(first, file.string());
+    DuplicateKeys ignored;  // noted when the journal is read
+    const nlohmann::json j = parse_json_text(first, file.string(), nullptr, &ignored);
     return j.is_object() && j.contains("name") && !j.contains("benchmarks");
   } catch (const InputError&) {
     return false;
@@ -49,12 +50,14 @@ Run run_from_journal(std::string_view text, const std::string& origin) {
   // was cut by a kill.
   const bool cut_at_end = !text.empty() && text.back() != '\n';
   Run run;
+  DuplicateKeys duplicates;  // over every line, each path prefixed with its line
   for (std::size_t i = 0; i < last; ++i) {
     if (blank(lines[i])) continue;
     const std::string where = fmt::format("{}: line {}", origin, i + 1);
     nlohmann::json j;
+    DuplicateKeys in_line;
     try {
-      j = parse_json_text(lines[i], where);
+      j = parse_json_text(lines[i], where, nullptr, &in_line);
     } catch (const InputError&) {
       if (i + 1 == last && cut_at_end) {
         run.notes.push_back(fmt::format(
@@ -64,8 +67,13 @@ Run run_from_journal(std::string_view text, const std::string& origin) {
       }
       throw;
     }
+    for (const auto& path : in_line.first)
+      if (duplicates.first.size() < 3)
+        duplicates.first.push_back(fmt::format("line {}: {}", i + 1, path));
+    duplicates.count += in_line.count;
     run.benchmarks.push_back(case_result_from_json(j, where, ""));
   }
+  if (duplicates.count) run.notes.push_back(duplicates.note(origin));
   run.notes.push_back(fmt::format(
       "{}: read from the run's journal ({} results): it holds no context, so no machine "
       "model or collector status",

@@ -103,7 +103,8 @@ Relaxed relax(std::string_view in) {
 // Builds the document (nlohmann's SAX interface) and keeps the path of the open values.
 class Builder {
  public:
-  Builder(const Relaxed& relaxed, const JsonArraySink* sink) : relaxed_(relaxed), sink_(sink) {}
+  Builder(const Relaxed& relaxed, const JsonArraySink* sink, DuplicateKeys* duplicates)
+      : relaxed_(relaxed), sink_(sink), duplicates_(duplicates) {}
 
   bool null() { return put(nullptr); }
   bool boolean(bool v) { return put(v); }
@@ -118,10 +119,26 @@ class Builder {
   bool binary(json::binary_t& b) { return put(json::binary(std::move(b))); }
   bool start_object(std::size_t) { return open(json::object()); }
   bool key(std::string& k) {
-    open_.back().key = k;
+    Open& top = open_.back();
+    drop_discarded(top);
+    const bool again = top.value->contains(k);
+    top.key = k;
+    if (!again) return true;
+    if (!duplicates_ || (sink_ && open_.size() == 1 && k == sink_->key)) {
+      duplicate_ = path();
+      return false;  // refused: fail_to_parse names it
+    }
+    if (duplicates_->first.size() < 3) duplicates_->first.push_back(path());
+    ++duplicates_->count;
+    // The first is kept: the value is built under a key the object lacks, then dropped.
+    top.discard = std::string(1, '\0') + k;
+    while (top.value->contains(top.discard)) top.discard += '\0';
     return true;
   }
-  bool end_object() { return close(); }
+  bool end_object() {
+    drop_discarded(open_.back());
+    return close();
+  }
   bool start_array(std::size_t) { return open(json::array()); }
   bool end_array() { return close(); }
   bool parse_error(std::size_t position, const std::string& token,
@@ -141,6 +158,7 @@ class Builder {
   std::size_t error_position() const { return error_position_; }
   const std::string& error_token() const { return error_token_; }
   const std::string& string_error() const { return string_error_; }
+  const std::string& duplicate() const { return duplicate_; }
   bool overflow() const { return overflow_; }
   // The field being read: "benchmarks[3].real_time". An open array's last element is the
   // open value inside it, except in the innermost, whose next element is being read.
@@ -160,8 +178,14 @@ class Builder {
  private:
   struct Open {
     json* value;
-    std::string key;
+    std::string key;      // the member being read (its path)
+    std::string discard;  // where a second value of `key` is built, to be dropped ("": none)
   };
+  static void drop_discarded(Open& o) {
+    if (o.discard.empty()) return;
+    o.value->erase(o.discard);
+    o.discard.clear();
+  }
   json* place(json&& v) {
     if (open_.empty()) {
       root_ = std::move(v);
@@ -172,7 +196,7 @@ class Builder {
       top.value->push_back(std::move(v));
       return &top.value->back();
     }
-    json& slot = (*top.value)[top.key];
+    json& slot = (*top.value)[top.discard.empty() ? top.key : top.discard];
     slot = std::move(v);
     return &slot;
   }
@@ -194,7 +218,7 @@ class Builder {
     return true;
   }
   bool open(json&& container) {
-    open_.push_back({place(std::move(container)), ""});
+    open_.push_back({place(std::move(container)), "", ""});
     return true;
   }
   bool close() {
@@ -205,6 +229,8 @@ class Builder {
 
   const Relaxed& relaxed_;
   const JsonArraySink* sink_;
+  DuplicateKeys* duplicates_;
+  std::string duplicate_;     // the path of a key given twice where that is refused
   std::size_t streamed_ = 0;  // elements of the sink's array handed on so far
   std::size_t next_ = 0;
   json root_;
@@ -235,6 +261,9 @@ std::string other_format_hint(std::string_view text) {
 // The error of a parse that stopped at `byte` of the original text.
 [[noreturn]] void fail_to_parse(const Builder& builder, std::size_t byte, bool truncated,
                                 std::string_view head, const std::string& origin) {
+  if (!builder.duplicate().empty())
+    throw InputError(fmt::format("{}: {}: key given twice in one object (which value is meant?)",
+                                 origin, builder.duplicate()));
   if (builder.overflow()) {
     const std::string path = builder.path();
     throw InputError(fmt::format("{}: {}: number {} is too large for a double", origin,
@@ -252,11 +281,12 @@ std::string other_format_hint(std::string_view text) {
 
 }  // namespace
 
-json parse_json_text(std::string_view text, const std::string& origin, const JsonArraySink* sink) {
+json parse_json_text(std::string_view text, const std::string& origin, const JsonArraySink* sink,
+                     DuplicateKeys* duplicates) {
   Relaxed relaxed;
   const bool strict = nothing_to_relax(text);
   if (!strict) relaxed = relax(text);
-  Builder builder(relaxed, sink);
+  Builder builder(relaxed, sink, duplicates);
   if (strict ? json::sax_parse(text, &builder) : json::sax_parse(relaxed.text, &builder))
     return std::move(builder.document());
   fail_to_parse(
@@ -302,23 +332,35 @@ FileScan scan_file(const std::filesystem::path& file) {
 
 }  // namespace
 
-json parse_json_file(const std::filesystem::path& file, const JsonArraySink* sink) {
+json parse_json_file(const std::filesystem::path& file, const JsonArraySink* sink,
+                     DuplicateKeys* duplicates) {
   // Strict JSON (what our writer and Google Benchmark write but for NaN) is parsed from the
   // file as it is read: a run of 100,000 rows (165 MiB) is never in memory as text.
   // A pipe cannot be read twice: it is read whole.
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec))
-    return parse_json_text(read_text_file(file), file.string(), sink);
+    return parse_json_text(read_text_file(file), file.string(), sink, duplicates);
   const FileScan scan = scan_file(file);
-  if (!scan.strict) return parse_json_text(read_text_file(file), file.string(), sink);
+  if (!scan.strict) return parse_json_text(read_text_file(file), file.string(), sink, duplicates);
   std::ifstream in = open_text_file(file);
   const Relaxed none;
-  Builder builder(none, sink);
+  Builder builder(none, sink, duplicates);
   if (json::sax_parse(in, &builder)) return std::move(builder.document());
   if (in.bad())
     throw InputError(fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
   fail_to_parse(builder, builder.error_position(), builder.error_position() >= scan.size, scan.head,
                 file.string());
+}
+
+std::string DuplicateKeys::note(const std::string& origin) const {
+  if (count == 0) return "";
+  std::string where;
+  for (const auto& path : first) where += (where.empty() ? "" : ", ") + path;
+  if (count > first.size()) where += fmt::format(" and {} more", count - first.size());
+  return fmt::format(
+      "{}: {} given again in the same object ({}): the first value is read, as Google "
+      "Benchmark writes its own fields before user counters and custom context of the same name",
+      origin, count == 1 ? "a key is" : fmt::format("{} keys are", count), where);
 }
 
 json read_json_file(const std::filesystem::path& file) {

@@ -39,13 +39,13 @@ class SimdValue {
   }
   // nlohmann's own names, so that messages read the same whichever parser read the value.
   const char* type_name() const { return nlohmann::json(type()).type_name(); }
-  // The last of duplicate keys, as nlohmann keeps it.
+  // The first of duplicate keys, as the other reader keeps it (json_file.hpp); the fast
+  // path leaves a row with any to that reader, which notes them.
   std::optional<SimdValue> find(const char* key) const {
-    std::optional<SimdValue> found;
     const std::string_view wanted(key);
     for (auto field : object())
-      if (field.key == wanted) found = SimdValue(field.value);
-    return found;
+      if (field.key == wanted) return SimdValue(field.value);
+    return std::nullopt;
   }
   std::string string() const { return std::string(value(element_.get_string())); }
   double number() const { return value(element_.get_double()); }

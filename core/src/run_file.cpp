@@ -45,7 +45,8 @@ Run read_run_file(const std::filesystem::path& file,
     return run;
   }
   // A regular file goes through simdjson first (run_rows_fast.hpp); where that gives up,
-  // this reader reads it again, names the error, and skips the rows already handed on.
+  // this reader reads it again, names the error (or the keys given twice), and skips the
+  // rows already handed on.
   std::size_t delivered = 0;
   if (text.empty())
     if (auto run = detail::read_run_rows_fast(file, origin, each_row, delivered)) return *run;
@@ -64,9 +65,12 @@ Run read_run_file(const std::filesystem::path& file,
           row_error = std::current_exception();
         }
       }};
-  Run run = run_from_json(
-      text.empty() ? parse_json_file(file, &sink) : parse_json_text(text, origin, &sink), origin);
+  DuplicateKeys duplicates;
+  Run run = run_from_json(text.empty() ? parse_json_file(file, &sink, &duplicates)
+                                       : parse_json_text(text, origin, &sink, &duplicates),
+                          origin);
   if (row_error) std::rethrow_exception(row_error);
+  if (duplicates.count) run.notes.push_back(duplicates.note(origin));
   return run;  // the document's array was handed to the sink, empty
 }
 

@@ -9,7 +9,8 @@ data cannot support, and right answers say what is wrong (issue #37, classes 3-6
 - --filter and --only with patterns that sent std::regex into catastrophic backtracking;
 - escapes in file names, library names and the lock's text;
 - one repetition a side, runs with nothing in common, a stray file in a --history folder;
-- the messages of class 6, and a library whose constructor aborts.
+- the messages of class 6, a key Google Benchmark writes twice, and a library whose
+  constructor aborts.
 
 RIDGELINE names the binary, ABORTING_CBLAS the fixture library (CTest sets both).
 """
@@ -19,7 +20,7 @@ import resource
 import subprocess
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache
+from cli_support import ENV, FIXTURES, RIDGELINE, remove_cache
 from hostile_folder import ONE_CASE, RUN_FIXTURE, Folder
 
 
@@ -251,6 +252,8 @@ class ClearerWords(Folder):
         (["report", "utf8.json", "--format", "md", "-o", "r.md"], ["not UTF-8", "byte 11"]),
         (["report", "late-utf8.json", "--format", "md", "-o", "r.md"], ["ill-formed UTF-8", "benchmarks[0]"]),
         (["report", "surrogate.json", "--format", "md", "-o", "r.md"], ["surrogate", "benchmarks[0]"]),
+        (["report", "b.json", "--machine", "twice.json", "--format", "md", "-o", "r.md"],
+         ["twice.json: host: key given twice in one object"]),
     ]
 
     def test_each_says_what_is_wrong(self):
@@ -265,6 +268,10 @@ class ClearerWords(Folder):
             f.write(b"{" + b" " * 5000 + run[1:at] + b"\xc3\x28" + run[at:])
         with open(self.path("surrogate.json"), "wb") as f:
             f.write(run[:at] + b"\\ud800" + run[at:])
+        with open(self.path("m.json")) as f:
+            model = f.read()
+        with open(self.path("twice.json"), "w") as f:
+            f.write(model.replace('"host":', '"host": "x", "host":', 1))
         for args, words in self.TABLE:
             with self.subTest(args=" ".join(args)):
                 r = self.run_in(*args)
@@ -272,6 +279,18 @@ class ClearerWords(Folder):
                 self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                 for w in words:
                     self.assertIn(w, r.stderr)
+
+    def test_a_key_google_benchmark_writes_twice_keeps_its_own_and_is_noted(self):
+        # A user counter named "real_time" follows Google Benchmark's own (a real recording).
+        clash = os.path.join(FIXTURES, "gbench-1.7.1-counter-clash.json")
+        r = self.run_in("report", clash, "--format", "csv", "-o", "r.csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("12 keys are given again in the same object (benchmarks[0].iterations, "
+                      "benchmarks[0].real_time", r.stderr)
+        self.assertIn("the first value is read", r.stderr)
+        r = self.run_in("report", clash, "--format", "md", "-o", "r.md")
+        with open(self.path("r.md")) as f:
+            self.assertIn("Reading the input:", f.read())
 
     def test_a_library_whose_constructor_aborts_is_not_listed_as_usable(self):
         lib = os.environ.get("ABORTING_CBLAS")

@@ -110,6 +110,35 @@ TEST(JsonText, AStreamedArraysElementsGoToTheSinkInOrderAndErrorsNameThem) {
             "in.json: rows[2].x: number 1e999 is too large for a double");
 }
 
+TEST(JsonText, AKeyGivenAgainKeepsItsFirstValueAndIsNotedOrRefused) {
+  // Noted where the reader collects them: the first value kept at every depth, even where
+  // the second is a container holding keys given twice of its own.
+  DuplicateKeys d;
+  const auto j = parse_json_text(
+      R"({"rows": [{"x": 1, "x": {"y": 1, "y": 2}, "x": 3}], "a": {"b": [1], "b": [2], "c": 0},
+          "d": 1, "d": 2, "e": 1, "e": 2})",
+      "in.json", nullptr, &d);
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"rows": [{"x": 1}], "a": {"b": [1], "c": 0},
+                                         "d": 1, "e": 1})"));
+  EXPECT_EQ(d.count, 6u);
+  EXPECT_EQ(d.first, (std::vector<std::string>{"rows[0].x", "rows[0].x.y", "rows[0].x"}));
+  EXPECT_EQ(d.note("in.json"),
+            "in.json: 6 keys are given again in the same object (rows[0].x, rows[0].x.y, "
+            "rows[0].x and 3 more): the first value is read, as Google Benchmark writes its own "
+            "fields before user counters and custom context of the same name");
+  EXPECT_EQ(DuplicateKeys{}.note("in.json"), "");
+  // Refused, naming the key, by a reader that takes no notes (a machine model, thresholds).
+  EXPECT_EQ(parse_error(R"({"a": {"b": 1, "b": 2}})"),
+            "in.json: a.b: key given twice in one object (which value is meant?)");
+  // A streamed array's key twice would hand on both arrays: refused even where noted.
+  const JsonArraySink sink{"rows", [](nlohmann::json&&, std::size_t) {}};
+  EXPECT_EQ(error_of([&] {
+              DuplicateKeys noted;
+              parse_json_text(R"({"rows": [1], "rows": [2]})", "in.json", &sink, &noted);
+            }),
+            "in.json: rows: key given twice in one object (which value is meant?)");
+}
+
 TEST(JsonText, StrictTextIsParsedAsItIsWithTheSameErrors) {
   // Nothing to rewrite: byte positions are the text's own; a tab inside a string is a raw
   // control character and still read.

@@ -313,6 +313,43 @@ TEST_F(RunFiles, ReadsAJournalAndLeavesOutALastLineCutByAKill) {
   EXPECT_NE(msg.find("bad.jsonl: line 1: "), std::string::npos) << msg;
 }
 
+TEST_F(RunFiles, ACounterNamedLikeGoogleBenchmarksOwnFieldIsNotedAndTheFieldKept) {
+  // Real Google Benchmark 1.7.1 output: user counters "iterations" (7) and "real_time" (42)
+  // written after its own fields, in 2 repetitions and 4 aggregates.
+  const fs::path file = fs::path(RIDGELINE_FIXTURES) / "gbench-1.7.1-counter-clash.json";
+  const ridgeline::Run run = read_run_file(file);
+  ASSERT_EQ(run.benchmarks.size(), 6u);
+  int repetitions = 0;
+  for (const auto& r : run.benchmarks) {
+    if (r.run_type != "iteration") continue;
+    ++repetitions;
+    EXPECT_GT(r.iterations, 1000) << "Google Benchmark's own count, not the counter's 7";
+    EXPECT_LT(r.real_time, 1000) << "its own time in ns, not the counter's 42";
+    EXPECT_GT(r.real_time, 0);
+    EXPECT_TRUE(r.counters.count("flops"));
+  }
+  EXPECT_EQ(repetitions, 2);
+  ASSERT_EQ(run.notes.size(), 1u);
+  EXPECT_EQ(run.notes[0].rfind(file.string() +
+                                   ": 12 keys are given again in the same object "
+                                   "(benchmarks[0].iterations, benchmarks[0].real_time, "
+                                   "benchmarks[1].iterations and 9 more): the first value is read",
+                               0),
+            0u)
+      << run.notes[0];
+
+  // A journal's lines are named.
+  std::string line = to_json(sample_run().benchmarks[0]).dump();
+  line.insert(line.size() - 1, R"(, "name": "again")");
+  const ridgeline::Run journal = read_run_file(
+      write("twice.jsonl", to_json(sample_run().benchmarks[1]).dump() + "\n" + line + "\n"));
+  EXPECT_EQ(journal.benchmarks[1].name, sample_run().benchmarks[0].name);
+  ASSERT_EQ(journal.notes.size(), 2u);
+  EXPECT_NE(journal.notes[0].find(": a key is given again in the same object (line 2: name)"),
+            std::string::npos)
+      << journal.notes[0];
+}
+
 TEST_F(RunFiles, MissingFileNamesIt) {
   try {
     read_run_file(dir_ / "nope.json");

@@ -36,9 +36,11 @@ class RunRowsFast : public ScratchDirTest {
   }
 };
 
-// nlohmann's reader alone: the whole document, then every row.
+// nlohmann's reader alone: the whole document, then every row (keys given twice kept as
+// read_run_file keeps them).
 ridgeline::Run whole(const fs::path& file) {
-  return run_from_json(read_json_file(file), file.string());
+  DuplicateKeys noted;
+  return run_from_json(parse_json_file(file, nullptr, &noted), file.string());
 }
 
 // Rows as written (NaN, which Google Benchmark writes, is never equal to itself).
@@ -72,7 +74,7 @@ std::string row(const std::string& name, const std::string& extra = "") {
 TEST_F(RunRowsFast, WhatItGivesUpOnIsReadByTheOtherReaderWithNoRowTwice) {
   const std::string context = R"("context": {"date": "today", "host_name": "h"})";
   // Read by the other reader, all rows once: Google Benchmark's NaN, an escaped key, a
-  // duplicate key (the last kept, as nlohmann keeps it).
+  // duplicate key (the first kept, and noted).
   for (const std::string& middle :
        {row("b", R"(, "x": NaN)"), row("b", R"(, "k\u0065y": 2)"), row("b", R"(, "flops": 4)")}) {
     const fs::path f = write("ok.json", "{\"benchmarks\": [" + row("a") + ", " + middle + ", " +
@@ -82,6 +84,19 @@ TEST_F(RunRowsFast, WhatItGivesUpOnIsReadByTheOtherReaderWithNoRowTwice) {
     EXPECT_EQ(error, "");
     EXPECT_EQ(written(rows), written(whole(f).benchmarks));
     ASSERT_EQ(rows.size(), 3u);
+    const bool twice = middle.find(R"("flops": 4)") != std::string::npos;
+    if (twice) {
+      EXPECT_EQ(rows[1].counters.at("flops"), 3);
+    }
+    const auto notes = read_run_file(f).notes;
+    ASSERT_EQ(notes.size(), twice ? 1u : 0u);
+    if (twice) {
+      EXPECT_EQ(notes[0].rfind(f.string() + ": a key is given again in the same object "
+                                            "(benchmarks[1].flops): the first value is read",
+                               0),
+                0u)
+          << notes[0];
+    }
   }
   // An error in the third row: the first two handed on once, the message nlohmann's reader's.
   for (const std::string& bad :
@@ -153,10 +168,16 @@ TEST_F(RunRowsFast, OursAndGoogleBenchmarksStrictFilesAreReadByTheFastPathItself
   EXPECT_TRUE(fast(write("esc.json", "{\"benchmarks\": [" + row("a", R"(, "label": "\"]")") +
                                          "], " + context + "}"))
                   .first);
-  // Google Benchmark's NaN and a row the field reader refuses: left to the other reader,
-  // the rows before handed on.
+  // Google Benchmark's NaN, a key given twice (in a row or the context) and a row the field
+  // reader refuses: left to the other reader, the rows before handed on.
   EXPECT_EQ(fast(write("nan.json", "{\"benchmarks\": [" + row("a") + ", " +
                                        row("b", R"(, "x": NaN)") + "], " + context + "}")),
+            std::pair(false, std::size_t{1}));
+  EXPECT_EQ(fast(write("twice.json", "{\"benchmarks\": [" + row("a") + ", " +
+                                         row("b", R"(, "flops": 4)") + "], " + context + "}")),
+            std::pair(false, std::size_t{1}));
+  EXPECT_EQ(fast(write("context.json", "{\"benchmarks\": [" + row("a") +
+                                           R"(], "context": {"date": "a", "date": "b"}})")),
             std::pair(false, std::size_t{1}));
   EXPECT_EQ(fast(write("bad.json", "{\"benchmarks\": [" + row("a") + ", " +
                                        row("b", R"(, "threads": "2")") + "], " + context + "}")),

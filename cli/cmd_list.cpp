@@ -102,7 +102,7 @@ int run_list(const ListOptions& opt) {
     // Availability for a small problem in the kernel's first dtype.
     const Problem probe_problem = example_problem(op_definition(k.op), k.dtypes.at(0));
     Support s = catalog.create(k.backend, k.op)->supports(probe_problem, 1);
-    if (!s && k.device == "gpu" && !gpu.available()) s.reason = "no GPU (see GPU below)";
+    if (!s && k.device == Device::gpu && !gpu.available()) s.reason = "no GPU (see GPU below)";
     // A library that could not be loaded (its constructor aborted, its symbols are missing):
     // its kernel is not usable either, whatever the catalog lists.
     for (const auto& p : probes)
@@ -113,7 +113,7 @@ int run_list(const ListOptions& opt) {
     kernels.push_back({{"id", k.id()},
                        {"backend", k.backend},
                        {"op", k.op},
-                       {"device", k.device},
+                       {"device", to_string(k.device)},
                        {"dtypes", dtypes},
                        {"threaded", k.threaded},
                        {"role", to_string(k.role)},
@@ -166,7 +166,8 @@ int run_list(const ListOptions& opt) {
     for (const auto& d : k["dtypes"]) dt += (dt.empty() ? "" : ",") + d.get<std::string>();
     // A user library's name and path are in its id and description: made visible.
     rows.push_back({escape_visible(k["id"].get<std::string>()), k["role"].get<std::string>(), dt,
-                    k["device"] == "gpu"        ? "GPU"
+                    parse_device(k["device"].get<std::string>()) == Device::gpu
+                        ? std::string(display_name(Device::gpu))
                     : k["threaded"].get<bool>() ? "threads"
                                                 : "1 thread",
                     escape_visible(k["available"].get<bool>()

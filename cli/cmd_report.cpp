@@ -44,7 +44,6 @@ void print_written(const std::string& out) {
 // cached probe.
 ReportInput report_input(const std::string& path, const std::string& machine_file) {
   Run run = read_run_file(path);
-  for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);
   std::optional<MachineModel> machine;
   std::string origin;
   if (!machine_file.empty()) {
@@ -65,6 +64,8 @@ ReportInput report_input(const std::string& path, const std::string& machine_fil
           "the run carries no machine model and none is cached here; give --machine machine.json";
     }
   }
+  // After every input is read: a bad one is the only line.
+  for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);
   return make_report_input(std::move(run), path, std::move(machine), std::move(origin));
 }
 

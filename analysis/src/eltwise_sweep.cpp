@@ -78,7 +78,7 @@ std::vector<EltwiseSweep> eltwise_sweeps(const Run& run,
                                          const std::vector<RooflinePlacement>& placements,
                                          const MachineModel* machine) {
   const auto details = detail::case_details(run, placements);
-  using Key = std::tuple<std::string, std::string, std::string, int, std::string, std::string>;
+  using Key = std::tuple<std::string, std::string, std::string, int, Device, std::string>;
   std::map<Key, std::size_t> index;  // backend, dtype, pattern, threads, device, params -> sweep
   std::vector<EltwiseSweep> sweeps;
   for (std::size_t i = 0; i < placements.size(); ++i) {
@@ -101,8 +101,7 @@ std::vector<EltwiseSweep> eltwise_sweeps(const Run& run,
       s.device = p.device;
       s.params = params;
       s.threads = p.threads;
-      const auto role = fusion_role(p.backend);
-      s.fused = role && role->fused;
+      s.fused = d->role == KernelRole::fused;
       s.level = level;
       sweeps.push_back(std::move(s));
     }

@@ -31,23 +31,16 @@ std::vector<const CaseDetails*> case_details(const Run& run,
 }
 
 std::string comparison_level(const RooflinePlacement& p) {
-  const std::string memory = p.device == "gpu" ? "HBM" : "DRAM";
+  const std::string memory = p.device == Device::gpu ? "HBM" : "DRAM";
   if (p.intensity.count(memory)) return memory;
   return p.intensity.size() == 1 ? p.intensity.begin()->first : "";
 }
 
 }  // namespace detail
 
-std::optional<FusionRole> fusion_role(const std::string& backend) {
-  for (const auto& [suffix, fused] : {std::pair{"unfused", false}, std::pair{"fused", true}}) {
-    const std::string s = suffix;
-    if (backend.size() <= s.size() || backend.compare(backend.size() - s.size(), s.size(), s) != 0)
-      continue;
-    const char before = backend[backend.size() - s.size() - 1];
-    if (before != '.' && before != '_') return std::nullopt;  // "cpu.unfused" is not "cpu.un"+...
-    return FusionRole{backend.substr(0, backend.size() - s.size()), fused};
-  }
-  return std::nullopt;
+std::optional<FusionRole> fusion_role(const CaseDetails& details) {
+  if (details.role != KernelRole::fused && details.role != KernelRole::unfused) return std::nullopt;
+  return FusionRole{details.family, details.role == KernelRole::fused};
 }
 
 namespace {
@@ -74,7 +67,7 @@ void set_chain_figures(FusionPair& pair, const UnfusedChain& chain) {
   }
 }
 
-using Key = std::tuple<std::string, std::string, std::string, std::string, int, std::string,
+using Key = std::tuple<std::string, std::string, std::string, std::string, int, Device,
                        std::string>;  // op, params, dtype, pattern, threads, device, family
 
 struct Entry {
@@ -84,8 +77,9 @@ struct Entry {
   Key key;
 };
 
-std::string twin_backend(const FusionRole& role) {
-  return role.family + (role.fused ? "unfused" : "fused");
+// The other side of a pair, in words: "unfused case of family cpu.avx2".
+std::string twin_case(const FusionRole& role) {
+  return fmt::format("{} case of family {}", role.fused ? "unfused" : "fused", role.family);
 }
 
 // The op's bytes for one side; a problem the model cannot size leaves them at 0 and says so.
@@ -115,7 +109,7 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
   }
   s.seconds = p.seconds;
   s.achieved = p.achieved;
-  const std::string memory = p.device == "gpu" ? "HBM" : "DRAM";
+  const std::string memory = p.device == Device::gpu ? "HBM" : "DRAM";
   if (const auto it = p.bytes.find(memory);
       it != p.bytes.end() && p.bytes_source != MetricSource::analytic)
     s.counted = {it->second, p.bytes_source};
@@ -172,17 +166,17 @@ FusionPair make_pair(const std::vector<RooflinePlacement>& placements, const Ent
 
 // Why a case found no twin, with the nearest candidate's differences when there is one.
 std::string unpaired_reason(const Entry& e, const std::vector<Entry>& entries) {
-  const std::string twin = twin_backend(e.role);
+  const std::string twin = twin_case(e.role);
   const auto candidate = [&](const Entry& o) {
     return o.role.fused != e.role.fused && std::get<6>(o.key) == std::get<6>(e.key) &&
            std::get<0>(o.key) == std::get<0>(e.key) && std::get<1>(o.key) == std::get<1>(e.key);
   };
   for (const auto& o : entries)
     if (candidate(o) && o.key == e.key)
-      return fmt::format("the {} case of the same problem is already paired with another {} case",
-                         twin, e.details->backend);
+      return fmt::format("the {} of the same problem is already paired with another {} case", twin,
+                         e.details->backend);
   const std::string reason =
-      fmt::format("no {} case with the same op, params, dtype, pattern, threads and device", twin);
+      fmt::format("no {} with the same op, params, dtype, pattern, threads and device", twin);
   for (const auto& o : entries) {
     if (!candidate(o)) continue;
     std::vector<std::string> diff;
@@ -191,8 +185,9 @@ std::string unpaired_reason(const Entry& e, const std::vector<Entry>& entries) {
     if (std::get<4>(o.key) != std::get<4>(e.key))
       diff.push_back(
           fmt::format("{} thread{}", std::get<4>(o.key), std::get<4>(o.key) == 1 ? "" : "s"));
-    if (std::get<5>(o.key) != std::get<5>(e.key)) diff.push_back("device " + std::get<5>(o.key));
-    return reason + fmt::format(" ({} ran it with {})", twin, fmt::join(diff, ", "));
+    if (std::get<5>(o.key) != std::get<5>(e.key))
+      diff.push_back(fmt::format("device {}", to_string(std::get<5>(o.key))));
+    return reason + fmt::format(" (the {} ran it with {})", twin, fmt::join(diff, ", "));
   }
   return reason;
 }
@@ -206,7 +201,7 @@ FusionAnalysis fusion_analysis(const Run& run, const std::vector<RooflinePlaceme
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const CaseDetails* d = details[i];
     if (!d) continue;
-    const auto role = fusion_role(d->backend);
+    const auto role = fusion_role(*d);
     if (!role) continue;
     const RooflinePlacement& p = placements[i];
     entries.push_back({i, d, *role,

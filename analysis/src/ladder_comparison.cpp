@@ -26,10 +26,10 @@ std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacem
     return rows[it->second];
   };
   for (const auto& p : placements) {
-    if (p.params.empty() || p.achieved <= 0 || p.disposition != "passed") continue;
+    if (p.params.empty() || p.achieved <= 0 || p.disposition != Disposition::passed) continue;
     LadderRow& row = row_of(p);
     row.rates.push_back({p.backend, p.achieved, 0});
-    if (p.backend.rfind("blas.", 0) == 0 && p.achieved > row.best_blas_rate) {
+    if (p.family == kBlasFamily && p.achieved > row.best_blas_rate) {
       row.best_blas = p.backend;
       row.best_blas_rate = p.achieved;
     }

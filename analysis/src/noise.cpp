@@ -44,7 +44,7 @@ TimingNoise timing_noise(const TimingInputs& in) {
     migrations += r.migrations;
   }
   // A GPU case's thread waits on the device and may sleep: its CPU time says nothing.
-  if (in.device == "cpu" && counted && worst_share < kNoisyCpuShare)
+  if (in.device == Device::cpu && counted && worst_share < kNoisyCpuShare)
     out.push_back(fmt::format(
         "the calling thread was on a CPU for {:.0f}% of a repetition's wall time (perf "
         "task-clock over wall time; {:g} context switches in all): another process had the CPU",

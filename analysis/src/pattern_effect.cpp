@@ -28,10 +28,11 @@ struct Series {
   bool throttled = false;
 };
 
-bool is_reading(const Metric& m, const std::string& device) {
+bool is_reading(const Metric& m, Device device) {
   return m.name == "flop_rate" || m.name == "power.gpu.avg" || m.name == "clock.sm.avg" ||
          m.name == "flop_per_joule.gpu" ||
-         (device == "cpu" && (m.name == "power.package-0" || m.name == "flop_per_joule.package-0"));
+         (device == Device::cpu &&
+          (m.name == "power.package-0" || m.name == "flop_per_joule.package-0"));
 }
 
 }  // namespace
@@ -62,11 +63,11 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
         continue;
       }
       if (m.name == "flop_rate") s.rate.push_back(m.value);
-      if (m.name == "power.gpu.avg" || (d.device == "cpu" && m.name == "power.package-0"))
+      if (m.name == "power.gpu.avg" || (d.device == Device::cpu && m.name == "power.package-0"))
         s.power.push_back(m.value);
       if (m.name == "clock.sm.avg") s.clock.push_back(m.value);
       if (m.name == "flop_per_joule.gpu" ||
-          (d.device == "cpu" && m.name == "flop_per_joule.package-0"))
+          (d.device == Device::cpu && m.name == "flop_per_joule.package-0"))
         s.fpj.push_back(m.value);
     }
   }

@@ -58,8 +58,7 @@ std::string residence_level(const MachineModel* m, double bytes) {
 // scores); `bytes` where the op cannot size them.
 double working_set_bytes(const CaseDetails& d, double bytes) {
   try {
-    const auto role = fusion_role(d.backend);
-    const double set = role && !role->fused ? op_unfused_footprint(d.problem) : [&] {
+    const double set = d.role == KernelRole::unfused ? op_unfused_footprint(d.problem) : [&] {
       const auto w = op_work(d.problem);
       const auto it = w.bytes.find("dram");
       return it != w.bytes.end() ? it->second : 0.0;
@@ -122,11 +121,12 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
     p.level_intensity = p.intensity.at(p.level);
   }
   if (a.flops_per_s <= 0) {
-    p.notes.push_back({NoteKind::machine,
-                       fmt::format("the machine model has no usable ceiling for {} on {} at {} "
-                                   "thread{}: no bound",
-                                   p.dtype.empty() ? "an unknown dtype" : p.dtype, p.device,
-                                   roof.threads, roof.threads == 1 ? "" : "s")});
+    p.notes.push_back(
+        {NoteKind::machine,
+         fmt::format("the machine model has no usable ceiling for {} on {} at {} "
+                     "thread{}: no bound",
+                     p.dtype.empty() ? "an unknown dtype" : p.dtype, to_string(p.device),
+                     roof.threads, roof.threads == 1 ? "" : "s")});
     return;
   }
   double attained = a.flops_per_s;
@@ -163,6 +163,8 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.name = r.run_name;
   p.backend = d.backend;
   p.device = d.device;
+  p.role = d.role;
+  p.family = d.family;
   for (const auto& m : d.metrics)
     if (m.name == "gpu.throttled" && m.value > 0) p.throttled = true;
   p.dtype = std::string(to_string(d.problem.dtype));
@@ -171,9 +173,9 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.pattern = d.problem.pattern;
   p.fp_env = std::string(to_string(d.fp_env));
   p.threads = d.threads;
-  p.disposition = std::string(to_string(d.validation.disposition));
+  p.disposition = d.validation.disposition;
   if (d.validation.disposition != Disposition::passed || r.error_occurred) {
-    p.reason = fmt::format("{}: {}", p.disposition,
+    p.reason = fmt::format("{}: {}", to_string(p.disposition),
                            d.validation.message.empty() ? r.error_message : d.validation.message);
     return p;
   }
@@ -216,7 +218,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
         continue;
       }
       std::string level = m.name.substr(6);
-      if (level == "dram") level = d.device == "gpu" ? "HBM" : "DRAM";
+      if (level == "dram") level = d.device == Device::gpu ? "HBM" : "DRAM";
       p.bytes[level] = m.value / calls;
       counted_bytes = true;
       bytes_source = m.source;
@@ -225,7 +227,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   const bool analytic_bytes = analytic != d.work.bytes.end() && usable(analytic->second);
   if (counted_bytes) {
     p.bytes_source = bytes_source;
-  } else if (analytic_bytes && d.device == "gpu") {
+  } else if (analytic_bytes && d.device == Device::gpu) {
     // GPU runs rotate through operand copies larger than L2: every call reads from HBM.
     p.bytes["HBM"] = analytic->second;
     p.bytes_source = MetricSource::analytic;
@@ -269,7 +271,7 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
   p.name = r.run_name.empty() ? r.name : r.run_name;
   p.backend = "(google benchmark)";
   p.foreign = true;
-  p.disposition = std::string(to_string(Disposition::not_verified));
+  p.disposition = Disposition::not_verified;
   // The benchmark's own counters, turned into amounts per call: derived, not counted.
   p.flops_source = MetricSource::derived;
   p.bytes_source = MetricSource::derived;
@@ -282,12 +284,12 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
   }
   p.threads = static_cast<int>(std::min<std::int64_t>(r.threads, std::numeric_limits<int>::max()));
   if (r.error_occurred) {
-    p.disposition = "error";
+    p.disposition = Disposition::error;
     p.reason = "error: " + r.error_message;
     return p;
   }
   if (r.skipped) {
-    p.disposition = "skipped";
+    p.disposition = Disposition::skipped;
     p.reason = "skipped: " + r.skip_message;
     return p;
   }
@@ -356,7 +358,7 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
       p.backend = "(google benchmark)";
       p.foreign = true;
       p.complexity_fit = fit;
-      p.disposition = std::string(to_string(Disposition::not_verified));
+      p.disposition = Disposition::not_verified;
       p.flops_source = p.bytes_source = MetricSource::derived;
       p.reason =
           fit ? fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",

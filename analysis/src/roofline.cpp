@@ -14,8 +14,7 @@ namespace {
 
 // The thread count of the device's ceilings to use: the result's own, else the largest
 // below it (the smallest there is when all are above it).
-int matching_threads(const MachineModel& m, int threads, const std::string& device,
-                     std::vector<Note>& notes) {
+int matching_threads(const MachineModel& m, int threads, Device device, std::vector<Note>& notes) {
   std::vector<int> counts;
   for (const auto& c : m.compute)
     if (c.device == device) counts.push_back(c.threads);
@@ -41,8 +40,7 @@ void note_unusable(std::vector<Note>& notes, const std::string& what, double val
 
 }  // namespace
 
-Roof roof_for(const MachineModel& m, const std::string& dtype, int threads,
-              const std::string& device) {
+Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Device device) {
   Roof roof;
   roof.threads = matching_threads(m, threads, device, roof.notes);
   for (const auto& c : m.compute) {
@@ -71,7 +69,7 @@ Roof roof_for(const MachineModel& m, const std::string& dtype, int threads,
   }
   // The floor of one call: the runner's call overhead on the CPU, a kernel launch on a GPU.
   for (const auto& o : m.overhead) {
-    if (o.name != (device == "gpu" ? "gpu.launch" : "call")) continue;
+    if (o.name != (device == Device::gpu ? "gpu.launch" : "call")) continue;
     if (!usable(o.seconds)) {
       note_unusable(roof.notes, "overhead " + o.name, o.seconds, "s");
       continue;

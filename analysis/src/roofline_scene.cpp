@@ -36,12 +36,12 @@ std::string fixed(double v, int decimals) {
   return std::fabs(v) < 1e6 ? fmt::format("{:.{}f}", v, decimals) : fmt::format("{:.4g}", v);
 }
 
-std::string who(const std::string& device, int threads) {
-  return device == "gpu" ? "GPU" : std::to_string(threads) + "t";
+std::string who(Device device, int threads) {
+  return device == Device::gpu ? std::string(display_name(device)) : std::to_string(threads) + "t";
 }
 
 struct Group {
-  std::string device;
+  Device device = Device::cpu;
   int threads = 1;
   std::vector<ComputeCeiling> peaks;            // one per ceiling name
   std::map<std::string, MemoryCeiling> memory;  // level -> best
@@ -72,7 +72,7 @@ struct Machines {
     return machine_of ? (*machine_of)[placement] == machine : machine == 0;
   }
   // "DRAM 1t" alone, "DRAM zen5-vm 1t" among several machines.
-  std::string who(std::size_t machine, const std::string& device, int threads) const {
+  std::string who(std::size_t machine, Device device, int threads) const {
     const std::string w = ridgeline::who(device, threads);
     return list.size() > 1 ? list[machine].name + " " + w : w;
   }
@@ -83,14 +83,14 @@ struct Machines {
 std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
                                const Machines& machines, std::size_t k, Omissions& omit) {
   const MachineModel& machine = *machines.list[k].machine;
-  std::set<std::tuple<std::string, int, std::string>> wanted;  // device, threads, dtype
+  std::set<std::tuple<Device, int, std::string>> wanted;  // device, threads, dtype
   for (std::size_t i = 0; i < placements.size(); ++i)
     if (placements[i].placeable && machines.under(i, k))
       wanted.insert({placements[i].device, placements[i].threads, placements[i].dtype});
   if (wanted.empty())
     for (const auto& c : machine.compute)
       if (c.dtype == "f32" || c.dtype == "f64") wanted.insert({c.device, c.threads, c.dtype});
-  std::map<std::pair<std::string, int>, Group> groups;
+  std::map<std::pair<Device, int>, Group> groups;
   for (const auto& [device, threads, dtype] : wanted) {
     const Roof roof = roof_for(machine, dtype, threads, device);
     for (const auto& n : roof.notes)
@@ -170,7 +170,7 @@ void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& 
                std::vector<scene::LabelRequest>& memory_labels) {
   for (const auto& g : groups) {
     const std::string name = machines.who(k, g.device, g.threads);
-    const bool dashed = g.threads > 1 || g.device == "gpu";
+    const bool dashed = g.threads > 1 || g.device == Device::gpu;
     const double top = g.peaks.empty() ? std::numeric_limits<double>::infinity()
                                        : std::log10(g.peaks.front().per_second);
     for (const auto& [level, bw] : g.memory) {

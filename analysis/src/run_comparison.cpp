@@ -115,10 +115,14 @@ CaseKey case_key(const RooflinePlacement& p) {
 
 std::map<std::string, std::string> key_fields(const CaseKey& k) {
   if (!k.foreign_name.empty()) return {{"foreign_name", k.foreign_name}};
-  return {{"op", k.op},         {"backend", k.backend},
-          {"device", k.device}, {"dtype", k.dtype},
-          {"params", k.params}, {"pattern", k.pattern},
-          {"fp_env", k.fp_env}, {"threads", std::to_string(k.threads)}};
+  return {{"op", k.op},
+          {"backend", k.backend},
+          {"device", std::string(to_string(k.device))},
+          {"dtype", k.dtype},
+          {"params", k.params},
+          {"pattern", k.pattern},
+          {"fp_env", k.fp_env},
+          {"threads", std::to_string(k.threads)}};
 }
 
 CaseKey key_from_fields(const std::map<std::string, std::string>& f) {
@@ -131,7 +135,7 @@ CaseKey key_from_fields(const std::map<std::string, std::string>& f) {
   if (!k.foreign_name.empty()) return k;
   k = {get("op"),
        get("backend"),
-       get("device"),
+       parse_device(get("device")).value_or(Device::cpu),
        get("dtype"),
        get("params"),
        get("pattern"),
@@ -219,15 +223,17 @@ RunComparison compare_runs(const RunCases& base, const RunCases& head,
     c.base_disposition = b.disposition;
     c.head_disposition = p.disposition;
     // A foreign result is never validated here: not_verified is its good state.
-    const auto fine = [](const std::string& d) { return d == "passed" || d == "not_verified"; };
+    const auto fine = [](Disposition d) {
+      return d == Disposition::passed || d == Disposition::not_verified;
+    };
     if (fine(b.disposition) && !fine(p.disposition)) {
       c.verdict = Verdict::broken;
-      c.reason = b.foreign
-                     ? fmt::format("the base run timed it, the new one reports {}", p.disposition)
-                     : fmt::format("validation was passed, now {}", p.disposition);
+      c.reason = b.foreign ? fmt::format("the base run timed it, the new one reports {}",
+                                         to_string(p.disposition))
+                           : fmt::format("validation was passed, now {}", to_string(p.disposition));
     } else if (!fine(b.disposition)) {
-      c.reason =
-          fmt::format("the base run's case was {}: nothing to compare against", b.disposition);
+      c.reason = fmt::format("the base run's case was {}: nothing to compare against",
+                             to_string(b.disposition));
     } else if (c.base.empty() || c.head.empty()) {
       c.reason = efficiency ? "no efficiency in both runs (a case without a roof, or untimed)"
                             : fmt::format("no timed repetitions in the {} run",

@@ -18,7 +18,7 @@ std::vector<std::string> scene_caption(const std::vector<RooflinePlacement>& pla
     }
     ++ours;
     if (p.bytes_source == MetricSource::analytic)
-      ++(p.device == "gpu" ? analytic_gpu : analytic_cpu);
+      ++(p.device == Device::gpu ? analytic_gpu : analytic_cpu);
     else
       ++counted;
   }

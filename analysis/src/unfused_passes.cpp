@@ -129,8 +129,7 @@ std::vector<UnfusedChain> unfused_chains(const Run& run,
     const CaseDetails* d = details[i];
     const RooflinePlacement& p = placements[i];
     if (!d || p.complexity_fit) continue;
-    const auto role = fusion_role(d->backend);
-    if (!role || role->fused) continue;
+    if (d->role != KernelRole::unfused) continue;
     std::vector<PassWork> model;
     try {
       model = op_unfused_passes(d->problem);

@@ -29,14 +29,6 @@ std::string known_ops() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-template <typename Enum, typename Fields>
-Enum parse_enum(const Fields& f, const char* key, std::optional<Enum> (*parse)(std::string_view)) {
-  std::string text = f.string(key);
-  auto value = parse(text);
-  if (!value) f.fail(key, fmt::format("unknown value '{}'", text));
-  return *value;
-}
-
 template <typename Fields>
 std::int64_t positive(const Fields& f, const char* key) {
   std::int64_t v = f.integer(key);
@@ -80,7 +72,7 @@ OpParams schema1_params(const Fields& f) {
             {"n", positive(shape, "n")},
             {"k", positive(shape, "k")},
             {"batch", shape.has("batch") ? positive(shape, "batch") : 1}};
-  p.attrs = {{"layout", std::string(to_string(parse_enum<Layout>(f, "layout", parse_layout)))}};
+  p.attrs = {{"layout", std::string(to_string(f.template word<Layout>("layout", parse_layout)))}};
   return p;
 }
 
@@ -89,12 +81,16 @@ CaseDetails details_from_json(const Fields& f) {
   CaseDetails d;
   d.problem.op = f.string("op");
   d.backend = f.string("backend");
-  d.device = f.string_or("device", "cpu");  // runs from before the GPU kernels
-  d.problem.dtype = parse_enum<DType>(f, "dtype", parse_dtype);
+  d.device = f.word_or("device", parse_device, Device::cpu);  // runs from before the GPU kernels
+  // Schemas 1 and 2 recorded neither: guessed here, once, from the backend's name (run_json.cpp
+  // says so in the Run's notes).
+  d.role = f.has("role") ? f.word("role", parse_kernel_role) : inferred_role(d.backend);
+  d.family = f.has("role") ? f.string_or("family", "") : inferred_family(d.backend);
+  d.problem.dtype = f.template word<DType>("dtype", parse_dtype);
   d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(positive(f, "threads"));
-  if (f.has("fp_env")) d.fp_env = parse_enum<FpEnv>(f, "fp_env", parse_fp_env);
+  if (f.has("fp_env")) d.fp_env = f.template word<FpEnv>("fp_env", parse_fp_env);
   const Fields work = f.object("work");
   d.work.flops = work.number("flops");
   const Fields bytes = work.object("bytes");
@@ -105,10 +101,10 @@ CaseDetails details_from_json(const Fields& f) {
   f.array_value("metrics").each_element([&](auto metric, std::size_t i) {
     const Fields m(metric, f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));
     d.metrics.push_back({m.string("name"), m.number("value"), m.string("unit"),
-                         parse_enum<MetricSource>(m, "source", parse_metric_source)});
+                         m.template word<MetricSource>("source", parse_metric_source)});
   });
   const Fields v = f.object("validation");
-  d.validation.disposition = parse_enum<Disposition>(v, "disposition", parse_disposition);
+  d.validation.disposition = v.template word<Disposition>("disposition", parse_disposition);
   d.validation.max_rel_err = v.number_or("max_rel_err", 0);
   d.validation.tolerance = v.number_or("tolerance", 0);
   d.validation.method = v.string_or("method", "");

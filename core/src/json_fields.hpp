@@ -119,6 +119,20 @@ class BasicJsonFields {
   bool boolean_or(const char* key, bool fallback) const {
     return has(key) ? boolean(key) : fallback;
   }
+  // A word of a typed vocabulary (DType, Device, …) read by its `parse`; an unknown word
+  // names the field.
+  template <typename Enum>
+  Enum word(const char* key, std::optional<Enum> (*parse)(std::string_view)) const {
+    const std::string text = string(key);
+    const auto value = parse(text);
+    if (!value) fail(key, fmt::format("unknown value '{}'", text));
+    return *value;
+  }
+  template <typename Enum>
+  Enum word_or(const char* key, std::optional<Enum> (*parse)(std::string_view),
+               Enum fallback) const {
+    return has(key) ? word(key, parse) : fallback;
+  }
   BasicJsonFields object(const char* key) const {
     return BasicJsonFields(get(key, JsonType::object), origin_, child(key));
   }

@@ -14,10 +14,11 @@ using nlohmann::json;
 namespace {
 
 MetricSource source_of(const JsonFields& f) {
-  std::string text = f.string_or("source", "timed");
-  auto s = parse_metric_source(text);
-  if (!s) f.fail("source", fmt::format("unknown value '{}'", text));
-  return *s;
+  return f.word_or("source", parse_metric_source, MetricSource::timed);
+}
+
+Device device_of(const JsonFields& f) {
+  return f.word_or("device", parse_device, Device::cpu);  // files from before the GPU ceilings
 }
 
 // A rate or a time: a number, and never negative.
@@ -51,7 +52,7 @@ json to_json(const MachineModel& m) {
                        {"theoretical_reason", c.theoretical_reason},
                        {"clock_hz", c.clock_hz},
                        {"threads", c.threads},
-                       {"device", c.device},
+                       {"device", to_string(c.device)},
                        {"method", c.method},
                        {"source", std::string(to_string(c.source))}});
   for (const auto& c : m.memory) {
@@ -64,7 +65,7 @@ json to_json(const MachineModel& m) {
                       {"bytes_per_s", c.bytes_per_s},
                       {"working_set_bytes", c.working_set_bytes},
                       {"threads", c.threads},
-                      {"device", c.device},
+                      {"device", to_string(c.device)},
                       {"method", c.method},
                       {"source", std::string(to_string(c.source))},
                       {"widths", widths}});
@@ -78,7 +79,7 @@ json to_json(const MachineModel& m) {
   for (const auto& o : m.overhead)
     overhead.push_back({{"name", o.name},
                         {"seconds", o.seconds},
-                        {"device", o.device},
+                        {"device", to_string(o.device)},
                         {"method", o.method},
                         {"source", std::string(to_string(o.source))}});
   json sweeps = json::array(), levels = json::array();
@@ -193,7 +194,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.clock_hz = c.number_or("clock_hz", 0);
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
-    x.device = c.string_or("device", "cpu");  // files from before the GPU ceilings
+    x.device = device_of(c);
     x.method = c.string_or("method", "");
     return x;
   });
@@ -206,7 +207,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.working_set_bytes = c.integer_or("working_set_bytes", 0);
     x.threads = static_cast<int>(c.integer("threads"));
     x.source = source_of(c);
-    x.device = c.string_or("device", "cpu");
+    x.device = device_of(c);
     x.method = c.string_or("method", "");
     x.widths = read_array<std::pair<std::string, double>>(c, "widths", [](const JsonFields& w) {
       return std::pair{w.string("isa"), non_negative(w, "bytes_per_s")};
@@ -219,8 +220,8 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     return x;
   });
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
-    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c),
-                           c.string_or("device", "cpu"), c.string_or("method", "")};
+    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c), device_of(c),
+                           c.string_or("method", "")};
   });
   m.sweeps = read_array<MemorySweep>(f, "sweeps", [](const JsonFields& w) {
     MemorySweep x;

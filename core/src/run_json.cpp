@@ -23,7 +23,9 @@ json details_to_json(const CaseDetails& d) {
                        {"source", std::string(to_string(m.source))}});
   json j = {{"op", d.problem.op},
             {"backend", d.backend},
-            {"device", d.device},
+            {"device", to_string(d.device)},
+            {"role", to_string(d.role)},
+            {"family", d.family},
             {"dtype", std::string(to_string(d.problem.dtype))},
             {"params", {{"dims", d.problem.params.dims}, {"attrs", d.problem.params.attrs}}},
             {"pattern", d.problem.pattern},
@@ -178,6 +180,11 @@ Run run_from_json(const json& j, const std::string& origin) {
     if (ctx.schema < 1 || ctx.schema > kRunSchemaVersion)
       r.fail("schema", fmt::format("schema version {} is not supported (this build reads 1 to {})",
                                    ctx.schema, kRunSchemaVersion));
+    if (ctx.schema < 3)
+      run.notes.push_back(fmt::format(
+          "{}: a schema-{} run: each kernel's role (fused, unfused, vendor, ladder) and family "
+          "are inferred from its backend's name, as the analysis of that build did",
+          origin, ctx.schema));
     ctx.version = r.string_or("version", "");
     ctx.interrupted = r.boolean_or("interrupted", false);
     if (r.has("machine")) {

@@ -57,7 +57,10 @@ DetailSection timing(const RooflinePlacement& p) {
   s.rows.push_back({"repetitions", spread(r), r.seconds.empty() ? "" : "timed"});
   if (p.cpu_share > 0)
     s.rows.push_back({"on a CPU (worst repetition)", percent(p.cpu_share), "counted"});
-  s.rows.push_back({"threads", p.device == "gpu" ? "GPU" : std::to_string(p.threads), ""});
+  s.rows.push_back(
+      {"threads",
+       p.device == Device::gpu ? std::string(display_name(p.device)) : std::to_string(p.threads),
+       ""});
   return s;
 }
 
@@ -68,8 +71,8 @@ DetailSection ceilings(const ReportInput& in, const RooflinePlacement& p) {
     s.rows.push_back({"none", in.machine_origin, ""});
     return s;
   }
-  const auto here = [&](const std::string& device, int threads) {
-    return device == p.device && (p.device == "gpu" || threads == p.threads);
+  const auto here = [&](Device device, int threads) {
+    return device == p.device && (p.device == Device::gpu || threads == p.threads);
   };
   for (const auto& c : in.machine->compute)
     if (here(c.device, c.threads) && c.dtype == p.dtype)

@@ -69,11 +69,13 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, const std::strin
     case ResultsModel::kBackend:
       return {p.backend, NAN};
     case ResultsModel::kDevice:
-      return {p.device, NAN};
+      return {std::string(to_string(p.device)), NAN};
     case ResultsModel::kDtype:
       return {p.dtype, NAN};
     case ResultsModel::kThreads:
-      return {p.device == "gpu" ? "GPU" : std::to_string(p.threads), p.threads};
+      return {
+          p.device == Device::gpu ? std::string(display_name(p.device)) : std::to_string(p.threads),
+          p.threads};
     case ResultsModel::kGflops:
       return placed ? std::pair{gflops(p.achieved), p.achieved} : std::pair{"", NAN};
     case ResultsModel::kTime:
@@ -104,7 +106,9 @@ std::pair<std::string, double> cell(const RooflinePlacement& p, const std::strin
     case ResultsModel::kSources:
       return {fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source)), NAN};
     case ResultsModel::kDisposition:
-      return {placed ? p.disposition : p.disposition + ": " + p.reason, NAN};
+      return {placed ? std::string(to_string(p.disposition))
+                     : fmt::format("{}: {}", to_string(p.disposition), p.reason),
+              NAN};
     case ResultsModel::kNotes:
       return {notes_text(p), NAN};
   }

@@ -8,20 +8,6 @@
 
 namespace ridgeline {
 
-const char* to_string(KernelRole role) {
-  switch (role) {
-    case KernelRole::ladder:
-      return "ladder";
-    case KernelRole::fused:
-      return "fused";
-    case KernelRole::unfused:
-      return "unfused";
-    case KernelRole::vendor:
-      return "vendor";
-  }
-  return "?";
-}
-
 Support check_common_support(const KernelInfo& info, const Problem& problem, int threads) {
   if (problem.op != info.op)
     return Support::no(fmt::format("{} implements {}, not {}", info.id(), info.op, problem.op));

@@ -20,8 +20,8 @@ std::string comparison_json(const ComparisonView& view) {
                         {"verdict", to_string(c.verdict)},
                         {"reason", c.reason},
                         {"fails", fails(c, view.fail_on)},
-                        {"base_disposition", c.base_disposition},
-                        {"new_disposition", c.head_disposition},
+                        {"base_disposition", to_string(c.base_disposition)},
+                        {"new_disposition", to_string(c.head_disposition)},
                         {"base_samples", c.base},
                         {"new_samples", c.head},
                         {"noise", c.noise}};

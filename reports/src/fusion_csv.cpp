@@ -41,14 +41,14 @@ SideColumns columns(const FusionSide& s) {
 }
 
 std::string row(const std::string& op, const std::string& params, const std::string& dtype,
-                const std::string& pattern, int threads, const std::string& device, bool paired,
+                const std::string& pattern, int threads, Device device, bool paired,
                 const SideColumns& u, const SideColumns& fu, double byte_ratio,
                 double counted_ratio, double speedup, double time_over_bytes, double over_compute,
                 const std::string& notes) {
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-      f(op), f(params), f(dtype), f(pattern), threads, f(device), paired ? "yes" : "no", u.name,
-      fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
+      f(op), f(params), f(dtype), f(pattern), threads, to_string(device), paired ? "yes" : "no",
+      u.name, fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
       u.counted_source, fu.counted_source, number(byte_ratio), number(counted_ratio), u.seconds,
       fu.seconds, number(speedup), number(time_over_bytes), u.roof, fu.roof, u.level, fu.level,
       over_compute > 0 ? number(over_compute) : "", f(notes));
@@ -86,7 +86,7 @@ std::string sweep_csv(const ReportInput& in) {
     for (const auto& p : sw.points)
       s += fmt::format(
           "eltwise_chain,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(sw.params),
-          f(sw.dtype), f(sw.pattern), sw.threads, f(sw.device), f(sw.backend),
+          f(sw.dtype), f(sw.pattern), sw.threads, to_string(sw.device), f(sw.backend),
           sw.fused ? "yes" : "no", p.length, number(p.seconds), number(p.achieved / 1e9),
           number(p.intensity), f(sw.level), number(sw.ridge_intensity), number(sw.ridge_length),
           sw.ridge_length > 0 ? (sw.ridge_extrapolated ? "yes" : "no") : "", f(sw.ridge_note));
@@ -105,7 +105,7 @@ std::string passes_csv(const ReportInput& in) {
     }
     for (const auto& row : t.rows) {
       s += fmt::format("{},{},{},{},{},{},{},{},{}", f(c.op), f(c.params), f(c.dtype), f(c.pattern),
-                       c.threads, f(c.device), f(c.backend), f(c.name), f(c.level));
+                       c.threads, to_string(c.device), f(c.backend), f(c.name), f(c.level));
       for (const auto& cell : row)
         s.append(",").append(std::isnan(cell.value) ? f(cell.text) : number(cell.value));
       s += "\n";

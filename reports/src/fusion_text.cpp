@@ -52,8 +52,9 @@ FusionCell ratio_cell(double r) {
   return r > 0 ? FusionCell{r, times(r)} : none();
 }
 
-std::string who(const std::string& device, int threads) {
-  return device == "gpu" ? "GPU" : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+std::string who(Device device, int threads) {
+  return device == Device::gpu ? std::string(display_name(device))
+                               : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -84,8 +85,9 @@ std::vector<FusionCell> pair_cells(const FusionPair& p) {
       text(p.op + " " + p.params),
       text(p.dtype),
       text(p.pattern),
-      p.device == "gpu" ? text("GPU")
-                        : FusionCell{static_cast<double>(p.threads), std::to_string(p.threads)},
+      p.device == Device::gpu
+          ? text(std::string(display_name(p.device)))
+          : FusionCell{static_cast<double>(p.threads), std::to_string(p.threads)},
       bytes_cell(p.unfused),
       bytes_cell(p.fused),
       bytes,
@@ -125,7 +127,7 @@ std::string ridge_text(const EltwiseSweep& s) {
 
 std::vector<std::vector<const EltwiseSweep*>> sweep_groups(const FusionAnalysis& fusion) {
   std::vector<std::vector<const EltwiseSweep*>> groups;
-  std::map<std::tuple<std::string, std::string, int, std::string, std::string>, std::size_t> at;
+  std::map<std::tuple<std::string, std::string, int, Device, std::string>, std::size_t> at;
   for (const auto& s : fusion.eltwise_sweeps) {
     const auto [it, added] =
         at.try_emplace({s.dtype, s.pattern, s.threads, s.device, s.params}, groups.size());
@@ -200,7 +202,8 @@ std::string fusion_terminal(const ReportInput& in) {
   std::vector<TextRow> rows;
   for (const auto& p : f.pairs)
     rows.push_back({escape_visible(fmt::format("{} {} {}", p.op, p.params, p.dtype)),
-                    p.device == "gpu" ? "GPU" : fmt::format("{}t", p.threads),
+                    p.device == Device::gpu ? std::string(display_name(p.device))
+                                            : fmt::format("{}t", p.threads),
                     p.speedup > 0 ? "speedup " + times(p.speedup) : "—",
                     p.byte_ratio > 0 ? "bytes " + times(p.byte_ratio) : "—",
                     p.time_over_bytes > 0 ? "time/bytes " + fixed(p.time_over_bytes, 2) : "—",

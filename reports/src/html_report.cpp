@@ -81,7 +81,8 @@ std::string results_section(const ReportInput& in) {
     s +=
         "<tr>" + cell(p.throttled ? p.name + " (GPU throttled)" : p.name) + cell(p.backend) +
         cell(p.dtype) +
-        (p.device == "gpu" ? cell("GPU") : num(p.threads, std::to_string(p.threads))) +
+        (p.device == Device::gpu ? cell(std::string(display_name(p.device)))
+                                 : num(p.threads, std::to_string(p.threads))) +
         num(p.achieved, gflops(p.achieved)) + num(p.seconds, duration(p.seconds)) +
         num(p.repetitions.cv, spread(p.repetitions) + (p.noisy ? ", noisy" : "")) + num(ai_v, ai) +
         cell(level) + (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +

@@ -105,8 +105,8 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
     s += fmt::format(
         R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>ridge point {} {} ({}): {} FLOP/B</title></circle>)svg",
         r.x, r.y, level_colour(r.level), escape_html(r.dtype), escape_html(r.level),
-        r.device == "gpu" ? std::string("GPU")
-                          : fmt::format("{} thread{}", r.threads, r.threads == 1 ? "" : "s"),
+        r.device == Device::gpu ? std::string(display_name(r.device))
+                                : fmt::format("{} thread{}", r.threads, r.threads == 1 ? "" : "s"),
         intensity(r.intensity));
   for (const auto& l : sc.labels)
     s += fmt::format(

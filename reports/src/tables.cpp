@@ -19,8 +19,9 @@ TableCell number(double v, std::string s) {
 std::string kib(std::int64_t bytes) {
   return fmt::format("{} KiB", bytes / 1024);
 }
-TableCell threads(const std::string& device, int n) {
-  return device == "gpu" ? text("GPU") : number(n, std::to_string(n));
+TableCell threads(Device device, int n) {
+  return device == Device::gpu ? text(std::string(display_name(device)))
+                               : number(n, std::to_string(n));
 }
 
 }  // namespace
@@ -47,11 +48,11 @@ Table memory_ceilings_table(const MachineModel& m) {
       {"memory level", "kernel", "instructions", "threads", "bandwidth", "working set", "source"},
       {}};
   for (const auto& c : m.memory)
-    t.rows.push_back({text(c.level), text(c.kernel), text(c.device == "gpu" ? c.method : c.isa),
-                      threads(c.device, c.threads),
-                      number(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")),
-                      number(static_cast<double>(c.working_set_bytes), kib(c.working_set_bytes)),
-                      text(std::string(to_string(c.source)))});
+    t.rows.push_back(
+        {text(c.level), text(c.kernel), text(c.device == Device::gpu ? c.method : c.isa),
+         threads(c.device, c.threads), number(c.bytes_per_s, si_rate(c.bytes_per_s, "B/s")),
+         number(static_cast<double>(c.working_set_bytes), kib(c.working_set_bytes)),
+         text(std::string(to_string(c.source)))});
   return t;
 }
 
@@ -142,10 +143,11 @@ Table unfused_pass_table(const UnfusedChain& c) {
 }
 
 std::string unfused_chain_title(const UnfusedChain& c) {
-  return fmt::format(
-      "{} {} {}, pattern {}, {}, {}", c.op, c.params, c.dtype, c.pattern,
-      c.device == "gpu" ? "GPU" : fmt::format("{} thread{}", c.threads, c.threads == 1 ? "" : "s"),
-      c.backend);
+  return fmt::format("{} {} {}, pattern {}, {}, {}", c.op, c.params, c.dtype, c.pattern,
+                     c.device == Device::gpu
+                         ? std::string(display_name(c.device))
+                         : fmt::format("{} thread{}", c.threads, c.threads == 1 ? "" : "s"),
+                     c.backend);
 }
 
 std::string unfused_chain_summary(const UnfusedChain& c) {

@@ -32,16 +32,17 @@ std::string markdown_report(const ReportInput& in) {
     for (const auto& c : m.compute)
       s += fmt::format(
           "| {} | {} | {} | {} |\n", md(c.name),
-          c.device == "gpu" ? std::string("GPU") : std::to_string(c.threads),
+          c.device == Device::gpu ? std::string(display_name(c.device)) : std::to_string(c.threads),
           si_rate(c.per_second, c.unit),
           c.theoretical_per_second > 0 ? si_rate(c.theoretical_per_second, c.unit) : "—");
     s += "\n| memory ceiling | kernel | instructions | threads | bandwidth |\n"
          "|---|---|---|---:|---:|\n";
     for (const auto& c : m.memory)
-      s += fmt::format("| {} | {} | {} | {} | {} |\n", md(c.level), md(c.kernel),
-                       md(c.device == "gpu" ? c.method : c.isa),
-                       c.device == "gpu" ? std::string("GPU") : std::to_string(c.threads),
-                       si_rate(c.bytes_per_s, "B/s"));
+      s += fmt::format(
+          "| {} | {} | {} | {} | {} |\n", md(c.level), md(c.kernel),
+          md(c.device == Device::gpu ? c.method : c.isa),
+          c.device == Device::gpu ? std::string(display_name(c.device)) : std::to_string(c.threads),
+          si_rate(c.bytes_per_s, "B/s"));
     if (!m.levels.empty()) s.append("\n").append(markdown_table(measured_levels_table(m)));
     s += "\n";
   } else {
@@ -118,7 +119,7 @@ std::string csv_report(const ReportInput& in) {
     const RepetitionSamples& reps = p.repetitions;
     s += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
-        f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, f(p.disposition),
+        f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, to_string(p.disposition),
         p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
         p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source), to_string(p.bytes_source),
         f(level), number(ai), p.attainable > 0 ? gflops(p.attainable) : "",

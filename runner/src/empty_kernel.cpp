@@ -11,7 +11,7 @@ class EmptyKernel : public Kernel {
   void run() override {}
 
  private:
-  KernelInfo info_{"empty", "cpu.empty", "cpu", {}, false, "does nothing"};
+  KernelInfo info_{"empty", "cpu.empty", Device::cpu, {}, false, "does nothing"};
 };
 }  // namespace
 

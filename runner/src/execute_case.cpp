@@ -16,12 +16,13 @@ namespace ridgeline {
 
 namespace {
 
-CaseDetails details_for(const CaseSpec& spec, const WorkModel& work) {
+// What the kernel says it is; a backend no kernel answers to is guessed from its name.
+CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const KernelInfo* info) {
   CaseDetails d;
   d.backend = spec.backend;
-  // Timed results take it from the kernel; the CUDA backends' prefix says it for results
-  // whose kernel never ran.
-  d.device = spec.backend.rfind("cuda.", 0) == 0 ? "gpu" : "cpu";
+  d.device = info ? info->device : inferred_device(spec.backend);
+  d.role = info ? info->role : inferred_role(spec.backend);
+  d.family = info ? info->family : inferred_family(spec.backend);
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.fp_env = spec.fp_env;
@@ -76,8 +77,8 @@ void append_pass_times(const PassClock& clock, const std::vector<PassWork>& pass
 
 }  // namespace
 
-std::string time_unit_for(const WorkModel& work, const std::string& device) {
-  const bool gpu = device == "gpu";
+std::string time_unit_for(const WorkModel& work, Device device) {
+  const bool gpu = device == Device::gpu;
   double bytes = 0;
   for (const auto& [level, b] : work.bytes) bytes = std::max(bytes, b);
   const double expected =
@@ -87,13 +88,14 @@ std::string time_unit_for(const WorkModel& work, const std::string& device) {
   return "ns";
 }
 
-CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why) {
+CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why,
+                          const KernelInfo* info) {
   CaseResult r;
   r.name = spec.name();
   r.run_name = r.name;
   r.error_occurred = true;
   r.error_message = fmt::format("{}: {}", to_string(disposition), why);
-  r.ridgeline = details_for(spec, op_work(spec.problem));
+  r.ridgeline = details_for(spec, op_work(spec.problem), info);
   r.time_unit = time_unit_for(r.ridgeline->work, r.ridgeline->device);  // as when it runs
   r.ridgeline->validation.disposition = disposition;
   r.ridgeline->validation.message = why;
@@ -122,7 +124,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   Support support = kernel->supports(spec.problem, spec.threads);
   if (support) support = pattern_support(spec.problem.pattern, spec.problem.dtype);
   if (support) support = fp_env_support(spec.fp_env, kernel->info(), spec.threads);
-  if (!support) return {untimed_result(spec, Disposition::not_supported, support.reason)};
+  if (!support)
+    return {untimed_result(spec, Disposition::not_supported, support.reason, &kernel->info())};
 
   const Problem& problem = spec.problem;
   Operands ops = allocate_operands(problem);
@@ -136,11 +139,13 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     kernel->finish();
     validation = validate(problem, ops, settings.seed + 100);
   } catch (const std::exception& e) {
-    return {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))};
+    return {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()),
+                           &kernel->info())};
   }
   WorkModel work = kernel->work(problem);
   if (validation.disposition != Disposition::passed) {
-    CaseResult r = untimed_result(spec, validation.disposition, validation.message);
+    CaseResult r =
+        untimed_result(spec, validation.disposition, validation.message, &kernel->info());
     r.ridgeline->validation = validation;
     r.ridgeline->kernel_notes = kernel->notes();
     return {r};
@@ -155,7 +160,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   benchmark::ClearRegisteredBenchmarks();
   // Under likwid-perfctr -m, one marker region per case around the timed loops.
   const std::string region = likwid_region_name(name);
-  const bool device_timed = kernel->info().device != "cpu";
+  const bool device_timed = kernel->info().device != Device::cpu;
   PassClock* pass_clock = kernel->pass_clock();
   const std::vector<PassWork> passes =
       pass_clock ? op_unfused_passes(problem) : std::vector<PassWork>{};
@@ -207,7 +212,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
                                ? collected.size() - static_cast<std::size_t>(settings.repetitions)
                                : 0;
   if (reporter.runs().empty())
-    return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run")};
+    return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run",
+                           &kernel->info())};
   std::vector<CaseResult> results;
   std::size_t rep = 0;
   const auto notes = kernel->notes();
@@ -236,8 +242,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     r.error_occurred = run.error_occurred;
     r.error_message = run.error_message;
     for (const auto& [cname, counter] : run.counters) r.counters[cname] = counter.value;
-    r.ridgeline = details_for(spec, work);
-    r.ridgeline->device = kernel->info().device;
+    r.ridgeline = details_for(spec, work, &kernel->info());
     r.ridgeline->validation = validation;
     r.ridgeline->kernel_notes = notes;
     if (!aggregate) {

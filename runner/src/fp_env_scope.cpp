@@ -28,10 +28,10 @@ Support fp_env_support(FpEnv env, const KernelInfo& kernel, int threads) {
   if (env == FpEnv::ieee) return Support::yes();
   if (!RIDGELINE_HAS_MXCSR)
     return Support::no("fp=ftz_daz sets x86 MXCSR bits; this build is not for x86");
-  if (kernel.device != "cpu")
+  if (kernel.device != Device::cpu)
     return Support::no(fmt::format("fp=ftz_daz sets the CPU's MXCSR; {} runs on the {}",
-                                   kernel.id(), kernel.device));
-  if (threads > 1 && kernel.backend.rfind("blas.", 0) == 0)
+                                   kernel.id(), to_string(kernel.device)));
+  if (threads > 1 && kernel.family == kBlasFamily)
     return Support::no(fmt::format(
         "fp=ftz_daz reaches OpenMP threads only; {} runs on threads of its own", kernel.id()));
   return Support::yes();

@@ -102,7 +102,7 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
       c.per_second = g.value;
       c.theoretical_per_second = g.theoretical;
       c.theoretical_reason = g.theoretical_reason;
-      c.device = "gpu";
+      c.device = Device::gpu;
       c.method = g.method;
       m.compute.push_back(c);
     } else if (g.kind == "memory") {
@@ -111,11 +111,11 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
       c.kernel = g.kernel;
       c.bytes_per_s = g.value;
       c.working_set_bytes = g.working_set_bytes;
-      c.device = "gpu";
+      c.device = Device::gpu;
       c.method = g.method;
       m.memory.push_back(c);
     } else {
-      m.overhead.push_back({g.name, g.value, MetricSource::timed, "gpu", g.method});
+      m.overhead.push_back({g.name, g.value, MetricSource::timed, Device::gpu, g.method});
     }
   }
 }
@@ -232,8 +232,8 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   probe_memory(m, thread_counts, stream_isas(features), caches, wanted, opt, phases, progress);
   if (wanted("call")) {
     const double call = call_overhead_seconds(opt.seconds_per_measurement);
-    m.overhead.push_back(
-        {"call", call, MetricSource::timed, "cpu", "empty kernel run() under Google Benchmark"});
+    m.overhead.push_back({"call", call, MetricSource::timed, Device::cpu,
+                          "empty kernel run() under Google Benchmark"});
     progress(fmt::format("call overhead: {:.2f} ns", call * 1e9));
     phases.done("call");
   }

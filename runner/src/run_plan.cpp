@@ -39,12 +39,13 @@ std::vector<CaseResult> decode(const std::string& payload) {
 std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& spec,
                                 const RunSettings& settings, const std::atomic<bool>* interrupted,
                                 bool& was_interrupted) {
+  const KernelInfo* info = catalog.find(spec.backend, spec.problem.op);
   auto body = [&] {
     try {
       return encode(execute_case(catalog, spec, settings));
     } catch (const std::exception& e) {
       return encode(
-          {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()))});
+          {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()), info)});
     }
   };
   if (!settings.isolate) return decode(body());
@@ -55,12 +56,13 @@ std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& sp
         return decode(out.payload);
       } catch (const std::exception& e) {
         return {untimed_result(spec, Disposition::crashed,
-                               fmt::format("child wrote an unreadable result: {}", e.what()))};
+                               fmt::format("child wrote an unreadable result: {}", e.what()),
+                               info)};
       }
     case ChildOutcome::Status::crashed:
-      return {untimed_result(spec, Disposition::crashed, out.detail)};
+      return {untimed_result(spec, Disposition::crashed, out.detail, info)};
     case ChildOutcome::Status::timed_out:
-      return {untimed_result(spec, Disposition::timed_out, out.detail)};
+      return {untimed_result(spec, Disposition::timed_out, out.detail, info)};
     case ChildOutcome::Status::interrupted:
       was_interrupted = true;
       return {};

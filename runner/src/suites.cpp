@@ -32,7 +32,7 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
   rungs.push_back({"cpu.eigen", huge});
   // Reference BLAS is a naive loop nest: capped like the naive rung.
   for (const auto& k : catalog.kernels())
-    if (k.backend.rfind("blas.", 0) == 0 && (k.threaded || !threaded))
+    if (k.family == kBlasFamily && (k.threaded || !threaded))
       rungs.push_back({k.backend, k.backend == "blas.refblas" ? 1024 : huge});
   return rungs;
 }
@@ -67,7 +67,7 @@ std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n
   std::vector<CaseSpec> cases;
   if (!gpu_probe().available()) return cases;
   for (const auto& k : catalog.kernels()) {
-    if (k.device != "gpu") continue;
+    if (k.device != Device::gpu) continue;
     for (DType dtype : k.dtypes) {
       const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? f32_n : tensor_n;
       cases.push_back({k.backend, gemm_problem(Shape{n, n, n, 1}, Layout::NN, dtype, "normal"), 1});
@@ -137,8 +137,9 @@ std::vector<CaseSpec> ladder_suite(const KernelCatalog& catalog, int cpus) {
 
 std::vector<CaseSpec> blas_suite(const KernelCatalog& catalog, int cpus) {
   std::vector<CaseSpec> all = cube_cases(catalog, {256, 512, 1024, 2048, 4096}, one_and_all(cpus));
-  std::erase_if(all, [](const CaseSpec& c) {
-    return c.backend.rfind("blas.", 0) != 0 && c.backend.rfind("cpu.packed", 0) != 0;
+  std::erase_if(all, [&](const CaseSpec& c) {
+    const KernelInfo* k = catalog.find(c.backend, c.problem.op);
+    return !(k && k->family == kBlasFamily) && c.backend.rfind("cpu.packed", 0) != 0;
   });
   return all;
 }

@@ -51,7 +51,7 @@ TEST_P(Recordings, WorkPerCallIsTheDeclaredWork) {
     EXPECT_NEAR(p.bytes.at("DRAM"), kBytes, 1e-6 * kBytes) << p.name;
     EXPECT_EQ(p.flops_source, MetricSource::derived) << p.name;
     EXPECT_EQ(p.bytes_source, MetricSource::derived) << p.name;
-    EXPECT_EQ(p.disposition, "not_verified") << p.name;
+    EXPECT_EQ(p.disposition, Disposition::not_verified) << p.name;
     EXPECT_NE(join_notes(p.notes).find("rate: "), std::string::npos) << p.name;
   }
   EXPECT_GE(placed, 5) << "every case with counters, once";
@@ -110,13 +110,14 @@ TEST(ForeignPlacement, FitsSkipsErrorsAndNonFiniteCountersAreNotPlaced) {
   EXPECT_NE(big_o.reason.find("Complexity() fit"), std::string::npos) << big_o.reason;
   EXPECT_FALSE(find(placed, "BM_Complexity_RMS").placeable);
   const auto& skipped = find(placed, "BM_Skipped");
-  EXPECT_EQ(skipped.disposition, "skipped");
+  EXPECT_EQ(skipped.disposition, Disposition::skipped);
   EXPECT_EQ(skipped.reason, "skipped: needs AVX-512 VNNI");
   const auto& error = find(placed, "BM_Error");
-  EXPECT_EQ(error.disposition, "error");
+  EXPECT_EQ(error.disposition, Disposition::error);
   EXPECT_EQ(error.reason, "error: no device here");
   for (const auto& p : placed) {
-    EXPECT_NE(p.disposition, "passed") << p.name << ": Ridgeline validated no foreign result";
+    EXPECT_NE(p.disposition, Disposition::passed)
+        << p.name << ": Ridgeline validated no foreign result";
     if (p.placeable) {
       EXPECT_TRUE(std::isfinite(p.achieved) && std::isfinite(p.flops)) << p.name;
     }

@@ -26,15 +26,21 @@ Run two_cases(CaseResult a, CaseResult b) {
 
 }  // namespace
 
-TEST(FusionRole, NamesTheFamilyOfFusedAndUnfusedBackends) {
-  ASSERT_TRUE(fusion_role("cpu.fused"));
-  EXPECT_EQ(fusion_role("cpu.fused")->family, "cpu.");
-  EXPECT_TRUE(fusion_role("cpu.fused")->fused);
-  EXPECT_FALSE(fusion_role("cpu.unfused")->fused);
-  EXPECT_EQ(fusion_role("cpu.packed_unfused")->family, "cpu.packed_");
-  EXPECT_FALSE(fusion_role("cpu.confused"));  // "fused" must follow a '.' or '_'
-  EXPECT_FALSE(fusion_role("blas.openblas"));
-  EXPECT_FALSE(fusion_role("fused"));
+TEST(FusionRole, IsTheRecordedRoleAndFamilyNotTheBackendsName) {
+  CaseDetails d;
+  d.backend = "cpu.confused";  // a name that says nothing: the role is what counts
+  d.role = KernelRole::fused;
+  d.family = "cpu.avx2";
+  ASSERT_TRUE(fusion_role(d));
+  EXPECT_EQ(fusion_role(d)->family, "cpu.avx2");
+  EXPECT_TRUE(fusion_role(d)->fused);
+  d.role = KernelRole::unfused;
+  EXPECT_FALSE(fusion_role(d)->fused);
+  d.backend = "cpu.fused";
+  for (KernelRole other : {KernelRole::ladder, KernelRole::vendor}) {
+    d.role = other;
+    EXPECT_FALSE(fusion_role(d));
+  }
 }
 
 TEST(FusionPairs, RatiosOfAHandBuiltPair) {
@@ -51,7 +57,7 @@ TEST(FusionPairs, RatiosOfAHandBuiltPair) {
   EXPECT_EQ(p.dtype, "f32");
   EXPECT_EQ(p.pattern, "normal");
   EXPECT_EQ(p.threads, 1);
-  EXPECT_EQ(p.family, "cpu.");
+  EXPECT_EQ(p.family, "cpu");
   EXPECT_EQ(p.unfused.placement, 0u);
   EXPECT_EQ(p.fused.placement, 1u);
   // Fused: one read and one write of 4096 x 4096 floats. Unfused: max, subtract, exp, sum,
@@ -123,8 +129,9 @@ TEST(FusionPairs, AFusedCaseWithoutItsTwinIsReportedUnpaired) {
   EXPECT_EQ(f.unpaired[0].placement, 0u);
   EXPECT_TRUE(f.unpaired[0].fused);
   EXPECT_EQ(f.unpaired[0].op, "layernorm");
-  EXPECT_EQ(f.unpaired[0].reason,
-            "no cpu.unfused case with the same op, params, dtype, pattern, threads and device");
+  EXPECT_EQ(
+      f.unpaired[0].reason,
+      "no unfused case of family cpu with the same op, params, dtype, pattern, threads and device");
 }
 
 TEST(FusionPairs, DifferentThreadsOrPatternsDoNotPair) {
@@ -134,10 +141,12 @@ TEST(FusionPairs, DifferentThreadsOrPatternsDoNotPair) {
               nullptr);
   EXPECT_TRUE(threads.pairs.empty());
   ASSERT_EQ(threads.unpaired.size(), 2u);
-  EXPECT_NE(threads.unpaired[0].reason.find("(cpu.unfused ran it with 2 threads)"),
-            std::string::npos)
+  EXPECT_NE(
+      threads.unpaired[0].reason.find("(the unfused case of family cpu ran it with 2 threads)"),
+      std::string::npos)
       << threads.unpaired[0].reason;
-  EXPECT_NE(threads.unpaired[1].reason.find("(cpu.fused ran it with 1 thread)"), std::string::npos)
+  EXPECT_NE(threads.unpaired[1].reason.find("(the fused case of family cpu ran it with 1 thread)"),
+            std::string::npos)
       << threads.unpaired[1].reason;
   const FusionAnalysis pattern =
       analyse(two_cases(make_case("cpu.fused", "softmax", "rows=64,cols=64", 1, 1),

@@ -57,11 +57,11 @@ TEST(Noise, SpreadDescheduledThreadsAndMigrationsEachSaySo) {
 TEST(Noise, AGpuCasesSleepingThreadIsNotNoise) {
   RepetitionSamples s = summarize_repetitions({1e-3, 1e-3});
   const RepetitionCounters r = repetition_counters(repetition(1.0, 0.1));
-  EXPECT_TRUE(timing_noise({&s, {r}, "gpu", false}).reasons.empty());
-  EXPECT_EQ(timing_noise({&s, {r}, "cpu", false}).reasons.size(), 1u);
-  EXPECT_NEAR(timing_noise({&s, {r}, "cpu", false}).cpu_share, 0.1, 1e-12);
-  EXPECT_EQ(timing_noise({&s, {}, "cpu", false}).cpu_share, 0);  // nothing counted
-  const auto throttled = timing_noise({&s, {}, "gpu", true}).reasons;
+  EXPECT_TRUE(timing_noise({&s, {r}, Device::gpu, false}).reasons.empty());
+  EXPECT_EQ(timing_noise({&s, {r}, Device::cpu, false}).reasons.size(), 1u);
+  EXPECT_NEAR(timing_noise({&s, {r}, Device::cpu, false}).cpu_share, 0.1, 1e-12);
+  EXPECT_EQ(timing_noise({&s, {}, Device::cpu, false}).cpu_share, 0);  // nothing counted
+  const auto throttled = timing_noise({&s, {}, Device::gpu, true}).reasons;
   ASSERT_EQ(throttled.size(), 1u);
   EXPECT_NE(throttled[0].find("throttled"), std::string::npos);
 }

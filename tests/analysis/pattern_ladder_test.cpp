@@ -16,7 +16,7 @@ TEST(PatternEffect, TheSameCaseOnSeveralPatternsWithPowerAndClock) {
     r.run_type = "iteration";
     CaseDetails d;
     d.backend = "cuda.cublas";
-    d.device = "gpu";
+    d.device = Device::gpu;
     d.problem = gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern);
     d.metrics = {{"flop_rate", rate, "FLOP/s", MetricSource::derived},
                  {"power.gpu.avg", power, "W", MetricSource::sampled},
@@ -87,6 +87,8 @@ TEST(LadderComparison, RowsKeepPatternAndFpEnvironmentApart) {
     p.dtype = "f32";
     p.params = "m=64,n=64,k=64/layout=NN";
     p.backend = backend;
+    p.role = inferred_role(backend);  // as the kernels of these names declare
+    p.family = inferred_family(backend);
     p.pattern = pattern;
     p.fp_env = fp_env;
     p.achieved = rate;

@@ -24,15 +24,24 @@ MachineModel random_machine(std::mt19937_64& rng) {
   m.cores = 4;
   for (int threads : {1, 4}) {
     m.compute.push_back({"f64.avx2.fma", "f64", "avx2", "FLOP/s", peak(rng), 0, "", 0, threads,
-                         MetricSource::timed, "cpu", ""});
+                         MetricSource::timed, Device::cpu, ""});
     m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", peak(rng), 0, "", 0, threads,
-                         MetricSource::timed, "cpu", ""});
+                         MetricSource::timed, Device::cpu, ""});
     m.compute.push_back({"f32.avx512.fma", "f32", "avx512", "FLOP/s", peak(rng), 0, "", 0, threads,
-                         MetricSource::timed, "cpu", ""});
+                         MetricSource::timed, Device::cpu, ""});
     for (const auto& level : kLevels)
       for (const char* k : {"read", "copy"})
-        m.memory.push_back(
-            {level, k, "avx2", bw(rng), 1 << 20, threads, MetricSource::timed, "cpu", "", {}, {}});
+        m.memory.push_back({level,
+                            k,
+                            "avx2",
+                            bw(rng),
+                            1 << 20,
+                            threads,
+                            MetricSource::timed,
+                            Device::cpu,
+                            "",
+                            {},
+                            {}});
   }
   return m;
 }
@@ -143,7 +152,7 @@ MachineModel simple_machine() {
   m.l2_bytes = 1 << 20;
   m.l3_bytes = 32 << 20;
   m.compute.push_back({"f64.avx512.fma", "f64", "avx512", "FLOP/s", 50e9, 0, "", 0, 1,
-                       MetricSource::timed, "cpu", ""});
+                       MetricSource::timed, Device::cpu, ""});
   for (const char* level : {"L1", "L2", "L3", "DRAM"})
     m.memory.push_back({level,
                         "copy",
@@ -152,11 +161,11 @@ MachineModel simple_machine() {
                         1 << 20,
                         1,
                         MetricSource::timed,
-                        "cpu",
+                        Device::cpu,
                         "",
                         {},
                         {}});
-  m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
+  m.overhead.push_back({"call", 2e-9, MetricSource::timed, Device::cpu, ""});
   return m;
 }
 
@@ -168,7 +177,7 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   mma.name = "gpu.bf16.mma_sync";
   mma.dtype = "bf16";
   mma.per_second = 6e14;
-  mma.device = "gpu";
+  mma.device = Device::gpu;
   ComputeCeiling lt = mma;
   lt.name = "gpu.bf16.cublaslt";
   lt.per_second = 7.5e14;
@@ -178,26 +187,26 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   hbm.level = "HBM";
   hbm.kernel = "copy";
   hbm.bytes_per_s = 3e12;
-  hbm.device = "gpu";
+  hbm.device = Device::gpu;
   m.memory.push_back(hbm);
-  m.overhead.push_back({"gpu.launch", 2e-6, MetricSource::timed, "gpu", ""});
+  m.overhead.push_back({"gpu.launch", 2e-6, MetricSource::timed, Device::gpu, ""});
 
   ridgeline::Run run = run_with_case(2.0, 8192);  // 1.1e12 FLOP in 2 ms: 550 TFLOP/s
-  run.benchmarks[0].ridgeline->device = "gpu";
+  run.benchmarks[0].ridgeline->device = Device::gpu;
   run.benchmarks[0].ridgeline->problem.dtype = DType::bf16;
   run.benchmarks[0].ridgeline->work = op_work(run.benchmarks[0].ridgeline->problem);
   const RooflinePlacement p = place_results(run, &m)[0];
   ASSERT_TRUE(p.placeable) << p.reason;
-  EXPECT_EQ(p.device, "gpu");
+  EXPECT_EQ(p.device, Device::gpu);
   ASSERT_EQ(p.bytes.count("HBM"), 1u);  // rotated operands: compulsory bytes from HBM
   EXPECT_EQ(p.bound, "compute");
   EXPECT_DOUBLE_EQ(p.attainable, 7.5e14);  // the best bf16 GPU ceiling, not a CPU one
   EXPECT_NEAR(p.efficiency, 2.0 * 8192 * 8192 * 8192 / 2e-3 / 7.5e14, 1e-9);
   // The GPU's roof has no CPU level in it, and the CPU's none of the GPU's.
-  EXPECT_EQ(roof_for(m, "bf16", 1, "gpu").memory.count("DRAM"), 0u);
-  EXPECT_EQ(roof_for(m, "f64", 1, "cpu").memory.count("HBM"), 0u);
-  EXPECT_FALSE(roof_for(m, "bf16", 1, "cpu").compute.has_value());
-  EXPECT_EQ(roof_for(m, "bf16", 1, "gpu").overhead->name, "gpu.launch");
+  EXPECT_EQ(roof_for(m, "bf16", 1, Device::gpu).memory.count("DRAM"), 0u);
+  EXPECT_EQ(roof_for(m, "f64", 1, Device::cpu).memory.count("HBM"), 0u);
+  EXPECT_FALSE(roof_for(m, "bf16", 1, Device::cpu).compute.has_value());
+  EXPECT_EQ(roof_for(m, "bf16", 1, Device::gpu).overhead->name, "gpu.launch");
   EXPECT_FALSE(p.throttled);
   run.benchmarks[0].ridgeline->metrics.push_back(
       {"gpu.throttled", 1, "bool", MetricSource::sampled});
@@ -324,7 +333,7 @@ TEST(Placement, ForeignGoogleBenchmarkOutputIsPlacedWhereItCanBe) {
   EXPECT_DOUBLE_EQ(placed[0].flops, 4.0e9 * 249e-6);
   EXPECT_DOUBLE_EQ(placed[0].intensity.at("DRAM"), 0.5);
   EXPECT_EQ(placed[0].flops_source, MetricSource::derived) << "the benchmark's own counter";
-  EXPECT_EQ(placed[0].disposition, "not_verified") << "Ridgeline validated nothing";
+  EXPECT_EQ(placed[0].disposition, Disposition::not_verified) << "Ridgeline validated nothing";
   EXPECT_FALSE(placed[1].placeable);
   EXPECT_NE(placed[1].reason.find("no FLOP counter"), std::string::npos);
   EXPECT_FALSE(placed[2].placeable);

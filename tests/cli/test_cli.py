@@ -283,13 +283,19 @@ class RunCommand(unittest.TestCase):
         with open(self.out) as f:
             doc = json.load(f)
         check_google_benchmark_shape(self, doc)
-        self.assertEqual(doc["context"]["ridgeline"]["schema"], 2)
+        self.assertEqual(doc["context"]["ridgeline"]["schema"], 3)
         cases = {b["run_name"]: b for b in doc["benchmarks"]}
         self.assertGreaterEqual(len(cases), 20)
         for name, b in cases.items():
             rl = b["ridgeline"]
             self.assertEqual(rl["validation"]["disposition"], "passed", name)
             self.assertEqual(name.split("/")[1], rl["backend"])
+            # Schema 3: the kernel's own role and family, not a guess from its name.
+            blas = rl["backend"].startswith("blas.")
+            self.assertEqual(rl["role"], "vendor" if blas or rl["backend"] == "cpu.eigen" else "ladder",
+                             name)
+            self.assertEqual(rl["family"], "blas" if blas else "", name)
+            self.assertEqual(rl["device"], "cpu", name)
             self.assertEqual(rl["work"]["flops"], 2 * rl["params"]["dims"]["m"] * rl["params"]["dims"]["n"] * rl["params"]["dims"]["k"])
             self.assertTrue(all(m["source"] in ("counted", "timed", "analytic", "derived", "sampled")
                                 for m in rl["metrics"]))

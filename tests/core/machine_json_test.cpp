@@ -43,7 +43,7 @@ TEST(MachineModelJson, RecordedProbeRoundTrips) {
 
 TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
   MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
-  for (const auto& c : m.compute) EXPECT_EQ(c.device, "cpu");  // written before GPUs
+  for (const auto& c : m.compute) EXPECT_EQ(c.device, Device::cpu);  // written before GPUs
   EXPECT_TRUE(m.gpus.empty());
   m.gpus.push_back(
       {0, "NVIDIA H100 80GB HBM3", "9.0", 132, std::int64_t{85} << 30, 50 << 20, 1.98e9});
@@ -51,16 +51,16 @@ TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
   tensor.name = "gpu.bf16.cublaslt";
   tensor.dtype = "bf16";
   tensor.per_second = 7.5e14;
-  tensor.device = "gpu";
+  tensor.device = Device::gpu;
   tensor.method = "cuBLASLt GEMM 8192^3, uniform data";
   m.compute.push_back(tensor);
   MemoryCeiling hbm;
   hbm.level = "HBM";
   hbm.kernel = "copy";
   hbm.bytes_per_s = 3e12;
-  hbm.device = "gpu";
+  hbm.device = Device::gpu;
   m.memory.push_back(hbm);
-  m.overhead.push_back({"gpu.launch", 2.5e-6, MetricSource::timed, "gpu", "empty kernels"});
+  m.overhead.push_back({"gpu.launch", 2.5e-6, MetricSource::timed, Device::gpu, "empty kernels"});
   m.gpu_reason = "";
   fs::path p =
       fs::temp_directory_path() / ("ridgeline_machine_gpu_" + std::to_string(::getpid()) + ".json");
@@ -210,6 +210,9 @@ TEST(MachineModelJson, RunsEmbedTheModelAndReadItBack) {
   EXPECT_EQ(j["context"]["ridgeline"]["machine"]["schema"], 1);
   ridgeline::Run written = run;  // a schema-1 file is written again as this build's schema
   written.context.schema = kRunSchemaVersion;
+  ASSERT_EQ(written.notes.size(), 1u);  // roles inferred in the schema-1 file: not once written
+  EXPECT_NE(written.notes[0].find("a schema-1 run: each kernel's role"), std::string::npos);
+  written.notes.clear();
   EXPECT_EQ(run_from_json(j, "x"), written);
   j["context"]["ridgeline"]["machine"]["compute"][0]["threads"] = "one";
   try {

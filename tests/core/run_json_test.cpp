@@ -183,8 +183,8 @@ TEST_F(RunFiles, SchemaOneRunsReadIntoTheGemmParams) {
   j["benchmarks"][0]["ridgeline"]["shape"]["m"] = -3;
   EXPECT_NE(error_of(j.dump()).find("benchmarks[0].ridgeline.shape.m: must be positive"),
             std::string::npos);
-  j["context"]["ridgeline"]["schema"] = 3;
-  EXPECT_NE(error_of(j.dump()).find("schema version 3 is not supported (this build reads 1 to 2)"),
+  j["context"]["ridgeline"]["schema"] = 4;
+  EXPECT_NE(error_of(j.dump()).find("schema version 4 is not supported (this build reads 1 to 3)"),
             std::string::npos);
 }
 

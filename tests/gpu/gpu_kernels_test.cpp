@@ -34,7 +34,7 @@ std::vector<GpuCase> all_gpu_cases() {
   std::vector<GpuCase> cases;
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   for (const auto& k : catalog.kernels())
-    if (k.device == "gpu")
+    if (k.device == Device::gpu)
       for (DType d : k.dtypes) cases.push_back({k.backend, d});
   return cases;
 }

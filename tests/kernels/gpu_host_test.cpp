@@ -33,7 +33,7 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   std::vector<const KernelInfo*> gpu_kernels;
   for (const auto& k : catalog.kernels())
-    if (k.device == "gpu") gpu_kernels.push_back(&k);
+    if (k.device == Device::gpu) gpu_kernels.push_back(&k);
   if (!gpu_probe().built) {
     EXPECT_TRUE(gpu_kernels.empty());
     GTEST_SKIP() << gpu_probe().reason;

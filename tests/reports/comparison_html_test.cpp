@@ -208,7 +208,7 @@ TEST(RooflinePicture, AThrottledGpuPointIsOutlinedAndSaysSo) {
   p.name = "gemm/cuda.cublas/f32";
   p.backend = "cuda.cublas";
   p.dtype = "f32";
-  p.device = "gpu";
+  p.device = Device::gpu;
   p.placeable = true;
   p.achieved = 5e13;
   p.intensity = {{"HBM", 100.0}};

@@ -95,7 +95,7 @@ TEST(FusionHtml, TheRooflineDrawsAnArrowPerPairAndTheSectionTabulatesThem) {
   // The case without a twin, with the reason.
   EXPECT_TRUE(matches(html,
                       "<table id=\"fusion-unpaired\">.*<td>layernorm/cpu\\.fused/[^<]*</td>"
-                      "<td>cpu\\.fused</td><td>fused</td><td>no cpu\\.unfused case"));
+                      "<td>cpu\\.fused</td><td>fused</td><td>no unfused case of family cpu"));
   // The eltwise chain: its plot with both series, the ridge intensity and the ridge L.
   EXPECT_EQ(count(html, "<svg class=\"sweep\""), 1u);
   EXPECT_TRUE(matches(html,
@@ -139,7 +139,7 @@ TEST(FusionMarkdown, CarriesThePairsTheUnpairedAndTheSweep) {
   EXPECT_TRUE(matches(md, "\n### Without a twin\n"));
   EXPECT_TRUE(matches(md,
                       "\\| layernorm/cpu\\.fused/[^|]* \\| cpu\\.fused \\| fused \\| no "
-                      "cpu\\.unfused case"));
+                      "unfused case of family cpu"));
   EXPECT_TRUE(matches(md, "\n### eltwise\\\\_chain f32 n=33554432, pattern normal, 1 thread\n"));
   EXPECT_TRUE(matches(md, "\\| cpu\\.fused \\| 32 \\| 20 ms \\| [0-9.]+ \\| 6 \\|\n"));
   EXPECT_TRUE(matches(md, "- cpu\\.fused: ridge at L ≈ 26\\.7 — reaches the DRAM ridge"));
@@ -177,7 +177,7 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
   EXPECT_EQ(at(layernorm, "fused_backend"), "cpu.fused");
   EXPECT_EQ(at(layernorm, "unfused_backend"), "");
   EXPECT_EQ(at(layernorm, "speedup"), "");
-  EXPECT_NE(at(layernorm, "notes").find("no cpu.unfused case"), std::string::npos);
+  EXPECT_NE(at(layernorm, "notes").find("no unfused case of family cpu"), std::string::npos);
 }
 
 TEST(FusionCsv, TheSweepHasOneRowPerPointAndThePerCaseCsvKeepsItsColumns) {

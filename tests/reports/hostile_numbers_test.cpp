@@ -88,7 +88,7 @@ Documents sane() {
       m.memory.push_back(c);
     }
   }
-  m.overhead.push_back({"call", 2e-9, MetricSource::timed, "cpu", ""});
+  m.overhead.push_back({"call", 2e-9, MetricSource::timed, Device::cpu, ""});
   // A measured hierarchy (machine schema 2): one sweep and its levels.
   MemorySweep sweep;
   sweep.kernel = "read";

@@ -199,14 +199,14 @@ ReportInput with_gpu_cases() {
   tensor.name = "gpu.bf16.cublaslt";
   tensor.dtype = "bf16";
   tensor.per_second = 7.5e14;
-  tensor.device = "gpu";
+  tensor.device = Device::gpu;
   tensor.method = "cuBLASLt GEMM 8192^3, uniform data";
   machine.compute.push_back(tensor);
   MemoryCeiling hbm;
   hbm.level = "HBM";
   hbm.kernel = "copy";
   hbm.bytes_per_s = 3e12;
-  hbm.device = "gpu";
+  hbm.device = Device::gpu;
   hbm.method = "cudaMemcpyAsync device to device";
   machine.memory.push_back(hbm);
   for (const auto& [pattern, rate, power, throttled] :
@@ -219,7 +219,7 @@ ReportInput with_gpu_cases() {
     r.time_unit = "ms";
     CaseDetails d;
     d.backend = "cuda.cublas";
-    d.device = "gpu";
+    d.device = Device::gpu;
     d.problem = gemm_problem(Shape{8192, 8192, 8192, 1}, Layout::NN, DType::bf16, pattern);
     d.work = op_work(d.problem);
     d.validation.disposition = Disposition::passed;

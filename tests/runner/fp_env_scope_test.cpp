@@ -49,9 +49,16 @@ TEST(FpEnvScope, IeeeTouchesNothing) {
 }
 
 TEST(FpEnvScope, RefusedWhereMxcsrCannotReach) {
-  KernelInfo gpu{"gemm", "cuda.cublas", "gpu", {DType::f32}, false, "", KernelRole::vendor};
-  KernelInfo blas{"gemm", "blas.openblas", "cpu", {DType::f32}, true, "", KernelRole::vendor};
-  KernelInfo packed{"gemm", "cpu.packed_avx512_omp", "cpu", {DType::f32}, true, ""};
+  KernelInfo gpu{"gemm", "cuda.cublas", Device::gpu, {DType::f32}, false, "", KernelRole::vendor};
+  KernelInfo blas{"gemm",
+                  "blas.openblas",
+                  Device::cpu,
+                  {DType::f32},
+                  true,
+                  "",
+                  KernelRole::vendor,
+                  std::string(kBlasFamily)};
+  KernelInfo packed{"gemm", "cpu.packed_avx512_omp", Device::cpu, {DType::f32}, true, ""};
   EXPECT_FALSE(fp_env_support(FpEnv::ftz_daz, gpu, 1));
   EXPECT_NE(fp_env_support(FpEnv::ftz_daz, gpu, 1).reason.find("runs on the gpu"),
             std::string::npos);

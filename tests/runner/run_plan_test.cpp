@@ -165,7 +165,7 @@ TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
   settings.repetitions = 3;
   const CaseSpec c = spec("cpu.naive", 16);
   const std::vector<CaseResult> results = execute_case(catalog, c, settings);
-  const std::string unit = time_unit_for(op_work(c.problem), "cpu");
+  const std::string unit = time_unit_for(op_work(c.problem), Device::cpu);
   EXPECT_EQ(unit, "ns") << "8192 FLOP: microseconds would print as 0 in compare.py";
   std::vector<double> times;
   const CaseResult* cv = nullptr;
@@ -222,15 +222,15 @@ TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
 }
 
 TEST(TimeUnit, TheLargestUnitInWhichTheExpectedTimeReadsAtLeastAThousand) {
-  auto unit = [](std::int64_t n, const std::string& device) {
+  auto unit = [](std::int64_t n, Device device) {
     return time_unit_for(op_work(gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f32, "normal")),
                          device);
   };
-  EXPECT_EQ(unit(64, "cpu"), "ns");    // 0.5 MFLOP, 49 kB: ~5 us
-  EXPECT_EQ(unit(512, "cpu"), "us");   // 268 MFLOP: ~2.7 ms
-  EXPECT_EQ(unit(4096, "cpu"), "ms");  // 137 GFLOP: ~1.4 s
-  EXPECT_EQ(unit(8192, "gpu"), "us");  // 1.1 TFLOP at 10 TFLOP/s: ~110 ms
-  EXPECT_EQ(time_unit_for({}, "cpu"), "ns");
+  EXPECT_EQ(unit(64, Device::cpu), "ns");    // 0.5 MFLOP, 49 kB: ~5 us
+  EXPECT_EQ(unit(512, Device::cpu), "us");   // 268 MFLOP: ~2.7 ms
+  EXPECT_EQ(unit(4096, Device::cpu), "ms");  // 137 GFLOP: ~1.4 s
+  EXPECT_EQ(unit(8192, Device::gpu), "us");  // 1.1 TFLOP at 10 TFLOP/s: ~110 ms
+  EXPECT_EQ(time_unit_for({}, Device::cpu), "ns");
 }
 
 }  // namespace ridgeline

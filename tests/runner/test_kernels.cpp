@@ -16,7 +16,8 @@ enum class Misbehaviour { wrong, segfault, abort, hang, unwritten, throws_when_t
 class MisbehavingKernel : public Kernel {
  public:
   MisbehavingKernel(std::string backend, Misbehaviour how)
-      : info_{"gemm", std::move(backend), "cpu", {DType::f32, DType::f64}, false, "test-only"},
+      : info_{"gemm", std::move(backend), Device::cpu, {DType::f32, DType::f64},
+              false,  "test-only"},
         how_(how),
         inner_(make_naive_gemm()) {}
   const KernelInfo& info() const override { return info_; }

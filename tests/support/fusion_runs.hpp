@@ -40,6 +40,10 @@ inline CaseResult make_case(const std::string& backend, const std::string& op,
   r.threads = threads;
   CaseDetails d;
   d.backend = backend;
+  // What the kernels of these names declare, and the runner records (the names' old guess
+  // gives the same for every backend these tests use).
+  d.role = inferred_role(backend);
+  d.family = inferred_family(backend);
   d.problem = p;
   d.threads = threads;
   d.work = unfused_backend(backend) ? op_unfused_work(p) : op_work(p);

@@ -13,11 +13,12 @@ class BlasGemmKernel : public Kernel {
   explicit BlasGemmKernel(BlasLibrarySpec spec) : spec_(std::move(spec)) {
     info_ = {"gemm",
              "blas." + spec_.name,
-             "cpu",
+             Device::cpu,
              {DType::f32, DType::f64},
              spec_.has_thread_setter.value_or(spec_.name != "refblas"),
              fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string()),
-             KernelRole::vendor};
+             KernelRole::vendor,
+             std::string(kBlasFamily)};
   }
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {

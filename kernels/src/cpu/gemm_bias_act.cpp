@@ -50,14 +50,15 @@ class GemmBiasActKernel : public Kernel {
     }
     info_ = {"gemm_bias_act",
              fused ? "cpu.fused" : "cpu.unfused",
-             "cpu",
+             Device::cpu,
              {DType::f32, DType::bf16},
              true,
              fused ? "packed GEMM, bias and activation applied to the register tile in the "
                      "micro-kernel's store, AVX-512 or AVX2 by CPUID (bf16: AVX512_BF16)"
                    : "packed GEMM writing C, then a bias pass and an activation pass through "
                      "C (OpenMP, vectorised)",
-             fused ? KernelRole::fused : KernelRole::unfused};
+             fused ? KernelRole::fused : KernelRole::unfused,
+             "cpu"};
   }
 
   const KernelInfo& info() const override { return info_; }

@@ -48,7 +48,7 @@ class EigenGemmKernel : public Kernel {
   EigenGemmKernel()
       : info_{"gemm",
               "cpu.eigen",
-              "cpu",
+              Device::cpu,
               {DType::f32, DType::f64},
               true,
               fmt::format("Eigen {}.{}.{} GEMM ({}), every layout", EIGEN_WORLD_VERSION,

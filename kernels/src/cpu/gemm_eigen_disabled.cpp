@@ -14,13 +14,8 @@ class EigenDisabled : public Kernel {
   void run() override {}
 
  private:
-  KernelInfo info_{"gemm",
-                   "cpu.eigen",
-                   "cpu",
-                   {DType::f32, DType::f64},
-                   true,
-                   "Eigen (disabled)",
-                   KernelRole::vendor};
+  KernelInfo info_{"gemm", "cpu.eigen",        Device::cpu,       {DType::f32, DType::f64},
+                   true,   "Eigen (disabled)", KernelRole::vendor};
 };
 }  // namespace
 

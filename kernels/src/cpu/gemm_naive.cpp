@@ -18,9 +18,9 @@ void gemm_naive(const cpu::GemmArgs<T>& g) {
 }  // namespace
 
 std::unique_ptr<Kernel> make_naive_gemm() {
-  KernelInfo info{"gemm", "cpu.naive",
-                  "cpu",  {DType::f32, DType::f64},
-                  false,  "i-j-k triple loop, scalar, every layout"};
+  KernelInfo info{"gemm",      "cpu.naive",
+                  Device::cpu, {DType::f32, DType::f64},
+                  false,       "i-j-k triple loop, scalar, every layout"};
   return std::make_unique<cpu::SimpleGemmKernel>(info, &gemm_naive<float>, &gemm_naive<double>,
                                                  false, "scalar");
 }

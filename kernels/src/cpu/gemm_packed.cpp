@@ -31,7 +31,7 @@ class PackedGemmKernel : public Kernel {
     }
     info_ = {"gemm",
              fmt::format("cpu.packed_{}{}", isa_name, threaded ? "_omp" : ""),
-             "cpu",
+             Device::cpu,
              dtypes,
              threaded,
              fmt::format("BLIS-style packed panels, {} micro-kernels{}", kernels,

@@ -39,9 +39,10 @@ template <typename T>
 }  // namespace
 
 std::unique_ptr<Kernel> make_reordered_gemm() {
-  KernelInfo info{"gemm", "cpu.reordered",
-                  "cpu",  {DType::f32, DType::f64},
-                  false,  "i-k-j loop order, compiler-vectorised inner loop, NN and TN layouts"};
+  KernelInfo info{
+      "gemm",      "cpu.reordered",
+      Device::cpu, {DType::f32, DType::f64},
+      false,       "i-k-j loop order, compiler-vectorised inner loop, NN and TN layouts"};
   return std::make_unique<cpu::SimpleGemmKernel>(info, &gemm_reordered_f32, &gemm_reordered_f64,
                                                  true, cpu::autovectorised_isa_note());
 }

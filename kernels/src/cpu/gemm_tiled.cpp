@@ -64,7 +64,7 @@ std::unique_ptr<Kernel> make_tiled_gemm() {
   Tiles t32 = tiles_for<float>(), t64 = tiles_for<double>();
   KernelInfo info{"gemm",
                   "cpu.tiled",
-                  "cpu",
+                  Device::cpu,
                   {DType::f32, DType::f64},
                   false,
                   fmt::format("cache-blocked i-k-j (f32 tiles {}x{}x{}, f64 {}x{}x{}), NN and TN",

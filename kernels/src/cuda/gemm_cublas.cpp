@@ -74,7 +74,7 @@ class CublasGemm final : public GpuGemmKernel {
   CublasGemm()
       : GpuGemmKernel({"gemm",
                        "cuda.cublas",
-                       "gpu",
+                       Device::gpu,
                        {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
                        false,
                        "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8",
@@ -136,7 +136,7 @@ class CublasLtGemm final : public GpuGemmKernel {
   CublasLtGemm()
       : GpuGemmKernel({"gemm",
                        "cuda.cublaslt",
-                       "gpu",
+                       Device::gpu,
                        {DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
                        false,
                        "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm",

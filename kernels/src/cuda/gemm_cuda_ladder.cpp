@@ -38,7 +38,7 @@ class HandWrittenGemm final : public GpuGemmKernel {
 
 KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
                     const std::string& description) {
-  return {"gemm", backend, "gpu", std::move(dtypes), false, description};
+  return {"gemm", backend, Device::gpu, std::move(dtypes), false, description};
 }
 
 }  // namespace

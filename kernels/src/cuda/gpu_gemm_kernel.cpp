@@ -9,7 +9,7 @@
 namespace ridgeline {
 
 GpuGemmKernel::GpuGemmKernel(KernelInfo info) : info_(std::move(info)) {
-  info_.device = "gpu";
+  info_.device = Device::gpu;
 }
 
 Support GpuGemmKernel::supports(const Problem& problem, int threads) const {

@@ -41,13 +41,8 @@ std::uint64_t attention_workspace(const Problem& p) {
 class OnednnKernel : public Kernel {
  public:
   explicit OnednnKernel(std::string op)
-      : info_{op,
-              kBackend,
-              "cpu",
-              {DType::f32, DType::bf16},
-              true,
-              description(op),
-              KernelRole::vendor} {}
+      : info_{op,   kBackend,        Device::cpu,       {DType::f32, DType::bf16},
+              true, description(op), KernelRole::vendor} {}
 
   const KernelInfo& info() const override { return info_; }
 

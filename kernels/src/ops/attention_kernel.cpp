@@ -35,13 +35,14 @@ class FusedAttention : public Kernel {
   explicit FusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
               ops::forced_backend(forced, "fused"),
-              "cpu",
+              Device::cpu,
               ops::forced_dtypes(forced),
               true,
               fmt::format("flash-style: blocks of query rows against chunks of keys with an "
                           "online softmax, scores never stored; OpenMP over (head, block), {}",
                           ops::isa_said(forced)),
-              KernelRole::fused},
+              KernelRole::fused,
+              ops::forced_family(forced)},
         forced_(forced),
         isa_(forced.value_or(ops::best_isa())) {}
 
@@ -97,7 +98,7 @@ class UnfusedAttention : public Kernel {
   explicit UnfusedAttention(std::optional<ops::Isa> forced = std::nullopt)
       : info_{"attention",
               ops::forced_backend(forced, "unfused"),
-              "cpu",
+              Device::cpu,
               ops::forced_dtypes(forced),
               true,
               fmt::format("the eager chain: packed GEMM writes the scaled scores, a mask pass "
@@ -107,7 +108,8 @@ class UnfusedAttention : public Kernel {
                                  : " (bf16: every intermediate bf16, the GEMMs' f32 output "
                                    "narrowed per head)",
                           ops::isa_said(forced)),
-              KernelRole::unfused},
+              KernelRole::unfused,
+              ops::forced_family(forced)},
         forced_(forced) {}
 
   const KernelInfo& info() const override { return info_; }

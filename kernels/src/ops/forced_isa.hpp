@@ -19,6 +19,11 @@ inline std::string forced_backend(std::optional<Isa> forced, const char* form) {
   return fmt::format("cpu.{}{}", forced ? std::string(to_string(*forced)) + "_" : "", form);
 }
 
+// The family a fused kernel and its unfused twin share: "cpu", or "cpu.avx2" where forced.
+inline std::string forced_family(std::optional<Isa> forced) {
+  return forced ? fmt::format("cpu.{}", to_string(*forced)) : "cpu";
+}
+
 // f32 and bf16 by CPUID; f32 alone where forced.
 inline std::vector<DType> forced_dtypes(std::optional<Isa> forced) {
   return forced ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, DType::bf16};

@@ -28,7 +28,7 @@ class RowwiseKernel : public Kernel {
   RowwiseKernel(std::string op, bool fused, std::optional<ops::Isa> forced = std::nullopt)
       : info_{op,
               ops::forced_backend(forced, fused ? "fused" : "unfused"),
-              "cpu",
+              Device::cpu,
               ops::forced_dtypes(forced),
               true,
               fused
@@ -36,7 +36,8 @@ class RowwiseKernel : public Kernel {
                   : fmt::format("one OpenMP-parallel, vectorised pass through memory per step, "
                                 "each intermediate written out{}",
                                 forced ? ", " + ops::isa_said(forced) : std::string()),
-              fused ? KernelRole::fused : KernelRole::unfused},
+              fused ? KernelRole::fused : KernelRole::unfused,
+              ops::forced_family(forced)},
         fused_(fused),
         forced_(forced) {}
 

@@ -18,14 +18,13 @@ namespace ridgeline {
 
 inline constexpr std::size_t kNoPlacement = std::numeric_limits<std::size_t>::max();
 
-// A backend's place in a fused/unfused pair: "cpu.fused" is the fused form of family
-// "cpu.", "cpu.packed_unfused" the unfused form of "cpu.packed_" (the suffix follows a '.'
-// or '_'). nullopt for any other backend.
+// A case's place in a fused/unfused pair, from its recorded role and family
+// (core/vocabulary.hpp); nullopt for a case of any other role.
 struct FusionRole {
-  std::string family;
+  std::string family;  // "cpu", "cpu.avx2"
   bool fused = false;
 };
-std::optional<FusionRole> fusion_role(const std::string& backend);
+std::optional<FusionRole> fusion_role(const CaseDetails& details);
 
 // Bytes per call with where the number came from; value 0: none.
 struct FusionBytes {
@@ -48,7 +47,9 @@ struct FusionSide {
 };
 
 struct FusionPair {
-  std::string op, params, dtype, pattern, device, family;
+  std::string op, params, dtype, pattern;
+  Device device = Device::cpu;
+  std::string family;
   int threads = 1;
   FusionSide unfused, fused;
   double byte_ratio = 0;          // unfused / fused bytes, analytic; 0: not usable
@@ -68,7 +69,8 @@ struct FusionPair {
 // A fused or unfused case without its twin: shown with the reason, never dropped.
 struct FusionUnpaired {
   std::size_t placement = kNoPlacement;
-  std::string name, backend, op, params, dtype, pattern, device;
+  std::string name, backend, op, params, dtype, pattern;
+  Device device = Device::cpu;
   int threads = 1;
   bool fused = false;
   std::string reason;
@@ -82,10 +84,11 @@ struct EltwiseSweepPoint {
 
 // One backend's eltwise_chain cases over L, with the rest of the problem fixed.
 struct EltwiseSweep {
-  std::string backend, dtype, pattern, device;
+  std::string backend, dtype, pattern;
+  Device device = Device::cpu;
   std::string params;  // the params without L ("n=33554432")
   int threads = 1;
-  bool fused = false;                     // fusion_role(backend) says fused
+  bool fused = false;                     // its kernel's role is fused
   std::string level;                      // the memory level of the points' intensity
   std::vector<EltwiseSweepPoint> points;  // by L, two or more
   double ridge_intensity = 0;             // the machine's ridge at `level`; 0: no ceilings

@@ -33,7 +33,7 @@ RepetitionCounters repetition_counters(const CaseResult& row);
 struct TimingInputs {
   const RepetitionSamples* samples = nullptr;
   std::vector<RepetitionCounters> rows;  // the case's timed iteration rows
-  std::string device = "cpu";
+  Device device = Device::cpu;
   bool throttled = false;
 };
 

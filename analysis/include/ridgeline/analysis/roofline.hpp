@@ -24,9 +24,9 @@ struct Roof {
 };
 
 // `dtype` "f64"/"f32"/...; "" means unknown (the highest floating-point peak is used).
-// `device`: "cpu" or "gpu", whose ceilings are used.
+// `device`: whose ceilings are used.
 Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads,
-              const std::string& device = "cpu");
+              Device device = Device::cpu);
 
 // attainable(I) = min(peak, min over levels of bandwidth[level] * I[level]); the level or
 // compute ceiling that gives the minimum is the bound.
@@ -46,7 +46,9 @@ double ridge_point(const Roof& roof, const std::string& level);
 struct RooflinePlacement {
   std::string name;  // run_name of the case
   std::string backend, dtype, op;
-  std::string device = "cpu";
+  Device device = Device::cpu;
+  KernelRole role = KernelRole::ladder;  // foreign results: ladder
+  std::string family;                    // core/vocabulary.hpp
   bool throttled = false;  // a GPU whose clocks were held down (NVML) during the timing
   std::string params;      // the op's params label, "m=..,n=..,k=../layout=NN", or empty
   std::string pattern;     // the timed inputs' pattern; empty for foreign results
@@ -77,8 +79,8 @@ struct RooflinePlacement {
   std::string bound;        // "compute", a level, "call overhead", or ""
   double efficiency = 0;    // achieved / attainable
   bool above_roof = false;  // achieved > attainable (by more than 2%)
-  // Ridgeline's validation of the case; foreign results: "not_verified", "error" or "skipped".
-  std::string disposition = "passed";
+  // Ridgeline's validation of the case; foreign results: not_verified, error or skipped.
+  Disposition disposition = Disposition::passed;
   bool foreign = false;         // from a foreign Google Benchmark file: never validated here
   bool complexity_fit = false;  // a Complexity() fit's BigO or RMS row: a summary, no case
   std::vector<Note> notes;      // how it was placed: level, rate, dtype, threads, ceilings, origin

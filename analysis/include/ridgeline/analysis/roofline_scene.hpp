@@ -49,7 +49,7 @@ struct SceneLine {
   enum class Kind { memory, compute };
   Kind kind = Kind::memory;
   std::string level;  // memory: its level ("L1", "DRAM", "HBM"); compute: the dtype
-  std::string device = "cpu";
+  Device device = Device::cpu;
   int threads = 1;
   double value = 0;                       // B/s or FLOP/s
   std::string ceiling;                    // the ceiling's name (compute) or kernel (memory)
@@ -61,7 +61,8 @@ struct SceneLine {
 struct SceneRidge {
   double x = 0, y = 0;  // pixels
   double intensity = 0;
-  std::string dtype, level, device;
+  std::string dtype, level;
+  Device device = Device::cpu;
   int threads = 1;
 };
 

@@ -16,7 +16,9 @@ namespace ridgeline {
 // What identifies a case across runs: its fields, not its name. A foreign Google Benchmark
 // result has only its name.
 struct CaseKey {
-  std::string op, backend, device, dtype, params, pattern, fp_env;
+  std::string op, backend;
+  Device device = Device::cpu;
+  std::string dtype, params, pattern, fp_env;
   int threads = 1;
   std::string foreign_name;  // set only for foreign results
   auto operator<=>(const CaseKey&) const = default;
@@ -52,7 +54,7 @@ struct CaseComparison {
   // Seconds per call per repetition; across machines, seconds over the case's roof time
   // (1 / efficiency), so that both read "larger is slower".
   std::vector<double> base, head;
-  std::string base_disposition, head_disposition;
+  Disposition base_disposition = Disposition::passed, head_disposition = Disposition::passed;
   double ratio = 0;          // head / base (Hodges–Lehmann on the logarithms); 0 where not tested
   double low = 0, high = 0;  // its interval, at `confidence`
   double confidence = 0;

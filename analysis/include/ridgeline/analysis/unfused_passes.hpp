@@ -35,7 +35,8 @@ struct PassPoint {
 
 struct UnfusedChain {
   std::size_t placement = 0;  // index into the placements
-  std::string name, backend, op, params, dtype, pattern, device;
+  std::string name, backend, op, params, dtype, pattern;
+  Device device = Device::cpu;
   int threads = 1;
   std::string level;  // the level the passes' bytes are read at (the case's placement's)
   std::vector<PassPoint> passes;  // in the order run

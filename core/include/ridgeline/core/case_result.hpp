@@ -9,15 +9,10 @@
 #include "ridgeline/core/fp_env.hpp"
 #include "ridgeline/core/metric.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 #include "ridgeline/core/work_model.hpp"
 
 namespace ridgeline {
-
-// What became of a case. Not a bool: "did not run" has several honest reasons.
-enum class Disposition { passed, incorrect, not_supported, not_verified, crashed, timed_out };
-
-std::string_view to_string(Disposition disposition);
-std::optional<Disposition> parse_disposition(std::string_view text);
 
 struct Validation {
   Disposition disposition = Disposition::not_verified;
@@ -30,8 +25,10 @@ struct Validation {
 
 // Ridgeline's block attached to one Google Benchmark result entry.
 struct CaseDetails {
-  std::string backend;         // e.g. "cpu.packed_avx512"
-  std::string device = "cpu";  // "gpu" for CUDA kernels: placed against the GPU's ceilings
+  std::string backend;          // e.g. "cpu.packed_avx512"
+  Device device = Device::cpu;  // whose ceilings place it
+  KernelRole role = KernelRole::ladder;
+  std::string family;  // vocabulary.hpp: a fused/unfused pair's stem, "blas", or ""
   Problem problem;
   int threads = 1;
   FpEnv fp_env = FpEnv::ieee;

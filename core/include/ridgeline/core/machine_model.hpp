@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridgeline/core/metric.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -27,8 +28,8 @@ struct ComputeCeiling {
   double clock_hz = 0;  // measured right around the loop (0: files from before schema 2)
   int threads = 1;
   MetricSource source = MetricSource::timed;
-  std::string device = "cpu";  // "gpu": a GPU ceiling (threads then means nothing)
-  std::string method;          // how it was measured, when the name does not say
+  Device device = Device::cpu;  // a GPU ceiling: threads then means nothing
+  std::string method;           // how it was measured, when the name does not say
   bool operator==(const ComputeCeiling&) const = default;
 };
 
@@ -60,7 +61,7 @@ struct MemoryCeiling {
   std::int64_t working_set_bytes = 0;  // all arrays of all threads together
   int threads = 1;
   MetricSource source = MetricSource::timed;
-  std::string device = "cpu";
+  Device device = Device::cpu;
   std::string method;
   // Every instruction width's rate at this working set, as timed (`isa` is the fastest);
   // empty in models from before these were kept.
@@ -127,7 +128,7 @@ struct OverheadCeiling {
   std::string name;  // "call", "gpu.launch", "gpu.graph_launch"
   double seconds = 0;
   MetricSource source = MetricSource::timed;
-  std::string device = "cpu";
+  Device device = Device::cpu;
   std::string method;
   bool operator==(const OverheadCeiling&) const = default;
 };

@@ -9,7 +9,8 @@
 
 namespace ridgeline {
 
-inline constexpr int kRunSchemaVersion = 2;  // 2: op params; 1 (gemm shape) still read
+// 3: each result's role and family; 2: op params; 1: gemm shape. All three are read.
+inline constexpr int kRunSchemaVersion = 3;
 
 struct CacheDescription {
   std::string type;

@@ -6,26 +6,22 @@
 
 #include "ridgeline/core/dtype.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 #include "ridgeline/core/work_model.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
 #include "ridgeline/kernels/pass_clock.hpp"
 
 namespace ridgeline {
 
-// What a kernel is for in the suites and reports: a rung of the matmul ladder (our own
-// code, simplest to fastest), a fused op, the same op as an eager chain of separate passes
-// (the fused kernel's baseline), or a vendor library (BLAS, oneDNN, cuBLAS).
-enum class KernelRole { ladder, fused, unfused, vendor };
-const char* to_string(KernelRole role);
-
 struct KernelInfo {
   std::string op;       // "gemm"
   std::string backend;  // "cpu.packed_avx512", "blas.openblas"
-  std::string device = "cpu";
+  Device device = Device::cpu;
   std::vector<DType> dtypes;
   bool threaded = false;  // honours a thread count above 1
   std::string description;
-  KernelRole role = KernelRole::ladder;
+  KernelRole role = KernelRole::ladder;  // core/vocabulary.hpp
+  std::string family;  // a fused/unfused pair's stem ("cpu.avx2"), "blas", or "" (vocabulary.hpp)
   std::string id() const { return op + "." + backend; }
 };
 

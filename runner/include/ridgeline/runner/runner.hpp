@@ -39,14 +39,17 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
 // least 1000 (its work at a nominal 100 GFLOP/s and 10 GB/s on a CPU, 10 TFLOP/s and
 // 1 TB/s on a GPU), else ns. From the work, not the measurement, so that a case has the same
 // unit in every run: compare.py compares only rows of the same unit.
-std::string time_unit_for(const WorkModel& work, const std::string& device);
+std::string time_unit_for(const WorkModel& work, Device device);
 
 // FLOP per joule for each energy reading (`energy.<domain>`, joules over a repetition of
 // `flops` FLOPs in all): `flop_per_joule.<domain>`, derived.
 std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, double flops);
 
-// A result standing for a case that produced no timing (crash, timeout, not supported...).
-CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why);
+// A result standing for a case that produced no timing (crash, timeout, not supported...),
+// its device, role and family from the kernel's `info` (guessed from the backend's name
+// where no kernel answers to it).
+CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why,
+                          const KernelInfo* info = nullptr);
 
 struct RunObserver {
   std::function<void(std::size_t index, std::size_t total, const CaseSpec&)> case_started;

@@ -1,0 +1,53 @@
+#pragma once
+// The words every module shares, typed, each spelled once (core/src/vocabulary.cpp):
+// `to_string` is the spelling in JSON and on the command line, `display_name` the one
+// people read in reports and the dashboard, `parse_*` reads the JSON spelling back.
+// No module compares these as strings (tests/core/vocabulary_test.cpp looks).
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ridgeline {
+
+// Where a kernel runs, and so whose ceilings place it.
+enum class Device { cpu, gpu };
+std::string_view to_string(Device device);
+std::string_view display_name(Device device);  // "CPU", "GPU"
+std::optional<Device> parse_device(std::string_view text);
+
+// What a kernel is for in the suites and reports: a rung of the matmul ladder (our own
+// code, simplest to fastest), a fused op, the same op as an eager chain of separate passes
+// (the fused kernel's baseline), or a vendor library (BLAS, oneDNN, cuBLAS, Eigen).
+enum class KernelRole { ladder, fused, unfused, vendor };
+std::string_view to_string(KernelRole role);
+std::optional<KernelRole> parse_kernel_role(std::string_view text);
+
+// What became of a case. Not a bool: "did not run" has several honest reasons. `error`
+// and `skipped` are Google Benchmark's own (SkipWithError, SkipWithMessage) in foreign
+// results; Ridgeline's validation gives the others.
+enum class Disposition {
+  passed,
+  incorrect,
+  not_supported,
+  not_verified,
+  crashed,
+  timed_out,
+  error,
+  skipped
+};
+std::string_view to_string(Disposition disposition);
+std::optional<Disposition> parse_disposition(std::string_view text);
+
+// The family a kernel is compared within: a fused/unfused pair's common stem ("cpu",
+// "cpu.avx2"), or "blas" for the BLAS libraries the ladder is measured against; "" for
+// none. Recorded in each result from schema 3 on.
+inline constexpr std::string_view kBlasFamily = "blas";
+
+// What runs of schemas 1 and 2 did not record, guessed once (in the reader) from the
+// backend's name as those builds spelled it: "cpu.avx2_fused" is fused in family
+// "cpu.avx2", "blas.openblas" a vendor in family "blas", "cuda.cublas" a vendor.
+KernelRole inferred_role(std::string_view backend);
+std::string inferred_family(std::string_view backend);
+Device inferred_device(std::string_view backend);  // "cuda." is the GPU's
+
+}  // namespace ridgeline

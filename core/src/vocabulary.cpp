@@ -1,0 +1,124 @@
+// Every shared word's spellings, once (vocabulary.hpp), and metric sources' (metric.hpp).
+#include "ridgeline/core/vocabulary.hpp"
+
+#include <array>
+
+#include "ridgeline/core/metric.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+template <typename Enum>
+struct Spelling {
+  Enum value;
+  std::string_view json;
+  std::string_view human;
+};
+
+constexpr std::array<Spelling<MetricSource>, 5> kSources{{
+    {MetricSource::counted, "counted", "counted"},
+    {MetricSource::timed, "timed", "timed"},
+    {MetricSource::analytic, "analytic", "analytic"},
+    {MetricSource::derived, "derived", "derived"},
+    {MetricSource::sampled, "sampled", "sampled"},
+}};
+
+constexpr std::array<Spelling<Disposition>, 8> kDispositions{{
+    {Disposition::passed, "passed", "passed"},
+    {Disposition::incorrect, "incorrect", "incorrect"},
+    {Disposition::not_supported, "not_supported", "not supported"},
+    {Disposition::not_verified, "not_verified", "not verified"},
+    {Disposition::crashed, "crashed", "crashed"},
+    {Disposition::timed_out, "timed_out", "timed out"},
+    {Disposition::error, "error", "error"},
+    {Disposition::skipped, "skipped", "skipped"},
+}};
+
+constexpr std::array<Spelling<Device>, 2> kDevices{{
+    {Device::cpu, "cpu", "CPU"},
+    {Device::gpu, "gpu", "GPU"},
+}};
+
+constexpr std::array<Spelling<KernelRole>, 4> kRoles{{
+    {KernelRole::ladder, "ladder", "ladder"},
+    {KernelRole::fused, "fused", "fused"},
+    {KernelRole::unfused, "unfused", "unfused"},
+    {KernelRole::vendor, "vendor", "vendor"},
+}};
+
+template <typename Table, typename Enum>
+const auto& spelling_of(const Table& table, Enum value) {
+  for (const auto& s : table)
+    if (s.value == value) return s;
+  return table.front();  // unreachable: every enumerator has a row
+}
+
+template <typename Enum, typename Table>
+std::optional<Enum> value_of(const Table& table, std::string_view text) {
+  for (const auto& s : table)
+    if (s.json == text) return s.value;
+  return std::nullopt;
+}
+
+bool ends_with_word(std::string_view backend, std::string_view word) {
+  if (backend.size() <= word.size() || backend.substr(backend.size() - word.size()) != word)
+    return false;
+  const char before = backend[backend.size() - word.size() - 1];
+  return before == '.' || before == '_';  // "cpu.confused" is not "cpu.con" + "fused"
+}
+
+}  // namespace
+
+std::string_view to_string(MetricSource source) {
+  return spelling_of(kSources, source).json;
+}
+std::optional<MetricSource> parse_metric_source(std::string_view text) {
+  return value_of<MetricSource>(kSources, text);
+}
+
+std::string_view to_string(Disposition d) {
+  return spelling_of(kDispositions, d).json;
+}
+std::optional<Disposition> parse_disposition(std::string_view text) {
+  return value_of<Disposition>(kDispositions, text);
+}
+
+std::string_view to_string(Device device) {
+  return spelling_of(kDevices, device).json;
+}
+std::string_view display_name(Device device) {
+  return spelling_of(kDevices, device).human;
+}
+std::optional<Device> parse_device(std::string_view text) {
+  return value_of<Device>(kDevices, text);
+}
+
+std::string_view to_string(KernelRole role) {
+  return spelling_of(kRoles, role).json;
+}
+std::optional<KernelRole> parse_kernel_role(std::string_view text) {
+  return value_of<KernelRole>(kRoles, text);
+}
+
+KernelRole inferred_role(std::string_view backend) {
+  if (ends_with_word(backend, "unfused")) return KernelRole::unfused;
+  if (ends_with_word(backend, "fused")) return KernelRole::fused;
+  for (std::string_view vendor : {"blas.", "vendor.", "cuda.cublas", "cpu.eigen"})
+    if (backend.substr(0, vendor.size()) == vendor) return KernelRole::vendor;
+  return KernelRole::ladder;
+}
+
+Device inferred_device(std::string_view backend) {
+  return backend.substr(0, 5) == "cuda." ? Device::gpu : Device::cpu;
+}
+
+std::string inferred_family(std::string_view backend) {
+  if (backend.substr(0, 5) == "blas.") return std::string(kBlasFamily);
+  for (std::string_view word : {"unfused", "fused"})
+    if (ends_with_word(backend, word))
+      return std::string(backend.substr(0, backend.size() - word.size() - 1));
+  return "";
+}
+
+}  // namespace ridgeline

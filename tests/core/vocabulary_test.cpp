@@ -1,0 +1,76 @@
+// The shared words: each spelled once, read back, and never compared as a string outside
+// core's vocabulary (the old literals are looked for in every module's sources).
+#include "ridgeline/core/vocabulary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace ridgeline {
+namespace {
+
+TEST(Vocabulary, EveryWordReadsBackAsItself) {
+  for (Device d : {Device::cpu, Device::gpu}) EXPECT_EQ(parse_device(to_string(d)), d);
+  EXPECT_EQ(display_name(Device::gpu), "GPU");
+  for (KernelRole r :
+       {KernelRole::ladder, KernelRole::fused, KernelRole::unfused, KernelRole::vendor})
+    EXPECT_EQ(parse_kernel_role(to_string(r)), r);
+  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::not_supported,
+                        Disposition::not_verified, Disposition::crashed, Disposition::timed_out,
+                        Disposition::error, Disposition::skipped})
+    EXPECT_EQ(parse_disposition(to_string(d)), d);
+  EXPECT_FALSE(parse_device("GPU"));  // the JSON spelling only
+  EXPECT_FALSE(parse_kernel_role("Fused"));
+  EXPECT_FALSE(parse_disposition("ok"));
+}
+
+TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
+  EXPECT_EQ(inferred_role("cpu.fused"), KernelRole::fused);
+  EXPECT_EQ(inferred_family("cpu.fused"), "cpu");
+  EXPECT_EQ(inferred_role("cpu.avx2_unfused"), KernelRole::unfused);
+  EXPECT_EQ(inferred_family("cpu.avx2_unfused"), "cpu.avx2");
+  EXPECT_EQ(inferred_role("cpu.confused"), KernelRole::ladder);  // "fused" after '.' or '_'
+  EXPECT_EQ(inferred_family("cpu.confused"), "");
+  EXPECT_EQ(inferred_role("fused"), KernelRole::ladder);
+  EXPECT_EQ(inferred_role("blas.openblas"), KernelRole::vendor);
+  EXPECT_EQ(inferred_family("blas.openblas"), kBlasFamily);
+  for (const char* vendor : {"vendor.onednn", "cuda.cublas", "cuda.cublaslt", "cpu.eigen"}) {
+    EXPECT_EQ(inferred_role(vendor), KernelRole::vendor) << vendor;
+    EXPECT_EQ(inferred_family(vendor), "") << vendor;
+  }
+  EXPECT_EQ(inferred_role("cpu.packed_avx512"), KernelRole::ladder);
+  EXPECT_EQ(inferred_device("cuda.mma_128x256x64"), Device::gpu);
+  EXPECT_EQ(inferred_device("cpu.naive"), Device::cpu);
+}
+
+// Every source file of a module but core's vocabulary: no device, role or disposition
+// compared with a string literal, and no backend prefix read as a role.
+TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
+  namespace fs = std::filesystem;
+  const std::regex old_spelling(
+      R"re((device|disposition|role)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
+      R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\))re");
+  int files = 0;
+  for (const char* module :
+       {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"}) {
+    const fs::path root = fs::path(RIDGELINE_SOURCE_DIR) / module;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      const std::string ext = e.path().extension().string();
+      if (ext != ".cpp" && ext != ".hpp" && ext != ".cu") continue;
+      if (e.path().filename() == "vocabulary.cpp") continue;
+      ++files;
+      std::ifstream in(e.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n)
+        EXPECT_FALSE(std::regex_search(line, old_spelling))
+            << e.path().string() << ":" << n << ": " << line;
+    }
+  }
+  EXPECT_GT(files, 100);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -117,6 +117,7 @@ int run_list(const ListOptions& opt) {
                        {"dtypes", dtypes},
                        {"threaded", k.threaded},
                        {"role", to_string(k.role)},
+                       {"family", k.family},
                        {"available", s.ok},
                        {"reason", s.reason},
                        {"description", k.description}});

@@ -21,7 +21,9 @@ struct KernelInfo {
   bool threaded = false;  // honours a thread count above 1
   std::string description;
   KernelRole role = KernelRole::ladder;  // core/vocabulary.hpp
-  std::string family;  // a fused/unfused pair's stem ("cpu.avx2"), "blas", or "" (vocabulary.hpp)
+  // A fused/unfused pair's stem ("cpu.avx2"), "blas", or "" (vocabulary.hpp); its default
+  // initialiser lets kernels of no family leave it out without -Wmissing-field-initializers.
+  std::string family{};
   std::string id() const { return op + "." + backend; }
 };
 

@@ -80,6 +80,8 @@ OpDefinition attention_definition() {
   op.attrs = {{"causal", {"0", "1"}, "1: each query sees only the keys up to its own position"}};
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "heads=2,seq=64,head_dim=32";
+  op.awkward = {"heads=1,seq=1,head_dim=64", "batch=2,heads=3,seq=37,head_dim=64/causal=1",
+                "heads=2,seq=130,head_dim=128", "heads=1,seq=67,head_dim=32/causal=1"};
   op.operands = operands;
   op.work = fused;
   op.unfused_passes = unfused;

@@ -62,6 +62,7 @@ OpDefinition eltwise_chain_definition() {
              required_dim("L", "ops in the chain", kEltwiseChainMaxLength)};
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "n=4096,L=4";
+  op.awkward = {"n=1,L=1", "n=17,L=3", "n=4099,L=32", "n=65537,L=2"};
   op.operands = operands;
   op.work = fused;
   op.unfused_passes = unfused;

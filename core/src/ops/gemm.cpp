@@ -103,6 +103,13 @@ OpDefinition gemm_definition() {
   op.attrs = {{"layout", {"NN", "NT", "TN", "TT"}, "whether A and B are stored transposed"}};
   op.dtypes = {DType::f32, DType::f64, DType::tf32, DType::bf16, DType::f16, DType::i8};
   op.example = "m=64,n=64,k=64";
+  // 300x200x1100 crosses the packed rung's mc and kc blocks, 20x4200x20 its nc.
+  op.awkward = {"m=1,n=1,k=1",
+                "m=37,n=53,k=29/layout=NT",
+                "m=130,n=67,k=300/layout=TN",
+                "m=1,n=4096,k=1/layout=TT",
+                "m=300,n=200,k=1100",
+                "m=20,n=4200,k=20"};
   op.operands = gemm_operands;
   op.work = gemm_op_work;
   op.tolerance = gemm_tolerance;

@@ -56,6 +56,7 @@ OpDefinition gemm_bias_act_definition() {
   op.attrs = {{"act", {"gelu_tanh", "relu"}, "the activation after the bias"}};
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "m=64,n=64,k=64";
+  op.awkward = {"m=1,n=1,k=1", "m=37,n=53,k=29/act=relu", "m=130,n=67,k=300/act=gelu_tanh"};
   op.operands = operands;
   op.work = fused;
   op.unfused_passes = unfused;

@@ -82,6 +82,7 @@ OpDefinition layernorm_definition() {
   op.dims = row_dims();
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "rows=64,cols=64";
+  op.awkward = {"rows=1,cols=1", "rows=3,cols=17", "rows=2,cols=4099", "rows=67,cols=129"};
   op.operands = [](const Problem& p) { return norm_operands(p, true); };
   op.work = layernorm_fused;
   op.unfused_passes = layernorm_unfused;
@@ -96,6 +97,7 @@ OpDefinition rmsnorm_definition() {
   op.dims = row_dims();
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "rows=64,cols=64";
+  op.awkward = {"rows=1,cols=1", "rows=3,cols=17", "rows=2,cols=4099", "rows=67,cols=129"};
   op.operands = [](const Problem& p) { return norm_operands(p, false); };
   op.work = rmsnorm_fused;
   op.unfused_passes = rmsnorm_unfused;

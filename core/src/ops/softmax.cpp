@@ -49,6 +49,7 @@ OpDefinition softmax_definition() {
   op.dims = {required_dim("rows", "independent rows"), required_dim("cols", "elements per row")};
   op.dtypes = {DType::f32, DType::bf16};
   op.example = "rows=64,cols=64";
+  op.awkward = {"rows=1,cols=1", "rows=3,cols=17", "rows=2,cols=4099", "rows=67,cols=129"};
   op.operands = operands;
   op.work = fused;
   op.unfused_passes = unfused;

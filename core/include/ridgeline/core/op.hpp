@@ -69,6 +69,10 @@ struct OpDefinition {
   std::vector<AttrSpec> attrs;
   std::vector<DType> dtypes;  // what the op is defined for
   std::string example;        // a small problem's params, "rows=64,cols=64": availability checks
+  // Small problems that reach a kernel's edge paths (one element, tails of every vector
+  // width, blocks crossed, each attribute): every kernel of the op is tested on each
+  // (tests/kernels/conformance_test.cpp).
+  std::vector<std::string> awkward;
   std::vector<OperandSpec> (*operands)(const Problem& problem) = nullptr;
   // FLOPs and the compulsory bytes of the fused computation (each operand once).
   WorkModel (*work)(const Problem& problem) = nullptr;

@@ -1,0 +1,133 @@
+// The kernel contract (docs/kernel-contract.md), held to by every kernel of the catalog the
+// same way: each dtype it declares, each of its op's awkward problems (OpDefinition::awkward),
+// one and two threads. A new kernel is tested by being registered. For each case it
+// supports: outputs poisoned first, the result validated against the op's reference, its
+// inputs untouched, and a second run() after the one prepare() gives the same bits; for
+// each it refuses, a reason in one line.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "ridgeline/core/op.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
+
+namespace ridgeline {
+namespace {
+
+struct ConformanceCase {
+  std::string op, backend, params;
+  DType dtype;
+  int threads;
+  friend void PrintTo(const ConformanceCase& c, std::ostream* os) {
+    *os << c.op << " " << c.backend << " " << to_string(c.dtype) << " " << c.params
+        << " threads=" << c.threads;
+  }
+};
+
+const KernelCatalog& catalog() {
+  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
+  return c;
+}
+
+Problem problem_of(const ConformanceCase& c) {
+  Problem p;
+  p.op = c.op;
+  p.params = parse_params(op_definition(c.op), c.params);
+  p.dtype = c.dtype;
+  p.pattern = "normal";
+  return p;
+}
+
+std::vector<ConformanceCase> all_cases() {
+  std::vector<ConformanceCase> cases;
+  for (const auto& k : catalog().kernels())
+    for (DType dtype : k.dtypes)
+      for (const std::string& params : op_definition(k.op).awkward)
+        for (int threads : {1, 2})
+          if (threads == 1 || k.threaded)  // the others refuse 2 (Catalog tests say so)
+            cases.push_back({k.op, k.backend, params, dtype, threads});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<ConformanceCase>& info) {
+  const auto& c = info.param;
+  std::string name =
+      fmt::format("{}_{}_{}_{}_t{}", c.op, c.backend, to_string(c.dtype), c.params, c.threads);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+// Every byte of every operand of `role`s other than output.
+std::vector<std::vector<unsigned char>> inputs_of(const Operands& ops) {
+  std::vector<std::vector<unsigned char>> out;
+  for (const auto& e : ops.entries())
+    if (e.spec.role != OperandRole::output) {
+      const auto* b = static_cast<const unsigned char*>(e.buffer.raw());
+      out.emplace_back(b, b + e.buffer.bytes());
+    }
+  return out;
+}
+
+std::vector<std::vector<unsigned char>> outputs_of(const Operands& ops) {
+  std::vector<std::vector<unsigned char>> out;
+  for (const auto& e : ops.entries())
+    if (e.spec.role == OperandRole::output) {
+      const auto* b = static_cast<const unsigned char*>(e.buffer.raw());
+      out.emplace_back(b, b + e.buffer.bytes());
+    }
+  return out;
+}
+
+class Conformance : public ::testing::TestWithParam<ConformanceCase> {};
+
+TEST_P(Conformance, ComputesTheOpsReferenceOrSaysWhyNot) {
+  const ConformanceCase& c = GetParam();
+  const Problem p = problem_of(c);
+  auto kernel = catalog().create(c.backend, c.op);
+  ASSERT_TRUE(kernel);
+  const Support support = kernel->supports(p, c.threads);
+  if (!support) {
+    // A refusal says why, in one line (the run's table and the report show it).
+    EXPECT_FALSE(support.reason.empty());
+    EXPECT_EQ(support.reason.find('\n'), std::string::npos) << support.reason;
+    GTEST_SKIP() << support.reason;
+  }
+  Operands ops = allocate_operands(p);
+  std::uint64_t seed = 1;
+  for (auto& e : ops.entries()) {
+    if (e.spec.role == OperandRole::output)
+      poison(e.buffer);
+    else
+      fill_pattern(e.buffer, "normal", seed++);
+  }
+  const auto inputs = inputs_of(ops);
+  kernel->prepare(p, ops, c.threads);
+  kernel->run();
+  kernel->finish();
+  const Validation v = validate(p, ops, 7);
+  EXPECT_EQ(v.disposition, Disposition::passed)
+      << v.message << " (max rel err " << v.max_rel_err << ", tolerance " << v.tolerance << ")";
+  EXPECT_TRUE(inputs_of(ops) == inputs) << "run() wrote into an input or weight";
+  // run() overwrites its outputs: a second call gives the same bits, not an accumulation.
+  const auto first = outputs_of(ops);
+  kernel->run();
+  kernel->finish();
+  EXPECT_TRUE(outputs_of(ops) == first) << "a second run() changed the outputs";
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, Conformance, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(Conformance, EveryOpHasAwkwardProblemsItAccepts) {
+  for (const auto& op : op_registry()) {
+    EXPECT_GE(op.awkward.size(), 3u) << op.name;
+    for (const auto& params : op.awkward) EXPECT_NO_THROW(parse_params(op, params)) << params;
+  }
+}
+
+}  // namespace
+}  // namespace ridgeline

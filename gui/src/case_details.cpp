@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/tables.hpp"
@@ -64,23 +65,23 @@ DetailSection timing(const RooflinePlacement& p) {
   return s;
 }
 
-// The machine's ceilings for the point's device, threads, dtype and level.
+// The ceilings placement used for the point: the same roof_for, so a thread count the
+// model lacks shows the nearest below, with the note that says so.
 DetailSection ceilings(const ReportInput& in, const RooflinePlacement& p) {
   DetailSection s{"Ceilings used", {}};
   if (!in.machine) {
     s.rows.push_back({"none", in.machine_origin, ""});
     return s;
   }
-  const auto here = [&](Device device, int threads) {
-    return device == p.device && (p.device == Device::gpu || threads == p.threads);
-  };
-  for (const auto& c : in.machine->compute)
-    if (here(c.device, c.threads) && c.dtype == p.dtype)
-      s.rows.push_back({c.name, si_rate(c.per_second, c.unit), std::string(to_string(c.source))});
-  for (const auto& m : in.machine->memory)
-    if (here(m.device, m.threads) && m.level == p.level)
-      s.rows.push_back({m.level + " " + m.kernel, si_rate(m.bytes_per_s, "B/s"),
-                        std::string(to_string(m.source))});
+  const Roof roof = roof_for(*in.machine, p.dtype, p.threads, p.device);
+  if (roof.compute)
+    s.rows.push_back({roof.compute->name, si_rate(roof.compute->per_second, roof.compute->unit),
+                      std::string(to_string(roof.compute->source))});
+  if (const auto m = roof.memory.find(p.level); m != roof.memory.end())
+    s.rows.push_back({m->second.level + " " + m->second.kernel,
+                      si_rate(m->second.bytes_per_s, "B/s"),
+                      std::string(to_string(m->second.source))});
+  for (const auto& n : roof.notes) s.rows.push_back({"note", n.text, ""});
   s.rows.push_back({"from", in.machine_origin, ""});
   return s;
 }

@@ -61,6 +61,25 @@ TEST(CaseDetails, EveryMetricWithItsSourceTheValidationAndTheCeilings) {
   EXPECT_NE(details_html({}).find("Select a case"), std::string::npos);
 }
 
+// The pane shows the ceilings placement used: at a thread count the model lacks, the
+// nearest below (roof_for), not nothing.
+TEST(CaseDetails, TheCeilingsAreThoseThePlacementUsed) {
+  RunDocument doc =
+      open_run_document(std::string(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json");
+  ASSERT_FALSE(doc.input.placements.empty());
+  RooflinePlacement& p = doc.input.placements.front();
+  p.dtype = "f64";
+  p.threads = 3;  // the model has 1 and 2
+  const CaseDescription d = describe_case(doc.input, 0);
+  const DetailSection* ceilings = section(d, "Ceilings used");
+  ASSERT_NE(ceilings, nullptr);
+  EXPECT_NE(row(*ceilings, "f64.avx512.fma"), nullptr);  // the 2-thread f64 peak
+  EXPECT_EQ(row(*ceilings, "f64.avx2.fma"), nullptr);    // not the 1-thread one
+  const DetailRow* note = row(*ceilings, "note");
+  ASSERT_NE(note, nullptr);
+  EXPECT_NE(note->value.find("2 threads"), std::string::npos) << note->value;
+}
+
 TEST(CaseDetails, GuidanceFollowsThePosition) {
   RooflinePlacement p;
   p.placeable = true;

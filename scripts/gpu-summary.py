@@ -150,6 +150,9 @@ def main(out):
             print(f"{c['pattern']:<10} {(rate or 0) / 1e12:9.2f} {power or 0:7.0f} {(clock or 0) / 1e6:7.0f}"
                   f" {(per_joule or 0) / 1e12:8.3f} {'yes' if any(c['throttled']) else 'no':<9}"
                   f"  {source} ({sum(c['changes']):.0f}/{sum(c['samples']):.0f})")
+    fusion = out / "gpu-fusion.json"
+    if fusion.exists() and (f := load(fusion)):
+        fusion_table(f, m)
     counted = out / "gpu-counted.json"
     if counted.exists() and (k := load(counted)):
         print(f"{'CUPTI-counted case':<70} {'FLOPs/2mnk':>10} {'HBM GB':>8}")
@@ -159,6 +162,49 @@ def main(out):
             flops, dram = med(c["flops"]), med(c["dram"])
             print(f"{name:<70} {flops / analytic if flops else float('nan'):10.4f}"
                   f" {(dram or 0) / 1e9:8.2f}" + ("" if flops else f"  {c['disposition']} {c['message'][:40]}"))
+
+
+def fusion_table(run, machine):
+    """Each op, problem and dtype of the gpu-fusion run: the median time per call of the
+    unfused chain, the fused kernel and the vendor, the fused kernel's rate of the op's
+    compulsory bytes against the probe's best HBM copy, and energy per call (NVML)."""
+    copy = max((c["bytes_per_s"] for c in (machine or {}).get("memory", [])
+                if c.get("device") == "gpu" and c["level"] == "HBM" and c["kernel"] == "copy"),
+               default=None)
+    rows = {}
+    for b in run.get("benchmarks", []):
+        r = b.get("ridgeline")
+        if not r or b.get("run_type") != "iteration":
+            continue
+        key = (r["op"], "/".join(f"{k}={v}" for k, v in r["params"]["dims"].items())
+               + "".join(f"/{k}={v}" for k, v in r["params"].get("attrs", {}).items()), r["dtype"])
+        side = {"fused": "fused", "unfused": "unfused"}.get(r.get("role"), "vendor")
+        entry = rows.setdefault(key, {}).setdefault(side, {"t": [], "bps": [], "j": [], "why": ""})
+        if b.get("error_occurred"):
+            entry["why"] = b.get("error_message", "")[:60]
+            continue
+        t = metric(b, "time_per_iteration")
+        if t:
+            entry["t"].append(t)
+        if b.get("bytes_per_second"):
+            entry["bps"].append(b["bytes_per_second"])
+        e = metric(b, "energy.gpu")
+        if e and b.get("iterations"):
+            entry["j"].append(e / b["iterations"])
+    print(f"{'fusion case':<52} {'unfused us':>10} {'fused us':>9} {'speedup':>7} {'vendor us':>9}"
+          f" {'fused GB/s':>10} {'of copy':>7} {'J unf/fus':>9}")
+    for (op, params, dtype), sides in rows.items():
+        t = {k: med(v["t"]) for k, v in sides.items()}
+        u, fu, ve = t.get("unfused"), t.get("fused"), t.get("vendor")
+        bps = med(sides.get("fused", {}).get("bps", []))
+        j_u, j_f = med(sides.get("unfused", {}).get("j", [])), med(sides.get("fused", {}).get("j", []))
+        cell = lambda x, scale=1e6, w=9: f"{x * scale:{w}.1f}" if x else f"{'-':>{w}}"
+        print(f"{op + ' ' + params + ' ' + dtype:<52} {cell(u, w=10)} {cell(fu)}"
+              f" {(u / fu if u and fu else 0):7.2f} {cell(ve)} {cell(bps, 1e-9, 10)}"
+              f" {(bps / copy if bps and copy else 0):7.2f} {(j_u / j_f if j_u and j_f else 0):9.2f}")
+        for side, v in sides.items():
+            if v["why"]:
+                print(f"  {side}: {v['why']}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "fusion_cases.hpp"
+#include "fusion_energy.hpp"
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/op.hpp"
@@ -231,9 +232,12 @@ FusionAnalysis fusion_analysis(const Run& run, const std::vector<RooflinePlaceme
   }
   out.eltwise_sweeps = eltwise_sweeps(run, placements, machine);
   out.chains = unfused_chains(run, placements, machine);
-  for (auto& pair : out.pairs)
+  const CaseEnergy energy = case_energy(run);
+  for (auto& pair : out.pairs) {
     for (const auto& chain : out.chains)
       if (chain.placement == pair.unfused.placement) set_chain_figures(pair, chain);
+    set_energy(pair, energy);
+  }
   return out;
 }
 

@@ -44,14 +44,22 @@ std::string row(const std::string& op, const std::string& params, const std::str
                 const std::string& pattern, int threads, Device device, bool paired,
                 const SideColumns& u, const SideColumns& fu, double byte_ratio,
                 double counted_ratio, double speedup, double time_over_bytes, double over_compute,
-                const std::string& notes) {
+                const std::string& energy, const std::string& notes) {
   return fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
       f(op), f(params), f(dtype), f(pattern), threads, to_string(device), paired ? "yes" : "no",
       u.name, fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
       u.counted_source, fu.counted_source, number(byte_ratio), number(counted_ratio), u.seconds,
       fu.seconds, number(speedup), number(time_over_bytes), u.roof, fu.roof, u.level, fu.level,
-      over_compute > 0 ? number(over_compute) : "", f(notes));
+      over_compute > 0 ? number(over_compute) : "", energy, f(notes));
+}
+
+// unfused_joules_per_call,fused_joules_per_call,energy_ratio,energy_domain: empty where a
+// side read no energy.
+std::string energy_columns(const FusionPair& p) {
+  if (p.energy_ratio <= 0) return ",,,";
+  return fmt::format("{},{},{},{}", number(p.unfused.joules), number(p.fused.joules),
+                     number(p.energy_ratio), f(p.energy_domain));
 }
 
 }  // namespace
@@ -63,16 +71,18 @@ std::string fusion_csv(const ReportInput& in) {
       "fused_bytes_counted,unfused_bytes_counted_source,fused_bytes_counted_source,byte_ratio,"
       "counted_byte_ratio,unfused_seconds_per_call,fused_seconds_per_call,speedup,"
       "speedup_over_byte_ratio,unfused_memory_roof,fused_memory_roof,unfused_roof_level,"
-      "fused_roof_level,fused_over_chain_compute,notes\n";
+      "fused_roof_level,fused_over_chain_compute,unfused_joules_per_call,fused_joules_per_call,"
+      "energy_ratio,energy_domain,notes\n";
   for (const auto& p : in.fusion.pairs)
     s += row(p.op, p.params, p.dtype, p.pattern, p.threads, p.device, true, columns(p.unfused),
              columns(p.fused), p.byte_ratio, p.counted_byte_ratio, p.speedup, p.time_over_bytes,
-             p.fused_over_chain_compute, fmt::format("{}", fmt::join(p.notes, "; ")));
+             p.fused_over_chain_compute, energy_columns(p),
+             fmt::format("{}", fmt::join(p.notes, "; ")));
   for (const auto& u : in.fusion.unpaired) {
     SideColumns side{f(u.name), f(u.backend), "", "", "", "", "", ""};
     const SideColumns empty{};
     s += row(u.op, u.params, u.dtype, u.pattern, u.threads, u.device, false, u.fused ? empty : side,
-             u.fused ? side : empty, 0, 0, 0, 0, 0, u.reason);
+             u.fused ? side : empty, 0, 0, 0, 0, 0, ",,,", u.reason);
   }
   return s;
 }

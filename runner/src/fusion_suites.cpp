@@ -18,16 +18,16 @@ namespace {
 
 constexpr const char* kVendor = "vendor.onednn";
 
+}  // namespace
+
 CaseSpec fusion_case(const std::string& backend, const std::string& op, const char* params,
-                     int threads, DType dtype = DType::f32) {
+                     int threads, DType dtype) {
   Problem p;
   p.op = op;
   p.params = parse_params(op_definition(op), params);
   p.dtype = dtype;
   return {backend, p, threads};
 }
-
-}  // namespace
 
 std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
   std::vector<int> threads{1};

@@ -67,7 +67,7 @@ std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n
   std::vector<CaseSpec> cases;
   if (!gpu_probe().available()) return cases;
   for (const auto& k : catalog.kernels()) {
-    if (k.device != Device::gpu) continue;
+    if (k.device != Device::gpu || k.op != "gemm") continue;
     for (DType dtype : k.dtypes) {
       const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? f32_n : tensor_n;
       cases.push_back({k.backend, gemm_problem(Shape{n, n, n, 1}, Layout::NN, dtype, "normal"), 1});
@@ -111,7 +111,8 @@ std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {
 std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
   std::vector<CaseSpec> cases = cube_cases(catalog, {512, 1024}, one_and_all(cpus));
   for (auto& c : fusion_sample(catalog, cpus)) cases.push_back(std::move(c));
-  return with_gpu(std::move(cases), gpu_cases(catalog, 4096, 4096));
+  cases = with_gpu(std::move(cases), gpu_cases(catalog, 4096, 4096));
+  return with_gpu(std::move(cases), gpu_fusion_sample(catalog, cpus));
 }
 
 std::vector<CaseSpec> gpu_suite(const KernelCatalog& catalog, int) {
@@ -152,7 +153,8 @@ const std::vector<SuiteDefinition>& suites() {
        &smoke, 1, 0.01},
       {"default",
        "the matmul ladder and every BLAS at n = 512 and 1024; softmax and layernorm at "
-       "4096x4096 and gemm_bias_act at 4096x4096x64, fused and unfused; 1 and all threads",
+       "4096x4096 and gemm_bias_act at 4096x4096x64, fused and unfused; 1 and all threads; with "
+       "a GPU, its GEMMs at 4096^3 and softmax and gemm_bias_act fused and unfused",
        &default_suite, 3, 0.1},
       {"ladder", "the whole ladder at n = 256 ... 4096, 1 and all threads (tens of minutes)",
        &ladder_suite, 3, 0.2},
@@ -169,6 +171,13 @@ const std::vector<SuiteDefinition>& suites() {
        "GPU: the f32 SIMT ladder, cuBLAS and cuBLASLt at 4096^3 (f32, f64), the tensor-core "
        "kernel and the libraries at 8192^3 (tf32, bf16, f16, i8)",
        &gpu_suite, 5, 0.2},
+      {"gpu-fusion",
+       "GPU: fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 1 GiB per "
+       "operand (f32 and bf16), the eltwise chain at 2^28 elements for L = 1 ... 32, "
+       "gemm_bias_act in bf16 at 8192^3 and 8192x8192x256 (own fused, own unfused, cuBLASLt's "
+       "epilogue) and in f32 at 4096x4096x64, attention in bf16 at batch 4, 16 heads, seq 4096, "
+       "head_dim 64 and 128, causal and not (flash against the unfused chain)",
+       &gpu_fusion_suite, 5, 0.3},
       {"gpu-patterns",
        "GPU: cuBLAS bf16 at 8192^3 on zeros, constant, uniform, normal, integer, sparse50, "
        "sign_random, mantissa2 and subnormal inputs (power and clock per pattern with --collect "

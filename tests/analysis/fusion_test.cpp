@@ -78,6 +78,38 @@ TEST(FusionPairs, RatiosOfAHandBuiltPair) {
   EXPECT_TRUE(p.notes.empty()) << p.notes.front();
 }
 
+// Energy per call: each side's energy readings summed over its repetitions, over their
+// iterations; the ratio from the domain both sides read (RAPL's package before its others).
+TEST(FusionPairs, EnergyPerCallIsTheSumOverRepetitionsOverTheirIterations) {
+  CaseResult unfused = make_case("cpu.unfused", "softmax", "rows=4096,cols=4096", 1, 40);
+  CaseResult fused = make_case("cpu.fused", "softmax", "rows=4096,cols=4096", 1, 10);
+  ridgeline::Run run;
+  for (double joules : {3.0, 5.0}) {  // two repetitions of 10 calls: 8 J / 20 calls
+    CaseResult r = unfused;
+    r.ridgeline->metrics.push_back({"energy.dram-0", 1.0, "J", MetricSource::counted});
+    r.ridgeline->metrics.push_back({"energy.package-0", joules, "J", MetricSource::counted});
+    run.benchmarks.push_back(r);
+  }
+  CaseResult f = fused;
+  f.iterations = 40;
+  f.ridgeline->metrics.push_back({"energy.package-0", 4.0, "J", MetricSource::counted});
+  run.benchmarks.push_back(f);
+  const MachineModel m = fusion_runs::machine();
+  const FusionAnalysis a = analyse(run, &m);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  const FusionPair& p = a.pairs[0];
+  EXPECT_EQ(p.energy_domain, "package-0");
+  EXPECT_DOUBLE_EQ(p.unfused.joules, 0.4);
+  EXPECT_DOUBLE_EQ(p.fused.joules, 0.1);
+  EXPECT_DOUBLE_EQ(p.energy_ratio, 4.0);
+  // A side that read no energy leaves the pair without one: no ratio of one side alone.
+  run.benchmarks.back().ridgeline->metrics.clear();
+  const FusionPair q = analyse(run, &m).pairs.at(0);
+  EXPECT_EQ(q.energy_ratio, 0);
+  EXPECT_EQ(q.unfused.joules, 0);
+  EXPECT_TRUE(q.energy_domain.empty());
+}
+
 TEST(FusionPairs, CountedBytesAreShownBesideTheModelAndTheirRatioIsTheOneTimeIsHeldTo) {
   CaseResult u = make_case("cpu.unfused", "rmsnorm", "rows=1024,cols=1024", 2, 4);
   CaseResult f = make_case("cpu.fused", "rmsnorm", "rows=1024,cols=1024", 2, 1);

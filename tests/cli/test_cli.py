@@ -221,7 +221,7 @@ class ListCommand(unittest.TestCase):
         for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
             self.assertIn(b, backends)
         self.assertEqual({s["name"] for s in doc["suites"]},
-                         {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-patterns", "patterns"})
+                         {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-fusion", "gpu-patterns", "patterns"})
         ops = {k["op"] for k in doc["kernels"]}
         self.assertTrue(
             {"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain", "attention"} <= ops, ops)

@@ -10,6 +10,7 @@
 
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/nvml.hpp"
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -22,25 +23,61 @@ namespace ridgeline {
 namespace {
 
 struct GpuCase {
+  std::string op;
   std::string backend;
   DType dtype;
 };
 
 void PrintTo(const GpuCase& c, std::ostream* os) {
-  *os << c.backend << " " << to_string(c.dtype);
+  *os << c.op << " " << c.backend << " " << to_string(c.dtype);
 }
 
-std::vector<GpuCase> all_gpu_cases() {
+// Every GPU kernel and dtype: of the gemm op (`gemm` true), or of every other op.
+std::vector<GpuCase> all_gpu_cases(bool gemm) {
   std::vector<GpuCase> cases;
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   for (const auto& k : catalog.kernels())
-    if (k.device == Device::gpu)
-      for (DType d : k.dtypes) cases.push_back({k.backend, d});
+    if (k.device == Device::gpu && (k.op == "gemm") == gemm)
+      for (DType d : k.dtypes) cases.push_back({k.op, k.backend, d});
   return cases;
+}
+
+std::string case_name(const GpuCase& c) {
+  std::string name = c.op + "_" + c.backend + "_" + std::string(to_string(c.dtype));
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
 }
 
 #define SKIP_WITHOUT_GPU() \
   if (!gpu_probe().available()) GTEST_SKIP() << "no GPU: " << gpu_probe().reason
+
+// One supported problem: fresh random inputs, outputs poisoned, the device's result validated
+// against the op's reference, then one run timed by the device. A throw is a failure that
+// names the problem, and the other problems still run.
+void check_problem(Kernel& kernel, const Problem& p, const std::string& what) {
+  try {
+    Operands ops = allocate_operands(p);
+    std::uint64_t seed = 1;
+    for (auto& e : ops.entries()) {
+      if (e.spec.role == OperandRole::output)
+        poison(e.buffer);
+      else
+        fill_pattern(e.buffer, "normal", seed++);
+    }
+    kernel.prepare(p, ops, 1);
+    kernel.run();
+    kernel.finish();
+    const Validation v = validate(p, ops, 3);
+    EXPECT_EQ(v.disposition, Disposition::passed) << what << ": " << v.message;
+    const std::optional<double> seconds = kernel.timed_run();
+    ASSERT_TRUE(seconds.has_value()) << what;
+    EXPECT_GT(*seconds, 0.0) << what;
+    EXPECT_LT(*seconds, 1.0) << what;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << what << " (supported, by supports()) threw: " << e.what();
+  }
+}
 
 }  // namespace
 
@@ -48,9 +85,9 @@ class GpuKernel : public ::testing::TestWithParam<GpuCase> {};
 
 TEST_P(GpuKernel, ComputesTheProductAtEveryShapeItSupports) {
   SKIP_WITHOUT_GPU();
-  const auto& [backend, dtype] = GetParam();
+  const auto& [op, backend, dtype] = GetParam();
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
-  auto kernel = catalog.create(backend);
+  auto kernel = catalog.create(backend, op);
   int ran = 0;
   for (const Shape& shape : {Shape{256, 256, 256, 1}, Shape{512, 384, 320, 1},
                              Shape{100, 60, 36, 1}, Shape{129, 257, 65, 1}})
@@ -60,38 +97,58 @@ TEST_P(GpuKernel, ComputesTheProductAtEveryShapeItSupports) {
       if (!s) continue;
       const std::string what = backend + " " + std::string(to_string(dtype)) + " " +
                                params_label(p) + " " + std::string(to_string(layout));
-      try {  // a library refusing one supported shape must not hide the others' outcomes
-        Operands ops = allocate_operands(p);
-        fill_pattern(ops.at("A"), "normal", 1);
-        fill_pattern(ops.at("B"), "normal", 2);
-        poison(ops.at("C"));
-        kernel->prepare(p, ops, 1);
-        kernel->run();
-        kernel->finish();
-        const Validation v = validate(p, ops, 3);
-        EXPECT_EQ(v.disposition, Disposition::passed) << what << ": " << v.message;
-        const std::optional<double> seconds = kernel->timed_run();
-        ASSERT_TRUE(seconds.has_value()) << what;
-        EXPECT_GT(*seconds, 0.0) << what;
-        EXPECT_LT(*seconds, 1.0) << what;
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << what << " (supported, by supports()) threw: " << e.what();
-      }
+      check_problem(*kernel, p, what);
       ++ran;
     }
   EXPECT_GE(ran, 1) << backend << " supported none of the shapes";
   EXPECT_EQ(kernel->notes().count("device"), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKernels, GpuKernel, ::testing::ValuesIn(all_gpu_cases()),
-                         [](const auto& param_info) {
-                           std::string name = param_info.param.backend + "_" +
-                                              std::string(to_string(param_info.param.dtype));
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllKernels, GpuKernel, ::testing::ValuesIn(all_gpu_cases(true)),
+                         [](const auto& p) { return case_name(p.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuKernel);
+
+// Every other op's GPU kernels (the fusion suite's): the op's awkward problems from its
+// registry entry (rows of 1, lengths off every vector width, each attribute), its example,
+// and one problem larger than a block's share, validated against the op's reference.
+class GpuOpKernel : public ::testing::TestWithParam<GpuCase> {};
+
+TEST_P(GpuOpKernel, ComputesTheOpOnItsAwkwardProblems) {
+  SKIP_WITHOUT_GPU();
+  const auto& [op, backend, dtype] = GetParam();
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  auto kernel = catalog.create(backend, op);
+  ASSERT_TRUE(kernel);
+  const OpDefinition& def = op_definition(op);
+  std::vector<std::string> params = def.awkward;
+  params.push_back(def.example);
+  const std::map<std::string, std::string> larger{
+      {"softmax", "rows=300,cols=5000"},
+      {"layernorm", "rows=300,cols=5000"},
+      {"rmsnorm", "rows=300,cols=5000"},
+      {"eltwise_chain", "n=3000001,L=7"},
+      {"gemm_bias_act", "m=520,n=264,k=136"},
+      {"attention", "batch=2,heads=3,seq=200,head_dim=128/causal=1"}};
+  if (larger.count(op)) params.push_back(larger.at(op));
+  int ran = 0;
+  for (const std::string& text : params) {
+    Problem p;
+    p.op = op;
+    p.params = parse_params(def, text);
+    p.dtype = dtype;
+    const Support s = kernel->supports(p, 1);
+    if (!s) continue;
+    const std::string what = backend + " " + std::string(to_string(dtype)) + " " + text;
+    check_problem(*kernel, p, what);
+    ++ran;
+  }
+  EXPECT_GE(ran, 1) << backend << " supported none of the problems";
+  EXPECT_EQ(kernel->notes().count("rotation"), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, GpuOpKernel, ::testing::ValuesIn(all_gpu_cases(false)),
+                         [](const auto& p) { return case_name(p.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuOpKernel);
 
 TEST(GpuRunner, ACaseRunsInAForkedChildAndIsTimedByTheDevice) {
   SKIP_WITHOUT_GPU();

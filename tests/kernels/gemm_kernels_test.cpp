@@ -125,9 +125,10 @@ TEST(Catalog, EveryKernelRunsHereOrSaysWhy) {
 TEST(Catalog, RolesAgreeWithTheBackendNames) {
   const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
   for (const KernelInfo& k : c.kernels()) {
-    if (k.backend == "cpu.fused" || k.backend == "cpu.avx2_fused")
+    if (k.backend == "cpu.fused" || k.backend == "cpu.avx2_fused" || k.backend == "cuda.fused")
       EXPECT_EQ(k.role, KernelRole::fused) << k.id();
-    else if (k.backend == "cpu.unfused" || k.backend == "cpu.avx2_unfused")
+    else if (k.backend == "cpu.unfused" || k.backend == "cpu.avx2_unfused" ||
+             k.backend == "cuda.unfused")
       EXPECT_EQ(k.role, KernelRole::unfused) << k.id();
     else if (k.backend.rfind("blas.", 0) == 0 || k.backend.rfind("vendor.", 0) == 0 ||
              k.backend == "cuda.cublas" || k.backend == "cuda.cublaslt" || k.backend == "cpu.eigen")

@@ -2,6 +2,7 @@
 // the reasons given when a GPU kernel cannot run. Runs everywhere.
 #include <gtest/gtest.h>
 
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
@@ -45,8 +46,9 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
     EXPECT_NE(catalog.find(backend), nullptr) << backend;
   EXPECT_EQ(catalog.find("cuda.cublas")->dtypes.size(), 6u);
   for (const KernelInfo* k : gpu_kernels) {
-    auto kernel = catalog.create(k->backend);
-    const Problem p = gemm_problem({64, 64, 64, 1}, Layout::NN, k->dtypes.at(0));
+    auto kernel = catalog.create(k->backend, k->op);
+    ASSERT_TRUE(kernel) << k->id();
+    const Problem p = example_problem(op_definition(k->op), k->dtypes.at(0));
     const Support s = kernel->supports(p, 1);
     if (!gpu_probe().available()) {
       EXPECT_FALSE(s.ok);
@@ -55,6 +57,20 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
     // Host threads mean nothing to a GPU kernel; a request for more is refused by name.
     EXPECT_FALSE(kernel->supports(p, 2).ok) << k->backend;
   }
+  // The fusion suite on the GPU: every memory-bound op has its fused kernel and its unfused
+  // twin of one family, so the analysis pairs them; gemm_bias_act has cuBLASLt's epilogue.
+  for (const char* op :
+       {"softmax", "layernorm", "rmsnorm", "eltwise_chain", "gemm_bias_act", "attention"}) {
+    const KernelInfo* fused = catalog.find("cuda.fused", op);
+    const KernelInfo* unfused = catalog.find("cuda.unfused", op);
+    ASSERT_TRUE(fused && unfused) << op;
+    EXPECT_EQ(fused->role, KernelRole::fused) << op;
+    EXPECT_EQ(unfused->role, KernelRole::unfused) << op;
+    EXPECT_EQ(fused->family, unfused->family) << op;
+    EXPECT_EQ(fused->device, Device::gpu) << op;
+  }
+  ASSERT_TRUE(catalog.find("cuda.cublaslt", "gemm_bias_act"));
+  EXPECT_EQ(catalog.find("cuda.cublaslt", "gemm_bias_act")->role, KernelRole::vendor);
   // Shape limits come before the device check only when the device exists; the dtype
   // check always comes first.
   const Problem f64_wmma = gemm_problem(Shape{64, 64, 64, 1}, Layout::NN, DType::f64, "normal");

@@ -91,6 +91,7 @@ TEST(FusionHtml, TheRooflineDrawsAnArrowPerPairAndTheSectionTabulatesThem) {
                       "<td class=\"n\" data-v=\"0.9998[0-9]*\">1.00</td>"
                       "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
                       "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
+                      "<td>—</td>"
                       "<td>100% of the unfused time in memory-bound passes</td></tr>"));
   // The case without a twin, with the reason.
   EXPECT_TRUE(matches(html,
@@ -129,13 +130,15 @@ TEST(FusionMarkdown, CarriesThePairsTheUnpairedAndTheSweep) {
                       "\\| problem \\| dtype \\| pattern \\| threads \\| unfused bytes \\| "
                       "fused bytes \\| bytes unfused ÷ fused \\| unfused time \\| fused time "
                       "\\| speedup \\(time unfused ÷ fused\\) \\| speedup ÷ byte ratio \\| "
-                      "unfused: memory roof \\| fused: memory roof \\| notes \\|\n"
+                      "unfused: memory roof \\| fused: memory roof \\| energy per call "
+                      "\\(unfused → fused\\) \\| notes \\|\n"
                       "\\|---\\|---\\|---\\|---:\\|"));
-  EXPECT_TRUE(matches(md,
-                      "\\| softmax rows=4096,cols=4096 \\| f32 \\| normal \\| 1 \\| 537 MB "
-                      "analytic \\| 134 MB analytic \\| 4\\.00× \\| 40 ms \\| 10 ms \\| "
-                      "4\\.00× \\| 1\\.00 \\| 67% of DRAM \\| 67% of DRAM \\| 100% of the unfused "
-                      "time in memory-bound passes \\|\n"));
+  EXPECT_TRUE(
+      matches(md,
+              "\\| softmax rows=4096,cols=4096 \\| f32 \\| normal \\| 1 \\| 537 MB "
+              "analytic \\| 134 MB analytic \\| 4\\.00× \\| 40 ms \\| 10 ms \\| "
+              "4\\.00× \\| 1\\.00 \\| 67% of DRAM \\| 67% of DRAM \\| — \\| 100% of the unfused "
+              "time in memory-bound passes \\|\n"));
   EXPECT_TRUE(matches(md, "\n### Without a twin\n"));
   EXPECT_TRUE(matches(md,
                       "\\| layernorm/cpu\\.fused/[^|]* \\| cpu\\.fused \\| fused \\| no "
@@ -156,7 +159,8 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
             "unfused_bytes_counted,fused_bytes_counted,unfused_bytes_counted_source,"
             "fused_bytes_counted_source,byte_ratio,counted_byte_ratio,unfused_seconds_per_call,"
             "fused_seconds_per_call,speedup,speedup_over_byte_ratio,unfused_memory_roof,"
-            "fused_memory_roof,unfused_roof_level,fused_roof_level,fused_over_chain_compute,notes");
+            "fused_memory_roof,unfused_roof_level,fused_roof_level,fused_over_chain_compute,"
+            "unfused_joules_per_call,fused_joules_per_call,energy_ratio,energy_domain,notes");
   for (const auto& row : rows) EXPECT_EQ(fields(row).size(), header.size()) << row;
   const auto softmax = fields(rows[1]);
   auto at = [&](const std::vector<std::string>& r, const std::string& column) {

@@ -46,6 +46,7 @@ Support load_cublas_api(CublasApi& api, const std::string& lt_name, const std::s
   RIDGELINE_CUBLAS_FUNCTIONS(RIDGELINE_FROM_BLAS)
   RIDGELINE_CUBLASLT_FUNCTIONS(RIDGELINE_FROM_LT)
   RIDGELINE_FROM_BLAS(cublasGemmEx)
+  RIDGELINE_FROM_BLAS(cublasGemmStridedBatchedEx)
 #undef RIDGELINE_FROM_LT
 #undef RIDGELINE_FROM_BLAS
 #undef RIDGELINE_CUBLAS_RESOLVE

@@ -16,7 +16,7 @@
 #include "ridgeline/kernels/kernel.hpp"
 
 // X(name) for each function the GPU kernels and ceilings call, by library (and
-// cublasGemmEx, below).
+// cublasGemmEx and cublasGemmStridedBatchedEx, below).
 #define RIDGELINE_CUBLAS_FUNCTIONS(X) \
   X(cublasCreate_v2)                  \
   X(cublasDestroy_v2)                 \
@@ -52,9 +52,16 @@ using CublasGemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cubla
                                         const void*, cudaDataType, int, const void*, void*,
                                         cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
 static_assert(sizeof(static_cast<CublasGemmEx>(&::cublasGemmEx)) > 0);
+// The same for the strided batched form (attention's per-head GEMMs).
+using CublasGemmStridedBatchedEx = cublasStatus_t (*)(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*,
+    cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,
+    cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
+static_assert(sizeof(static_cast<CublasGemmStridedBatchedEx>(&::cublasGemmStridedBatchedEx)) > 0);
 
 struct CublasApi {
   CublasGemmEx cublasGemmEx = nullptr;
+  CublasGemmStridedBatchedEx cublasGemmStridedBatchedEx = nullptr;
 #define RIDGELINE_CUBLAS_POINTER(name) decltype(&::name) name = nullptr;
   RIDGELINE_CUBLAS_FUNCTIONS(RIDGELINE_CUBLAS_POINTER)
   RIDGELINE_CUBLASLT_FUNCTIONS(RIDGELINE_CUBLAS_POINTER)

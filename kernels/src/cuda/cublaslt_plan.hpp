@@ -47,6 +47,7 @@ class CublasLtPlan {
   cublasLtMatrixLayout_t first_ = nullptr, second_ = nullptr, out_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
   cudaDataType_t scale_ = CUDA_R_32F;
+  bool epilogue_ = false;  // bias and activation: the bias pointer is set per run
   UnitScalars scalars_;
   std::string description_;
 };

@@ -7,6 +7,10 @@
 
 namespace ridgeline {
 
+// What follows the product in C's store: nothing (gemm), or gemm_bias_act's bias broadcast
+// over the rows of C and then its activation.
+enum class Epilogue { none, bias_relu, bias_gelu_tanh };
+
 // Row-major dimensions; lda/ldb/ldc are the stored row lengths.
 struct DeviceGemm {
   const void* a = nullptr;
@@ -16,6 +20,8 @@ struct DeviceGemm {
   std::int64_t lda = 0, ldb = 0, ldc = 0;
   bool transpose_a = false, transpose_b = false;
   DType dtype = DType::f32;
+  Epilogue epilogue = Epilogue::none;
+  const void* bias = nullptr;  // n values of dtype (gemm_bias_act)
 };
 
 }  // namespace ridgeline

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <map>
 
 #include "cublas_library.hpp"
 #include "cublaslt_plan.hpp"
@@ -12,6 +13,7 @@
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gpu.hpp"
+#include "rowwise_launchers.hpp"
 
 namespace ridgeline {
 
@@ -69,23 +71,18 @@ Support library_and_shape(const KernelInfo& info, const Problem& p) {
   return integer_shape(info, p);
 }
 
+// gemm: cuBLAS alone. gemm_bias_act (cuda.unfused): the cuBLAS GEMM writes C, then a bias
+// pass and an activation pass each read and write C, as an eager framework runs the three.
 class CublasGemm final : public GpuGemmKernel {
  public:
-  CublasGemm()
-      : GpuGemmKernel({"gemm",
-                       "cuda.cublas",
-                       Device::gpu,
-                       {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
-                       false,
-                       "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8",
-                       KernelRole::vendor}) {}
+  explicit CublasGemm(KernelInfo info) : GpuGemmKernel(std::move(info)) {}
   ~CublasGemm() override {
     if (handle_) cublas().cublasDestroy(handle_);
   }
 
  protected:
-  Support supports_shape(const Problem& p) const override { return library_and_shape(info(), p); }
-  void setup(const DeviceGemm& g, cudaStream_t stream) override {
+  Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
+  void setup_gemm(const DeviceGemm& g, cudaStream_t stream) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
     RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, stream));
     RIDGELINE_CUBLAS(cublas().cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
@@ -97,7 +94,7 @@ class CublasGemm final : public GpuGemmKernel {
                          ? "cublasSgemm"
                          : fmt::format("cublasGemmEx {}", cublas_types(g.dtype).name);
   }
-  void launch(const DeviceGemm& g, cudaStream_t) override {
+  void launch_gemm(const DeviceGemm& g, cudaStream_t stream) override {
     const ColumnMajorGemm v =
         column_major_view(g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.transpose_a, g.transpose_b);
     const cublasOperation_t op_b = v.transpose_first ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -122,6 +119,10 @@ class CublasGemm final : public GpuGemmKernel {
                                              scalars_.beta(t.scale), g.c, t.output, ldc, t.compute,
                                              CUBLAS_GEMM_DEFAULT));
     }
+    if (g.epilogue == Epilogue::none) return;
+    float* c = static_cast<float*>(g.c);  // f32 C: output_dtype of f32 and bf16
+    launch_bias_pass(c, g.bias, g.dtype, g.m, g.n, stream);
+    launch_activation_pass(c, g.m * g.n, g.epilogue == Epilogue::bias_relu ? 0 : 1, stream);
   }
 
  private:
@@ -130,39 +131,51 @@ class CublasGemm final : public GpuGemmKernel {
 };
 
 // cuBLASLt: the plan built once per prepare(), the algorithm picked by the library's
-// heuristic with a 32 MiB workspace.
+// heuristic with a 32 MiB workspace; for gemm_bias_act with the bias and activation as the
+// plan's epilogue (CUBLASLT_EPILOGUE_RELU_BIAS, _GELU_BIAS).
 class CublasLtGemm final : public GpuGemmKernel {
  public:
-  CublasLtGemm()
-      : GpuGemmKernel({"gemm",
-                       "cuda.cublaslt",
-                       Device::gpu,
-                       {DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
-                       false,
-                       "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm",
-                       KernelRole::vendor}) {}
+  explicit CublasLtGemm(KernelInfo info) : GpuGemmKernel(std::move(info)) {}
   ~CublasLtGemm() override {
     plan_.reset();
     if (handle_) cublas().cublasLtDestroy(handle_);
   }
 
  protected:
-  Support supports_shape(const Problem& p) const override { return library_and_shape(info(), p); }
-  void setup(const DeviceGemm& g, cudaStream_t) override {
+  Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
+  void setup_gemm(const DeviceGemm& g, cudaStream_t) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasLtCreate(&handle_));
     if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kCublasLtWorkspaceBytes);
     plan_ = std::make_unique<CublasLtPlan>(handle_, g, workspace_.bytes());
     notes_["library"] = fmt::format("cuBLASLt {}", cublas().cublasLtGetVersion());
     notes_["call"] = plan_->description();
+    widened_.clear();
+    if (g.epilogue != Epilogue::none && g.dtype == DType::bf16)
+      notes_["bias"] =
+          "each copy's bf16 bias widened to f32 once, before timing (the epilogue takes C's type)";
   }
-  void launch(const DeviceGemm& g, cudaStream_t stream) override {
-    plan_->run(g, workspace_.get(), workspace_.bytes(), stream);
+  void launch_gemm(const DeviceGemm& g, cudaStream_t stream) override {
+    plan_->run(with_f32_bias(g, stream), workspace_.get(), workspace_.bytes(), stream);
   }
 
  private:
   cublasLtHandle_t handle_ = nullptr;
+  // gemm_bias_act in bf16: the slot's bias as f32, widened at its first call (validation
+  // and warm-up come before any timed call), kept per device copy.
+  DeviceGemm with_f32_bias(DeviceGemm g, cudaStream_t stream) {
+    if (g.epilogue == Epilogue::none || g.dtype != DType::bf16) return g;
+    auto [it, fresh] = widened_.try_emplace(g.bias);
+    if (fresh) {
+      it->second = DeviceBuffer(static_cast<std::size_t>(g.n) * sizeof(float));
+      launch_widen_bf16(g.bias, static_cast<float*>(it->second.get()), g.n, stream);
+    }
+    g.bias = it->second.get();
+    return g;
+  }
+
   std::unique_ptr<CublasLtPlan> plan_;
   DeviceBuffer workspace_;
+  std::map<const void*, DeviceBuffer> widened_;
 };
 
 }  // namespace
@@ -182,6 +195,20 @@ CublasLtPlan::CublasLtPlan(cublasLtHandle_t handle, const DeviceGemm& g,
                                                              &op_b, sizeof(op_b)));
     RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB,
                                                              &op_a, sizeof(op_a)));
+    if (g.epilogue != Epilogue::none) {
+      // C^T's rows are C's columns: the bias of length n is broadcast along them, in C's
+      // type (a bf16 bias with f32 C: CUBLAS_STATUS_INVALID_VALUE on an H100, cuBLASLt 13.0).
+      epilogue_ = true;
+      const cublasLtEpilogue_t e = g.epilogue == Epilogue::bias_relu ? CUBLASLT_EPILOGUE_RELU_BIAS
+                                                                     : CUBLASLT_EPILOGUE_GELU_BIAS;
+      const cudaDataType_t bias_type = t.output;
+      RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                                               &e, sizeof(e)));
+      RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(
+          desc_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof(bias_type)));
+      RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(
+          desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &g.bias, sizeof(g.bias)));
+    }
     const auto u = [](std::int64_t x) { return static_cast<std::uint64_t>(x); };
     RIDGELINE_CUBLAS(cublas().cublasLtMatrixLayoutCreate(&first_, t.input, u(v.first_rows),
                                                          u(v.first_cols), v.ld_first));
@@ -206,8 +233,12 @@ CublasLtPlan::CublasLtPlan(cublasLtHandle_t handle, const DeviceGemm& g,
           fmt::format("cublasLtMatmulAlgoGetHeuristic found no algorithm for {} {}",
                       to_string(g.dtype), t.name));
     algo_ = result.algo;
-    description_ = fmt::format("cublasLtMatmul {}, workspace {} MiB (heuristic asks {} B)", t.name,
-                               workspace_bytes >> 20, result.workspaceSize);
+    description_ =
+        fmt::format("cublasLtMatmul {}{}, workspace {} MiB (heuristic asks {} B)", t.name,
+                    g.epilogue == Epilogue::bias_relu        ? ", epilogue RELU_BIAS"
+                    : g.epilogue == Epilogue::bias_gelu_tanh ? ", epilogue GELU_BIAS"
+                                                             : "",
+                    workspace_bytes >> 20, result.workspaceSize);
   } catch (...) {
     release();
     throw;
@@ -229,14 +260,57 @@ void CublasLtPlan::release() {
 
 void CublasLtPlan::run(const DeviceGemm& g, void* workspace, std::size_t workspace_bytes,
                        cudaStream_t stream) const {
+  if (epilogue_)  // this slot's bias
+    RIDGELINE_CUBLAS(cublas().cublasLtMatmulDescSetAttribute(
+        desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &g.bias, sizeof(g.bias)));
   RIDGELINE_CUBLAS(cublas().cublasLtMatmul(handle_, desc_, scalars_.alpha(scale_), g.b, first_, g.a,
                                            second_, scalars_.beta(scale_), g.c, out_, g.c, out_,
                                            &algo_, workspace, workspace_bytes, stream));
 }
 
 void add_cublas_kernels(KernelCatalog& catalog) {
-  catalog.add([] { return std::make_unique<CublasGemm>(); });
-  catalog.add([] { return std::make_unique<CublasLtGemm>(); });
+  catalog.add([] {
+    return std::make_unique<CublasGemm>(
+        KernelInfo{"gemm",
+                   "cuda.cublas",
+                   Device::gpu,
+                   {DType::f64, DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
+                   false,
+                   "cuBLAS: cublasDgemm/cublasSgemm, cublasGemmEx for tf32, bf16, f16, i8",
+                   KernelRole::vendor});
+  });
+  catalog.add([] {
+    return std::make_unique<CublasLtGemm>(
+        KernelInfo{"gemm",
+                   "cuda.cublaslt",
+                   Device::gpu,
+                   {DType::f32, DType::tf32, DType::bf16, DType::f16, DType::i8},
+                   false,
+                   "cuBLASLt: cublasLtMatmul with the heuristic's first algorithm",
+                   KernelRole::vendor});
+  });
+  catalog.add([] {
+    return std::make_unique<CublasGemm>(
+        KernelInfo{"gemm_bias_act",
+                   "cuda.unfused",
+                   Device::gpu,
+                   {DType::f32, DType::bf16},
+                   false,
+                   "cuBLAS writes C, then a bias kernel and an activation kernel each read and "
+                   "write C",
+                   KernelRole::unfused,
+                   "cuda"});
+  });
+  catalog.add([] {
+    return std::make_unique<CublasLtGemm>(
+        KernelInfo{"gemm_bias_act",
+                   "cuda.cublaslt",
+                   Device::gpu,
+                   {DType::f32, DType::bf16},
+                   false,
+                   "cuBLASLt with the bias and activation as its epilogue (RELU_BIAS, GELU_BIAS)",
+                   KernelRole::vendor});
+  });
 }
 
 }  // namespace ridgeline

@@ -20,7 +20,7 @@ class HandWrittenGemm final : public GpuGemmKernel {
       : GpuGemmKernel(std::move(info)), launcher_(launcher), mn_(mn), k_(k) {}
 
  protected:
-  Support supports_shape(const Problem& p) const override {
+  Support supports_problem(const Problem& p) const override {
     if (gemm_layout(p) != Layout::NN)
       return Support::no(fmt::format("{} handles only the NN layout", info().id()));
     const Shape s = gemm_shape(p);
@@ -29,7 +29,7 @@ class HandWrittenGemm final : public GpuGemmKernel {
           fmt::format("{} needs m and n to be multiples of {} and k of {}", info().id(), mn_, k_));
     return Support::yes();
   }
-  void launch(const DeviceGemm& g, cudaStream_t stream) override { launcher_(g, stream); }
+  void launch_gemm(const DeviceGemm& g, cudaStream_t stream) override { launcher_(g, stream); }
 
  private:
   Launcher launcher_;
@@ -81,6 +81,21 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
       "the mma.sync kernel with 64-deep k slices in three stages: half the barriers and copy "
       "batches per FLOP",
       &launch_mma_128x256x64, 8, 8);
+  // gemm_bias_act fused: the 64-deep mma.sync kernel with the bias and activation applied to
+  // its accumulators before the one store of C.
+  catalog.add([] {
+    return std::make_unique<HandWrittenGemm>(
+        KernelInfo{"gemm_bias_act",
+                   "cuda.fused",
+                   Device::gpu,
+                   {DType::bf16},
+                   false,
+                   "the mma.sync kernel (128x256x64, three stages) with bias and activation in "
+                   "its epilogue: C stored once",
+                   KernelRole::fused,
+                   "cuda"},
+        &launch_mma_128x256x64, 8, 8);
+  });
 }
 
 }  // namespace ridgeline

@@ -1,52 +1,30 @@
 #pragma once
-// What every GPU GEMM kernel shares: operands uploaded into rotating copies larger than L2,
-// one stream, launches checked, CUDA-event timing, C brought back for validation.
-#include <map>
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "device_buffer.hpp"
+// What every GPU GEMM kernel shares, on the device harness (gpu_op_kernel.hpp): the op's
+// A, B and C as one DeviceGemm with the layout's leading dimensions.
 #include "device_gemm.hpp"
-#include "ridgeline/kernels/kernel.hpp"
+#include "gpu_op_kernel.hpp"
 
 namespace ridgeline {
 
-class GpuGemmKernel : public Kernel {
+class GpuGemmKernel : public GpuOpKernel {
  public:
-  explicit GpuGemmKernel(KernelInfo info);
-  const KernelInfo& info() const override { return info_; }
-  Support supports(const Problem& problem, int threads) const override;
-  void prepare(const Problem& problem, Operands& operands, int threads) override;
-  void run() override;
-  void finish() override;
-  std::optional<double> timed_run() override;
-  std::map<std::string, std::string> notes() const override;
+  using GpuOpKernel::GpuOpKernel;
 
  protected:
-  // What this kernel needs beyond the common checks and a device (layouts, divisibility,
-  // a library loaded at run time).
-  virtual Support supports_shape(const Problem&) const { return Support::yes(); }
   // Once per prepare(), after the upload: handles, plans, algorithm choice.
-  virtual void setup(const DeviceGemm&, cudaStream_t) {}
+  virtual void setup_gemm(const DeviceGemm&, cudaStream_t) {}
   // Enqueues one C = op(A) op(B) on `stream`; checks its own launch.
-  virtual void launch(const DeviceGemm& operands, cudaStream_t stream) = 0;
-  std::map<std::string, std::string> notes_;  // set by setup()
+  virtual void launch_gemm(const DeviceGemm& operands, cudaStream_t stream) = 0;
+  // The slot's A, B and C with the problem's dimensions.
+  DeviceGemm view(const DeviceOperands& operands) const;
 
  private:
-  struct Slot {
-    DeviceBuffer a, b, c;
-  };
-  DeviceGemm view(const Slot& slot) const;
-
-  KernelInfo info_;
-  std::unique_ptr<CudaStream> stream_;
-  std::unique_ptr<EventTimer> timer_;
-  std::vector<Slot> slots_;
+  void setup(const Problem& problem, const std::vector<DeviceOperands>& slots,
+             cudaStream_t stream) final;
+  void launch(const DeviceOperands& operands, cudaStream_t stream) final {
+    launch_gemm(view(operands), stream);
+  }
   DeviceGemm dims_;
-  std::size_t next_ = 0;
-  std::size_t last_ = 0;
-  OperandBuffer* host_c_ = nullptr;
 };
 
 }  // namespace ridgeline

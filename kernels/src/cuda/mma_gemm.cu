@@ -5,7 +5,8 @@
 // cp.async pipeline of STAGES slices, STAGES - 1 in flight while the tensor cores work.
 // Rows of shared memory are padded by 16 bytes: the 8 rows one ldmatrix reads then fall
 // in 8 different groups of banks. Row-major, NN; n and k multiples of 8 (16-byte rows),
-// any m.
+// any m. gemm_bias_act's epilogue (EPI) adds the bias and applies the activation to the
+// accumulators before the one store of C: no pass through C after the product.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -14,6 +15,7 @@
 
 #include "cp_async.cuh"
 #include "cuda_check.hpp"
+#include "device_math.cuh"
 #include "launchers.hpp"
 
 namespace ridgeline {
@@ -85,10 +87,22 @@ __device__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, un
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-template <typename T, int BK, int STAGES>
+// What the store applies to a pair of accumulators at (row, col), (row, col + 1).
+template <Epilogue EPI, typename T>
+__device__ __forceinline__ float2 epilogue(float v0, float v1, const T* bias, Index col) {
+  if constexpr (EPI == Epilogue::none) {
+    return make_float2(v0, v1);
+  } else {
+    constexpr cuda::Act act = EPI == Epilogue::bias_relu ? cuda::Act::relu : cuda::Act::gelu_tanh;
+    return make_float2(cuda::activate<act>(v0 + cuda::to_f(bias[col])),
+                       cuda::activate<act>(v1 + cuda::to_f(bias[col + 1])));
+  }
+}
+
+template <typename T, int BK, int STAGES, Epilogue EPI>
 __global__ void __launch_bounds__(THREADS, 1)
     mma_gemm(Index m, Index n, Index k, const T* a, Index lda, const T* b, Index ldb, float* c,
-             Index ldc) {
+             Index ldc, const T* bias) {
   extern __shared__ __align__(128) unsigned char shared[];
   T* as = reinterpret_cast<T*>(shared);
   constexpr int A_LD = Slice<BK>::A_LD, A_STAGE = Slice<BK>::A, B_STAGE = Slice<BK>::B;
@@ -169,35 +183,47 @@ __global__ void __launch_bounds__(THREADS, 1)
         const Index row = row0 + warp_m * 64 + i * 16 + lane / 4 + h * 8;
         if (row < m)
           *reinterpret_cast<float2*>(&c[row * ldc + col]) =
-              make_float2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+              epilogue<EPI>(acc[i][j][2 * h], acc[i][j][2 * h + 1], bias, col);
       }
     }
 }
 
-template <typename T, int BK, int STAGES>
+template <typename T, int BK, int STAGES, Epilogue EPI>
 void launch_typed(const DeviceGemm& g, cudaStream_t stream, const char* name) {
   constexpr std::size_t bytes = shared_bytes<BK, STAGES>();
   static bool configured = false;  // the dynamic shared-memory limit, once per instance
   if (!configured) {
-    RIDGELINE_CUDA(cudaFuncSetAttribute(mma_gemm<T, BK, STAGES>,
+    RIDGELINE_CUDA(cudaFuncSetAttribute(mma_gemm<T, BK, STAGES, EPI>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes)));
     configured = true;
   }
   const dim3 grid(static_cast<unsigned>((g.n + BN - 1) / BN),
                   static_cast<unsigned>((g.m + BM - 1) / BM));
-  mma_gemm<T, BK, STAGES><<<grid, THREADS, bytes, stream>>>(
+  mma_gemm<T, BK, STAGES, EPI><<<grid, THREADS, bytes, stream>>>(
       g.m, g.n, g.k, static_cast<const T*>(g.a), g.lda, static_cast<const T*>(g.b), g.ldb,
-      static_cast<float*>(g.c), g.ldc);
+      static_cast<float*>(g.c), g.ldc, static_cast<const T*>(g.bias));
   cuda_check_launch(name);
+}
+
+template <typename T, int BK, int STAGES>
+void launch_epilogue(const DeviceGemm& g, cudaStream_t stream, const char* name) {
+  switch (g.epilogue) {
+    case Epilogue::none:
+      return launch_typed<T, BK, STAGES, Epilogue::none>(g, stream, name);
+    case Epilogue::bias_relu:
+      return launch_typed<T, BK, STAGES, Epilogue::bias_relu>(g, stream, name);
+    case Epilogue::bias_gelu_tanh:
+      return launch_typed<T, BK, STAGES, Epilogue::bias_gelu_tanh>(g, stream, name);
+  }
 }
 
 template <int BK, int STAGES>
 void launch_dtype(const DeviceGemm& g, cudaStream_t stream, const char* name) {
   if (g.dtype == DType::bf16)
-    launch_typed<__nv_bfloat16, BK, STAGES>(g, stream, name);
+    launch_epilogue<__nv_bfloat16, BK, STAGES>(g, stream, name);
   else
-    launch_typed<__half, BK, STAGES>(g, stream, name);
+    launch_epilogue<__half, BK, STAGES>(g, stream, name);
 }
 
 }  // namespace

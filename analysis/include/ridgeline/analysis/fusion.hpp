@@ -44,6 +44,9 @@ struct FusionSide {
   // binds it; 0 where compute or call overhead binds it or there are no ceilings.
   double memory_roof = 0;
   std::string roof_level;  // the binding memory level
+  // Energy per call (the pair's energy_domain), summed over the timed repetitions and
+  // divided by their iterations; 0 where not measured.
+  double joules = 0;
 };
 
 struct FusionPair {
@@ -62,6 +65,10 @@ struct FusionPair {
   // GEMMs of attention, at the same k): 1 when fusing costs the matmuls nothing; 0 where
   // the chain has no timed compute-bound pass.
   double fused_over_chain_compute = 0;
+  // Unfused over fused energy per call, read from `energy_domain` ("gpu": NVML; "package-0":
+  // RAPL) on both sides; 0 where a side read none.
+  double energy_ratio = 0;
+  std::string energy_domain;
   std::string level;  // the level both points are drawn at (the roofline arrow's)
   std::vector<std::string> notes;
 };

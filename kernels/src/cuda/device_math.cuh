@@ -1,0 +1,91 @@
+#pragma once
+// Device-side pieces the memory-bound kernels and the GEMM epilogue share: f32 arithmetic on
+// f32 or bf16 storage, 16-byte packs, block reductions, and the activations (the formulas
+// of kernels/src/ops/activation.hpp, in f32 with the accurate tanhf).
+#include <cuda_bf16.h>
+
+#include <cmath>
+
+namespace ridgeline::cuda {
+
+using Index = long long;
+
+__device__ __forceinline__ float to_f(float v) {
+  return v;
+}
+__device__ __forceinline__ float to_f(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+template <typename T>
+__device__ __forceinline__ T from_f(float v);
+template <>
+__device__ __forceinline__ float from_f<float>(float v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v) {
+  return __float2bfloat16(v);  // round to nearest even, as the CPU kernels store
+}
+
+// V elements of T moved as one access (V = 1, or 16 bytes' worth).
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Pack {
+  T v[V];
+};
+template <typename T, int V>
+__device__ __forceinline__ void load(const T* p, float (&out)[V]) {
+  const Pack<T, V> pack = *reinterpret_cast<const Pack<T, V>*>(p);
+#pragma unroll
+  for (int i = 0; i < V; ++i) out[i] = to_f(pack.v[i]);
+}
+template <typename T, int V>
+__device__ __forceinline__ void store(T* p, const float (&in)[V]) {
+  Pack<T, V> pack;
+#pragma unroll
+  for (int i = 0; i < V; ++i) pack.v[i] = from_f<T>(in[i]);
+  *reinterpret_cast<Pack<T, V>*>(p) = pack;
+}
+
+struct Sum {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+struct Max {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+
+// The whole block's reduction of v, returned to every thread (blockDim.x a multiple of 32).
+template <typename Op>
+__device__ float block_reduce(float v, Op op, float identity) {
+  __shared__ float part[32];
+  __shared__ float result;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int warps = static_cast<int>(blockDim.x) / 32;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+  __syncthreads();  // an earlier reduction's readers are done with part and result
+  if (lane == 0) part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < warps ? part[lane] : identity;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (lane == 0) result = v;
+  }
+  __syncthreads();
+  return result;
+}
+
+enum class Act { relu = 0, gelu_tanh = 1 };
+
+// relu: max(x, 0); gelu_tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+template <Act A>
+__device__ __forceinline__ float activate(float x) {
+  if constexpr (A == Act::relu) {
+    return fmaxf(x, 0.0f);
+  } else {
+    constexpr float kSqrt2OverPi = 0.7978845608028654f;
+    return 0.5f * x * (1.0f + tanhf(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+  }
+}
+
+}  // namespace ridgeline::cuda

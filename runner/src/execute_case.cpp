@@ -1,5 +1,6 @@
 // One case in this process: validate against the reference, then time with Google
-// Benchmark, with the collectors started and stopped around each repetition's timed loop.
+// Benchmark, with the collectors started and stopped around each repetition's timed loop
+// and their readings reported with that repetition, as its time is.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -62,6 +63,19 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
  private:
   std::vector<Run> runs_;
 };
+
+// The counter that ties a reported run to the collector window of the call that made it.
+constexpr const char* kWindowCounter = "ridgeline.collector_window";
+
+// The readings of the window behind `run`; nullptr where the run carries none (a run that
+// stopped with an error before its readings were taken).
+const std::vector<Metric>* window_of(const benchmark::BenchmarkReporter::Run& run,
+                                     const std::vector<std::vector<Metric>>& collected) {
+  const auto it = run.counters.find(kWindowCounter);
+  if (it == run.counters.end() || !(it->second.value >= 0)) return nullptr;
+  const auto index = static_cast<std::size_t>(it->second.value);
+  return index < collected.size() ? &collected[index] : nullptr;
+}
 
 // Each pass's seconds per call over one repetition, as "pass_time.<i>.<name>" (timed). A
 // clock lapped a different number of times than the op has passes names no pass: none is
@@ -155,7 +169,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     kernel->prepare(problem, ops, spec.threads);
   }
 
-  std::vector<std::vector<Metric>> collected;  // one entry per timed repetition
+  std::vector<std::vector<Metric>> collected;  // one entry per call of the benchmark
   const std::string name = spec.name();
   benchmark::ClearRegisteredBenchmarks();
   // Under likwid-perfctr -m, one marker region per case around the timed loops.
@@ -182,6 +196,10 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     for (auto& c : collectors)
       for (auto& m : c->read()) metrics.push_back(std::move(m));
     if (pass_clock) append_pass_times(*pass_clock, passes, metrics);
+    // The window's readings go with the run Google Benchmark reports for this call, as its
+    // timer's reading does: a counter holding their index, read back below (sizing and
+    // warm-up calls are never reported, so their readings are never looked up).
+    state.counters[kWindowCounter] = static_cast<double>(collected.size());
     collected.push_back(std::move(metrics));
     state.counters["flops"] =
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
@@ -206,16 +224,10 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   }
   benchmark::ClearRegisteredBenchmarks();
 
-  // Google Benchmark runs the function once more than the repetitions to size the
-  // iteration count; the last `repetitions` collector readings belong to the reports.
-  const std::size_t skip = collected.size() > static_cast<std::size_t>(settings.repetitions)
-                               ? collected.size() - static_cast<std::size_t>(settings.repetitions)
-                               : 0;
   if (reporter.runs().empty())
     return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run",
                            &kernel->info())};
   std::vector<CaseResult> results;
-  std::size_t rep = 0;
   const auto notes = kernel->notes();
   for (const auto& run : reporter.runs()) {
     CaseResult r;
@@ -241,7 +253,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     }
     r.error_occurred = run.error_occurred;
     r.error_message = run.error_message;
-    for (const auto& [cname, counter] : run.counters) r.counters[cname] = counter.value;
+    for (const auto& [cname, counter] : run.counters)
+      if (cname != kWindowCounter) r.counters[cname] = counter.value;
     r.ridgeline = details_for(spec, work, &kernel->info());
     r.ridgeline->validation = validation;
     r.ridgeline->kernel_notes = notes;
@@ -250,20 +263,17 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
       r.ridgeline->metrics.push_back({"time_per_iteration", seconds, "s", MetricSource::timed});
       r.ridgeline->metrics.push_back(
           {"flop_rate", work.flops / seconds, "FLOP/s", MetricSource::derived});
-      if (skip + rep < collected.size()) {
-        for (const auto& m : collected[skip + rep]) r.ridgeline->metrics.push_back(m);
-        for (auto& m : energy_efficiency(collected[skip + rep],
-                                         work.flops * static_cast<double>(run.iterations)))
+      if (const std::vector<Metric>* window = window_of(run, collected)) {
+        for (const auto& m : *window) r.ridgeline->metrics.push_back(m);
+        for (auto& m : energy_efficiency(*window, work.flops * static_cast<double>(run.iterations)))
           r.ridgeline->metrics.push_back(std::move(m));
         if (settings.group) {
           std::vector<std::string> missing;  // the context's group status says why
-          for (auto& m :
-               evaluate_group(*settings.group, collected[skip + rep], run.real_accumulated_time,
-                              static_cast<double>(run.iterations), missing))
+          for (auto& m : evaluate_group(*settings.group, *window, run.real_accumulated_time,
+                                        static_cast<double>(run.iterations), missing))
             r.ridgeline->metrics.push_back(std::move(m));
         }
       }
-      ++rep;
     }
     results.push_back(std::move(r));
   }

@@ -186,6 +186,35 @@ TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
   EXPECT_EQ(to_json(*cv)["aggregate_unit"], "percentage");
 }
 
+// Each repetition carries the readings of its own collector window: the timer collector's
+// wall time of the window holds that repetition's timed loop (its iterations times its time
+// per iteration) and little more. A sizing or warm-up call's window, which Google Benchmark
+// runs but does not report, would hold far fewer iterations; the window index is not a
+// counter of the result.
+TEST(ExecuteCase, EachRepetitionCarriesTheReadingsOfItsOwnTimedLoop) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  RunSettings settings = quick();
+  settings.repetitions = 4;
+  settings.min_time_s = 0.02;
+  settings.warmup_s = 0.02;
+  settings.collect = {"timer"};
+  const std::vector<CaseResult> results = execute_case(catalog, spec("cpu.naive", 48), settings);
+  int repetitions = 0;
+  for (const auto& r : results) {
+    if (r.run_type != "iteration") continue;
+    ++repetitions;
+    double wall = -1;
+    for (const auto& m : r.ridgeline->metrics)
+      if (m.name == "wall_time") wall = m.value;
+    const double timed = r.real_time * 1e-9 * static_cast<double>(r.iterations);  // ns units
+    ASSERT_EQ(r.time_unit, "ns");
+    EXPECT_GE(wall, 0.98 * timed) << r.name << " rep " << r.repetition_index;
+    EXPECT_LE(wall, 1.25 * timed + 0.002) << r.name << " rep " << r.repetition_index;
+    EXPECT_EQ(r.counters.count("ridgeline.collector_window"), 0u);
+  }
+  EXPECT_EQ(repetitions, 4);
+}
+
 // An unfused chain's repetitions carry each pass's time (the kernel's laps, timed, seconds
 // per call) named from the op's passes; the laps lie inside the timed call, so together they
 // take no longer than it. A fused case carries none.

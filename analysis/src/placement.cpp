@@ -364,6 +364,7 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
           fit ? fmt::format("a Complexity() fit ({}) over the sizes, not a measurement: not placed",
                             r->aggregate_name)
               : "no iteration, median or mean row: not placed";
+      p.guidance = placement_guidance(p);
       out.push_back(std::move(p));
       continue;
     }
@@ -382,6 +383,7 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
       p.noisy = true;
       p.notes.push_back({NoteKind::noise, std::move(why)});
     }
+    p.guidance = placement_guidance(p);
   }
   return out;
 }

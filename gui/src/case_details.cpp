@@ -102,46 +102,12 @@ DetailSection passes(const UnfusedChain& c) {
 
 }  // namespace
 
-std::string guidance(const RooflinePlacement& p) {
-  if (!p.placeable) return "not on the roofline: " + p.reason;
-  if (p.attainable <= 0)
-    return "no ceilings for this case: File → Use ceilings from… a machine model places it";
-  const std::string at = percent(p.efficiency);
-  if (p.above_roof)
-    return fmt::format(
-        "above the roof ({} of it): the work model (FLOPs, bytes) or the ceilings "
-        "(threads, level) do not hold for this case",
-        at);
-  if (p.bound == "compute")
-    return p.efficiency < 0.5
-               ? fmt::format(
-                     "compute-bound at {} of the {} peak: far from it; vectorise, block "
-                     "for the caches or use more threads",
-                     at, p.dtype)
-               : fmt::format(
-                     "compute-bound at {} of the {} peak: only a cheaper algorithm or "
-                     "lower precision moves it much further",
-                     at, p.dtype);
-  if (p.bound == "call overhead")
-    return fmt::format("bound by call overhead at {}: give each call more work", at);
-  return p.efficiency < 0.5
-             ? fmt::format(
-                   "memory-bound at {} at {} of the roof: the accesses do not reach the "
-                   "level's bandwidth (strides, prefetching, threads); raise intensity "
-                   "by fusion or reuse",
-                   p.bound, at)
-             : fmt::format(
-                   "memory-bound at {} at {} of the roof: raise intensity by fusion or "
-                   "reuse",
-                   p.bound, at);
-}
-
 CaseDescription describe_case(const ReportInput& in, std::size_t index) {
   CaseDescription d;
   if (index >= in.placements.size()) return d;
   const RooflinePlacement& p = in.placements[index];
   d.title = p.name;
-  d.guidance = guidance(p);
+  d.guidance = p.guidance;
   if (p.placeable) d.sections.push_back(position(p));
   d.sections.push_back(timing(p));
   const CaseResult* row = case_row(in.run, p);

@@ -71,7 +71,8 @@ std::string results_section(const ReportInput& in) {
       "<th>threads</th><th>GFLOP/s</th><th>time per call</th><th>repetitions</th>"
       "<th>intensity (FLOP/B)</th><th>level</th><th>attainable "
       "GFLOP/s</th>"
-      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th><th>notes</th></tr></thead>"
+      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th><th>notes</th>"
+      "<th>guidance</th></tr></thead>"
       "<tbody>";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
@@ -92,7 +93,7 @@ std::string results_section(const ReportInput& in) {
                           : cell("")) +
         cell(p.bound) +
         cell(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source))) +
-        notes_cell(p.notes) + "</tr>";
+        notes_cell(p.notes) + cell(p.guidance) + "</tr>";
   }
   s += "</tbody></table>";
   std::string unplaced;

@@ -49,19 +49,19 @@ std::string markdown_report(const ReportInput& in) {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";
   }
   s += "## Results\n\n| case | GFLOP/s | time per call | repetitions | intensity (FLOP/B) | "
-       "level | attainable GFLOP/s | efficiency | bound | sources | notes |\n"
-       "|---|---:|---:|---|---:|---|---:|---:|---|---|---|\n";
+       "level | attainable GFLOP/s | efficiency | bound | sources | notes | guidance |\n"
+       "|---|---:|---:|---|---:|---|---:|---:|---|---|---|---|\n";
   for (const auto& p : in.placements) {
     if (!p.placeable) continue;
     const std::string& level = p.level;
     const double ai = p.level_intensity;
-    s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} |\n",
+    s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {}, {} | {} | {} |\n",
                      md(p.throttled ? p.name + " (GPU throttled)" : p.name), gflops(p.achieved),
                      duration(p.seconds), md(spread(p.repetitions) + (p.noisy ? ", noisy" : "")),
                      intensity(ai), md(level), p.attainable > 0 ? gflops(p.attainable) : "—",
                      p.attainable > 0 ? percent(p.efficiency) : "—",
                      p.above_roof ? " **above roof**" : "", md(p.bound), to_string(p.flops_source),
-                     to_string(p.bytes_source), md(join_notes(p.notes)));
+                     to_string(p.bytes_source), md(join_notes(p.notes)), md(p.guidance));
   }
   s += reports::fusion_markdown(in);
   const auto& rows = in.ladder;
@@ -108,7 +108,7 @@ std::string csv_report(const ReportInput& in) {
       "gflops_per_s,"
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,efficiency,"
       "bound,above_roof,"
-      "reason,notes,repetitions,seconds_min,seconds_max,seconds_cv\n";
+      "reason,notes,repetitions,seconds_min,seconds_max,seconds_cv,guidance\n";
   // A number cell holds a usable number or nothing: a rejected value is named in the
   // reason, never written where a spreadsheet would compute with it.
   const auto number = [](double v) { return usable(v) ? fmt::format("{:.6g}", v) : ""; };
@@ -118,15 +118,16 @@ std::string csv_report(const ReportInput& in) {
     auto f = [](const std::string& x) { return escape_csv_field(x); };
     const RepetitionSamples& reps = p.repetitions;
     s += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(p.name),
-        f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads, to_string(p.disposition),
-        p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        f(p.name), f(p.backend), f(p.op), f(p.dtype), f(p.params), p.threads,
+        to_string(p.disposition), p.placeable ? "yes" : "no", number(p.seconds), number(p.flops),
         p.placeable ? gflops(p.achieved) : "", to_string(p.flops_source), to_string(p.bytes_source),
         f(level), number(ai), p.attainable > 0 ? gflops(p.attainable) : "",
         p.attainable > 0 ? fixed(p.efficiency, 4) : "", f(p.bound), p.above_roof ? "yes" : "no",
         f(p.reason), f(join_notes(p.notes)),
         reps.seconds.empty() ? "" : std::to_string(reps.seconds.size()), number(reps.min),
-        number(reps.max), reps.seconds.size() > 1 ? fmt::format("{:.6g}", reps.cv) : "");
+        number(reps.max), reps.seconds.size() > 1 ? fmt::format("{:.6g}", reps.cv) : "",
+        f(p.guidance));
   }
   return s;
 }

@@ -80,30 +80,6 @@ TEST(CaseDetails, TheCeilingsAreThoseThePlacementUsed) {
   EXPECT_NE(note->value.find("2 threads"), std::string::npos) << note->value;
 }
 
-TEST(CaseDetails, GuidanceFollowsThePosition) {
-  RooflinePlacement p;
-  p.placeable = true;
-  p.attainable = 100e9;
-  p.bound = "DRAM";
-  p.efficiency = 0.83;
-  EXPECT_EQ(guidance(p),
-            "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse");
-  p.efficiency = 0.2;
-  EXPECT_NE(guidance(p).find("do not reach the level's bandwidth"), std::string::npos);
-  p.bound = "compute";
-  p.dtype = "f32";
-  p.efficiency = 0.9;
-  EXPECT_NE(guidance(p).find("compute-bound at 90% of the f32 peak"), std::string::npos);
-  p.above_roof = true;
-  p.efficiency = 1.3;
-  EXPECT_NE(guidance(p).find("above the roof (130% of it)"), std::string::npos);
-  p.attainable = 0;
-  EXPECT_NE(guidance(p).find("no ceilings"), std::string::npos);
-  p.placeable = false;
-  p.reason = "seconds: not a number";
-  EXPECT_EQ(guidance(p), "not on the roofline: seconds: not a number");
-}
-
 TEST(CaseDetails, NamesFromTheRunAreEscaped) {
   CaseDescription d;
   d.title = "<script>x</script>";

@@ -84,7 +84,14 @@ struct RooflinePlacement {
   bool foreign = false;         // from a foreign Google Benchmark file: never validated here
   bool complexity_fit = false;  // a Complexity() fit's BigO or RMS row: a summary, no case
   std::vector<Note> notes;      // how it was placed: level, rate, dtype, threads, ceilings, origin
+  // One line read off the position: where the point is and what would move it
+  // (placement_guidance); every format and the dashboard show it.
+  std::string guidance;
 };
+
+// "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse", from the
+// placement's bound, level and efficiency; why it is not on the roofline where it is not.
+std::string placement_guidance(const RooflinePlacement& placement);
 
 // One placement per case of the run (the median aggregate when there are repetitions).
 // Without a machine model, points get intensity and achieved rate but no bound. Every

@@ -20,7 +20,7 @@ struct DetailSection {
 };
 struct CaseDescription {
   std::string title;     // the case's name
-  std::string guidance;  // one line: where the point is and what would move it
+  std::string guidance;  // the placement's (analysis: placement_guidance)
   std::vector<DetailSection> sections;
 };
 
@@ -29,9 +29,5 @@ CaseDescription describe_case(const ReportInput& input, std::size_t placement);
 // The description as the rich text the details pane shows: the title, the guidance, then a
 // table per section (label, value, source); every string escaped.
 std::string details_html(const CaseDescription& description);
-
-// "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse", from the
-// placement's bound, level and efficiency.
-std::string guidance(const RooflinePlacement& placement);
 
 }  // namespace ridgeline::gui

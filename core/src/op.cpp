@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "op_specs.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/problem.hpp"
 
@@ -49,30 +50,8 @@ const OpDefinition& op_definition(std::string_view name) {
   throw InputError(fmt::format("unknown op '{}' (known: {})", name, fmt::join(known, ", ")));
 }
 
-namespace {
-
-const DimSpec* dim_spec(const OpDefinition& op, const std::string& name) {
-  for (const auto& d : op.dims)
-    if (d.name == name) return &d;
-  return nullptr;
-}
-
-const AttrSpec* attr_spec(const OpDefinition& op, const std::string& name) {
-  for (const auto& a : op.attrs)
-    if (a.name == name) return &a;
-  return nullptr;
-}
-
-template <typename Spec>
-std::string names_of(const std::vector<Spec>& specs) {
-  std::vector<std::string> names;
-  for (const auto& s : specs) names.push_back(s.name);
-  return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
-}
-
-}  // namespace
-
 OpParams checked_params(const OpDefinition& op, const OpParams& given) {
+  using detail::attr_spec, detail::dim_spec, detail::names_of;
   OpParams out;
   for (const auto& [name, value] : given.dims) {
     const DimSpec* spec = dim_spec(op, name);
@@ -101,105 +80,25 @@ OpParams checked_params(const OpDefinition& op, const OpParams& given) {
     if (!spec)
       throw InputError(fmt::format("{}: unknown attribute '{}' (its attributes: {})", op.name, name,
                                    names_of(op.attrs)));
-    if (std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end())
+    if (spec->free_form()) {
+      if (const std::string why = spec->check(value); !why.empty())
+        throw InputError(fmt::format("{}: {}={}: {}", op.name, name, quoted_param(value), why));
+    } else if (std::find(spec->values.begin(), spec->values.end(), value) == spec->values.end()) {
       throw InputError(fmt::format("{}: {}={} is not one of {}", op.name, name, value,
                                    fmt::join(spec->values, ", ")));
+    }
   }
   for (const auto& a : op.attrs) {
     const auto it = given.attrs.find(a.name);
-    out.attrs[a.name] = it != given.attrs.end() ? it->second : a.values.front();
+    if (it != given.attrs.end())
+      out.attrs[a.name] = it->second;
+    else if (!a.values.empty())
+      out.attrs[a.name] = a.values.front();
+    else
+      throw InputError(
+          fmt::format("{}: attribute '{}' is missing ({})", op.name, a.name, a.meaning));
   }
   return out;
-}
-
-std::string params_label(const Problem& problem) {
-  const OpDefinition& op = op_definition(problem.op);
-  std::vector<std::string> dims;
-  // In the op's order; a parameter the problem lacks (a default-constructed one) is left out.
-  for (const auto& d : op.dims) {
-    const auto it = problem.params.dims.find(d.name);
-    if (it == problem.params.dims.end() || (d.default_value && it->second == *d.default_value))
-      continue;
-    dims.push_back(fmt::format("{}={}", d.name, it->second));
-  }
-  std::string label = fmt::format("{}", fmt::join(dims, ","));
-  for (const auto& a : op.attrs) {
-    const auto it = problem.params.attrs.find(a.name);
-    if (it != problem.params.attrs.end()) label += fmt::format("/{}={}", a.name, it->second);
-  }
-  return label;
-}
-
-namespace {
-
-// "a=1,b=2/c=x" as name-value pairs; InputError (naming `who`) on an item that is not one.
-std::vector<std::pair<std::string, std::string>> split_params(std::string_view who,
-                                                              std::string_view text) {
-  std::vector<std::pair<std::string, std::string>> items;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find_first_of(",/", start), text.size());
-    const std::string_view item = text.substr(start, end - start);
-    start = end + 1;
-    if (item.empty()) {
-      if (end == text.size()) break;
-      throw InputError(fmt::format("{}: an empty parameter in '{}'", who, text));
-    }
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size())
-      throw InputError(fmt::format("{}: '{}' is not name=value", who, item));
-    items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
-  return items;
-}
-
-bool declares_dim(const OpDefinition& op, const std::string& name) {
-  return dim_spec(op, name) != nullptr;
-}
-
-bool declares_attr(const OpDefinition& op, const std::string& name) {
-  return attr_spec(op, name) != nullptr;
-}
-
-// Sets one parameter: a dimension must be a whole number.
-void assign(const OpDefinition& op, OpParams& params, const std::string& name,
-            const std::string& value) {
-  if (declares_attr(op, name)) {
-    params.attrs[name] = value;
-    return;
-  }
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (ec == std::errc::result_out_of_range && ptr == value.data() + value.size())
-    throw InputError(fmt::format("{}: {}={} is too large (a dimension is at most {})", op.name,
-                                 name, value, std::numeric_limits<std::int64_t>::max()));
-  if (ec != std::errc() || ptr != value.data() + value.size())
-    throw InputError(fmt::format("{}: {}={} is not a whole number", op.name, name, value));
-  params.dims[name] = v;
-}
-
-}  // namespace
-
-OpParams parse_params(const OpDefinition& op, std::string_view text) {
-  OpParams given;
-  for (const auto& [name, value] : split_params(op.name, text)) {
-    if (!declares_dim(op, name) && !declares_attr(op, name))
-      throw InputError(fmt::format("{}: unknown parameter '{}' (dimensions: {}; attributes: {})",
-                                   op.name, name, names_of(op.dims), names_of(op.attrs)));
-    assign(op, given, name, value);
-  }
-  return checked_params(op, given);
-}
-
-bool apply_params(Problem& problem, std::string_view overrides) {
-  const OpDefinition& op = op_definition(problem.op);
-  const auto items = split_params(problem.op, overrides);
-  for (const auto& [name, value] : items)
-    if (!declares_dim(op, name) && !declares_attr(op, name)) return false;
-  OpParams changed = problem.params;
-  for (const auto& [name, value] : items) assign(op, changed, name, value);
-  problem.params = checked_params(op, changed);
-  return true;
 }
 
 Problem example_problem(const OpDefinition& op, DType dtype) {

@@ -131,6 +131,75 @@ TEST(OpParams, BadParamsAreOneLineNamingOpAndParameter) {
   EXPECT_EQ(error_of("gemm", "m=1,n"), "gemm: 'n' is not name=value");
 }
 
+namespace {
+
+// An op with free-form attributes, as an einsum op declares its equation: built here, not
+// registered, since the params grammar needs only its definition.
+std::string equation_check(std::string_view value) {
+  if (value.find("->") == std::string_view::npos) return "an equation needs '->' and its output";
+  return "";
+}
+std::string anything(std::string_view) {
+  return "";
+}
+OpDefinition contraction() {
+  OpDefinition op;
+  op.name = "contraction";
+  op.dims = {{"n", 1, 8, "an extent", std::nullopt}};
+  op.attrs = {{"equation", {}, "the contraction in NumPy's notation", &equation_check},
+              {"note", {"none"}, "any text", &anything},
+              {"layout", {"NN", "NT"}, "a fixed list, as before"}};
+  return op;
+}
+
+}  // namespace
+
+// A free-form value holds the separators when quoted, is written quoted only where it must
+// be, reads back to the same params, is checked by its op, and has no default unless given.
+TEST(OpParams, AFreeFormAttributeIsQuotedWhereItMustBeAndRoundTrips) {
+  const OpDefinition op = contraction();
+  const OpParams p = parse_params(op, R"(n=4/equation="bthr,bThr->bhtT"/note=plain)");
+  EXPECT_EQ(p.attr("equation"), "bthr,bThr->bhtT");
+  EXPECT_EQ(p.attr("note"), "plain");
+  EXPECT_EQ(p.attr("layout"), "NN");
+  const std::string label = params_label(op, p);
+  EXPECT_EQ(label, R"(n=4/equation="bthr,bThr->bhtT"/note=plain/layout=NN)");
+  EXPECT_EQ(parse_params(op, label), p);
+  // Quotes and backslashes inside, escaped; an empty value quoted.
+  OpParams odd = p;
+  odd.attrs["note"] = R"(a "b" \ c=d)";
+  EXPECT_EQ(quoted_param(odd.attrs["note"]), R"("a \"b\" \\ c=d")");
+  EXPECT_EQ(parse_params(op, params_label(op, odd)), odd);
+  EXPECT_EQ(quoted_param(""), R"("")");
+  EXPECT_EQ(quoted_param("ij->i"), "ij->i");  // nothing to quote
+}
+
+TEST(OpParams, AFreeFormAttributeIsRefusedInOneLineWithItsReason) {
+  const OpDefinition op = contraction();
+  const auto error = [&](const std::string& text) {
+    try {
+      parse_params(op, text);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      return what;
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error(R"(equation="ij,jk")"),
+            R"(contraction: equation="ij,jk": an equation needs '->' and its output)");
+  EXPECT_EQ(error("n=2"),
+            "contraction: attribute 'equation' is missing (the contraction in "
+            "NumPy's notation)");
+  EXPECT_NE(error(R"(equation="ij,jk->ik)").find("is not closed"), std::string::npos);
+  EXPECT_NE(error(R"(equation="ij->i"x)").find("continues after its closing quote"),
+            std::string::npos);
+  // Unquoted, the comma splits it: the second half is no parameter.
+  EXPECT_NE(error("equation=ij,jk->ik").find("'jk->ik' is not name=value"), std::string::npos);
+  EXPECT_NE(error(R"(equation="ij->i"/layout=TT)").find("layout=TT is not one of NN, NT"),
+            std::string::npos);
+}
+
 TEST(OpParams, AnOverrideAppliesOnlyWhereTheOpDeclaresEveryName) {
   Problem s = problem("softmax", "rows=4,cols=8");
   EXPECT_FALSE(apply_params(s, "m=16,n=16,k=16"));

@@ -39,8 +39,15 @@ struct DimSpec {
 
 struct AttrSpec {
   std::string name;
-  std::vector<std::string> values;  // the accepted values; the first is the default
+  // The accepted values, the first the default. A free-form attribute: its default, if any
+  // (none: the attribute must be given).
+  std::vector<std::string> values;
   std::string meaning;
+  // A free-form attribute (an einsum equation, a list of activations) takes any text this
+  // accepts: "" when it does, else the reason, which the error names. Written in double
+  // quotes where it holds , / = " \ or a space: equation="bthr,bThr->bhtT".
+  std::string (*check)(std::string_view value) = nullptr;
+  bool free_form() const { return check != nullptr; }
 };
 
 enum class OperandRole { input, weight, output };
@@ -95,10 +102,16 @@ const OpDefinition& op_definition(std::string_view name);
 OpParams checked_params(const OpDefinition& op, const OpParams& given);
 
 // "m=1024,n=1024,k=1024/layout=NN": the dims (those equal to their default left out), then
-// each attribute as its own segment. Case names and tables use it.
+// each attribute as its own segment, a free-form value quoted where it must be. Case names
+// and tables use it; parse_params reads it back.
 std::string params_label(const Problem& problem);
+std::string params_label(const OpDefinition& op, const OpParams& params);
+// The value as the params grammar writes it: as is, or in double quotes with '"' and '\'
+// escaped where it holds a separator, '=', a quote, a backslash or a space, or is empty.
+std::string quoted_param(std::string_view value);
 // Parses "rows=4096,cols=4096/causal=1" (or with ',' between attributes too) for `op`,
-// then checks it: InputError on anything the op does not declare.
+// then checks it: InputError on anything the op does not declare. A quoted value
+// (equation="ij,jk->ik") may hold the separators.
 OpParams parse_params(const OpDefinition& op, std::string_view text);
 // Applies "name=value,..." to the problem when its op declares every name in it, and says
 // so; false, the problem unchanged, when it does not. InputError on a value the op refuses.

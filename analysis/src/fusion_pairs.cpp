@@ -12,6 +12,7 @@
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/op.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -87,7 +88,7 @@ std::string twin_case(const FusionRole& role) {
 FusionBytes model_bytes(const Problem& problem, bool fused, std::vector<std::string>& notes) {
   try {
     const WorkModel w = fused ? op_work(problem) : op_unfused_work(problem);
-    const auto it = w.bytes.find("dram");
+    const auto it = w.bytes.find(std::string(kMainMemory));
     if (it != w.bytes.end() && usable(it->second)) return {it->second, MetricSource::analytic};
     notes.push_back(
         fmt::format("the op's {} model gives no usable byte count", fused ? "fused" : "unfused"));

@@ -15,6 +15,7 @@
 #include "ridgeline/analysis/run_cases.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/op.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -60,7 +61,7 @@ double working_set_bytes(const CaseDetails& d, double bytes) {
   try {
     const double set = d.role == KernelRole::unfused ? op_unfused_footprint(d.problem) : [&] {
       const auto w = op_work(d.problem);
-      const auto it = w.bytes.find("dram");
+      const auto it = w.bytes.find(std::string(kMainMemory));
       return it != w.bytes.end() ? it->second : 0.0;
     }();
     return usable(set) ? set : bytes;
@@ -212,18 +213,16 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   bool counted_bytes = false;
   MetricSource bytes_source = MetricSource::counted;
   for (const auto& m : d.metrics)
-    if (m.name.rfind("bytes.", 0) == 0 && from_counters(m)) {
+    if (const auto level = byte_metric_level(m.name); level && from_counters(m)) {
       if (!usable(m.value / calls)) {
         unusable_metric(m, m.value / calls);
         continue;
       }
-      std::string level = m.name.substr(6);
-      if (level == "dram") level = d.device == Device::gpu ? "HBM" : "DRAM";
-      p.bytes[level] = m.value / calls;
+      p.bytes[display_level(*level, d.device)] = m.value / calls;
       counted_bytes = true;
       bytes_source = m.source;
     }
-  const auto analytic = d.work.bytes.find("dram");
+  const auto analytic = d.work.bytes.find(std::string(kMainMemory));
   const bool analytic_bytes = analytic != d.work.bytes.end() && usable(analytic->second);
   if (counted_bytes) {
     p.bytes_source = bytes_source;

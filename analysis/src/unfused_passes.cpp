@@ -12,6 +12,7 @@
 #include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/op.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -84,7 +85,7 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
     PassPoint pass;
     pass.name = model[i].name;
     pass.flops = model[i].work.flops;
-    const auto bytes = model[i].work.bytes.find("dram");
+    const auto bytes = model[i].work.bytes.find(std::string(kMainMemory));
     pass.bytes = bytes == model[i].work.bytes.end() ? 0 : bytes->second;
     if (seconds.empty()) {
       c.notes.push_back(fmt::format("pass {} has no time in the results", pass.name));

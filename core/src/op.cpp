@@ -10,6 +10,7 @@
 #include "op_specs.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -130,7 +131,7 @@ WorkModel op_unfused_work(const Problem& problem) {
 
 double op_unfused_footprint(const Problem& problem) {
   const auto dram = [](const WorkModel& w) {
-    const auto it = w.bytes.find("dram");
+    const auto it = w.bytes.find(std::string(kMainMemory));
     return it == w.bytes.end() ? 0.0 : it->second;
   };
   double bytes = dram(op_work(problem));

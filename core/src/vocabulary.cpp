@@ -121,4 +121,24 @@ std::string inferred_family(std::string_view backend) {
   return "";
 }
 
+std::optional<std::string_view> byte_metric_level(std::string_view metric) {
+  constexpr std::string_view kPrefix = "bytes.";
+  if (metric.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string_view level = metric.substr(kPrefix.size());
+  if (level == "DRAM") return kMainMemory;
+  for (const std::string_view known : {kMainMemory, std::string_view("L3"), std::string_view("L2"),
+                                       std::string_view("L1")})
+    if (level == known) return known;
+  return std::nullopt;
+}
+
+std::string bytes_metric(std::string_view level) {
+  return "bytes." + std::string(level);
+}
+
+std::string display_level(std::string_view level, Device device) {
+  if (level == kMainMemory) return device == Device::gpu ? "HBM" : "DRAM";
+  return std::string(level);
+}
+
 }  // namespace ridgeline

@@ -17,6 +17,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
@@ -278,7 +279,7 @@ CollectorValidation validate_collectors() {
       read_sweep("DRAM", std::max<std::int64_t>(caches.l3 * 8, 256 << 20), 1);
   v.checks.push_back(check_group("L2", "bytes.L2", from_l2, 0.10));
   v.checks.push_back(check_group("L3", "bytes.L3", from_l3, 0.10));
-  v.checks.push_back(check_group("MEM", "bytes.DRAM", from_dram, 0.10));
+  v.checks.push_back(check_group("MEM", bytes_metric(kMainMemory), from_dram, 0.10));
   // GPU counters: FFMA instructions of a SIMT GEMM (±1%, the bound). Last: see
   // gpu_gemm().
   v.checks.push_back(check_item("cupti", "flops", gpu_gemm(), 0.01));

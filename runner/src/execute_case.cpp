@@ -9,6 +9,7 @@
 #include "fp_env_scope.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
 #include "ridgeline/runner/runner.hpp"
@@ -203,7 +204,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     collected.push_back(std::move(metrics));
     state.counters["flops"] =
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
-    state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes["dram"]) * state.iterations());
+    state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes[std::string(kMainMemory)]) *
+                            state.iterations());
   });
   bench->Repetitions(settings.repetitions)
       ->Unit(time_unit_of(time_unit_for(work, kernel->info().device)));

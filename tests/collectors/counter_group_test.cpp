@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ridgeline/collectors/cupti.hpp"
 #include "ridgeline/collectors/formula.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 namespace {
@@ -170,4 +172,51 @@ TEST(CounterGroupArch, CpuIdsMapToTheirDirectories) {
 }
 
 }  // namespace
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+// One name per roofline quantity (core/vocabulary.hpp): every counter group's metrics and
+// every target of CUPTI's table that counts bytes is "bytes.<level>" of a known level, the
+// main memory "bytes.dram" (as the work models key it), and FLOPs are "flops" or its parts.
+TEST(MetricNames, EveryGroupAndCollectorNamesTheRooflineQuantitiesAlike) {
+  const auto check = [](const std::string& name, const std::string& where) {
+    if (name.rfind("bytes.", 0) == 0) {
+      const auto level = byte_metric_level(name);
+      EXPECT_TRUE(level.has_value()) << where << ": " << name << " names no memory level";
+      EXPECT_EQ(name, bytes_metric(level.value_or(""))) << where << ": spell it as placement does";
+    }
+    if (name.rfind("flops", 0) == 0) {
+      EXPECT_TRUE(name == kFlopsMetric || name.rfind("flops.", 0) == 0) << where << ": " << name;
+    }
+  };
+  const std::filesystem::path dir = counter_groups_dir();
+  int groups = 0, dram = 0;
+  for (const auto& arch : std::filesystem::directory_iterator(dir)) {
+    if (!arch.is_directory()) continue;
+    const std::string a = arch.path().filename().string();
+    for (const std::string& g : list_counter_groups(dir, a)) {
+      const CounterGroup group = load_counter_group(dir, a, g);
+      ++groups;
+      for (const auto& m : group.metrics) {
+        check(m.name, group.file.string());
+        if (m.name == bytes_metric(kMainMemory)) ++dram;
+      }
+    }
+  }
+  EXPECT_GE(groups, 20) << dir;
+  EXPECT_GE(dram, 3) << "every MEM group names its DRAM bytes " << bytes_metric(kMainMemory);
+  int cupti_dram = 0;
+  for (const auto& row : cupti_metric_table()) {
+    check(row.target, "CUPTI " + row.metric);
+    if (row.target == bytes_metric(kMainMemory)) ++cupti_dram;
+  }
+  EXPECT_EQ(cupti_dram, 2);  // HBM reads and writes
+  // What runs written before the rename carry still reads as main memory.
+  EXPECT_EQ(byte_metric_level("bytes.DRAM"), kMainMemory);
+  EXPECT_EQ(display_level(kMainMemory, Device::gpu), "HBM");
+  EXPECT_EQ(display_level(kMainMemory, Device::cpu), "DRAM");
+  EXPECT_FALSE(byte_metric_level("bytes.L7"));
+}
+
 }  // namespace ridgeline

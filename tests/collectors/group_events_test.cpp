@@ -104,7 +104,7 @@ TEST(ShippedGroups, EachCpuHasTheRooflineGroups) {
     };
     EXPECT_TRUE(has("FLOPS_DP", "flops")) << arch;
     EXPECT_TRUE(has("FLOPS_SP", "flops")) << arch;
-    EXPECT_TRUE(has("MEM", "bytes.DRAM")) << arch;
+    EXPECT_TRUE(has("MEM", "bytes.dram")) << arch;
     EXPECT_TRUE(has("L2", "bytes.L2")) << arch;
     EXPECT_TRUE(has("L3", "bytes.L3")) << arch;
     EXPECT_TRUE(has("ENERGY", "energy")) << arch;

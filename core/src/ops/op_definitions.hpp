@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline::ops {
 
@@ -46,7 +47,7 @@ inline double out_bytes(const Problem& p) {
 inline WorkModel dram_work(double flops, double bytes) {
   WorkModel w;
   w.flops = flops;
-  w.bytes["dram"] = bytes;
+  w.bytes[std::string(kMainMemory)] = bytes;
   return w;
 }
 // One pass of an unfused chain: `flops` executed, `bytes` read and written through DRAM.

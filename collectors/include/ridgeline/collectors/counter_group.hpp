@@ -23,7 +23,7 @@ struct GroupEvent {
 };
 
 struct GroupMetric {
-  std::string name;  // "flops", "bytes.DRAM", "flop_rate"
+  std::string name;  // "flops", "bytes.dram", "flop_rate" (core/vocabulary.hpp)
   std::string unit;
   std::string formula;
 };

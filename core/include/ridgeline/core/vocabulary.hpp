@@ -50,4 +50,18 @@ KernelRole inferred_role(std::string_view backend);
 std::string inferred_family(std::string_view backend);
 Device inferred_device(std::string_view backend);  // "cuda." is the GPU's
 
+// The metrics that place a case on the roofline, named alike by every collector, counter
+// group and work model: "flops" (its parts "flops.<precision>"), and "bytes.<level>" for
+// the bytes a memory level moved, the level one of "dram" (the device's main memory: DRAM
+// on a CPU, HBM on a GPU), "L3", "L2", "L1". A WorkModel keys its bytes by the same level
+// words. tests/core/vocabulary_test.cpp reads every counter group and CUPTI's table.
+inline constexpr std::string_view kFlopsMetric = "flops";
+inline constexpr std::string_view kMainMemory = "dram";
+// The level of a "bytes.<level>" metric ("bytes.dram" -> "dram"); nullopt for any other name.
+// "bytes.DRAM", which the MEM counter groups wrote before they were renamed, reads as "dram".
+std::optional<std::string_view> byte_metric_level(std::string_view metric);
+std::string bytes_metric(std::string_view level);  // "bytes." + level
+// The level as reports and ceilings name it: "dram" is "DRAM" on a CPU and "HBM" on a GPU.
+std::string display_level(std::string_view level, Device device);
+
 }  // namespace ridgeline

@@ -9,7 +9,7 @@ namespace ridgeline {
 // defines its own (core/op.hpp: op_work).
 struct WorkModel {
   double flops = 0;
-  std::map<std::string, double> bytes;  // memory level ("dram", ...) -> bytes
+  std::map<std::string, double> bytes;  // memory level (kMainMemory "dram", ...) -> bytes
   bool operator==(const WorkModel&) const = default;
 };
 

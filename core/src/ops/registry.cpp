@@ -1,19 +1,35 @@
 // The ops the suite knows, in the order `ridgeline list` shows them. Adding an op is one
 // file beside this one and one line here (docs/adding-an-op.md).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "op_definitions.hpp"
+#include "ridgeline/core/error.hpp"
 
 namespace ridgeline {
 
-const std::vector<OpDefinition>& op_registry() {
-  static const std::vector<OpDefinition> ops{
+namespace {
+
+std::deque<OpDefinition>& registry() {
+  static std::deque<OpDefinition> ops{
       ops::gemm_definition(),      ops::gemm_bias_act_definition(), ops::softmax_definition(),
       ops::layernorm_definition(), ops::rmsnorm_definition(),       ops::eltwise_chain_definition(),
       ops::attention_definition(),
   };
   return ops;
+}
+
+}  // namespace
+
+const std::deque<OpDefinition>& op_registry() {
+  return registry();
+}
+
+void register_op(OpDefinition op) {
+  if (find_op(op.name)) throw InputError(fmt::format("op '{}' is registered already", op.name));
+  registry().push_back(std::move(op));
 }
 
 namespace ops {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "attention_validation.hpp"
@@ -191,13 +193,33 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
   return v;
 }
 
+namespace {
+
+Validation validate_gemm_op(const Problem& problem, Operands& operands, std::uint64_t seed) {
+  return validate_gemm(problem, gemm_view(operands), seed);
+}
+
+// Each op's reference check, by op name: the shipped ops', then any a test registers.
+std::map<std::string, OpValidator, std::less<>>& validators() {
+  static std::map<std::string, OpValidator, std::less<>> table{
+      {"gemm", &validate_gemm_op},        {"gemm_bias_act", &validate_gemm_bias_act},
+      {"softmax", &validate_rowwise},     {"layernorm", &validate_rowwise},
+      {"rmsnorm", &validate_rowwise},     {"eltwise_chain", &validate_rowwise},
+      {"attention", &validate_attention},
+  };
+  return table;
+}
+
+}  // namespace
+
+void register_validator(const std::string& op, OpValidator validator) {
+  if (!validators().try_emplace(op, validator).second)
+    throw std::logic_error("op " + op + " has a reference check already");
+}
+
 Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed) {
-  if (problem.op == "gemm") return validate_gemm(problem, gemm_view(operands), seed);
-  if (problem.op == "gemm_bias_act") return validate_gemm_bias_act(problem, operands, seed);
-  if (problem.op == "softmax" || problem.op == "layernorm" || problem.op == "rmsnorm" ||
-      problem.op == "eltwise_chain")
-    return validate_rowwise(problem, operands, seed);
-  if (problem.op == "attention") return validate_attention(problem, operands, seed);
+  const auto it = validators().find(problem.op);
+  if (it != validators().end()) return it->second(problem, operands, seed);
   Validation v;
   v.disposition = Disposition::not_verified;
   v.message = fmt::format("this build has no reference for op {}", problem.op);

@@ -6,6 +6,7 @@
 // way, as a chain of separate passes that each read and write memory. Nothing outside an
 // op's definition spells its dimensions: plans, names, analysis and reports ask here.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -90,8 +91,12 @@ struct OpDefinition {
   double (*tolerance)(const Problem& problem) = nullptr;
 };
 
-// Every registered op, in a fixed order (core/src/ops/registry.cpp).
-const std::vector<OpDefinition>& op_registry();
+// Every registered op, in a fixed order (core/src/ops/registry.cpp), then any added by
+// register_op. A deque: references to an op stay valid when one is added.
+const std::deque<OpDefinition>& op_registry();
+// Adds an op after the shipped ones: a test's own op (tests/runner/worked_example_test.cpp),
+// registered before any case of it is built. InputError when the name is taken.
+void register_op(OpDefinition op);
 const OpDefinition* find_op(std::string_view name);
 // The definition, or InputError "unknown op 'x' (known: gemm, softmax, ...)".
 const OpDefinition& op_definition(std::string_view name);

@@ -35,16 +35,6 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   return d;
 }
 
-// Every input and weight from `pattern` (each its own seed), every output poisoned.
-void fill_inputs(Operands& ops, const std::string& pattern, std::uint64_t seed) {
-  for (auto& e : ops.entries()) {
-    if (e.spec.role == OperandRole::output)
-      poison(e.buffer);
-    else
-      fill_pattern(e.buffer, pattern, seed++);
-  }
-}
-
 benchmark::TimeUnit time_unit_of(const std::string& name) {
   if (name == "s") return benchmark::kSecond;
   if (name == "ms") return benchmark::kMillisecond;
@@ -146,7 +136,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   Operands ops = allocate_operands(problem);
   // Validation always runs on fresh random data, whatever pattern is timed, so a kernel
   // cannot pass by being right only on zeros; outputs start poisoned.
-  fill_inputs(ops, "normal", settings.seed);
+  fill_operands(ops, "normal", settings.seed);
   Validation validation;
   try {
     kernel->prepare(problem, ops, spec.threads);
@@ -166,7 +156,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     return {r};
   }
   if (problem.pattern != "normal") {
-    fill_inputs(ops, problem.pattern, settings.seed + 200);
+    fill_operands(ops, problem.pattern, settings.seed + 200);
     kernel->prepare(problem, ops, spec.threads);
   }
 

@@ -58,13 +58,7 @@ std::string case_name(const GpuCase& c) {
 void check_problem(Kernel& kernel, const Problem& p, const std::string& what) {
   try {
     Operands ops = allocate_operands(p);
-    std::uint64_t seed = 1;
-    for (auto& e : ops.entries()) {
-      if (e.spec.role == OperandRole::output)
-        poison(e.buffer);
-      else
-        fill_pattern(e.buffer, "normal", seed++);
-    }
+    fill_operands(ops, "normal", 1);
     kernel.prepare(p, ops, 1);
     kernel.run();
     kernel.finish();

@@ -98,13 +98,7 @@ TEST_P(Conformance, ComputesTheOpsReferenceOrSaysWhyNot) {
     GTEST_SKIP() << support.reason;
   }
   Operands ops = allocate_operands(p);
-  std::uint64_t seed = 1;
-  for (auto& e : ops.entries()) {
-    if (e.spec.role == OperandRole::output)
-      poison(e.buffer);
-    else
-      fill_pattern(e.buffer, "normal", seed++);
-  }
+  fill_operands(ops, "normal", 1);
   const auto inputs = inputs_of(ops);
   kernel->prepare(p, ops, c.threads);
   kernel->run();

@@ -321,4 +321,13 @@ void poison(OperandBuffer& buffer) {
   }
 }
 
+void fill_operands(Operands& operands, const std::string& pattern, std::uint64_t seed) {
+  for (auto& e : operands.entries()) {
+    if (e.spec.role == OperandRole::output)
+      poison(e.buffer);
+    else
+      fill_pattern(e.buffer, pattern, seed++);
+  }
+}
+
 }  // namespace ridgeline

@@ -24,5 +24,8 @@ Support pattern_support(const std::string& pattern, DType dtype);
 void fill_pattern(OperandBuffer& buffer, const std::string& pattern, std::uint64_t seed);
 // Writes NaN everywhere, so an entry a kernel never wrote fails validation.
 void poison(OperandBuffer& buffer);
+// A case's operands as every case starts: each input and weight filled per `pattern`, each
+// from its own seed (seed, seed + 1, ... in the op's operand order), every output poisoned.
+void fill_operands(Operands& operands, const std::string& pattern, std::uint64_t seed);
 
 }  // namespace ridgeline

@@ -47,7 +47,7 @@ std::vector<CaseSpec> fusion_suite(const KernelCatalog& catalog, int cpus) {
     for (const char* op : {"softmax", "layernorm", "rmsnorm"}) {
       for (const char* backend : {"cpu.unfused", "cpu.fused"})
         cases.push_back(fusion_case(backend, op, "rows=4096,cols=4096", t, DType::bf16));
-      if (std::string(op) != "rmsnorm" && catalog.find(kVendor, op))
+      if (catalog.find(kVendor, op))
         cases.push_back(fusion_case(kVendor, op, "rows=4096,cols=4096", t, DType::bf16));
     }
     for (const char* params : {"n=33554432,L=1", "n=33554432,L=2", "n=33554432,L=4",

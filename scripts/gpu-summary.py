@@ -167,7 +167,8 @@ def main(out):
 def fusion_table(run, machine):
     """Each op, problem and dtype of the gpu-fusion run: the median time per call of the
     unfused chain, the fused kernel and the vendor, the fused kernel's rate of the op's
-    compulsory bytes against the probe's best HBM copy, and energy per call (NVML)."""
+    compulsory bytes against the probe's best HBM copy, and energy per call (NVML's joules
+    summed over the repetitions over their calls, as the fusion analysis computes it)."""
     copy = max((c["bytes_per_s"] for c in (machine or {}).get("memory", [])
                 if c.get("device") == "gpu" and c["level"] == "HBM" and c["kernel"] == "copy"),
                default=None)
@@ -189,15 +190,17 @@ def fusion_table(run, machine):
         if b.get("bytes_per_second"):
             entry["bps"].append(b["bytes_per_second"])
         e = metric(b, "energy.gpu")
-        if e and b.get("iterations"):
-            entry["j"].append(e / b["iterations"])
+        if e and b.get("iterations"):  # joules and calls summed over the repetitions
+            entry["j"].append((e, b["iterations"]))
     print(f"{'fusion case':<52} {'unfused us':>10} {'fused us':>9} {'speedup':>7} {'vendor us':>9}"
           f" {'fused GB/s':>10} {'of copy':>7} {'J unf/fus':>9}")
     for (op, params, dtype), sides in rows.items():
         t = {k: med(v["t"]) for k, v in sides.items()}
         u, fu, ve = t.get("unfused"), t.get("fused"), t.get("vendor")
         bps = med(sides.get("fused", {}).get("bps", []))
-        j_u, j_f = med(sides.get("unfused", {}).get("j", [])), med(sides.get("fused", {}).get("j", []))
+        per_call = lambda js: sum(j for j, _ in js) / sum(n for _, n in js) if js else None
+        j_u = per_call(sides.get("unfused", {}).get("j", []))
+        j_f = per_call(sides.get("fused", {}).get("j", []))
         cell = lambda x, scale=1e6, w=9: f"{x * scale:{w}.1f}" if x else f"{'-':>{w}}"
         print(f"{op + ' ' + params + ' ' + dtype:<52} {cell(u, w=10)} {cell(fu)}"
               f" {(u / fu if u and fu else 0):7.2f} {cell(ve)} {cell(bps, 1e-9, 10)}"

@@ -41,8 +41,11 @@ void set_energy(FusionPair& pair, const CaseEnergy& energy) {
   if (pair.device == Device::gpu) {
     if (u->second.count("gpu") && f->second.count("gpu")) domain = "gpu";
   } else {
-    for (const auto& [d, joules] : f->second)
-      if (u->second.count(d) && (domain.empty() || d.rfind("package", 0) == 0)) domain = d;
+    for (const auto& [d, joules] : f->second) {  // by name: package-0 before package-1
+      if (!u->second.count(d)) continue;
+      const bool package = d.rfind("package", 0) == 0;
+      if (domain.empty() || (package && domain.rfind("package", 0) != 0)) domain = d;
+    }
   }
   if (domain.empty()) return;
   pair.energy_domain = domain;

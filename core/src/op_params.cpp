@@ -15,7 +15,7 @@ namespace ridgeline {
 
 namespace {
 
-constexpr std::string_view kNeedsQuotes = ",/=\"\\ ";
+constexpr std::string_view kNeedsQuotes = ",/=\"\\ \t\n\r";
 
 struct Item {
   std::string name, value;
@@ -114,7 +114,9 @@ std::string params_label(const OpDefinition& op, const OpParams& params) {
   std::string label = fmt::format("{}", fmt::join(dims, ","));
   for (const auto& a : op.attrs) {
     const auto it = params.attrs.find(a.name);
-    if (it != params.attrs.end()) label += fmt::format("/{}={}", a.name, quoted_param(it->second));
+    if (it == params.attrs.end()) continue;
+    if (!label.empty()) label += '/';  // no leading separator when every dim is a default
+    label += fmt::format("{}={}", a.name, quoted_param(it->second));
   }
   return label;
 }

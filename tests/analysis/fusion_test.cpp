@@ -102,6 +102,10 @@ TEST(FusionPairs, EnergyPerCallIsTheSumOverRepetitionsOverTheirIterations) {
   EXPECT_DOUBLE_EQ(p.unfused.joules, 0.4);
   EXPECT_DOUBLE_EQ(p.fused.joules, 0.1);
   EXPECT_DOUBLE_EQ(p.energy_ratio, 4.0);
+  // Two sockets: package-0 is read, whatever other package domains follow it by name.
+  for (auto& r : run.benchmarks)
+    r.ridgeline->metrics.push_back({"energy.package-1", 100.0, "J", MetricSource::counted});
+  EXPECT_EQ(analyse(run, &m).pairs.at(0).energy_domain, "package-0");
   // A side that read no energy leaves the pair without one: no ratio of one side alone.
   run.benchmarks.back().ridgeline->metrics.clear();
   const FusionPair q = analyse(run, &m).pairs.at(0);

@@ -172,6 +172,11 @@ TEST(OpParams, AFreeFormAttributeIsQuotedWhereItMustBeAndRoundTrips) {
   EXPECT_EQ(parse_params(op, params_label(op, odd)), odd);
   EXPECT_EQ(quoted_param(""), R"("")");
   EXPECT_EQ(quoted_param("ij->i"), "ij->i");  // nothing to quote
+  EXPECT_EQ(quoted_param("a\tb"), "\"a\tb\"");
+  // Every dimension at its default: the label starts with the attributes and reads back.
+  const OpParams defaults = parse_params(op, R"(equation="ij->i")");
+  EXPECT_EQ(params_label(op, defaults), "equation=ij->i/note=none/layout=NN");
+  EXPECT_EQ(parse_params(op, params_label(op, defaults)), defaults);
 }
 
 TEST(OpParams, AFreeFormAttributeIsRefusedInOneLineWithItsReason) {

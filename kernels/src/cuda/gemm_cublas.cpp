@@ -82,7 +82,8 @@ class CublasGemm final : public GpuGemmKernel {
 
  protected:
   Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
-  void setup_gemm(const DeviceGemm& g, cudaStream_t stream) override {
+  void setup_gemm(const DeviceGemm& g, const std::vector<DeviceGemm>&,
+                  cudaStream_t stream) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
     RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, stream));
     RIDGELINE_CUBLAS(cublas().cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
@@ -143,33 +144,36 @@ class CublasLtGemm final : public GpuGemmKernel {
 
  protected:
   Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
-  void setup_gemm(const DeviceGemm& g, cudaStream_t) override {
+  void setup_gemm(const DeviceGemm& g, const std::vector<DeviceGemm>& copies,
+                  cudaStream_t stream) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasLtCreate(&handle_));
     if (workspace_.bytes() == 0) workspace_ = DeviceBuffer(kCublasLtWorkspaceBytes);
     plan_ = std::make_unique<CublasLtPlan>(handle_, g, workspace_.bytes());
     notes_["library"] = fmt::format("cuBLASLt {}", cublas().cublasLtGetVersion());
     notes_["call"] = plan_->description();
     widened_.clear();
-    if (g.epilogue != Epilogue::none && g.dtype == DType::bf16)
+    if (g.epilogue != Epilogue::none && g.dtype == DType::bf16) {
+      // Every copy's bias widened here, before any call is timed.
+      for (const DeviceGemm& c : copies) {
+        DeviceBuffer& f32 = widened_[c.bias];
+        f32 = DeviceBuffer(static_cast<std::size_t>(c.n) * sizeof(float));
+        launch_widen_bf16(c.bias, static_cast<float*>(f32.get()), c.n, stream);
+      }
+      RIDGELINE_CUDA(cudaStreamSynchronize(stream));
       notes_["bias"] =
           "each copy's bf16 bias widened to f32 once, before timing (the epilogue takes C's type)";
+    }
   }
   void launch_gemm(const DeviceGemm& g, cudaStream_t stream) override {
-    plan_->run(with_f32_bias(g, stream), workspace_.get(), workspace_.bytes(), stream);
+    plan_->run(with_f32_bias(g), workspace_.get(), workspace_.bytes(), stream);
   }
 
  private:
   cublasLtHandle_t handle_ = nullptr;
-  // gemm_bias_act in bf16: the slot's bias as f32, widened at its first call (validation
-  // and warm-up come before any timed call), kept per device copy.
-  DeviceGemm with_f32_bias(DeviceGemm g, cudaStream_t stream) {
+  // gemm_bias_act in bf16: this copy's bias as f32, widened in setup_gemm.
+  DeviceGemm with_f32_bias(DeviceGemm g) const {
     if (g.epilogue == Epilogue::none || g.dtype != DType::bf16) return g;
-    auto [it, fresh] = widened_.try_emplace(g.bias);
-    if (fresh) {
-      it->second = DeviceBuffer(static_cast<std::size_t>(g.n) * sizeof(float));
-      launch_widen_bf16(g.bias, static_cast<float*>(it->second.get()), g.n, stream);
-    }
-    g.bias = it->second.get();
+    g.bias = widened_.at(g.bias).get();
     return g;
   }
 

@@ -50,6 +50,8 @@ class FlashAttention final : public GpuOpKernel {
 
  protected:
   Support supports_problem(const Problem& p) const override {
+    if (p.params.dim("batch") * p.params.dim("heads") > 65535)  // the grid's y dimension
+      return Support::no(fmt::format("{} takes at most 65535 heads (batch x heads)", info().id()));
     if (!flash_attention_head_dim(p.params.dim("head_dim")))
       return Support::no(fmt::format("{} is built for head_dim 32, 64 and 128, not {}", info().id(),
                                      p.params.dim("head_dim")));
@@ -84,7 +86,20 @@ class UnfusedAttention final : public GpuOpKernel {
   }
 
  protected:
-  Support supports_problem(const Problem&) const override { return cublas_status(); }
+  // The scores (heads x seq^2) and the scaled Q live in device memory beside the operands:
+  // at most half the free memory, refused before anything is allocated.
+  Support supports_problem(const Problem& p) const override {
+    if (Support s = cublas_status(); !s) return s;
+    const DeviceAttention a = attention_dims(p);
+    const double need = static_cast<double>(size_of(p.dtype)) * static_cast<double>(a.heads) *
+                        static_cast<double>(a.seq) * static_cast<double>(a.seq + a.head_dim);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return Support::yes();
+    if (need <= static_cast<double>(free_bytes) / 2) return Support::yes();
+    return Support::no(fmt::format(
+        "{} keeps {:.1f} GiB of scores in device memory; half of the {:.1f} GiB free is the limit",
+        info().id(), need / (1 << 30), static_cast<double>(free_bytes) / (1 << 30)));
+  }
   void setup(const Problem& p, const std::vector<DeviceOperands>&, cudaStream_t s) override {
     dims_ = attention_dims(p);
     const std::size_t e = size_of(p.dtype);

@@ -32,7 +32,9 @@ void GpuGemmKernel::setup(const Problem& problem, const std::vector<DeviceOperan
   // gemm_bias_act: the activation its attribute names, after the bias.
   if (const auto act = problem.params.attrs.find("act"); act != problem.params.attrs.end())
     dims_.epilogue = act->second == "relu" ? Epilogue::bias_relu : Epilogue::bias_gelu_tanh;
-  setup_gemm(view(slots.at(0)), stream);
+  std::vector<DeviceGemm> copies;
+  for (const auto& slot : slots) copies.push_back(view(slot));
+  setup_gemm(copies.at(0), copies, stream);
 }
 
 }  // namespace ridgeline

@@ -11,8 +11,10 @@ class GpuGemmKernel : public GpuOpKernel {
   using GpuOpKernel::GpuOpKernel;
 
  protected:
-  // Once per prepare(), after the upload: handles, plans, algorithm choice.
-  virtual void setup_gemm(const DeviceGemm&, cudaStream_t) {}
+  // Once per prepare(), after the upload: handles, plans, algorithm choice, from the first
+  // operand copy; `copies` holds every copy, for what each needs before timing.
+  virtual void setup_gemm(const DeviceGemm&, const std::vector<DeviceGemm>& /*copies*/,
+                          cudaStream_t) {}
   // Enqueues one C = op(A) op(B) on `stream`; checks its own launch.
   virtual void launch_gemm(const DeviceGemm& operands, cudaStream_t stream) = 0;
   // The slot's A, B and C with the problem's dimensions.

@@ -26,6 +26,7 @@ __global__ void __launch_bounds__(kThreads) softmax_fused(const T* x, T* y, Inde
     float vmax = v[0];
 #pragma unroll
     for (int i = 1; i < V; ++i) vmax = fmaxf(vmax, v[i]);
+    if (vmax == kNegInf) continue;  // nothing to add; exp(-inf - -inf) would be NaN
     if (vmax > m) {
       s *= expf(m - vmax);
       m = vmax;

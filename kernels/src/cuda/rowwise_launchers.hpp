@@ -1,9 +1,9 @@
 #pragma once
-// Launchers of the memory-bound ops' CUDA kernels (rowwise_cuda.cu): softmax, layernorm and
-// rmsnorm one block per row, the eltwise chain over n elements; f32 or bf16 storage (dtype),
-// f32 arithmetic. Fused: one kernel, x read, y written once. Unfused: one kernel per step of
-// the op's unfused passes (core/src/ops), each reading and writing device memory, as an
-// eager framework runs them. Each launch is checked. Included by .cu files: C++17.
+// Launchers of the memory-bound ops' CUDA kernels (rowwise_fused.cu, rowwise_unfused.cu): softmax,
+// layernorm and rmsnorm one block per row, the eltwise chain over n elements; f32 or bf16 storage
+// (dtype), f32 arithmetic. Fused: one kernel, x read, y written once. Unfused: one kernel per step
+// of the op's unfused passes (core/src/ops), each reading and writing device memory, as an eager
+// framework runs them. Each launch is checked. Included by .cu files: C++17.
 #include <cuda_runtime.h>
 
 #include <cstdint>

@@ -112,7 +112,7 @@ OpParams checked_params(const OpDefinition& op, const OpParams& given);
 std::string params_label(const Problem& problem);
 std::string params_label(const OpDefinition& op, const OpParams& params);
 // The value as the params grammar writes it: as is, or in double quotes with '"' and '\'
-// escaped where it holds a separator, '=', a quote, a backslash or a space, or is empty.
+// escaped where it holds a separator, '=', a quote, a backslash or white space, or is empty.
 std::string quoted_param(std::string_view value);
 // Parses "rows=4096,cols=4096/causal=1" (or with ',' between attributes too) for `op`,
 // then checks it: InputError on anything the op does not declare. A quoted value

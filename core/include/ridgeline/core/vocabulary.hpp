@@ -54,7 +54,8 @@ Device inferred_device(std::string_view backend);  // "cuda." is the GPU's
 // group and work model: "flops" (its parts "flops.<precision>"), and "bytes.<level>" for
 // the bytes a memory level moved, the level one of "dram" (the device's main memory: DRAM
 // on a CPU, HBM on a GPU), "L3", "L2", "L1". A WorkModel keys its bytes by the same level
-// words. tests/core/vocabulary_test.cpp reads every counter group and CUPTI's table.
+// words. MetricNames in tests/collectors/counter_group_test.cpp reads every counter group
+// and CUPTI's table.
 inline constexpr std::string_view kFlopsMetric = "flops";
 inline constexpr std::string_view kMainMemory = "dram";
 // The level of a "bytes.<level>" metric ("bytes.dram" -> "dram"); nullopt for any other name.

@@ -27,14 +27,14 @@ inline std::string intensity(double ai) {
 }
 // "12.3 GFLOP/s" with an SI prefix fit for the value.
 std::string si_rate(double value, const std::string& unit);
-// A time per call: "12.3 ms", "850 µs", "2.41 s".
-// "1.23 mJ", "45.6 µJ", "2.1 J".
+// An energy per call: "1.23 mJ", "45.6 µJ", "2.1 J".
 inline std::string energy(double joules) {
   if (joules >= 1) return fmt::format("{:.3g} J", joules);
   if (joules >= 1e-3) return fmt::format("{:.3g} mJ", joules * 1e3);
   return fmt::format("{:.3g} µJ", joules * 1e6);
 }
 
+// A time per call: "12.3 ms", "850 µs", "2.41 s".
 inline std::string duration(double seconds) {
   if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
   if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);

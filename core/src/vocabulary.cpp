@@ -126,8 +126,8 @@ std::optional<std::string_view> byte_metric_level(std::string_view metric) {
   if (metric.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   const std::string_view level = metric.substr(kPrefix.size());
   if (level == "DRAM") return kMainMemory;
-  for (const std::string_view known : {kMainMemory, std::string_view("L3"), std::string_view("L2"),
-                                       std::string_view("L1")})
+  for (const std::string_view known :
+       {kMainMemory, std::string_view("L3"), std::string_view("L2"), std::string_view("L1")})
     if (level == known) return known;
   return std::nullopt;
 }

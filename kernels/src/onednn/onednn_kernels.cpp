@@ -1,6 +1,6 @@
 // oneDNN as the vendor kernels of the fusion suite (backend vendor.onednn): the prepared
 // objects of onednn_ops.hpp behind the kernel contract, one small class per op. Built with or
-// without oneDNN; when it is absent every supports() gives the stub's reason.
+// without oneDNN; when it is absent every supports() says why oneDNN is off.
 #include "onednn_kernels.hpp"
 
 #include <fmt/format.h>

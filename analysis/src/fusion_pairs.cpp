@@ -33,7 +33,7 @@ std::vector<const CaseDetails*> case_details(const Run& run,
 }
 
 std::string comparison_level(const RooflinePlacement& p) {
-  const std::string memory = p.device == Device::gpu ? "HBM" : "DRAM";
+  const std::string memory(display_name(MemoryLevel::main, p.device));
   if (p.intensity.count(memory)) return memory;
   return p.intensity.size() == 1 ? p.intensity.begin()->first : "";
 }
@@ -53,7 +53,7 @@ namespace {
 void set_chain_figures(FusionPair& pair, const UnfusedChain& chain) {
   double flops = 0, seconds = 0;
   for (const auto& pass : chain.passes)
-    if (pass.bound == "compute") {
+    if (pass.bound.is_compute()) {
       flops += pass.flops;
       seconds += pass.seconds;
     }
@@ -111,8 +111,7 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
   }
   s.seconds = p.seconds;
   s.achieved = p.achieved;
-  const std::string memory = p.device == Device::gpu ? "HBM" : "DRAM";
-  if (const auto it = p.bytes.find(memory);
+  if (const auto it = p.bytes.find(std::string(display_name(MemoryLevel::main, p.device)));
       it != p.bytes.end() && p.bytes_source != MetricSource::analytic)
     s.counted = {it->second, p.bytes_source};
   // The placement's own bytes are the op's model unless the kernel recorded other work
@@ -124,14 +123,12 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
         "the {} case recorded {:.4g} B per call, the op's {} model {:.4g} B: its point and % of "
         "the roof are of the recorded bytes",
         which, it->second, which, s.analytic.value));
-  const bool memory_bound =
-      p.attainable > 0 && !p.bound.empty() && p.bound != "compute" && p.bound != "call overhead";
-  if (memory_bound) {
+  if (p.attainable > 0 && p.bound.is_memory()) {
     s.memory_roof = p.efficiency;
-    s.roof_level = p.bound;
+    s.roof_level = p.bound.level;
   } else if (p.attainable > 0) {
-    notes.push_back(
-        fmt::format("the {} case is bound by {}: no % of a memory roof", which, p.bound));
+    notes.push_back(fmt::format("the {} case is bound by {}: no % of a memory roof", which,
+                                to_string(p.bound)));
   }
   return s;
 }

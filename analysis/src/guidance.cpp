@@ -17,7 +17,7 @@ std::string placement_guidance(const RooflinePlacement& p) {
         "above the roof ({} of it): the work model (FLOPs, bytes) or the ceilings "
         "(threads, level) do not hold for this case",
         at);
-  if (p.bound == "compute")
+  if (p.bound.is_compute())
     return p.efficiency < 0.5
                ? fmt::format(
                      "compute-bound at {} of the {} peak: far from it; vectorise, block "
@@ -27,18 +27,18 @@ std::string placement_guidance(const RooflinePlacement& p) {
                      "compute-bound at {} of the {} peak: only a cheaper algorithm or "
                      "lower precision moves it much further",
                      at, p.dtype);
-  if (p.bound == "call overhead")
+  if (p.bound.kind == Bound::Kind::call_overhead)
     return fmt::format("bound by call overhead at {}: give each call more work", at);
   return p.efficiency < 0.5
              ? fmt::format(
                    "memory-bound at {} at {} of the roof: the accesses do not reach the "
                    "level's bandwidth (strides, prefetching, threads); raise intensity "
                    "by fusion or reuse",
-                   p.bound, at)
+                   p.bound.level, at)
              : fmt::format(
                    "memory-bound at {} at {} of the roof: raise intensity by fusion or "
                    "reuse",
-                   p.bound, at);
+                   p.bound.level, at);
 }
 
 }  // namespace ridgeline

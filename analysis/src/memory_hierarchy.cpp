@@ -305,7 +305,7 @@ Hierarchy detect_hierarchy(const std::vector<KernelSweeps>& sweeps,
     h.levels.push_back(std::move(l));
   }
   HierarchyLevel dram;
-  dram.name = "DRAM";
+  dram.name = display_name(MemoryLevel::main);
   dram.decision = CacheSizeDecision::memory;
   for (const Curve& c : curves) {
     if (c.plateaus.empty()) continue;

@@ -29,15 +29,9 @@ std::string lower(std::string s) {
 // The level farthest from the core among those with an intensity (map order is by name,
 // which would put L3 after DRAM); a level outside the known five comes last.
 std::string farthest_level(const std::map<std::string, double>& intensity) {
-  static const char* const order[] = {"L1", "L2", "L3", "DRAM", "HBM"};
-  const auto rank = [](const std::string& level) {
-    for (int i = 0; i < 5; ++i)
-      if (level == order[i]) return i;
-    return 5;
-  };
   std::string farthest = intensity.begin()->first;
   for (const auto& [level, ai] : intensity)
-    if (rank(level) > rank(farthest)) farthest = level;
+    if (level_rank(level) > level_rank(farthest)) farthest = level;
   return farthest;
 }
 
@@ -45,13 +39,13 @@ std::string farthest_level(const std::map<std::string, double>& intensity) {
 // it there), so that is the level they are compared with.
 // The cache sizes are hwloc's unless the probe's sweeps replaced one on repeated evidence
 // (cache_bytes_for_placement): a VM can report the host's L3.
-std::string residence_level(const MachineModel* m, double bytes) {
-  if (!m) return "DRAM";
-  for (const char* level : {"L1", "L2", "L3"}) {
+MemoryLevel residence_level(const MachineModel* m, double bytes) {
+  if (!m) return MemoryLevel::main;
+  for (const MemoryLevel level : kCacheLevels) {
     const std::int64_t size = cache_bytes_for_placement(*m, level);
     if (size > 0 && bytes <= static_cast<double>(size)) return level;
   }
-  return "DRAM";
+  return MemoryLevel::main;
 }
 
 // The working set: the op's compulsory bytes (every operand once, in doubles: no params
@@ -131,11 +125,11 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
     return;
   }
   double attained = a.flops_per_s;
-  std::string bound = a.bound;
+  Bound bound = a.bound;
   // A call cannot take less than the runner's call overhead.
   if (roof.overhead && roof.overhead->seconds > p.flops / attained) {
     attained = p.flops / roof.overhead->seconds;
-    bound = "call overhead";
+    bound = Bound::call_overhead();
   }
   const double efficiency = p.achieved / attained;
   if (!usable(attained) || !usable(efficiency)) {
@@ -228,7 +222,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
     p.bytes_source = bytes_source;
   } else if (analytic_bytes && d.device == Device::gpu) {
     // GPU runs rotate through operand copies larger than L2: every call reads from HBM.
-    p.bytes["HBM"] = analytic->second;
+    p.bytes[std::string(display_name(MemoryLevel::main, Device::gpu))] = analytic->second;
     p.bytes_source = MetricSource::analytic;
     p.notes.push_back(
         {NoteKind::level,
@@ -238,17 +232,18 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
     // The level is the working set's; the bytes may be more (an unfused kernel's passes
     // move its operands several times: its traffic, not its footprint).
     const double working_set = working_set_bytes(d, analytic->second);
-    const std::string level = residence_level(machine, working_set);
+    const MemoryLevel resident = residence_level(machine, working_set);
+    const std::string level(display_name(resident));
+    const std::string fits = resident == MemoryLevel::main ? "no cache" : level;
     p.bytes[level] = analytic->second;
     p.bytes_source = MetricSource::analytic;
     p.notes.push_back(
         {NoteKind::level,
          working_set == analytic->second
              ? fmt::format("compulsory bytes (analytic); the {} working set fits {}",
-                           human_bytes(working_set), level == "DRAM" ? "no cache" : level)
+                           human_bytes(working_set), fits)
              : fmt::format("analytic bytes ({} per call); the {} working set fits {}",
-                           human_bytes(analytic->second), human_bytes(working_set),
-                           level == "DRAM" ? "no cache" : level)});
+                           human_bytes(analytic->second), human_bytes(working_set), fits)});
   }
   if (!check(p, "FLOP count per call", p.flops)) return p;
   if (p.bytes.empty()) {
@@ -317,14 +312,16 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
   p.seconds = base.seconds_per_call;
   p.flops = *flop_rate * base.per_call;
   p.achieved = *flop_rate * base.per_wall_second;
-  p.bytes["DRAM"] = *byte_rate * base.per_call;
+  // Google Benchmark's bytes_per_second names no level: main memory, as its users mean it.
+  const std::string level(display_name(MemoryLevel::main));
+  p.bytes[level] = *byte_rate * base.per_call;
   const std::string times =
       fmt::format("real_time {}, cpu_time {} {}", describe_number(r.real_time),
                   describe_number(r.cpu_time), r.time_unit);
   if (!check(p, fmt::format("time per call ({} s; {})", describe_number(p.seconds), times),
              p.seconds) ||
       !check(p, fmt::format("FLOPs per call (rate × time; {})", times), p.flops) ||
-      !check(p, fmt::format("bytes per call (rate × time; {})", times), p.bytes["DRAM"]) ||
+      !check(p, fmt::format("bytes per call (rate × time; {})", times), p.bytes[level]) ||
       !check(p, fmt::format("the FLOP rate per second of wall time ({})", times), p.achieved))
     return p;
   std::string rate = base.note;

@@ -82,7 +82,7 @@ Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Devi
 Attainable attainable(const Roof& roof, const std::map<std::string, double>& intensity) {
   Attainable a;
   a.flops_per_s = roof.compute ? roof.compute->per_second : std::numeric_limits<double>::infinity();
-  a.bound = "compute";
+  a.bound = Bound::compute();
   double lowest_memory_roof = std::numeric_limits<double>::infinity();
   for (const auto& [level, ai] : intensity) {
     auto it = roof.memory.find(level);
@@ -94,7 +94,7 @@ Attainable attainable(const Roof& roof, const std::map<std::string, double>& int
     }
     if (limit < a.flops_per_s) {
       a.flops_per_s = limit;
-      a.bound = level;
+      a.bound = Bound::memory(level);
     }
   }
   // No ceiling applied, or a product that over- or underflowed: no bound.

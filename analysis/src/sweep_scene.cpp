@@ -37,8 +37,10 @@ std::optional<SweepScene> sweep_scene(const MachineModel& m) {
         y_hi = std::max(y_hi, std::log10(s.bytes_per_s[i]));
       }
   if (x_lo > x_hi) return std::nullopt;  // nothing to draw
-  const std::pair<const char*, std::int64_t> hwloc[] = {
-      {"L1", m.l1d_bytes}, {"L2", m.l2_bytes}, {"L3", m.l3_bytes}};
+  const std::pair<std::string_view, std::int64_t> hwloc[] = {
+      {display_name(MemoryLevel::l1), m.l1d_bytes},
+      {display_name(MemoryLevel::l2), m.l2_bytes},
+      {display_name(MemoryLevel::l3), m.l3_bytes}};
   for (const auto& [name, bytes] : hwloc)
     if (bytes > 0 && std::log2(static_cast<double>(bytes)) <= x_hi + 4)  // beyond: not drawn
       x_hi = std::max(x_hi, std::log2(static_cast<double>(bytes)));
@@ -64,7 +66,7 @@ std::optional<SweepScene> sweep_scene(const MachineModel& m) {
     if (bytes <= 0 || std::log2(static_cast<double>(bytes)) > x_hi) continue;
     bool off = false;
     for (const MeasuredLevel& l : m.levels) off |= l.name == name && l.threads == 1 && l.disagrees;
-    sc.hwloc.push_back({name, px(static_cast<double>(bytes)), off,
+    sc.hwloc.push_back({std::string(name), px(static_cast<double>(bytes)), off,
                         fmt::format("hwloc {} {}{}", name, size_label(static_cast<double>(bytes)),
                                     off ? " (replaced)" : "")});
   }

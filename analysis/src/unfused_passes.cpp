@@ -47,17 +47,17 @@ void place_pass(PassPoint& p, const Roof& roof, const std::string& level) {
   const auto memory = roof.memory.find(level);
   if (memory == roof.memory.end()) return;
   // A pass without FLOPs (a mask) is bound by its bytes alone.
-  const Attainable a =
-      p.intensity > 0 ? attainable(roof, {{level, p.intensity}}) : Attainable{0, level, level};
-  if (a.bound == "compute" && roof.compute) {
-    p.bound = "compute";
+  const Attainable a = p.intensity > 0 ? attainable(roof, {{level, p.intensity}})
+                                       : Attainable{0, Bound::memory(level), level};
+  if (a.bound.is_compute() && roof.compute) {
+    p.bound = a.bound;
     p.roof = p.achieved / roof.compute->per_second;
-  } else if (a.bound == level) {
-    p.bound = level;
+  } else if (a.bound == Bound::memory(level)) {
+    p.bound = a.bound;
     p.roof = p.bandwidth / memory->second.bytes_per_s;
   }
   if (!usable(p.roof)) {
-    p.bound.clear();
+    p.bound = {};
     p.roof = 0;
   }
   p.below_floor = p.roof > 0 && p.roof < kPassRoofFloor;
@@ -104,11 +104,11 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
   for (auto& pass : c.passes) {
     if (c.passes_seconds > 0) pass.share = pass.seconds / c.passes_seconds;
     c.placed = c.placed || !pass.bound.empty();
-    if (!pass.bound.empty() && pass.bound != "compute") memory_seconds += pass.seconds;
+    if (pass.bound.is_memory()) memory_seconds += pass.seconds;
     if (pass.below_floor)
-      c.notes.push_back(fmt::format(
-          "{} runs at {:.2f} of its {} roof ({:.0f}% of the chain's time)", pass.name, pass.roof,
-          pass.bound == "compute" ? "compute" : pass.bound, 100 * pass.share));
+      c.notes.push_back(
+          fmt::format("{} runs at {:.2f} of its {} roof ({:.0f}% of the chain's time)", pass.name,
+                      pass.roof, to_string(pass.bound), 100 * pass.share));
   }
   if (c.placed && c.passes_seconds > 0) c.memory_bound_share = memory_seconds / c.passes_seconds;
   if (!c.placed && c.passes_seconds > 0)

@@ -268,7 +268,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.disagrees = l.boolean_or("disagrees", false);
     // Older models: the measured size was used where it disagreed, the OS's elsewhere.
     const std::string decision = l.string_or(
-        "decision", x.disagrees ? "replaced" : (x.name == "DRAM" ? "memory" : "confirmed"));
+        "decision", x.disagrees ? "replaced" : (is_main_memory(x.name) ? "memory" : "confirmed"));
     const auto d = cache_size_decision_from(decision);
     if (!d) l.fail("decision", "must be confirmed, inconclusive, replaced, extra or memory");
     x.decision = *d;

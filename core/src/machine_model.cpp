@@ -23,14 +23,14 @@ std::optional<CacheSizeDecision> cache_size_decision_from(const std::string& tex
   return std::nullopt;
 }
 
-std::int64_t cache_bytes_for_placement(const MachineModel& m, const std::string& level) {
-  const std::int64_t reported = level == "L1"   ? m.l1d_bytes
-                                : level == "L2" ? m.l2_bytes
-                                : level == "L3" ? m.l3_bytes
-                                                : 0;
+std::int64_t cache_bytes_for_placement(const MachineModel& m, MemoryLevel level) {
+  const std::int64_t reported = level == MemoryLevel::l1   ? m.l1d_bytes
+                                : level == MemoryLevel::l2 ? m.l2_bytes
+                                : level == MemoryLevel::l3 ? m.l3_bytes
+                                                           : 0;
   for (const MeasuredLevel& l : m.levels)
-    if (l.name == level && l.kernel == "read" && l.threads == 1 && l.capacity_bytes > 0 &&
-        (reported <= 0 || l.disagrees))
+    if (parse_memory_level(l.name) == level && l.kernel == "read" && l.threads == 1 &&
+        l.capacity_bytes > 0 && (reported <= 0 || l.disagrees))
       return l.capacity_bytes;
   return reported;
 }

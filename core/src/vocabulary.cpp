@@ -125,11 +125,10 @@ std::optional<std::string_view> byte_metric_level(std::string_view metric) {
   constexpr std::string_view kPrefix = "bytes.";
   if (metric.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   const std::string_view level = metric.substr(kPrefix.size());
-  if (level == "DRAM") return kMainMemory;
-  for (const std::string_view known :
-       {kMainMemory, std::string_view("L3"), std::string_view("L2"), std::string_view("L1")})
-    if (level == known) return known;
-  return std::nullopt;
+  // "bytes.DRAM" is what the MEM counter groups wrote before they were renamed.
+  const auto known = parse_memory_level(level);
+  if (!known || level == display_name(MemoryLevel::main, Device::gpu)) return std::nullopt;
+  return *known == MemoryLevel::main ? kMainMemory : display_name(*known);
 }
 
 std::string bytes_metric(std::string_view level) {
@@ -137,8 +136,55 @@ std::string bytes_metric(std::string_view level) {
 }
 
 std::string display_level(std::string_view level, Device device) {
-  if (level == kMainMemory) return device == Device::gpu ? "HBM" : "DRAM";
+  if (level == kMainMemory) return std::string(display_name(MemoryLevel::main, device));
   return std::string(level);
+}
+
+std::string_view display_name(MemoryLevel level, Device device) {
+  switch (level) {
+    case MemoryLevel::l1:
+      return "L1";
+    case MemoryLevel::l2:
+      return "L2";
+    case MemoryLevel::l3:
+      return "L3";
+    case MemoryLevel::main:
+      return device == Device::gpu ? "HBM" : "DRAM";
+  }
+  return "";
+}
+
+std::optional<MemoryLevel> parse_memory_level(std::string_view name) {
+  for (const MemoryLevel level : kCacheLevels)
+    if (name == display_name(level)) return level;
+  if (is_main_memory(name)) return MemoryLevel::main;
+  return std::nullopt;
+}
+
+bool is_main_memory(std::string_view name) {
+  return name == kMainMemory || name == display_name(MemoryLevel::main, Device::cpu) ||
+         name == display_name(MemoryLevel::main, Device::gpu);
+}
+
+int level_rank(std::string_view name) {
+  const auto level = parse_memory_level(name);
+  if (!level) return 5;
+  if (*level == MemoryLevel::main) return name == display_name(*level, Device::gpu) ? 4 : 3;
+  return static_cast<int>(*level);
+}
+
+std::string to_string(const Bound& bound) {
+  switch (bound.kind) {
+    case Bound::Kind::compute:
+      return "compute";
+    case Bound::Kind::memory:
+      return bound.level;
+    case Bound::Kind::call_overhead:
+      return "call overhead";
+    case Bound::Kind::none:
+      return "";
+  }
+  return "";
 }
 
 }  // namespace ridgeline

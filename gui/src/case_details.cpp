@@ -46,7 +46,7 @@ DetailSection position(const RooflinePlacement& p) {
     s.rows.push_back({"attainable", gflops(p.attainable) + " GFLOP/s", "derived"});
     s.rows.push_back({"efficiency",
                       percent(p.efficiency) + (p.above_roof ? ", above the roof" : ""), "derived"});
-    s.rows.push_back({"bound", p.bound, ""});
+    s.rows.push_back({"bound", to_string(p.bound), ""});
   }
   return s;
 }

@@ -1,118 +1,56 @@
 #include "ridgeline/gui/results_model.hpp"
 
-#include <fmt/format.h>
-
 #include <QColor>
+#include <QStringList>
 #include <cmath>
+#include <optional>
 
 #include "ridgeline/gui/shown_text.hpp"
-#include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/results_table.hpp"
 
 namespace ridgeline::gui {
 
 namespace {
 
-using namespace reports;
+// The model's columns are the report's results columns (results_table.hpp) with the run a
+// row comes from after the case.
+constexpr bool same(ResultsModel::Column model, ResultColumn report) {
+  return model == 1 + static_cast<int>(report);
+}
+static_assert(ResultsModel::kColumns == kResultColumns + 1 && ResultsModel::kCase == 0 &&
+              ResultsModel::kRun == 1);
+static_assert(same(ResultsModel::kOp, ResultColumn::op) &&
+              same(ResultsModel::kBackend, ResultColumn::backend) &&
+              same(ResultsModel::kDevice, ResultColumn::device) &&
+              same(ResultsModel::kDtype, ResultColumn::dtype) &&
+              same(ResultsModel::kThreads, ResultColumn::threads) &&
+              same(ResultsModel::kGflops, ResultColumn::gflops) &&
+              same(ResultsModel::kTime, ResultColumn::time) &&
+              same(ResultsModel::kMin, ResultColumn::min) &&
+              same(ResultsModel::kMax, ResultColumn::max) &&
+              same(ResultsModel::kCv, ResultColumn::cv) &&
+              same(ResultsModel::kRepetitions, ResultColumn::repetitions) &&
+              same(ResultsModel::kIntensity, ResultColumn::intensity) &&
+              same(ResultsModel::kLevel, ResultColumn::level) &&
+              same(ResultsModel::kAttainable, ResultColumn::attainable) &&
+              same(ResultsModel::kEfficiency, ResultColumn::efficiency) &&
+              same(ResultsModel::kBound, ResultColumn::bound) &&
+              same(ResultsModel::kSources, ResultColumn::sources) &&
+              same(ResultsModel::kDisposition, ResultColumn::validation) &&
+              same(ResultsModel::kNotes, ResultColumn::notes) &&
+              same(ResultsModel::kGuidance, ResultColumn::guidance));
 
-QString q(const std::string& s) {
-  return shown(s);  // names and notes come from the run
+std::optional<ResultColumn> result_column_at(int column) {
+  if (column == ResultsModel::kRun) return std::nullopt;
+  return static_cast<ResultColumn>(column == ResultsModel::kCase ? 0 : column - 1);
 }
 
-const char* header(int column) {
-  static const char* names[] = {"case",
-                                "run",
-                                "op",
-                                "backend",
-                                "device",
-                                "dtype",
-                                "threads",
-                                "GFLOP/s",
-                                "time per call",
-                                "min",
-                                "max",
-                                "cv",
-                                "repetitions",
-                                "intensity (FLOP/B)",
-                                "level",
-                                "attainable GFLOP/s",
-                                "efficiency",
-                                "bound",
-                                "sources (FLOPs, bytes)",
-                                "validation",
-                                "notes"};
-  static_assert(sizeof names / sizeof names[0] == ResultsModel::kColumns);
-  return names[column];
-}
-
-std::string notes_text(const RooflinePlacement& p) {
-  std::string s;
-  for (const auto& n : p.notes) {
-    if (!s.empty()) s += '\n';
-    s += fmt::format("{}: {}", to_string(n.kind), n.text);
-  }
-  return s;
-}
-
-// The cell's text and, for a numeric column, its value (NaN where there is none).
-std::pair<std::string, double> cell(const RooflinePlacement& p, const std::string& run,
-                                    int column) {
-  const RepetitionSamples& r = p.repetitions;
-  const bool placed = p.placeable;
-  const bool roof = placed && p.attainable > 0;
-  switch (column) {
-    case ResultsModel::kCase:
-      return {p.name, NAN};
-    case ResultsModel::kRun:
-      return {run, NAN};
-    case ResultsModel::kOp:
-      return {p.op, NAN};
-    case ResultsModel::kBackend:
-      return {p.backend, NAN};
-    case ResultsModel::kDevice:
-      return {std::string(to_string(p.device)), NAN};
-    case ResultsModel::kDtype:
-      return {p.dtype, NAN};
-    case ResultsModel::kThreads:
-      return {
-          p.device == Device::gpu ? std::string(display_name(p.device)) : std::to_string(p.threads),
-          p.threads};
-    case ResultsModel::kGflops:
-      return placed ? std::pair{gflops(p.achieved), p.achieved} : std::pair{"", NAN};
-    case ResultsModel::kTime:
-      return p.seconds > 0 ? std::pair{duration(p.seconds), p.seconds} : std::pair{"", NAN};
-    case ResultsModel::kMin:
-      return r.seconds.empty() ? std::pair{"", NAN} : std::pair{duration(r.min), r.min};
-    case ResultsModel::kMax:
-      return r.seconds.empty() ? std::pair{"", NAN} : std::pair{duration(r.max), r.max};
-    case ResultsModel::kCv:
-      return r.seconds.size() < 2
-                 ? std::pair{"", NAN}
-                 : std::pair{fmt::format("{:.1f}%{}", 100 * r.cv, p.noisy ? ", noisy" : ""), r.cv};
-    case ResultsModel::kRepetitions:
-      return {std::to_string(r.seconds.size()), static_cast<double>(r.seconds.size())};
-    case ResultsModel::kIntensity:
-      return placed ? std::pair{intensity(p.level_intensity), p.level_intensity}
-                    : std::pair{"", NAN};
-    case ResultsModel::kLevel:
-      return {placed ? p.level : "", NAN};
-    case ResultsModel::kAttainable:
-      return roof ? std::pair{gflops(p.attainable), p.attainable} : std::pair{"", NAN};
-    case ResultsModel::kEfficiency:
-      return roof ? std::pair{percent(p.efficiency) + (p.above_roof ? " above roof" : ""),
-                              p.efficiency}
-                  : std::pair{"", NAN};
-    case ResultsModel::kBound:
-      return {placed ? p.bound : "", NAN};
-    case ResultsModel::kSources:
-      return {fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source)), NAN};
-    case ResultsModel::kDisposition:
-      return {placed ? std::string(to_string(p.disposition))
-                     : fmt::format("{}: {}", to_string(p.disposition), p.reason),
-              NAN};
-    case ResultsModel::kNotes:
-      return {notes_text(p), NAN};
-  }
-  return {"", NAN};
+// The cell's text as the window shows it: each line escaped, one per line.
+QString shown_cell(const TableCell& c) {
+  if (c.lines.empty()) return shown(c.text);
+  QStringList lines;
+  for (const auto& line : c.lines) lines << shown(line);
+  return lines.join('\n');
 }
 
 }  // namespace
@@ -168,19 +106,19 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const auto row = static_cast<std::size_t>(index.row());
   const std::size_t k = run_of(row);
   const RooflinePlacement& p = runs_[k]->input.placements[row - first_[k]];
-  const auto [text, value] = cell(p, names_[k], index.column());
+  const std::optional<ResultColumn> column = result_column_at(index.column());
+  const TableCell c = column ? result_cell(p, *column) : TableCell{names_[k], NAN, false, {}};
   switch (role) {
     case Qt::DisplayRole:
-      return q(text);
+      return shown_cell(c);
     case kSortRole:
-      return std::isnan(value) ? QVariant(q(text)) : QVariant(value);
+      return std::isnan(c.value) ? QVariant(shown_cell(c)) : QVariant(c.value);
     case Qt::ToolTipRole:
-      return index.column() == kNotes || index.column() == kCase ? q(text) : QVariant();
+      return index.column() == kNotes || index.column() == kCase ? shown_cell(c) : QVariant();
     case Qt::TextAlignmentRole:
-      return std::isnan(value) ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+      return std::isnan(c.value) ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-      if (p.above_roof && index.column() == kEfficiency) return QColor("#e03131");
-      return {};
+      return c.alarm ? QVariant(QColor("#e03131")) : QVariant();
     default:
       return {};
   }
@@ -190,7 +128,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
       section >= kColumns)
     return {};
-  return QString::fromUtf8(header(section));
+  const std::optional<ResultColumn> column = result_column_at(section);
+  const std::string_view header = column ? result_column(*column).header : "run";
+  return QString::fromUtf8(header.data(), static_cast<int>(header.size()));
 }
 
 }  // namespace ridgeline::gui

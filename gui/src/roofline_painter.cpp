@@ -195,7 +195,7 @@ std::string colour_key(const RooflinePlacement& p, ColourBy by, std::size_t inde
     case ColourBy::op:
       return p.op.empty() ? "(foreign)" : p.op;
     case ColourBy::bound:
-      return p.bound.empty() ? "(no roof)" : p.bound;
+      return p.bound.empty() ? "(no roof)" : to_string(p.bound);
     case ColourBy::dtype:
       return p.dtype.empty() ? "(unknown)" : p.dtype;
     case ColourBy::backend:

@@ -233,7 +233,7 @@ std::string fusion_terminal(const ReportInput& in) {
         s += escape_visible(fmt::format("  {} {} {} {}t: pass {} at {} of its {} roof ({} of the "
                                         "chain)",
                                         c.op, c.params, c.backend, c.threads, p.name,
-                                        fixed(p.roof, 2), p.bound, percent(p.share))) +
+                                        fixed(p.roof, 2), to_string(p.bound), percent(p.share))) +
              "\n";
   return s;
 }

@@ -29,6 +29,20 @@ inline std::string num(double value, const std::string& shown) {
   return fmt::format(R"(<td class="n" data-v="{}">{}</td>)", value, escape_html(shown));
 }
 
+// A table cell: a number right-aligned and sorted by its value, red when it is an alarm; a
+// cell of several lines one per line.
+inline std::string table_cell(const TableCell& c) {
+  if (!c.lines.empty()) {
+    std::string s = "<td class=\"notes\">";
+    for (std::size_t i = 0; i < c.lines.size(); ++i)
+      s += (i > 0 ? "<br>" : "") + escape_html(c.lines[i]);
+    return s + "</td>";
+  }
+  if (std::isnan(c.value)) return cell(c.text);
+  return fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)", c.alarm ? " above" : "", c.value,
+                     escape_html(c.text));
+}
+
 // A report table (tables.hpp) as HTML, opened by `open` ("<table class=\"sortable\">").
 inline std::string html_table(const Table& t, const std::string& open) {
   std::string s = open + "<thead><tr>";
@@ -36,7 +50,7 @@ inline std::string html_table(const Table& t, const std::string& open) {
   s += "</tr></thead><tbody>";
   for (const auto& row : t.rows) {
     s += "<tr>";
-    for (const auto& c : row) s += std::isnan(c.value) ? cell(c.text) : num(c.value, c.text);
+    for (const auto& c : row) s += table_cell(c);
     s += "</tr>";
   }
   return s + "</tbody></table>";

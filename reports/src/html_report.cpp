@@ -10,6 +10,7 @@
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/results_table.hpp"
 #include "roofline_svg.hpp"
 
 namespace ridgeline {
@@ -65,45 +66,10 @@ std::string machine_section(const ReportInput& in) {
 }
 
 std::string results_section(const ReportInput& in) {
-  std::string s =
-      "<h2>Results</h2><table class=\"sortable\" "
-      "id=\"results\"><thead><tr><th>case</th><th>backend</th><th>dtype</th>"
-      "<th>threads</th><th>GFLOP/s</th><th>time per call</th><th>repetitions</th>"
-      "<th>intensity (FLOP/B)</th><th>level</th><th>attainable "
-      "GFLOP/s</th>"
-      "<th>efficiency</th><th>bound</th><th>sources (FLOPs, bytes)</th><th>notes</th>"
-      "<th>guidance</th></tr></thead>"
-      "<tbody>";
-  for (const auto& p : in.placements) {
-    if (!p.placeable) continue;
-    const std::string& level = p.level;
-    const double ai_v = p.level_intensity;
-    const std::string ai = intensity(ai_v);
-    s +=
-        "<tr>" + cell(p.throttled ? p.name + " (GPU throttled)" : p.name) + cell(p.backend) +
-        cell(p.dtype) +
-        (p.device == Device::gpu ? cell(std::string(display_name(p.device)))
-                                 : num(p.threads, std::to_string(p.threads))) +
-        num(p.achieved, gflops(p.achieved)) + num(p.seconds, duration(p.seconds)) +
-        num(p.repetitions.cv, spread(p.repetitions) + (p.noisy ? ", noisy" : "")) + num(ai_v, ai) +
-        cell(level) + (p.attainable > 0 ? num(p.attainable, gflops(p.attainable)) : cell("")) +
-        (p.attainable > 0 ? fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)",
-                                        p.above_roof ? " above" : "", p.efficiency,
-                                        percent(p.efficiency) + (p.above_roof ? " above roof" : ""))
-                          : cell("")) +
-        cell(p.bound) +
-        cell(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source))) +
-        notes_cell(p.notes) + cell(p.guidance) + "</tr>";
-  }
-  s += "</tbody></table>";
-  std::string unplaced;
-  for (const auto& p : in.placements)
-    if (!p.placeable)
-      unplaced += "<tr>" + cell(p.name) + cell(p.reason) + notes_cell(p.notes) + "</tr>";
-  if (!unplaced.empty())
-    s += "<h2>Not placeable</h2><table><thead><tr><th>case</th><th>why</th><th>notes</th></tr>"
-         "</thead><tbody>" +
-         unplaced + "</tbody></table>";
+  std::string s = "<h2>Results</h2>" + html_table(results_table(in.placements),
+                                                  "<table class=\"sortable\" id=\"results\">");
+  if (const Table unplaced = unplaced_table(in.placements); !unplaced.rows.empty())
+    s += "<h2>Not placeable</h2>" + html_table(unplaced, "<table>");
   return s;
 }
 
@@ -140,11 +106,6 @@ std::string html_report(const ReportInput& in) {
   const RunContext& c = in.run.context;
   std::size_t placed = 0;
   for (const auto& p : in.placements) placed += p.placeable;
-  std::string collectors;
-  for (const auto& col : c.collectors)
-    collectors += "<tr>" + cell(col.name) + cell(col.available ? "available" : "unavailable") +
-                  cell(col.trust.empty() ? "not validated" : col.trust + ": " + col.validation) +
-                  cell(col.reason) + "</tr>";
   std::string s =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ridgeline report: " +
       escape_html(in.run_origin) + "</title><style>" + kReportStyle + "</style></head><body>";
@@ -167,10 +128,8 @@ std::string html_report(const ReportInput& in) {
        plot_notes(scene);
   s += results_section(in) + fusion_html(in, colours) + ladder_section(in) + pattern_section(in) +
        machine_section(in);
-  if (!collectors.empty())
-    s += "<h2>Collectors</h2><table><thead><tr><th>collector</th><th>status</th>"
-         "<th>validation</th><th>reason</th></tr></thead><tbody>" +
-         collectors + "</tbody></table>";
+  if (!c.collectors.empty())
+    s += "<h2>Collectors</h2>" + html_table(collectors_table(c), "<table>");
   s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(in)) + "</p><script>" +
        kSortScript + "</script></body></html>\n";
   return s;

@@ -8,7 +8,7 @@
 
 namespace ridgeline::reports {
 
-// Numeric columns right-aligned, every cell escaped.
+// Numeric columns right-aligned, every cell escaped, an alarm in bold.
 inline std::string markdown_table(const Table& t) {
   std::string s = "|", rule = "|";
   for (std::size_t c = 0; c < t.headers.size(); ++c) {
@@ -20,7 +20,10 @@ inline std::string markdown_table(const Table& t) {
   s.append("\n").append(rule).append("\n");
   for (const auto& row : t.rows) {
     s += "|";
-    for (const auto& c : row) s.append(" ").append(escape_markdown_cell(c.text)).append(" |");
+    for (const auto& c : row) {
+      const std::string shown = escape_markdown_cell(c.text);
+      s.append(" ").append(c.alarm && !shown.empty() ? "**" + shown + "**" : shown).append(" |");
+    }
     s += "\n";
   }
   return s;

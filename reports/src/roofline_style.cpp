@@ -7,10 +7,18 @@
 namespace ridgeline {
 
 const char* level_colour(const std::string& level) {
-  if (level == "L1" || level == "SMEM") return "#2b8a3e";  // SMEM: the GPU's L1 array
+  if (level == "SMEM") return "#2b8a3e";  // the GPU's L1 array: L1's colour
   if (level == "PCIe") return "#868e96";
-  if (level == "L2") return "#1971c2";
-  if (level == "L3") return "#e67700";
+  switch (parse_memory_level(level).value_or(MemoryLevel::main)) {
+    case MemoryLevel::l1:
+      return "#2b8a3e";
+    case MemoryLevel::l2:
+      return "#1971c2";
+    case MemoryLevel::l3:
+      return "#e67700";
+    case MemoryLevel::main:
+      break;
+  }
   return "#c92a2a";  // DRAM, HBM and anything else
 }
 
@@ -68,7 +76,7 @@ std::vector<std::string> point_lines(const RooflinePlacement& p, const ScenePoin
   if (p.attainable > 0)
     lines.push_back(fmt::format("attainable {} GFLOP/s, efficiency {}, bound: {}",
                                 reports::gflops(p.attainable), reports::percent(p.efficiency),
-                                p.bound));
+                                to_string(p.bound)));
   lines.push_back(fmt::format("sources: FLOPs {}, bytes {}, time timed", to_string(p.flops_source),
                               to_string(p.bytes_source)));
   if (p.foreign) lines.push_back("not validated by Ridgeline (a foreign Google Benchmark result)");

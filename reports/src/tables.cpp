@@ -11,10 +11,10 @@ namespace {
 using namespace reports;
 
 TableCell text(std::string s) {
-  return {std::move(s), NAN};
+  return {std::move(s), NAN, false, {}};
 }
 TableCell number(double v, std::string s) {
-  return {std::move(s), v};
+  return {std::move(s), v, false, {}};
 }
 std::string kib(std::int64_t bytes) {
   return fmt::format("{} KiB", bytes / 1024);
@@ -104,6 +104,15 @@ Table ladder_table(const ReportInput& in) {
   return t;
 }
 
+Table collectors_table(const RunContext& c) {
+  Table t{{"collector", "status", "validation", "reason"}, {}};
+  for (const auto& col : c.collectors)
+    t.rows.push_back({text(col.name), text(col.available ? "available" : "unavailable"),
+                      text(col.trust.empty() ? "not validated" : col.trust + ": " + col.validation),
+                      text(col.reason)});
+  return t;
+}
+
 Table pattern_table(const ReportInput& in) {
   Table t{{"case", "pattern", "GFLOP/s", "× first", "power", "SM clock", "GFLOP/J"}, {}};
   const auto opt = [](const std::optional<double>& v, double scale, const char* unit) {
@@ -131,13 +140,13 @@ Table unfused_pass_table(const UnfusedChain& c) {
                         text(""), text(""), text(""), text("")});
       continue;
     }
-    t.rows.push_back({text(p.name), number(p.seconds, duration(p.seconds)),
-                      number(p.share, percent(p.share)), number(p.bytes, si_rate(p.bytes, "B")),
-                      number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
-                      p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
-                      number(p.achieved, gflops(p.achieved)), text(p.bound.empty() ? "—" : p.bound),
-                      p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
-                      text(p.below_floor ? "yes: loses here" : "")});
+    t.rows.push_back(
+        {text(p.name), number(p.seconds, duration(p.seconds)), number(p.share, percent(p.share)),
+         number(p.bytes, si_rate(p.bytes, "B")), number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
+         p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
+         number(p.achieved, gflops(p.achieved)), text(p.bound.empty() ? "—" : to_string(p.bound)),
+         p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
+         text(p.below_floor ? "yes: loses here" : "")});
   }
   return t;
 }

@@ -24,7 +24,7 @@ std::string terminal_summary(const ReportInput& in) {
     } else {
       rows.push_back({name, gflops(p.achieved), intensity(p.level_intensity),
                       p.attainable > 0 ? percent(p.efficiency) : "—",
-                      escape_visible(p.bound) + (p.above_roof ? " (above roof)" : "")});
+                      escape_visible(to_string(p.bound)) + (p.above_roof ? " (above roof)" : "")});
     }
     notes.emplace_back();
     for (const auto& n : p.notes)

@@ -273,12 +273,13 @@ CollectorValidation validate_collectors() {
   // ±10%: hardware prefetchers fetch a few lines past the buffer's end, and the core's other
   // traffic (stack, page tables) lands on the same counters.
   const CacheSizes& caches = cache_sizes();
-  const Workload from_l2 = read_sweep("L2", caches.l2 / 2, 20);
-  const Workload from_l3 = read_sweep("L3", std::min(caches.l2 * 4, caches.l3 / 2), 10);
-  const Workload from_dram =
-      read_sweep("DRAM", std::max<std::int64_t>(caches.l3 * 8, 256 << 20), 1);
-  v.checks.push_back(check_group("L2", "bytes.L2", from_l2, 0.10));
-  v.checks.push_back(check_group("L3", "bytes.L3", from_l3, 0.10));
+  const std::string l2(display_name(MemoryLevel::l2)), l3(display_name(MemoryLevel::l3));
+  const Workload from_l2 = read_sweep(l2, caches.l2 / 2, 20);
+  const Workload from_l3 = read_sweep(l3, std::min(caches.l2 * 4, caches.l3 / 2), 10);
+  const Workload from_dram = read_sweep(std::string(display_name(MemoryLevel::main)),
+                                        std::max<std::int64_t>(caches.l3 * 8, 256 << 20), 1);
+  v.checks.push_back(check_group(l2, bytes_metric(l2), from_l2, 0.10));
+  v.checks.push_back(check_group(l3, bytes_metric(l3), from_l3, 0.10));
   v.checks.push_back(check_group("MEM", bytes_metric(kMainMemory), from_dram, 0.10));
   // GPU counters: FFMA instructions of a SIMT GEMM (±1%, the bound). Last: see
   // gpu_gemm().

@@ -12,11 +12,13 @@ namespace ridgeline {
 CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported) {
   CacheSizes s = reported;
   std::vector<std::string> replaced;
-  for (auto [level, bytes] :
-       {std::pair<const char*, std::int64_t*>{"L1", &s.l1d}, {"L2", &s.l2}, {"L3", &s.l3}}) {
+  for (auto [level, bytes] : {std::pair<MemoryLevel, std::int64_t*>{MemoryLevel::l1, &s.l1d},
+                              {MemoryLevel::l2, &s.l2},
+                              {MemoryLevel::l3, &s.l3}}) {
     const std::int64_t used = cache_bytes_for_placement(machine, level);
     if (used <= 0 || used == *bytes) continue;
-    replaced.push_back(fmt::format("{} {} KiB (hwloc {} KiB)", level, used >> 10, *bytes >> 10));
+    replaced.push_back(
+        fmt::format("{} {} KiB (hwloc {} KiB)", display_name(level), used >> 10, *bytes >> 10));
     *bytes = used;
   }
   if (!replaced.empty())

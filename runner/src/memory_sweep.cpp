@@ -85,8 +85,10 @@ std::vector<MeasuredLevel> levels_of(std::vector<MemorySweep*> sweeps, const Cac
     for (const auto& pass : s->passes) k.passes.push_back(points_of(s->working_set_bytes, pass));
     in.push_back(std::move(k));
   }
-  const Hierarchy h = detect_hierarchy(
-      in, {{"L1", reported.l1d * threads}, {"L2", reported.l2 * threads}, {"L3", reported.l3}});
+  const Hierarchy h =
+      detect_hierarchy(in, {{std::string(display_name(MemoryLevel::l1)), reported.l1d * threads},
+                            {std::string(display_name(MemoryLevel::l2)), reported.l2 * threads},
+                            {std::string(display_name(MemoryLevel::l3)), reported.l3}});
   for (std::size_t i = 0; i < sweeps.size() && i < h.noise.size(); ++i)
     sweeps[i]->noise = h.noise[i].relative;
   std::vector<MeasuredLevel> out;

@@ -35,7 +35,8 @@ const MeasuredLevel* read_plateau(const MachineModel& m, const std::string& name
 std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
                                                                const ProbeProgress& progress) {
   std::vector<std::pair<std::string, std::int64_t>> sets;
-  for (const char* name : {"L1", "L2", "L3", "DRAM"}) {
+  for (const MemoryLevel l : kMemoryLevels) {
+    const std::string name(display_name(l));
     const MeasuredLevel* level = read_plateau(m, name, threads);
     if (!level) {
       progress(fmt::format("{} on {}: no plateau in the read sweep, so no ceilings", name,
@@ -173,9 +174,9 @@ void probe_memory(MachineModel& m, const std::vector<int>& thread_counts,
                   PhaseTimer& phases, const ProbeProgress& progress) {
   // The sweeps place the memory ceilings, so they run whenever one of those is wanted.
   bool any_memory = wanted("sweep");
-  for (const char* level : {"L1", "L2", "L3", "DRAM"})
+  for (const MemoryLevel level : kMemoryLevels)
     for (StreamKernel k : stream_kernels())
-      any_memory |= wanted(fmt::format("{}.{}", level, to_string(k)));
+      any_memory |= wanted(fmt::format("{}.{}", display_name(level), to_string(k)));
   // Each sweep and each thread count's ceilings get their own arrays, freed when done: the
   // pages of the largest working sets are faulted in again (a fraction of a second), but the
   // resident size stays within the 1 GiB budget (docs/roofline.md).

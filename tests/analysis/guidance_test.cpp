@@ -13,13 +13,13 @@ TEST(Guidance, FollowsThePosition) {
   RooflinePlacement p;
   p.placeable = true;
   p.attainable = 100e9;
-  p.bound = "DRAM";
+  p.bound = Bound::memory("DRAM");
   p.efficiency = 0.83;
   EXPECT_EQ(placement_guidance(p),
             "memory-bound at DRAM at 83% of the roof: raise intensity by fusion or reuse");
   p.efficiency = 0.2;
   EXPECT_NE(placement_guidance(p).find("do not reach the level's bandwidth"), std::string::npos);
-  p.bound = "compute";
+  p.bound = Bound::compute();
   p.dtype = "f32";
   p.efficiency = 0.9;
   EXPECT_NE(placement_guidance(p).find("compute-bound at 90% of the f32 peak"), std::string::npos);

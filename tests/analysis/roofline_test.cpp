@@ -65,14 +65,14 @@ TEST(RooflineProperties, AttainableIsTheMinimumOverTheApplicableCeilings) {
     for (const auto& level : kLevels)
       if (rng() % 2) intensity[level] = std::pow(10.0, log_ai(rng));
     double expected = best_peak;
-    std::string bound = "compute";
+    Bound bound = Bound::compute();
     for (const auto& [level, ai] : intensity) {
       double bw = 0;
       for (const auto& c : m.memory)
         if (c.level == level && c.threads == threads) bw = std::max(bw, c.bytes_per_s);
       if (bw * ai < expected) {
         expected = bw * ai;
-        bound = level;
+        bound = Bound::memory(level);
       }
     }
     Attainable a = attainable(roof, intensity);
@@ -104,8 +104,8 @@ TEST(RooflineProperties, RidgePointIsWhereTheRoofsMeet) {
       const double bw = roof.memory.at(level).bytes_per_s;
       EXPECT_NEAR(bw * ridge, roof.compute->per_second, roof.compute->per_second * 1e-12);
       // Left of the ridge memory bounds, right of it compute does.
-      EXPECT_EQ(attainable(roof, {{level, ridge * 0.99}}).bound, level);
-      EXPECT_EQ(attainable(roof, {{level, ridge * 1.01}}).bound, "compute");
+      EXPECT_EQ(attainable(roof, {{level, ridge * 0.99}}).bound, Bound::memory(level));
+      EXPECT_EQ(attainable(roof, {{level, ridge * 1.01}}).bound, Bound::compute());
     }
   }
 }
@@ -199,7 +199,7 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   ASSERT_TRUE(p.placeable) << p.reason;
   EXPECT_EQ(p.device, Device::gpu);
   ASSERT_EQ(p.bytes.count("HBM"), 1u);  // rotated operands: compulsory bytes from HBM
-  EXPECT_EQ(p.bound, "compute");
+  EXPECT_EQ(p.bound, Bound::compute());
   EXPECT_DOUBLE_EQ(p.attainable, 7.5e14);  // the best bf16 GPU ceiling, not a CPU one
   EXPECT_NEAR(p.efficiency, 2.0 * 8192 * 8192 * 8192 / 2e-3 / 7.5e14, 1e-9);
   // The GPU's roof has no CPU level in it, and the CPU's none of the GPU's.
@@ -285,7 +285,7 @@ TEST(Placement, TinyCallsAreBoundByCallOverhead) {
   MachineModel m = simple_machine();
   // 2 FLOPs: compute would allow 0.04 ns, the call costs 2 ns.
   auto p = place_results(run_with_case(1e-5, 1), &m)[0];
-  EXPECT_EQ(p.bound, "call overhead");
+  EXPECT_EQ(p.bound, Bound::call_overhead());
   EXPECT_DOUBLE_EQ(p.attainable, 2.0 / 2e-9);
 }
 

@@ -48,7 +48,7 @@ TEST(UnfusedChains, EachPassOnItsRoofAndTheOneThatLosesNamed) {
   EXPECT_DOUBLE_EQ(exp.bytes, 2 * rc * 4);
   EXPECT_DOUBLE_EQ(exp.flops, rc);
   EXPECT_DOUBLE_EQ(exp.intensity, 1.0 / 8);
-  EXPECT_EQ(exp.bound, "DRAM");
+  EXPECT_EQ(exp.bound, Bound::memory("DRAM"));
   EXPECT_NEAR(exp.roof, 2 * rc * 4 / 0.015 / 20e9, 1e-12);
   EXPECT_TRUE(exp.below_floor);
   EXPECT_NEAR(exp.share, 15.0 / 39, 1e-12);
@@ -80,10 +80,10 @@ TEST(UnfusedChains, ComputeBoundPassesAreHeldToThePeakAndAMaskToItsBytes) {
   const auto out = chains(run, &machine);
   ASSERT_EQ(out.size(), 1u);
   const auto& passes = out[0].passes;
-  EXPECT_EQ(passes[1].bound, "compute");
+  EXPECT_EQ(passes[1].bound, Bound::compute());
   EXPECT_NEAR(passes[1].roof, 0.5, 1e-9);
   EXPECT_TRUE(passes[1].below_floor);
-  EXPECT_EQ(passes[2].bound, "DRAM");
+  EXPECT_EQ(passes[2].bound, Bound::memory("DRAM"));
   EXPECT_EQ(passes[2].flops, 0);
   EXPECT_NEAR(passes[2].roof, 1.0, 1e-9);
   EXPECT_FALSE(passes[2].below_floor);

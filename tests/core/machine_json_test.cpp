@@ -164,15 +164,17 @@ TEST(MachineModelJson, TheChecksWorkingSetRoundTripsAndOlderChecksHaveNone) {
 
 TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
   const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
-  EXPECT_EQ(cache_bytes_for_placement(zen5, "L1"), zen5.l1d_bytes);  // hwloc agrees: kept
-  EXPECT_EQ(cache_bytes_for_placement(zen5, "L2"), zen5.l2_bytes);
-  const std::int64_t l3 = cache_bytes_for_placement(zen5, "L3");
+  EXPECT_EQ(cache_bytes_for_placement(zen5, MemoryLevel::l1),
+            zen5.l1d_bytes);  // hwloc agrees: kept
+  EXPECT_EQ(cache_bytes_for_placement(zen5, MemoryLevel::l2), zen5.l2_bytes);
+  const std::int64_t l3 = cache_bytes_for_placement(zen5, MemoryLevel::l3);
   EXPECT_NE(l3, zen5.l3_bytes);  // hwloc's 508 MiB: the measured capacity instead
   EXPECT_GT(l3, std::int64_t{8} << 20);
   EXPECT_LT(l3, std::int64_t{64} << 20);
-  EXPECT_EQ(cache_bytes_for_placement(zen5, "DRAM"), 0);
+  EXPECT_EQ(cache_bytes_for_placement(zen5, MemoryLevel::main), 0);
   const MachineModel zen4 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
-  EXPECT_EQ(cache_bytes_for_placement(zen4, "L3"), zen4.l3_bytes);  // schema 1: no levels
+  EXPECT_EQ(cache_bytes_for_placement(zen4, MemoryLevel::l3),
+            zen4.l3_bytes);  // schema 1: no levels
 }
 
 TEST(MachineModelJson, ErrorsNameTheField) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 namespace ridgeline {
 namespace {
@@ -25,6 +26,35 @@ TEST(Vocabulary, EveryWordReadsBackAsItself) {
   EXPECT_FALSE(parse_device("GPU"));  // the JSON spelling only
   EXPECT_FALSE(parse_kernel_role("Fused"));
   EXPECT_FALSE(parse_disposition("ok"));
+}
+
+TEST(Vocabulary, MemoryLevelsAreNamedPerDeviceAndRankedFromTheCoreOutwards) {
+  for (MemoryLevel l : kMemoryLevels)
+    for (Device d : {Device::cpu, Device::gpu})
+      EXPECT_EQ(parse_memory_level(display_name(l, d)), l);
+  EXPECT_EQ(display_name(MemoryLevel::main, Device::cpu), "DRAM");
+  EXPECT_EQ(display_name(MemoryLevel::main, Device::gpu), "HBM");
+  EXPECT_EQ(parse_memory_level(kMainMemory), MemoryLevel::main);
+  EXPECT_FALSE(parse_memory_level("L3-DRAM"));  // a measured extra level keeps its own name
+  EXPECT_FALSE(parse_memory_level("l2"));
+  std::vector<int> ranks;
+  for (const char* name : {"L1", "L2", "L3", "DRAM", "HBM", "L3-DRAM"})
+    ranks.push_back(level_rank(name));
+  EXPECT_EQ(ranks, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(byte_metric_level("bytes.DRAM"), kMainMemory);  // the old MEM groups' spelling
+  EXPECT_EQ(byte_metric_level("bytes.L2"), "L2");
+  EXPECT_FALSE(byte_metric_level("bytes.HBM"));  // CUPTI writes bytes.dram
+  EXPECT_EQ(display_level(kMainMemory, Device::gpu), "HBM");
+}
+
+TEST(Vocabulary, ABoundIsSpelledAsReportsShowIt) {
+  EXPECT_EQ(to_string(Bound::compute()), "compute");
+  EXPECT_EQ(to_string(Bound::memory("L2")), "L2");
+  EXPECT_EQ(to_string(Bound::call_overhead()), "call overhead");
+  EXPECT_EQ(to_string(Bound{}), "");
+  EXPECT_TRUE(Bound{}.empty());
+  EXPECT_TRUE(Bound::memory("DRAM").is_memory());
+  EXPECT_NE(Bound::memory("DRAM"), Bound::memory("L3"));
 }
 
 TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
@@ -46,13 +76,15 @@ TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
   EXPECT_EQ(inferred_device("cpu.naive"), Device::cpu);
 }
 
-// Every source file of a module but core's vocabulary: no device, role or disposition
-// compared with a string literal, and no backend prefix read as a role.
+// Every source file of a module but core's vocabulary: no device, role, disposition or
+// bound compared with a string literal, no backend prefix read as a role, and no memory
+// level spelled as a literal (comments may name them).
 TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   namespace fs = std::filesystem;
   const std::regex old_spelling(
-      R"re((device|disposition|role)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
-      R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\))re");
+      R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
+      R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
+      R"re("(L1|L2|L3|DRAM|HBM)")re");
   int files = 0;
   for (const char* module :
        {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"}) {
@@ -65,7 +97,7 @@ TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
       std::ifstream in(e.path());
       std::string line;
       for (int n = 1; std::getline(in, line); ++n)
-        EXPECT_FALSE(std::regex_search(line, old_spelling))
+        EXPECT_FALSE(std::regex_search(line.substr(0, line.find("//")), old_spelling))
             << e.path().string() << ":" << n << ": " << line;
     }
   }

@@ -24,6 +24,7 @@
 #include "ridgeline/gui/table_model.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/results_table.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
 
 namespace ridgeline::gui {
@@ -55,6 +56,24 @@ TEST(ResultsModel, PassesQtsModelTesterAndShowsWhatTheReportShows) {
     EXPECT_EQ(model.index(row, 0).data(ResultsModel::kPlacementRole).toInt(), row);
   }
   EXPECT_EQ(model.headerData(ResultsModel::kEfficiency, Qt::Horizontal).toString(), "efficiency");
+  // The report's results columns (results_table.hpp), the run after the case, each cell as
+  // the reports write it.
+  QStringList expected;
+  for (const auto& c : result_columns())
+    expected << QString::fromUtf8(c.header.data(), static_cast<int>(c.header.size()));
+  expected.insert(ResultsModel::kRun, "run");
+  QStringList shown;
+  for (int c = 0; c < model.columnCount(); ++c)
+    shown << model.headerData(c, Qt::Horizontal).toString();
+  EXPECT_EQ(shown, expected);
+  for (int row = 0; row < model.rowCount(); ++row)
+    for (const auto& c : result_columns()) {
+      const TableCell cell = result_cell(placements[static_cast<std::size_t>(row)], c.column);
+      const int column = c.column == ResultColumn::case_name ? 0 : 1 + static_cast<int>(c.column);
+      if (cell.lines.empty()) {
+        EXPECT_EQ(model.index(row, column).data().toString().toStdString(), cell.text) << c.header;
+      }
+    }
   // Two runs one after another (an overlay), each row naming its run.
   const auto other = recorded();
   model.set_documents({doc, other}, {"a.json", "b.json"});
@@ -171,7 +190,7 @@ TEST(ResultsFilter, FacetsAndTextTogether) {
   model.set_document(recorded());
   const int all = filter.rowCount();
   EXPECT_EQ(filter.facet_values(ResultsModel::kThreads), (QStringList{"1", "2"}));
-  EXPECT_EQ(filter.facet_values(ResultsModel::kDevice), (QStringList{"cpu"}));
+  EXPECT_EQ(filter.facet_values(ResultsModel::kDevice), (QStringList{"CPU"}));
   EXPECT_TRUE(filter.facet_values(ResultsModel::kBackend).contains("blas.openblas"));
   filter.set_facet(ResultsModel::kThreads, {"2"});
   const int two = filter.rowCount();

@@ -122,11 +122,18 @@ TEST(MarkdownReport, CarriesTheSameNumbersInTables) {
   ReportInput in = recorded();
   std::string md = markdown_report(in);
   EXPECT_TRUE(matches(md, "^# Ridgeline report\n"));
-  EXPECT_TRUE(matches(md, "\\| compute ceiling \\| threads \\| measured \\| theoretical \\|"));
-  EXPECT_TRUE(matches(md, "\n## Results\n\n\\| case \\| GFLOP/s \\|"));
+  // The HTML report's tables (tables.hpp, results_table.hpp), every column of them.
+  EXPECT_TRUE(matches(
+      md,
+      "\\| compute \\| threads \\| measured \\| theoretical \\| of theoretical \\| source \\|"));
+  EXPECT_TRUE(matches(md,
+                      "\\| memory level \\| kernel \\| instructions \\| threads \\| bandwidth "
+                      "\\| working set \\| source \\|"));
+  EXPECT_TRUE(matches(md, "\n## Results\n\n\\| case \\| op \\| backend \\| device \\| dtype \\|"));
   for (const auto& p : in.placements) {
-    std::string row = "| " + escape_markdown_cell(p.name) + " | " +
-                      fmt::format("{:.2f}", p.achieved / 1e9) + " |";
+    std::string row =
+        fmt::format("| {} | {} | {} | CPU | {} | {} | {:.2f} |", escape_markdown_cell(p.name), p.op,
+                    escape_markdown_cell(p.backend), p.dtype, p.threads, p.achieved / 1e9);
     EXPECT_NE(md.find(row), std::string::npos) << row;
   }
   std::string hostile = markdown_report(with_hostile_names());
@@ -153,12 +160,13 @@ TEST(Reports, SayWhatReadingTheInputLeftOutAndThatTheRunWasInterrupted) {
 TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
   ReportInput in = recorded();
   std::string csv = csv_report(in);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "case,backend,op,dtype,params,threads,disposition,placeable,seconds_per_call,flops_per_"
-            "call,gflops_per_s,"
-            "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
-            "efficiency,bound,"
-            "above_roof,reason,notes,repetitions,seconds_min,seconds_max,seconds_cv,guidance");
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "case,backend,op,dtype,params,threads,disposition,placeable,seconds_per_call,flops_per_"
+      "call,gflops_per_s,"
+      "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
+      "efficiency,bound,"
+      "above_roof,reason,notes,repetitions,seconds_min,seconds_max,seconds_cv,guidance,device");
   EXPECT_EQ(count(csv, "\n"), in.placements.size() + 1);
   EXPECT_TRUE(matches(csv,
                       "\n\"gemm/cpu\\.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
@@ -246,8 +254,8 @@ TEST(HtmlReport, GpuCasesSitUnderTheGpuRoofWithTheirPatternsAndThrottling) {
   EXPECT_NE(html.find("cudaMemcpyAsync device to device"), std::string::npos);
   const std::string md = markdown_report(with_gpu_cases());
   EXPECT_NE(md.find("## Input data"), std::string::npos);
-  EXPECT_TRUE(
-      matches(md, R"(\| normal \(GPU throttled\) \| [0-9.]+ \| 0\.809 \| 690\.0 \| 1900 \|)"))
+  EXPECT_TRUE(matches(
+      md, R"(\| normal \(GPU throttled\) \| [0-9.]+ \| 0\.809 \| 690\.0 W \| 1900\.0 MHz \|)"))
       << md;
 }
 

@@ -21,7 +21,7 @@ TEST(MeasuredCaches, AZen5VmsL3IsTheMeasuredOneAndTheSourceSaysSo) {
   const CacheSizes used = cache_sizes_for_kernels(zen5, reported);
   EXPECT_EQ(used.l1d, reported.l1d);  // hwloc agrees with the sweep: kept
   EXPECT_EQ(used.l2, reported.l2);
-  EXPECT_EQ(used.l3, cache_bytes_for_placement(zen5, "L3"));
+  EXPECT_EQ(used.l3, cache_bytes_for_placement(zen5, MemoryLevel::l3));
   EXPECT_GT(used.l3, 8 * MiB);
   EXPECT_LT(used.l3, 64 * MiB);
   EXPECT_EQ(used.l3_sharing, 2);

@@ -5,8 +5,15 @@
 #include "ceiling_kernels.hpp"
 #include "cuda_check.hpp"
 #include "gpu_ceiling_timing.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
+
+namespace {
+const std::string kHbm(display_name(MemoryLevel::main, Device::gpu));
+const std::string kL2(display_name(MemoryLevel::l2, Device::gpu));
+const std::string kL1(display_name(MemoryLevel::l1, Device::gpu));
+}  // namespace
 
 void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& measure) {
   const int sms = c.device.multiprocessors;
@@ -29,7 +36,7 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
   const auto copy_bytes = static_cast<std::int64_t>(2 * big);
   measure("HBM.copy", [&] {
     arrays();
-    return memory_ceiling("HBM", "copy", "copy kernel, 16-byte vectors (read + write counted)",
+    return memory_ceiling(kHbm, "copy", "copy kernel, 16-byte vectors (read + write counted)",
                           best_rate(c,
                                     [&] {
                                       launch_copy(y->get(), x->get(), big, sms * 8, s);
@@ -39,7 +46,7 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
   });
   measure("HBM.copy", [&] {
     arrays();
-    return memory_ceiling("HBM", "copy", "cudaMemcpyAsync device to device (read + write counted)",
+    return memory_ceiling(kHbm, "copy", "cudaMemcpyAsync device to device (read + write counted)",
                           best_rate(c,
                                     [&] {
                                       RIDGELINE_CUDA(cudaMemcpyAsync(y->get(), x->get(), big,
@@ -50,7 +57,7 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
   });
   measure("HBM.read", [&] {
     arrays();
-    return memory_ceiling("HBM", "read", "sum kernel, 16-byte vectors",
+    return memory_ceiling(kHbm, "read", "sum kernel, 16-byte vectors",
                           best_rate(c,
                                     [&] {
                                       launch_read(x->get(), big, 1, sink, sms * 8, s);
@@ -70,7 +77,7 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
       launch_read(buffer.get(), bytes, 1, sink, sms * 8, s);
       return 1.0 * bytes;
     });
-    return memory_ceiling("L2", "read", "sum kernel, 16-byte ld.global.cg, buffer 40% of L2",
+    return memory_ceiling(kL2, "read", "sum kernel, 16-byte ld.global.cg, buffer 40% of L2",
                           best_rate(c,
                                     [&] {
                                       launch_read(buffer.get(), bytes, passes, sink, sms * 8, s);
@@ -89,7 +96,7 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
                          return launch_l1_read(buffer.get(), per_block, 64, sink, blocks, s);
                        });
     return memory_ceiling(
-        "L1", "read", "32 KiB per block re-read through L1 (ld.global.ca), 2 blocks per SM",
+        kL1, "read", "32 KiB per block re-read through L1 (ld.global.ca), 2 blocks per SM",
         best_rate(c,
                   [&] { return launch_l1_read(buffer.get(), per_block, passes, sink, blocks, s); }),
         static_cast<std::int64_t>(per_block));

@@ -32,7 +32,7 @@ Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads
 // compute ceiling that gives the minimum is the bound.
 struct Attainable {
   double flops_per_s = 0;
-  std::string bound;  // "compute", or the memory level
+  Bound bound = Bound::compute();  // compute, or a memory level
   // The memory level whose roof is lowest at the point's intensities (the one that binds
   // first as intensity falls), even when compute bounds the point; "" without one.
   std::string memory_level;
@@ -76,7 +76,7 @@ struct RooflinePlacement {
   std::string level;
   double level_intensity = 0;
   double attainable = 0;    // FLOP/s; 0 without ceilings
-  std::string bound;        // "compute", a level, "call overhead", or ""
+  Bound bound;              // compute, a level, the call overhead, or none
   double efficiency = 0;    // achieved / attainable
   bool above_roof = false;  // achieved > attainable (by more than 2%)
   // Ridgeline's validation of the case; foreign results: not_verified, error or skipped.

@@ -24,9 +24,9 @@ struct PassPoint {
   double intensity = 0;         // FLOP/B at the chain's level; 0 for a pass without FLOPs
   double achieved = 0;          // FLOP/s
   double bandwidth = 0;         // B/s
-  // The ceiling that binds the pass at its intensity: "compute" or a memory level; "" where
+  // The ceiling that binds the pass at its intensity: compute or a memory level; none where
   // the machine model has no ceilings for it.
-  std::string bound;
+  Bound bound;
   // Fraction of that ceiling reached: bytes/s over the level's bandwidth where memory
   // binds, FLOP/s over the peak where compute does; 0 without a bound.
   double roof = 0;

@@ -178,11 +178,11 @@ struct MachineModel {
   bool operator==(const MachineModel&) const = default;
 };
 
-// The size of cache level "L1", "L2" or "L3" (per core, as hwloc reports it) the analysis
+// The size of cache level L1, L2 or L3 (per core, as hwloc reports it) the analysis
 // places working sets with and the kernels block for: hwloc's, or the capacity the 1-thread
 // read sweep measured where the probe replaced hwloc's on repeated evidence (a VM reporting
 // the host's L3; `disagrees`). 0 when neither knows it.
-std::int64_t cache_bytes_for_placement(const MachineModel& machine, const std::string& level);
+std::int64_t cache_bytes_for_placement(const MachineModel& machine, MemoryLevel level);
 
 nlohmann::json to_json(const MachineModel& machine);
 // Errors name `origin` and the field, as for Run documents.

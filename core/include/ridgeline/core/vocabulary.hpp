@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace ridgeline {
 
@@ -64,5 +65,39 @@ std::optional<std::string_view> byte_metric_level(std::string_view metric);
 std::string bytes_metric(std::string_view level);  // "bytes." + level
 // The level as reports and ceilings name it: "dram" is "DRAM" on a CPU and "HBM" on a GPU.
 std::string display_level(std::string_view level, Device device);
+
+// The memory levels a roofline is drawn against, from the core outwards, as reports,
+// ceilings and placements name them: "L1", "L2", "L3", and the device's main memory,
+// "DRAM" on a CPU and "HBM" on a GPU. A level the probe found between two others keeps the
+// name it was measured under ("L3-DRAM"); level_rank puts it after the known ones.
+enum class MemoryLevel { l1, l2, l3, main };
+inline constexpr MemoryLevel kCacheLevels[] = {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::l3};
+inline constexpr MemoryLevel kMemoryLevels[] = {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::l3,
+                                                MemoryLevel::main};
+std::string_view display_name(MemoryLevel level, Device device = Device::cpu);
+// "L1".."L3", "DRAM" or "HBM" (either device's main memory), or the metric spelling "dram".
+std::optional<MemoryLevel> parse_memory_level(std::string_view name);
+// The order from the core outwards: L1 0, L2 1, L3 2, DRAM 3, HBM 4, any other name 5.
+int level_rank(std::string_view name);
+bool is_main_memory(std::string_view name);  // "DRAM", "HBM" or "dram"
+
+// The roof that binds a case: compute, a memory level's bandwidth, the runner's call
+// overhead (a call cannot take less), or none (no ceilings for it).
+struct Bound {
+  enum class Kind { none, compute, memory, call_overhead };
+  Kind kind = Kind::none;
+  std::string level;  // memory: the level's name, as MemoryLevel's display_name
+
+  static Bound compute() { return {Kind::compute, {}}; }
+  static Bound memory(std::string level) { return {Kind::memory, std::move(level)}; }
+  static Bound call_overhead() { return {Kind::call_overhead, {}}; }
+  bool is_compute() const { return kind == Kind::compute; }
+  bool is_memory() const { return kind == Kind::memory; }
+  bool empty() const { return kind == Kind::none; }
+  bool operator==(const Bound&) const = default;
+};
+// "compute", the level ("DRAM"), "call overhead", or "" for none: the spelling in reports,
+// the dashboard and the CSV.
+std::string to_string(const Bound& bound);
 
 }  // namespace ridgeline

@@ -1,7 +1,7 @@
 #pragma once
-// The results table: one row per placement of a document (placeable or not), the columns of
-// the HTML report's results table, the run, op, device and the repetition statistics. Display text
-// is formatted as the HTML report formats it; SortRole holds the number behind a numeric cell.
+// The results table: one row per placement of a document (placeable or not), the report's
+// results columns (reports/results_table.hpp, cells formatted by it) with the run a row
+// comes from after the case. SortRole holds the number behind a numeric cell.
 #include <QAbstractTableModel>
 #include <memory>
 #include <string>
@@ -37,6 +37,7 @@ class ResultsModel : public QAbstractTableModel {
     kSources,
     kDisposition,
     kNotes,
+    kGuidance,
     kColumns
   };
   static constexpr int kSortRole = Qt::UserRole;  // the number behind a numeric cell

@@ -14,6 +14,10 @@ namespace ridgeline {
 struct TableCell {
   std::string text;
   double value = NAN;  // a numeric cell's value (sorts it); NaN: text
+  bool alarm = false;  // a value to look at (above its roof): red, or bold in Markdown
+  // A cell of several lines (a case's notes), each escaped on its own and shown one per
+  // line (HTML, dashboard) or joined by "; " (Markdown); `text` holds them joined by "; ".
+  std::vector<std::string> lines;
 };
 
 struct Table {
@@ -33,6 +37,8 @@ Table memory_ceilings_table(const MachineModel& machine);
 Table measured_levels_table(const MachineModel& machine);
 // Each rung of the ladder against the best BLAS per problem.
 Table ladder_table(const ReportInput& input);
+// Each collector of the run: name, available or not, its validation, the reason.
+Table collectors_table(const RunContext& context);
 // One case's rate, power and clock per input pattern.
 Table pattern_table(const ReportInput& input);
 // An unfused chain pass by pass: pass, time, share of the chain, bytes, bandwidth,

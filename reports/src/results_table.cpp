@@ -1,0 +1,192 @@
+#include "ridgeline/reports/results_table.hpp"
+
+#include <fmt/format.h>
+
+#include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/reports/format.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+using namespace reports;
+using C = ResultColumn;
+
+TableCell text(std::string s) {
+  return {std::move(s), NAN, false, {}};
+}
+TableCell number(double v, std::string s) {
+  return {std::move(s), v, false, {}};
+}
+TableCell number_if(bool present, double v, std::string s) {
+  return present ? number(v, std::move(s)) : text("");
+}
+
+TableCell notes_cell(const std::vector<Note>& notes) {
+  TableCell c = text(join_notes(notes));
+  for (const auto& n : notes) c.lines.push_back(fmt::format("{}: {}", to_string(n.kind), n.text));
+  return c;
+}
+
+// A number report.csv can compute with, or nothing: a rejected value is named in the reason,
+// never written where a spreadsheet would use it.
+std::string csv_number(double v) {
+  return usable(v) ? fmt::format("{:.6g}", v) : "";
+}
+std::string yes_no(bool b) {
+  return b ? "yes" : "no";
+}
+
+}  // namespace
+
+const std::vector<ResultColumnSpec>& result_columns() {
+  static const std::vector<ResultColumnSpec> columns{
+      {C::case_name, "case", "the case's name: op, params, dtype, pattern, threads, backend"},
+      {C::op, "op", "the operation"},
+      {C::backend, "backend", "the kernel that ran it"},
+      {C::device, "device", "where it ran, and so whose ceilings place it"},
+      {C::dtype, "dtype", "the element type"},
+      {C::threads, "threads", "threads it ran on (GPU: the device)"},
+      {C::gflops, "GFLOP/s", "FLOPs per call (counted or analytic) over the time per call"},
+      {C::time, "time per call", "the median repetition's time per call (timed)"},
+      {C::min, "min", "the fastest repetition's time per call"},
+      {C::max, "max", "the slowest repetition's time per call"},
+      {C::cv, "cv", "the repetitions' coefficient of variation, and whether the timing was noisy"},
+      {C::repetitions, "repetitions", "timed repetitions"},
+      {C::intensity, "intensity (FLOP/B)", "FLOPs over the bytes of the level it is placed at"},
+      {C::level, "level", "the memory level it is placed at"},
+      {C::attainable, "attainable GFLOP/s", "the roof at its intensity (the machine's ceilings)"},
+      {C::efficiency, "efficiency", "achieved over attainable"},
+      {C::bound, "bound", "the roof that binds it: compute or a memory level"},
+      {C::sources, "sources (FLOPs, bytes)", "how the FLOPs and the bytes were known"},
+      {C::validation, "validation", "the result against the op's reference"},
+      {C::notes, "notes", "how it was placed: level, rate, dtype, threads, ceilings, origin"},
+      {C::guidance, "guidance", "where the point is and what would move it"}};
+  return columns;
+}
+
+const ResultColumnSpec& result_column(ResultColumn column) {
+  return result_columns()[static_cast<std::size_t>(column)];
+}
+
+TableCell result_cell(const RooflinePlacement& p, ResultColumn column) {
+  const RepetitionSamples& r = p.repetitions;
+  const bool placed = p.placeable;
+  const bool roof = placed && p.attainable > 0;
+  switch (column) {
+    case C::case_name:
+      return text(p.throttled ? p.name + " (GPU throttled)" : p.name);
+    case C::op:
+      return text(p.op);
+    case C::backend:
+      return text(p.backend);
+    case C::device:
+      return text(std::string(display_name(p.device)));
+    case C::dtype:
+      return text(p.dtype);
+    case C::threads:
+      return p.device == Device::gpu ? text(std::string(display_name(p.device)))
+                                     : number(p.threads, std::to_string(p.threads));
+    case C::gflops:
+      return number_if(placed, p.achieved, gflops(p.achieved));
+    case C::time:
+      return number_if(p.seconds > 0, p.seconds, duration(p.seconds));
+    case C::min:
+      return number_if(!r.seconds.empty(), r.min, duration(r.min));
+    case C::max:
+      return number_if(!r.seconds.empty(), r.max, duration(r.max));
+    case C::cv:  // a single repetition can be noisy too (its notes say why)
+      if (r.seconds.size() < 2) return text(p.noisy ? "noisy" : "");
+      return number(r.cv, fmt::format("{:.1f}%{}", 100 * r.cv, p.noisy ? ", noisy" : ""));
+    case C::repetitions:
+      return number(static_cast<double>(r.seconds.size()), std::to_string(r.seconds.size()));
+    case C::intensity:
+      return number_if(placed, p.level_intensity, intensity(p.level_intensity));
+    case C::level:
+      return text(placed ? p.level : "");
+    case C::attainable:
+      return number_if(roof, p.attainable, gflops(p.attainable));
+    case C::efficiency: {
+      TableCell c = number_if(roof, p.efficiency,
+                              percent(p.efficiency) + (p.above_roof ? " above roof" : ""));
+      c.alarm = roof && p.above_roof;
+      return c;
+    }
+    case C::bound:
+      return text(placed ? to_string(p.bound) : "");
+    case C::sources:
+      return text(fmt::format("{}, {}", to_string(p.flops_source), to_string(p.bytes_source)));
+    case C::validation:
+      return text(placed ? std::string(to_string(p.disposition))
+                         : fmt::format("{}: {}", to_string(p.disposition), p.reason));
+    case C::notes:
+      return notes_cell(p.notes);
+    case C::guidance:
+      return text(p.guidance);
+  }
+  return text("");
+}
+
+Table results_table(const std::vector<RooflinePlacement>& placements) {
+  Table t;
+  for (const auto& c : result_columns()) t.headers.emplace_back(c.header);
+  for (const auto& p : placements) {
+    if (!p.placeable) continue;
+    auto& row = t.rows.emplace_back();
+    for (const auto& c : result_columns()) row.push_back(result_cell(p, c.column));
+  }
+  return t;
+}
+
+Table unplaced_table(const std::vector<RooflinePlacement>& placements) {
+  Table t{{"case", "why", "notes"}, {}};
+  for (const auto& p : placements)
+    if (!p.placeable) t.rows.push_back({text(p.name), text(p.reason), notes_cell(p.notes)});
+  return t;
+}
+
+const std::vector<ResultCsvField>& results_csv_fields() {
+  using P = const RooflinePlacement&;
+  static const std::vector<ResultCsvField> fields{
+      {"case", C::case_name, [](P p) { return p.name; }},
+      {"backend", C::backend, [](P p) { return p.backend; }},
+      {"op", C::op, [](P p) { return p.op; }},
+      {"dtype", C::dtype, [](P p) { return p.dtype; }},
+      {"params", C::case_name, [](P p) { return p.params; }},
+      {"threads", C::threads, [](P p) { return std::to_string(p.threads); }},
+      {"disposition", C::validation, [](P p) { return std::string(to_string(p.disposition)); }},
+      {"placeable", C::validation, [](P p) { return yes_no(p.placeable); }},
+      {"seconds_per_call", C::time, [](P p) { return csv_number(p.seconds); }},
+      {"flops_per_call", C::gflops, [](P p) { return csv_number(p.flops); }},
+      {"gflops_per_s", C::gflops,
+       [](P p) { return p.placeable ? gflops(p.achieved) : std::string(); }},
+      {"flops_source", C::sources, [](P p) { return std::string(to_string(p.flops_source)); }},
+      {"bytes_source", C::sources, [](P p) { return std::string(to_string(p.bytes_source)); }},
+      {"level", C::level, [](P p) { return p.level; }},
+      {"intensity_flop_per_byte", C::intensity, [](P p) { return csv_number(p.level_intensity); }},
+      {"attainable_gflops_per_s", C::attainable,
+       [](P p) { return p.attainable > 0 ? gflops(p.attainable) : std::string(); }},
+      {"efficiency", C::efficiency,
+       [](P p) { return p.attainable > 0 ? fixed(p.efficiency, 4) : std::string(); }},
+      {"bound", C::bound, [](P p) { return to_string(p.bound); }},
+      {"above_roof", C::efficiency, [](P p) { return yes_no(p.above_roof); }},
+      {"reason", C::validation, [](P p) { return p.reason; }},
+      {"notes", C::notes, [](P p) { return join_notes(p.notes); }},
+      {"repetitions", C::repetitions,
+       [](P p) {
+         const auto n = p.repetitions.seconds.size();
+         return n == 0 ? std::string() : std::to_string(n);
+       }},
+      {"seconds_min", C::min, [](P p) { return csv_number(p.repetitions.min); }},
+      {"seconds_max", C::max, [](P p) { return csv_number(p.repetitions.max); }},
+      {"seconds_cv", C::cv,
+       [](P p) {
+         return p.repetitions.seconds.size() > 1 ? fmt::format("{:.6g}", p.repetitions.cv)
+                                                 : std::string();
+       }},
+      {"guidance", C::guidance, [](P p) { return p.guidance; }},
+      {"device", C::device, [](P p) { return std::string(to_string(p.device)); }}};
+  return fields;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,153 @@
+// The results table is defined once (results_table.hpp): the HTML and Markdown reports show
+// its columns in its order with its cells' text, report.csv has a field for every column,
+// and nothing else is a column. The dashboard's model is checked in tests/gui.
+#include "ridgeline/reports/results_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+namespace {
+
+ReportInput recorded(const char* fixture) {
+  Run run = read_run_file(std::string(RIDGELINE_FIXTURES) + "/" + fixture);
+  auto machine = run.context.machine;
+  return make_report_input(std::move(run), fixture, machine, "the model embedded in the run");
+}
+
+std::vector<std::string> headers() {
+  std::vector<std::string> h;
+  for (const auto& c : result_columns()) h.emplace_back(c.header);
+  return h;
+}
+
+// The cells of every <th> or <td> of the HTML table that `open` starts, row by row.
+std::vector<std::vector<std::string>> html_rows(const std::string& html, const std::string& open) {
+  const auto start = html.find(open);
+  const auto end = html.find("</table>", start);
+  EXPECT_NE(start, std::string::npos) << open;
+  const std::string table = html.substr(start, end - start);
+  std::vector<std::vector<std::string>> rows;
+  const std::regex row("<tr>(.*?)</tr>"), cell("<t[hd][^>]*>(.*?)</t[hd]>");
+  for (std::sregex_iterator r(table.begin(), table.end(), row), e; r != e; ++r) {
+    const std::string cells = (*r)[1];
+    auto& out = rows.emplace_back();
+    for (std::sregex_iterator c(cells.begin(), cells.end(), cell); c != e; ++c)
+      out.push_back((*c)[1]);
+  }
+  return rows;
+}
+
+// The cells of each line of the Markdown table under `heading`, the rule line left out.
+std::vector<std::vector<std::string>> markdown_rows(const std::string& md,
+                                                    const std::string& heading) {
+  std::vector<std::vector<std::string>> rows;
+  std::size_t at = md.find(heading + "\n\n");
+  EXPECT_NE(at, std::string::npos) << heading;
+  at += heading.size() + 2;
+  while (at < md.size() && md[at] == '|') {
+    const std::string line = md.substr(at, md.find('\n', at) - at);
+    at += line.size() + 1;
+    if (line.rfind("|---", 0) == 0) continue;
+    auto& out = rows.emplace_back();
+    // Cells split at an unescaped "|"; the cells' text is escaped, so "\|" is part of a cell.
+    std::string cell;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) {
+        cell += line.substr(i, 2);
+        ++i;
+      } else if (line[i] == '|') {
+        // "| text |": one space either side
+        out.push_back(cell.size() >= 2 ? cell.substr(1, cell.size() - 2) : cell);
+        cell.clear();
+      } else {
+        cell += line[i];
+      }
+    }
+  }
+  return rows;
+}
+
+class ResultsTable : public testing::TestWithParam<const char*> {};
+
+TEST_P(ResultsTable, HtmlShowsEveryColumnWithTheTablesText) {
+  const ReportInput in = recorded(GetParam());
+  const Table t = results_table(in.placements);
+  ASSERT_FALSE(t.rows.empty());
+  const auto rows = html_rows(html_report(in), "<table class=\"sortable\" id=\"results\">");
+  ASSERT_EQ(rows.size(), t.rows.size() + 1);
+  EXPECT_EQ(rows[0], headers());
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (std::size_t c = 0; c < t.headers.size(); ++c)
+      if (t.rows[r][c].lines.empty()) {  // notes are one per line (<br>)
+        EXPECT_EQ(rows[r + 1][c], escape_html(t.rows[r][c].text)) << t.headers[c];
+      }
+}
+
+TEST_P(ResultsTable, MarkdownShowsEveryColumnWithTheTablesText) {
+  const ReportInput in = recorded(GetParam());
+  const Table t = results_table(in.placements);
+  const auto rows = markdown_rows(markdown_report(in), "## Results");
+  ASSERT_EQ(rows.size(), t.rows.size() + 1);
+  EXPECT_EQ(rows[0], headers());
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    ASSERT_EQ(rows[r + 1].size(), t.headers.size());
+    for (std::size_t c = 0; c < t.headers.size(); ++c)
+      if (!t.rows[r][c].alarm) {
+        EXPECT_EQ(rows[r + 1][c], escape_markdown_cell(t.rows[r][c].text)) << t.headers[c];
+      }
+  }
+}
+
+TEST_P(ResultsTable, CsvHasAFieldForEveryColumnAndOneRowPerCase) {
+  const ReportInput in = recorded(GetParam());
+  std::set<ResultColumn> covered;
+  std::string header;
+  for (const auto& f : results_csv_fields()) {
+    covered.insert(f.column);
+    if (!header.empty()) header += ',';
+    header += f.name;
+  }
+  EXPECT_EQ(covered.size(), result_columns().size());
+  const std::string csv = csv_report(in);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), header);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'),
+            static_cast<std::ptrdiff_t>(in.placements.size() + 1));
+}
+
+// A schema-1 run and a schema-2 fusion run (their roles inferred by the reader).
+INSTANTIATE_TEST_SUITE_P(Fixtures, ResultsTable,
+                         testing::Values("run-smoke-f64-zen4-vm.json",
+                                         "run-fusion-small-zen5-vm.json"));
+
+TEST(ResultsTable, ColumnsAreListedInTheirEnumsOrder) {
+  const auto& columns = result_columns();
+  ASSERT_EQ(static_cast<int>(columns.size()), kResultColumns);
+  for (int i = 0; i < kResultColumns; ++i)
+    EXPECT_EQ(static_cast<int>(columns[i].column), i) << columns[i].header;
+}
+
+TEST(ResultsTable, AnAboveRoofEfficiencyIsAnAlarmInEveryFormat) {
+  ReportInput in = recorded("run-smoke-f64-zen4-vm.json");
+  RooflinePlacement* placed = nullptr;
+  for (auto& p : in.placements)
+    if (p.placeable && p.attainable > 0) placed = &p;
+  ASSERT_NE(placed, nullptr);
+  placed->above_roof = true;
+  placed->efficiency = 1.25;
+  const TableCell c = result_cell(*placed, ResultColumn::efficiency);
+  EXPECT_TRUE(c.alarm);
+  EXPECT_EQ(c.text, "125% above roof");
+  EXPECT_NE(html_report(in).find("<td class=\"n above\" data-v=\"1.25\">125% above roof</td>"),
+            std::string::npos);
+  EXPECT_NE(markdown_report(in).find("| **125% above roof** |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ridgeline

@@ -2,8 +2,10 @@
 # UndefinedBehaviorSanitizer (the `asan` preset). Any error stops the process (no
 # recovery), so a test or fuzz run fails on the first one.
 #
-# RIDGELINE_FUZZ: the libFuzzer targets in tests/fuzz (clang only). All code is
-# instrumented for coverage (-fsanitize=fuzzer-no-link); the targets link libFuzzer.
+# RIDGELINE_FUZZ: the libFuzzer targets in tests/fuzz (clang only). The code they read
+# with (core, analysis, reports) is instrumented for coverage (-fsanitize=fuzzer-no-link,
+# ridgeline_fuzz_coverage); the targets link libFuzzer. The rest is not: coverage of code a
+# fuzzer never reaches only costs build time.
 option(RIDGELINE_SANITIZE "Build with ASan and UBSan" OFF)
 option(RIDGELINE_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 
@@ -27,5 +29,10 @@ if(RIDGELINE_FUZZ)
     message(FATAL_ERROR "RIDGELINE_FUZZ needs RIDGELINE_SANITIZE=ON: a fuzzer without ASan and "
                         "UBSan finds only the crashes that happen to segfault")
   endif()
-  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>")
 endif()
+
+function(ridgeline_fuzz_coverage)
+  foreach(t ${ARGN})
+    target_compile_options(${t} PRIVATE "$<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>")
+  endforeach()
+endfunction()

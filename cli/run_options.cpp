@@ -27,6 +27,11 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
       "--fp-env", opt->plan.fp_envs,
       "Floating-point environments of the CPU cases: ieee (the default), ftz_daz (subnormals "
       "flushed to zero)");
+  auto* caches = sub->add_option(
+      "--cache", opt->plan.caches,
+      "Where each timed call finds its operands on the CPU: warm (the default: wherever the "
+      "last call left them), cold (flushed from every cache level before each call, untimed); "
+      "the GPU is always cold");
   auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
   sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
   sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
@@ -84,7 +89,7 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
                 "counted here; without it, each such event is one warning line");
   sub->add_flag("--no-probe", opt->no_probe,
                 "Do not probe the machine when no model is cached (the Run then has no ceilings)");
-  for (auto* opt_ : {backends, dtypes, patterns, fp_envs, layouts}) opt_->delimiter(',');
+  for (auto* opt_ : {backends, dtypes, patterns, fp_envs, caches, layouts}) opt_->delimiter(',');
 
   // Google Benchmark's own flags, as compare.py and other tools pass them.
   auto* gbench = "Google Benchmark compatibility";

@@ -9,6 +9,7 @@ std::string problem_label(const LadderRow& row) {
   std::string label = row.op + " " + row.dtype + " " + row.params;
   if (!row.pattern.empty() && row.pattern != "normal") label += " pattern=" + row.pattern;
   if (!row.fp_env.empty() && row.fp_env != "ieee") label += " fp=" + row.fp_env;
+  if (row.cache != CacheState::warm) label += " cache=" + std::string(to_string(row.cache));
   return label;
 }
 
@@ -16,13 +17,15 @@ std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacem
   std::vector<LadderRow> rows;
   // Problem -> its row: one lookup per placement, however many problems there are.
   // The same data and FP environment too: zeros against normal inputs is no comparison.
-  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string, int>,
-           std::size_t>
+  std::map<
+      std::tuple<std::string, std::string, std::string, std::string, std::string, int, CacheState>,
+      std::size_t>
       index;
   auto row_of = [&](const RooflinePlacement& p) -> LadderRow& {
-    auto [it, added] =
-        index.try_emplace({p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads}, rows.size());
-    if (added) rows.push_back({p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads, "", 0, {}});
+    auto [it, added] = index.try_emplace(
+        {p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads, p.cache}, rows.size());
+    if (added)
+      rows.push_back({p.op, p.dtype, p.params, p.pattern, p.fp_env, p.threads, "", 0, {}, p.cache});
     return rows[it->second];
   };
   for (const auto& p : placements) {

@@ -167,6 +167,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.params = params_label(d.problem);
   p.pattern = d.problem.pattern;
   p.fp_env = std::string(to_string(d.fp_env));
+  p.cache = d.cache;
   p.threads = d.threads;
   p.disposition = d.validation.disposition;
   if (d.validation.disposition != Disposition::passed || r.error_occurred) {
@@ -220,14 +221,18 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   const bool analytic_bytes = analytic != d.work.bytes.end() && usable(analytic->second);
   if (counted_bytes) {
     p.bytes_source = bytes_source;
-  } else if (analytic_bytes && d.device == Device::gpu) {
-    // GPU runs rotate through operand copies larger than L2: every call reads from HBM.
-    p.bytes[std::string(display_name(MemoryLevel::main, Device::gpu))] = analytic->second;
+  } else if (analytic_bytes && (d.device == Device::gpu || d.cache == CacheState::cold)) {
+    // Cold operands: GPU runs rotate through operand copies larger than L2, a CPU case with
+    // cache=cold flushes them before each call. Every call reads from main memory.
+    const std::string level(display_name(MemoryLevel::main, d.device));
+    p.bytes[level] = analytic->second;
     p.bytes_source = MetricSource::analytic;
     p.notes.push_back(
         {NoteKind::level,
-         fmt::format("compulsory bytes (analytic) from HBM: {} per call, operands rotated",
-                     human_bytes(analytic->second))});
+         fmt::format(
+             "compulsory bytes (analytic) from {}: {} per call, operands {}", level,
+             human_bytes(analytic->second),
+             d.device == Device::gpu ? "rotated" : "flushed from the caches before each call")});
   } else if (analytic_bytes) {
     // The level is the working set's; the bytes may be more (an unfused kernel's passes
     // move its operands several times: its traffic, not its footprint).

@@ -109,20 +109,22 @@ CaseKey case_key(const RooflinePlacement& p) {
     k.foreign_name = p.name;
     return k;
   }
-  k = {p.op, p.backend, p.device, p.dtype, p.params, p.pattern, p.fp_env, p.threads, ""};
+  k = {p.op, p.backend, p.device, p.dtype, p.params, p.pattern, p.fp_env, p.threads, "", p.cache};
   return k;
 }
 
 std::map<std::string, std::string> key_fields(const CaseKey& k) {
   if (!k.foreign_name.empty()) return {{"foreign_name", k.foreign_name}};
-  return {{"op", k.op},
-          {"backend", k.backend},
-          {"device", std::string(to_string(k.device))},
-          {"dtype", k.dtype},
-          {"params", k.params},
-          {"pattern", k.pattern},
-          {"fp_env", k.fp_env},
-          {"threads", std::to_string(k.threads)}};
+  std::map<std::string, std::string> f{{"op", k.op},
+                                       {"backend", k.backend},
+                                       {"device", std::string(to_string(k.device))},
+                                       {"dtype", k.dtype},
+                                       {"params", k.params},
+                                       {"pattern", k.pattern},
+                                       {"fp_env", k.fp_env},
+                                       {"threads", std::to_string(k.threads)}};
+  if (k.cache != CacheState::warm) f["cache"] = std::string(to_string(k.cache));
+  return f;
 }
 
 CaseKey key_from_fields(const std::map<std::string, std::string>& f) {
@@ -141,7 +143,9 @@ CaseKey key_from_fields(const std::map<std::string, std::string>& f) {
        get("pattern"),
        get("fp_env"),
        1,
-       ""};
+       "",
+       get("cache").empty() ? CacheState::warm
+                            : parse_cache_state(get("cache")).value_or(CacheState::cold)};
   try {
     k.threads = std::stoi(get("threads"));
   } catch (const std::exception&) {

@@ -91,6 +91,7 @@ CaseDetails details_from_json(const Fields& f) {
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(positive(f, "threads"));
   if (f.has("fp_env")) d.fp_env = f.template word<FpEnv>("fp_env", parse_fp_env);
+  if (f.has("cache")) d.cache = f.template word<CacheState>("cache", parse_cache_state);
   const Fields work = f.object("work");
   d.work.flops = work.number("flops");
   const Fields bytes = work.object("bytes");

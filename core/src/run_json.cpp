@@ -41,6 +41,7 @@ json details_to_json(const CaseDetails& d) {
             {"kernel", d.kernel_notes},
             {"power", nullptr}};
   if (d.fp_env != FpEnv::ieee) j["fp_env"] = std::string(to_string(d.fp_env));
+  if (d.cache != CacheState::warm) j["cache"] = std::string(to_string(d.cache));
   return j;
 }
 

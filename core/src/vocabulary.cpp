@@ -40,6 +40,11 @@ constexpr std::array<Spelling<Device>, 2> kDevices{{
     {Device::gpu, "gpu", "GPU"},
 }};
 
+constexpr std::array<Spelling<CacheState>, 2> kCacheStates{{
+    {CacheState::warm, "warm", "warm"},
+    {CacheState::cold, "cold", "cold"},
+}};
+
 constexpr std::array<Spelling<KernelRole>, 4> kRoles{{
     {KernelRole::ladder, "ladder", "ladder"},
     {KernelRole::fused, "fused", "fused"},
@@ -92,6 +97,13 @@ std::string_view display_name(Device device) {
 }
 std::optional<Device> parse_device(std::string_view text) {
   return value_of<Device>(kDevices, text);
+}
+
+std::string_view to_string(CacheState state) {
+  return spelling_of(kCacheStates, state).json;
+}
+std::optional<CacheState> parse_cache_state(std::string_view text) {
+  return value_of<CacheState>(kCacheStates, text);
 }
 
 std::string_view to_string(KernelRole role) {

@@ -1,6 +1,7 @@
 #include "ridgeline/kernels/operand_buffer.hpp"
 
 #include <fmt/format.h>
+#include <immintrin.h>
 
 #include <cstdlib>
 #include <new>
@@ -40,6 +41,15 @@ double OperandBuffer::at(std::size_t i) const {
       return as<std::int32_t>()[i];
   }
   return 0;
+}
+
+void evict_from_caches(const Operands& operands) {
+  constexpr std::size_t kLine = 64;  // every x86-64 CPU this runs on; a smaller step is safe
+  for (const auto& e : operands.entries()) {
+    const auto* p = static_cast<const char*>(e.buffer.raw());
+    for (std::size_t at = 0; at < e.buffer.bytes(); at += kLine) _mm_clflush(p + at);
+  }
+  _mm_mfence();  // the flushes are done before the timed call's first load
 }
 
 void Operands::add(OperandSpec spec) {

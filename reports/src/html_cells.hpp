@@ -4,9 +4,7 @@
 
 #include <cmath>
 #include <string>
-#include <vector>
 
-#include "ridgeline/analysis/note.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/tables.hpp"
 
@@ -14,15 +12,6 @@ namespace ridgeline::reports {
 
 inline std::string cell(const std::string& text) {
   return "<td>" + escape_html(text) + "</td>";
-}
-// One line per note, "kind: text".
-inline std::string notes_cell(const std::vector<Note>& notes) {
-  std::string s = "<td class=\"notes\">";
-  for (std::size_t i = 0; i < notes.size(); ++i) {
-    if (i > 0) s += "<br>";
-    s += escape_html(fmt::format("{}: {}", to_string(notes[i].kind), notes[i].text));
-  }
-  return s + "</td>";
 }
 // A number: right-aligned, sorted by its value (data-v), shown as `shown`.
 inline std::string num(double value, const std::string& shown) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "fp_env_scope.hpp"
 #include "ridgeline/collectors/collector.hpp"
@@ -28,6 +29,8 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.fp_env = spec.fp_env;
+  // The device harness rotates operand copies past its L2 on every call: always cold.
+  d.cache = d.device == Device::gpu ? CacheState::cold : spec.cache;
   d.work = work;
   d.metrics.push_back({"flops", work.flops, "FLOP", MetricSource::analytic});
   for (const auto& [level, bytes] : work.bytes)
@@ -166,6 +169,15 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   // Under likwid-perfctr -m, one marker region per case around the timed loops.
   const std::string region = likwid_region_name(name);
   const bool device_timed = kernel->info().device != Device::cpu;
+  const bool cold = !device_timed && spec.cache == CacheState::cold;
+  // cache=cold: each call's operands flushed from every cache level first, untimed; the
+  // call's own time is the iteration's.
+  const auto cold_call = [&] {
+    evict_from_caches(ops);
+    const auto start = std::chrono::steady_clock::now();
+    kernel->run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   PassClock* pass_clock = kernel->pass_clock();
   const std::vector<PassWork> passes =
       pass_clock ? op_unfused_passes(problem) : std::vector<PassWork>{};
@@ -176,6 +188,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     try {
       if (device_timed)  // each iteration's time from the device's own events
         for (auto _ : state) state.SetIterationTime(*kernel->timed_run());
+      else if (cold)
+        for (auto _ : state) state.SetIterationTime(cold_call());
       else
         for (auto _ : state) kernel->run();
     } catch (const std::exception& e) {  // a device fault mid-run: recorded with its reason
@@ -203,7 +217,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     bench->Iterations(*settings.iterations);
   else
     bench->MinTime(settings.min_time_s)->MinWarmUpTime(settings.warmup_s);
-  if (device_timed)
+  if (device_timed || cold)
     bench->UseManualTime();
   else
     bench->UseRealTime();
@@ -220,7 +234,11 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run",
                            &kernel->info())};
   std::vector<CaseResult> results;
-  const auto notes = kernel->notes();
+  auto notes = kernel->notes();
+  if (cold)
+    notes["cache"] =
+        "cold: every operand flushed (clflush) before each call, untimed; counters read over "
+        "the timed loop include the flushes' write-backs of the outputs";
   for (const auto& run : reporter.runs()) {
     CaseResult r;
     const bool aggregate = run.run_type == benchmark::BenchmarkReporter::Run::RT_Aggregate;

@@ -115,6 +115,9 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
                       "mantissaK takes K from 0 to 52)",
                       p, join(known_patterns())));
   check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env");
+  check_names(req.caches,
+              {std::string(to_string(CacheState::warm)), std::string(to_string(CacheState::cold))},
+              "cache");
   check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
   // Up to four threads a CPU: oversubscription stays something to look at; 100,000 threads
   // exhausted the memory for their stacks and the case died (SIGSEGV) before measuring.
@@ -167,6 +170,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
            [](CaseSpec& x, const std::string& l) { apply_params(x.problem, "layout=" + l); });
     expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
     expand(req.fp_envs, [](CaseSpec& x, const std::string& e) { x.fp_env = *parse_fp_env(e); });
+    expand(req.caches, [](CaseSpec& x, const std::string& s) { x.cache = *parse_cache_state(s); });
     expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
     for (auto& v : variants) emit(std::move(v));
   }

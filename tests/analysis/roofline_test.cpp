@@ -257,6 +257,15 @@ TEST(Placement, BytesAreComparedWithTheLevelTheWorkingSetFitsIn) {
   EXPECT_EQ(big.bytes_source, MetricSource::analytic);
   EXPECT_EQ(big.flops_source, MetricSource::analytic);
   EXPECT_NE(join_notes(big.notes).find("level: compulsory bytes (analytic)"), std::string::npos);
+  // A cold case's operands were flushed before each call: from DRAM however small.
+  ridgeline::Run cold = run_with_case(1.0, 32);
+  cold.benchmarks[0].ridgeline->cache = CacheState::cold;
+  const auto flushed = place_results(cold, &m)[0];
+  EXPECT_EQ(flushed.intensity.begin()->first, "DRAM");
+  EXPECT_EQ(flushed.cache, CacheState::cold);
+  EXPECT_NE(join_notes(flushed.notes).find("from DRAM: 24 KiB per call, operands flushed"),
+            std::string::npos)
+      << join_notes(flushed.notes);
 }
 
 // With bytes counted at every level, the level shown is the one whose roof binds, not the

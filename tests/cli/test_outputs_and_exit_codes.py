@@ -86,6 +86,7 @@ class BadNumbersAndNames(unittest.TestCase):
         (["run", "--params", "layout=XY"], ["layout=XY", "NN, NT, TN, TT"]),
         (["run", "--pattern", "sparse100"], ["unknown pattern 'sparse100'", "sparseP"]),
         (["run", "--fp-env", "fast"], ["unknown fp-env 'fast'", "ftz_daz"]),
+        (["run", "--cache", "hot"], ["unknown cache 'hot'", "warm, cold"]),
         (["run", "--params", "m=-4"], ["m=-4"]),
     ]
 

@@ -117,6 +117,22 @@ TEST_F(RunFiles, TheFpEnvironmentIsWrittenWhenNotIeeeAndReadBack) {
       << error_of(bad.dump());
 }
 
+TEST_F(RunFiles, AColdCacheIsWrittenAndReadBackAndWarmIsTheDefault) {
+  ridgeline::Run run = sample_run();
+  run.benchmarks[0].ridgeline->cache = CacheState::cold;
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(p));
+  EXPECT_EQ(j["benchmarks"][0]["ridgeline"]["cache"], "cold");
+  EXPECT_FALSE(j["benchmarks"][1]["ridgeline"].contains("cache"));  // warm: runs before it
+  nlohmann::json bad = sample_json();
+  bad["benchmarks"][0]["ridgeline"]["cache"] = "hot";
+  EXPECT_NE(error_of(bad.dump()).find("benchmarks[0].ridgeline.cache: unknown value 'hot'"),
+            std::string::npos)
+      << error_of(bad.dump());
+}
+
 TEST_F(RunFiles, WritesGoogleBenchmarkShape) {
   nlohmann::json j = sample_json();
   EXPECT_EQ(j["context"]["json_schema_version"], 1);

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <set>
 
+#include "ridgeline/core/ops/gemm.hpp"
+
 namespace ridgeline {
 namespace {
 
@@ -121,6 +123,27 @@ TEST(Patterns, FloatingPointPatternsAreRefusedWhereTheyMeanNothing) {
   OperandBuffer b(DType::i8, 16);
   EXPECT_THROW(fill_pattern(b, "subnormal", 1), std::invalid_argument);
   EXPECT_THROW(fill_pattern(b, "ones", 1), std::invalid_argument);
+}
+
+// The cold cache's flush writes every line back: the operands keep their values (odd
+// sizes, past a line's end, included).
+TEST(ColdCache, EvictingTheOperandsKeepsEveryValue) {
+  Operands ops =
+      allocate_operands(gemm_problem(Shape{37, 53, 29, 1}, Layout::NN, DType::f32, "normal"));
+  fill_operands(ops, "normal", 3);
+  std::vector<std::vector<double>> before;
+  for (const auto& e : ops.entries()) {
+    auto& v = before.emplace_back();
+    for (std::size_t i = 0; i < e.buffer.size(); ++i) v.push_back(e.buffer.at(i));
+  }
+  evict_from_caches(ops);
+  for (std::size_t k = 0; k < ops.entries().size(); ++k) {
+    const OperandBuffer& b = ops.entries()[k].buffer;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const double x = b.at(i), y = before[k][i];
+      ASSERT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << k << " " << i;  // outputs: NaN
+    }
+  }
 }
 
 }  // namespace

@@ -137,6 +137,21 @@ TEST(Plan, PatternFamiliesAndFpEnvironmentsExpandTheCasesAndNameThem) {
       << plan_error(r);
 }
 
+TEST(Plan, ColdOperandsAreAnAxisNamedInTheCase) {
+  PlanRequest r;
+  r.suite = "smoke";
+  r.filter = "gemm/cpu\\.naive/f32/m=64.*";
+  r.caches = {"warm", "cold"};
+  const auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].name(), "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=normal/threads=1");
+  EXPECT_EQ(plan[1].name(),
+            "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=normal/cache=cold/threads=1");
+  r.caches = {"hot"};
+  EXPECT_NE(plan_error(r).find("unknown cache 'hot' (known: warm, cold)"), std::string::npos)
+      << plan_error(r);
+}
+
 TEST(Suites, ThePatternsSuitePairsSubnormalInputsUnderBothEnvironments) {
   const SuiteDefinition* s = find_suite("patterns");
   ASSERT_TRUE(s);

@@ -159,6 +159,26 @@ TEST(RunPlan, ResultsCarryWorkMetricsWithSources) {
   EXPECT_FALSE(run.context.collectors.empty());
 }
 
+// cache=cold: the operands flushed before each timed call, the flush untimed; the result
+// says so, passes validation and keeps every repetition's time.
+TEST(ExecuteCase, AColdCaseRecordsItsCacheStateAndTimesOnlyTheCall) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  CaseSpec cold = spec("cpu.tiled", 64);
+  cold.cache = CacheState::cold;
+  ridgeline::Run run = run_plan(catalog, {cold}, quick(), std::nullopt, {});
+  ASSERT_FALSE(run.benchmarks.empty());
+  const CaseResult& r = run.benchmarks[0];
+  ASSERT_TRUE(r.ridgeline);
+  EXPECT_EQ(r.run_name, cold.name());
+  EXPECT_EQ(r.ridgeline->cache, CacheState::cold);
+  EXPECT_EQ(r.ridgeline->validation.disposition, Disposition::passed);
+  EXPECT_NE(r.ridgeline->kernel_notes.at("cache").find("flushed"), std::string::npos);
+  EXPECT_GT(r.real_time, 0);
+  const ridgeline::Run warm = run_plan(catalog, {spec("cpu.tiled", 64)}, quick(), std::nullopt, {});
+  EXPECT_EQ(warm.benchmarks[0].ridgeline->cache, CacheState::warm);
+  EXPECT_FALSE(warm.benchmarks[0].ridgeline->kernel_notes.count("cache"));
+}
+
 TEST(ExecuteCase, AggregatesAreGoogleBenchmarksAndTheUnitIsTheCases) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
   RunSettings settings = quick();

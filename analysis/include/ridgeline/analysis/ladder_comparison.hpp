@@ -21,10 +21,11 @@ struct LadderRow {
   std::string best_blas;
   double best_blas_rate = 0;
   std::vector<LadderRate> rates;  // in run order
+  CacheState cache = CacheState::warm;
 };
 
-// "gemm f32 m=..,n=..,k=../layout=NN", then "pattern=zeros" and "fp=ftz_daz" where the row's
-// differ from normal inputs and IEEE arithmetic.
+// "gemm f32 m=..,n=..,k=../layout=NN", then "pattern=zeros", "fp=ftz_daz" and "cache=cold"
+// where the row's differ from normal inputs, IEEE arithmetic and warm operands.
 std::string problem_label(const LadderRow& row);
 
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements);

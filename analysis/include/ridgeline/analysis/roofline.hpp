@@ -53,6 +53,7 @@ struct RooflinePlacement {
   std::string params;      // the op's params label, "m=..,n=..,k=../layout=NN", or empty
   std::string pattern;     // the timed inputs' pattern; empty for foreign results
   std::string fp_env;      // "ieee" or "ftz_daz"; empty for foreign results
+  CacheState cache = CacheState::warm;  // cold: operands flushed (CPU) or rotated (GPU)
   int threads = 1;
   bool placeable = false;
   std::string reason;  // why not placeable

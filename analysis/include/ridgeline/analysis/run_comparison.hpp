@@ -20,7 +20,8 @@ struct CaseKey {
   Device device = Device::cpu;
   std::string dtype, params, pattern, fp_env;
   int threads = 1;
-  std::string foreign_name;  // set only for foreign results
+  std::string foreign_name;             // set only for foreign results
+  CacheState cache = CacheState::warm;  // a field only when cold (runs before it were warm)
   auto operator<=>(const CaseKey&) const = default;
 };
 

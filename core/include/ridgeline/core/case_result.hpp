@@ -32,6 +32,7 @@ struct CaseDetails {
   Problem problem;
   int threads = 1;
   FpEnv fp_env = FpEnv::ieee;
+  CacheState cache = CacheState::warm;  // "cache" in the JSON, written when cold
   WorkModel work;
   std::vector<Metric> metrics;
   Validation validation;

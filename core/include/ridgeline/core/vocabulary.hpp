@@ -23,6 +23,14 @@ enum class KernelRole { ladder, fused, unfused, vendor };
 std::string_view to_string(KernelRole role);
 std::optional<KernelRole> parse_kernel_role(std::string_view text);
 
+// Where a case's operands are when each timed call starts. warm: wherever the previous
+// call left them (in cache when they fit; the CPU's default, Google Benchmark's way). cold:
+// flushed from every cache level before each call, the flush untimed (the CPU's `--cache
+// cold`); the GPU harness is always cold (it rotates operand copies past its L2).
+enum class CacheState { warm, cold };
+std::string_view to_string(CacheState state);
+std::optional<CacheState> parse_cache_state(std::string_view text);
+
 // What became of a case. Not a bool: "did not run" has several honest reasons. `error`
 // and `skipped` are Google Benchmark's own (SkipWithError, SkipWithMessage) in foreign
 // results; Ridgeline's validation gives the others.

@@ -73,6 +73,12 @@ class Operands {
 // Every operand of the problem, allocated (not filled).
 Operands allocate_operands(const Problem& problem);
 
+// Writes every cache line of every operand back and drops it from every cache level of
+// every core (clflush, then a fence), so the next call finds its operands in DRAM: the
+// CPU's cold cache (CacheState::cold). The values are unchanged; a kernel's own workspace
+// (packed panels, a library's scratch) is not touched.
+void evict_from_caches(const Operands& operands);
+
 // The gemm kernels' view of A, B and C (gemm and gemm_bias_act), row-major, with the
 // leading dimensions that the layout implies (A is m x k, or k x m when transposed).
 struct GemmOperands {

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/fp_env.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -12,6 +13,7 @@ struct CaseSpec {
   Problem problem;
   int threads = 1;
   FpEnv fp_env = FpEnv::ieee;  // named in the case only when not ieee: ".../fp=ftz_daz/threads=1"
+  CacheState cache = CacheState::warm;  // named only when cold: ".../cache=cold/threads=1"
   // "gemm/cpu.packed_avx512/f32/m=1024,n=1024,k=1024/layout=NN/pattern=normal/threads=1"
   // (the op's params label, core/op.hpp: params_label)
   std::string name() const;

@@ -17,6 +17,7 @@ struct PlanRequest {
   std::vector<std::string> dtypes;
   std::vector<std::string> patterns;
   std::vector<std::string> fp_envs;  // "ieee", "ftz_daz"
+  std::vector<std::string> caches;   // "warm", "cold" (vocabulary.hpp: CacheState)
   std::vector<std::string> layouts;
   std::vector<int> threads;
   // Params overrides, "m=512,n=256,k=128" or "rows=4096,cols=4096": each applies to the

@@ -7,6 +7,7 @@
 
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
+#include "suite_rows.hpp"
 
 namespace ridgeline {
 
@@ -46,8 +47,7 @@ std::vector<CaseSpec> patterns_suite(const KernelCatalog& catalog, int cpus) {
   Problem chain;
   chain.op = "eltwise_chain";
   chain.params = parse_params(op_definition("eltwise_chain"), "n=4194304,L=8");
-  for (int t : cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1})
-    subnormal_pairs(cases, {"cpu.fused", chain, t});
+  for (int t : one_and_all(cpus)) subnormal_pairs(cases, {"cpu.fused", chain, t});
   return cases;
 }
 

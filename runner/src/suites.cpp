@@ -6,6 +6,7 @@
 #include "pattern_suites.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gpu.hpp"
+#include "suite_rows.hpp"
 
 namespace ridgeline {
 
@@ -84,10 +85,6 @@ std::vector<CaseSpec> gpu_cases(const KernelCatalog& catalog, std::int64_t f32_n
 std::vector<CaseSpec> with_gpu(std::vector<CaseSpec> cpu, std::vector<CaseSpec> gpu) {
   cpu.insert(cpu.end(), gpu.begin(), gpu.end());
   return cpu;
-}
-
-std::vector<int> one_and_all(int cpus) {
-  return cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1};
 }
 
 std::vector<CaseSpec> smoke(const KernelCatalog& catalog, int cpus) {

@@ -104,5 +104,25 @@ TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   EXPECT_GT(files, 100);
 }
 
+// A kernel and a reference check know their op from where they are registered (one per op),
+// so nothing in kernels reads the op back from a problem's name ("problem.op == ...").
+TEST(Vocabulary, KernelsNeverDispatchOnAnOpsName) {
+  namespace fs = std::filesystem;
+  const std::regex by_name(R"re(\bop\s*[!=]=\s*"|"\s*[!=]=\s*\w+\.op\b)re");
+  int files = 0;
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(RIDGELINE_SOURCE_DIR) / "kernels")) {
+    const std::string ext = e.path().extension().string();
+    if (ext != ".cpp" && ext != ".hpp" && ext != ".cu") continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+      EXPECT_FALSE(std::regex_search(line.substr(0, line.find("//")), by_name))
+          << e.path().string() << ":" << n << ": " << line;
+  }
+  EXPECT_GT(files, 50);
+}
+
 }  // namespace
 }  // namespace ridgeline

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -232,6 +233,26 @@ TEST(Catalog, SingleThreadedKernelsRefuseThreads) {
   EXPECT_NE(s.reason.find("single-threaded"), std::string::npos);
   p = gemm_problem(Shape{8, 8, 8, 3});
   EXPECT_FALSE(kernel->supports(p, 1));
+}
+
+// No GEMM kernel here runs a batch of products yet: each says so (check_gemm_batch), where a
+// GPU's GEMMs say first that there is no GPU, and gemm_bias_act (no batch) is unaffected.
+TEST(Catalog, EveryGemmKernelRefusesABatchWithItsReason) {
+  const Problem batched = gemm_problem(Shape{8, 8, 8, 3}, Layout::NN, DType::f32, "normal");
+  int checked = 0;
+  for (const auto& k : catalog().kernels()) {
+    if (k.op != "gemm" || k.device != Device::cpu) continue;
+    SCOPED_TRACE(k.id());
+    const Support s = catalog().create(k.backend)->supports(batched, 1);
+    EXPECT_FALSE(s);
+    EXPECT_NE(s.reason.find("does not implement batched problems"), std::string::npos) << s.reason;
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+  Problem bias;
+  bias.op = "gemm_bias_act";
+  bias.params = parse_params(op_definition(bias.op), "m=8,n=8,k=8/act=relu");
+  EXPECT_TRUE(catalog().create("cpu.fused", "gemm_bias_act")->supports(bias, 1));
 }
 
 }  // namespace ridgeline

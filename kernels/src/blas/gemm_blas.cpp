@@ -25,7 +25,7 @@ class BlasGemmKernel : public Kernel {
     if (threads > 1 && !info_.threaded)
       return Support::no(fmt::format("{} ({}) has no thread-count setter Ridgeline knows",
                                      info_.id(), spec_.path.string()));
-    return check_common_support(info_, problem, threads);
+    return check_gemm_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     if (!lib_) lib_ = load_blas_library(spec_);

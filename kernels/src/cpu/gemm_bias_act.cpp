@@ -70,7 +70,7 @@ class GemmBiasActKernel : public Kernel {
     if (problem.op == info_.op && problem.dtype == DType::bf16 && !bf16_available_)
       return Support::no(info_.id() +
                          ": bf16 needs AVX-512 and AVX512_BF16 (vdpbf16ps), which this CPU lacks");
-    return check_common_support(info_, problem, threads);
+    return check_gemm_support(info_, problem, threads);
   }
 
   void prepare(const Problem& problem, Operands& operands, int threads) override {

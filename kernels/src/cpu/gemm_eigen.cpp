@@ -56,7 +56,7 @@ class EigenGemmKernel : public Kernel {
               KernelRole::vendor} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    return check_common_support(info_, problem, threads);
+    return check_gemm_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     problem_ = problem;

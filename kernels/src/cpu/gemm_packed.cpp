@@ -49,7 +49,7 @@ class PackedGemmKernel : public Kernel {
     if (isa_ == PackedIsa::avx512 && problem.op == info_.op && problem.dtype == DType::bf16 &&
         !cpu.avx512_bf16)
       return Support::no(info_.id() + ": bf16 needs AVX512_BF16 (vdpbf16ps), which this CPU lacks");
-    return check_common_support(info_, problem, threads);
+    return check_gemm_support(info_, problem, threads);
   }
 
   void prepare(const Problem& problem, Operands& operands, int threads) override {

@@ -2,7 +2,7 @@
 // Shared plumbing of the single-buffer CPU rungs (naive, reordered, tiled): they keep the
 // operands and call one typed routine per dtype.
 #include "ridgeline/core/ops/gemm.hpp"
-#include "ridgeline/kernels/kernel.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline::cpu {
 
@@ -46,7 +46,7 @@ class SimpleGemmKernel : public Kernel {
 
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    Support s = check_common_support(info_, problem, threads);
+    Support s = check_gemm_support(info_, problem, threads);
     if (s && needs_plain_b_ && transposes_b(gemm_layout(problem)))
       return Support::no(info_.id() + " streams rows of B and handles only NN and TN layouts");
     return s;

@@ -81,7 +81,7 @@ class CublasGemm final : public GpuGemmKernel {
   }
 
  protected:
-  Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
+  Support supports_gemm(const Problem& p) const override { return library_and_shape(info(), p); }
   void setup_gemm(const DeviceGemm& g, const std::vector<DeviceGemm>&,
                   cudaStream_t stream) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
@@ -143,7 +143,7 @@ class CublasLtGemm final : public GpuGemmKernel {
   }
 
  protected:
-  Support supports_problem(const Problem& p) const override { return library_and_shape(info(), p); }
+  Support supports_gemm(const Problem& p) const override { return library_and_shape(info(), p); }
   void setup_gemm(const DeviceGemm& g, const std::vector<DeviceGemm>& copies,
                   cudaStream_t stream) override {
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasLtCreate(&handle_));

@@ -20,7 +20,7 @@ class HandWrittenGemm final : public GpuGemmKernel {
       : GpuGemmKernel(std::move(info)), launcher_(launcher), mn_(mn), k_(k) {}
 
  protected:
-  Support supports_problem(const Problem& p) const override {
+  Support supports_gemm(const Problem& p) const override {
     if (gemm_layout(p) != Layout::NN)
       return Support::no(fmt::format("{} handles only the NN layout", info().id()));
     const Shape s = gemm_shape(p);

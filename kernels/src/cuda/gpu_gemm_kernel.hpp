@@ -3,6 +3,7 @@
 // A, B and C as one DeviceGemm with the layout's leading dimensions.
 #include "device_gemm.hpp"
 #include "gpu_op_kernel.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline {
 
@@ -11,6 +12,8 @@ class GpuGemmKernel : public GpuOpKernel {
   using GpuOpKernel::GpuOpKernel;
 
  protected:
+  // What this GEMM cannot do beyond the common checks and one product per call.
+  virtual Support supports_gemm(const Problem&) const { return Support::yes(); }
   // Once per prepare(), after the upload: handles, plans, algorithm choice, from the first
   // operand copy; `copies` holds every copy, for what each needs before timing.
   virtual void setup_gemm(const DeviceGemm&, const std::vector<DeviceGemm>& /*copies*/,
@@ -21,6 +24,10 @@ class GpuGemmKernel : public GpuOpKernel {
   DeviceGemm view(const DeviceOperands& operands) const;
 
  private:
+  Support supports_problem(const Problem& problem) const final {
+    if (Support s = check_gemm_batch(info(), problem); !s) return s;
+    return supports_gemm(problem);
+  }
   void setup(const Problem& problem, const std::vector<DeviceOperands>& slots,
              cudaStream_t stream) final;
   void launch(const DeviceOperands& operands, cudaStream_t stream) final {

@@ -3,6 +3,7 @@
 // memory) for softmax, layernorm, rmsnorm and eltwise_chain; f32 and bf16 storage.
 #include <fmt/format.h>
 
+#include "../ops/rowwise_op.hpp"
 #include "gpu_kernels.hpp"
 #include "gpu_op_kernel.hpp"
 #include "ridgeline/core/op.hpp"
@@ -14,19 +15,10 @@ namespace ridgeline {
 
 namespace {
 
-enum class RowOp { softmax, layernorm, rmsnorm, eltwise_chain };
-
-RowOp row_op(const std::string& op) {
-  return op == "softmax"     ? RowOp::softmax
-         : op == "layernorm" ? RowOp::layernorm
-         : op == "rmsnorm"   ? RowOp::rmsnorm
-                             : RowOp::eltwise_chain;
-}
-
 class GpuRowwise final : public GpuOpKernel {
  public:
-  GpuRowwise(const std::string& op, bool fused)
-      : GpuOpKernel({op,
+  GpuRowwise(RowwiseOpName op, bool fused)
+      : GpuOpKernel({std::string(op.name),
                      fused ? "cuda.fused" : "cuda.unfused",
                      Device::gpu,
                      {DType::f32, DType::bf16},
@@ -37,12 +29,12 @@ class GpuRowwise final : public GpuOpKernel {
                              "written to device memory, as an eager framework runs them",
                      fused ? KernelRole::fused : KernelRole::unfused,
                      "cuda"}),
-        op_(row_op(op)),
+        op_(op.op),
         fused_(fused) {}
 
  protected:
   void setup(const Problem& problem, const std::vector<DeviceOperands>&, cudaStream_t) override {
-    if (op_ == RowOp::eltwise_chain) {
+    if (op_ == RowwiseOp::eltwise_chain) {
       rows_ = {1, problem.params.dim("n")};
       length_ = static_cast<int>(problem.params.dim("L"));
     } else {
@@ -50,7 +42,7 @@ class GpuRowwise final : public GpuOpKernel {
     }
     dtype_ = problem.dtype;
     scratch_ = {};
-    if (!fused_ && op_ != RowOp::eltwise_chain) {
+    if (!fused_ && op_ != RowwiseOp::eltwise_chain) {
       const std::size_t bytes =
           static_cast<std::size_t>(rowwise_scratch_elements(rows_.rows, rows_.cols)) *
           size_of(dtype_);
@@ -68,25 +60,25 @@ class GpuRowwise final : public GpuOpKernel {
 
   void launch(const DeviceOperands& o, cudaStream_t s) override {
     DeviceRows r{o.in("x"), o.out("y"), nullptr, nullptr, rows_.rows, rows_.cols, dtype_};
-    if (op_ == RowOp::layernorm || op_ == RowOp::rmsnorm) r.gamma = o.in("gamma");
-    if (op_ == RowOp::layernorm) r.beta = o.in("beta");
+    if (has_gamma(op_)) r.gamma = o.in("gamma");
+    if (has_beta(op_)) r.beta = o.in("beta");
     switch (op_) {
-      case RowOp::softmax:
+      case RowwiseOp::softmax:
         return fused_ ? launch_softmax_fused(r, s) : launch_softmax_unfused(r, scratch_, s);
-      case RowOp::layernorm:
+      case RowwiseOp::layernorm:
         return fused_ ? launch_layernorm_fused(r, kNormEpsilon, s)
                       : launch_layernorm_unfused(r, scratch_, kNormEpsilon, s);
-      case RowOp::rmsnorm:
+      case RowwiseOp::rmsnorm:
         return fused_ ? launch_rmsnorm_fused(r, kNormEpsilon, s)
                       : launch_rmsnorm_unfused(r, scratch_, kNormEpsilon, s);
-      case RowOp::eltwise_chain:
+      case RowwiseOp::eltwise_chain:
         return fused_ ? launch_eltwise_chain_fused(r, length_, s)
                       : launch_eltwise_chain_unfused(r, length_, s);
     }
   }
 
  private:
-  RowOp op_;
+  RowwiseOp op_;
   bool fused_;
   RowShape rows_;  // eltwise_chain: one row of n
   int length_ = 1;
@@ -98,7 +90,7 @@ class GpuRowwise final : public GpuOpKernel {
 }  // namespace
 
 void add_gpu_rowwise_kernels(KernelCatalog& catalog) {
-  for (const char* op : {"softmax", "layernorm", "rmsnorm", "eltwise_chain"})
+  for (RowwiseOpName op : kRowwiseOps)
     for (bool fused : {true, false})
       catalog.add([op, fused] { return std::make_unique<GpuRowwise>(op, fused); });
 }

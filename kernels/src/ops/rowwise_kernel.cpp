@@ -15,6 +15,7 @@
 #include "forced_isa.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "rowwise_op.hpp"
 #include "rowwise_ops.hpp"
 
 namespace ridgeline {
@@ -25,8 +26,8 @@ namespace {
 // force AVX2 (f32), so that an AVX-512 machine measures the code an AVX2-only CPU runs.
 class RowwiseKernel : public Kernel {
  public:
-  RowwiseKernel(std::string op, bool fused, std::optional<ops::Isa> forced = std::nullopt)
-      : info_{op,
+  RowwiseKernel(RowwiseOpName op, bool fused, std::optional<ops::Isa> forced = std::nullopt)
+      : info_{std::string(op.name),
               ops::forced_backend(forced, fused ? "fused" : "unfused"),
               Device::cpu,
               ops::forced_dtypes(forced),
@@ -38,6 +39,7 @@ class RowwiseKernel : public Kernel {
                                 forced ? ", " + ops::isa_said(forced) : std::string()),
               fused ? KernelRole::fused : KernelRole::unfused,
               ops::forced_family(forced)},
+        op_(op.op),
         fused_(fused),
         forced_(forced) {}
 
@@ -62,14 +64,10 @@ class RowwiseKernel : public Kernel {
     bf16_ = problem.dtype == DType::bf16;
     x_ = data(operands, "x");
     y_ = data(operands, "y");
-    op_ = problem.op == "softmax"     ? Op::softmax
-          : problem.op == "layernorm" ? Op::layernorm
-          : problem.op == "rmsnorm"   ? Op::rmsnorm
-                                      : Op::eltwise_chain;
-    gamma_ = op_ == Op::layernorm || op_ == Op::rmsnorm ? data(operands, "gamma") : nullptr;
-    beta_ = op_ == Op::layernorm ? data(operands, "beta") : nullptr;
+    gamma_ = has_gamma(op_) ? data(operands, "gamma") : nullptr;
+    beta_ = has_beta(op_) ? data(operands, "beta") : nullptr;
     std::size_t scratch = 0;
-    if (op_ == Op::eltwise_chain) {
+    if (op_ == RowwiseOp::eltwise_chain) {
       rows_ = 1;
       cols_ = problem.params.dim("n");
       length_ = static_cast<int>(problem.params.dim("L"));
@@ -78,9 +76,9 @@ class RowwiseKernel : public Kernel {
       rows_ = s.rows;
       cols_ = s.cols;
       if (!fused_)
-        scratch = op_ == Op::softmax     ? ops::softmax_unfused_scratch(rows_, cols_)
-                  : op_ == Op::layernorm ? ops::layernorm_unfused_scratch(rows_, cols_)
-                                         : ops::rmsnorm_unfused_scratch(rows_, cols_);
+        scratch = op_ == RowwiseOp::softmax     ? ops::softmax_unfused_scratch(rows_, cols_)
+                  : op_ == RowwiseOp::layernorm ? ops::layernorm_unfused_scratch(rows_, cols_)
+                                                : ops::rmsnorm_unfused_scratch(rows_, cols_);
     }
     // The unfused intermediates are in the problem's dtype, like an eager framework's.
     if (scratch_.size() != scratch || scratch_.dtype() != problem.dtype)
@@ -100,10 +98,10 @@ class RowwiseKernel : public Kernel {
     std::map<std::string, std::string> notes{
         {"isa", forced_ ? std::string(ops::to_string(*forced_)) : ops::rowwise_fused_isa()},
         {"passes", fused_ ? "one" : "one per step, intermediates in memory"}};
-    if (fused_ && op_ != Op::eltwise_chain && !(op_ == Op::softmax && bf16_)) {
+    if (fused_ && op_ != RowwiseOp::eltwise_chain && !(op_ == RowwiseOp::softmax && bf16_)) {
       const std::int64_t bytes = ops::rows_in_out_bytes(rows_, cols_, bf16_ ? 2 : 4);
       const bool softmax_plain =
-          op_ == Op::softmax && !ops::softmax_streams_y(forced_.value_or(ops::best_isa()));
+          op_ == RowwiseOp::softmax && !ops::softmax_streams_y(forced_.value_or(ops::best_isa()));
       const bool streams = ops::streams_output(bytes) && !softmax_plain;
       notes["y stores"] = fmt::format(
           "{} (x and y {:.1f} MiB, streamed past {} MiB{})", streams ? "non-temporal" : "plain",
@@ -131,19 +129,19 @@ class RowwiseKernel : public Kernel {
     if constexpr (std::is_same_v<T, float>)
       if (forced_) return run_forced(*forced_, x, y, gamma, static_cast<const T*>(beta_), scratch);
     switch (op_) {
-      case Op::eltwise_chain:
+      case RowwiseOp::eltwise_chain:
         if (fused_)
           ops::eltwise_chain_fused(x, y, cols_, length_, threads_);
         else
           ops::eltwise_chain_unfused(x, y, cols_, length_, threads_);
         return;
-      case Op::softmax:
+      case RowwiseOp::softmax:
         if (fused_)
           ops::softmax_fused(x, y, rows_, cols_, threads_);
         else
           ops::softmax_unfused(x, y, scratch, rows_, cols_, threads_);
         return;
-      case Op::layernorm: {
+      case RowwiseOp::layernorm: {
         const T* beta = static_cast<const T*>(beta_);
         if (fused_)
           ops::layernorm_fused(x, gamma, beta, y, rows_, cols_, kNormEpsilon, threads_);
@@ -151,7 +149,7 @@ class RowwiseKernel : public Kernel {
           ops::layernorm_unfused(x, gamma, beta, y, scratch, rows_, cols_, kNormEpsilon, threads_);
         return;
       }
-      case Op::rmsnorm:
+      case RowwiseOp::rmsnorm:
         if (fused_)
           ops::rmsnorm_fused(x, gamma, y, rows_, cols_, kNormEpsilon, threads_);
         else
@@ -163,26 +161,26 @@ class RowwiseKernel : public Kernel {
   void run_forced(ops::Isa isa, const float* x, float* y, const float* gamma, const float* beta,
                   float* scratch) const {
     switch (op_) {
-      case Op::eltwise_chain:
+      case RowwiseOp::eltwise_chain:
         if (fused_)
           ops::eltwise_chain_fused_isa(isa, x, y, cols_, length_, threads_);
         else
           ops::eltwise_chain_unfused_isa(isa, x, y, cols_, length_, threads_);
         return;
-      case Op::softmax:
+      case RowwiseOp::softmax:
         if (fused_)
           ops::softmax_fused_isa(isa, x, y, rows_, cols_, threads_);
         else
           ops::softmax_unfused_isa(isa, x, y, scratch, rows_, cols_, threads_);
         return;
-      case Op::layernorm:
+      case RowwiseOp::layernorm:
         if (fused_)
           ops::layernorm_fused_isa(isa, x, gamma, beta, y, rows_, cols_, kNormEpsilon, threads_);
         else
           ops::layernorm_unfused_isa(isa, x, gamma, beta, y, scratch, rows_, cols_, kNormEpsilon,
                                      threads_);
         return;
-      case Op::rmsnorm:
+      case RowwiseOp::rmsnorm:
         if (fused_)
           ops::rmsnorm_fused_isa(isa, x, gamma, y, rows_, cols_, kNormEpsilon, threads_);
         else
@@ -190,12 +188,11 @@ class RowwiseKernel : public Kernel {
         return;
     }
   }
-  enum class Op { softmax, layernorm, rmsnorm, eltwise_chain };
   KernelInfo info_;
+  RowwiseOp op_;
   bool fused_;
   std::optional<ops::Isa> forced_;
   bool bf16_ = false;
-  Op op_ = Op::softmax;
   std::int64_t rows_ = 0, cols_ = 0;  // eltwise_chain: one row of n elements
   int length_ = 1;                    // eltwise_chain: L
   int threads_ = 1;
@@ -212,7 +209,7 @@ class RowwiseKernel : public Kernel {
 }  // namespace
 
 void add_rowwise_kernels(KernelCatalog& catalog) {
-  for (const char* op : {"softmax", "layernorm", "rmsnorm", "eltwise_chain"})
+  for (RowwiseOpName op : kRowwiseOps)
     for (bool fused : {true, false}) {
       catalog.add([op, fused] { return std::make_unique<RowwiseKernel>(op, fused); });
       catalog.add(

@@ -69,8 +69,9 @@ void check_row(const float* y, const std::vector<double>& ref, bool per_element,
 
 }  // namespace
 
-Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t seed) {
-  const bool chain = p.op == "eltwise_chain";
+Validation validate_rowwise(RowwiseOp op, const Problem& p, Operands& operands,
+                            std::uint64_t seed) {
+  const bool chain = op == RowwiseOp::eltwise_chain;
   const std::int64_t rows = chain ? 1 : row_shape(p).rows;
   const std::int64_t cols = chain ? p.params.dim("n") : row_shape(p).cols;
   // The chain's elements are checked in rows of 4096, so large arrays are sampled too.
@@ -78,10 +79,9 @@ Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t 
   const std::int64_t count = chain ? (cols + width - 1) / width : rows;
   const OperandBuffer& x = operands.at("x");
   const OperandBuffer& y = operands.at("y");
-  const bool norm = p.op == "layernorm" || p.op == "rmsnorm";
   std::vector<float> xw, yw, gw, bw;  // widened bf16
-  const float* gamma = norm ? f32_view(operands.at("gamma"), 0, cols, gw) : nullptr;
-  const float* beta = p.op == "layernorm" ? f32_view(operands.at("beta"), 0, cols, bw) : nullptr;
+  const float* gamma = has_gamma(op) ? f32_view(operands.at("gamma"), 0, cols, gw) : nullptr;
+  const float* beta = has_beta(op) ? f32_view(operands.at("beta"), 0, cols, bw) : nullptr;
 
   bool sampled = false;
   Worst worst;
@@ -93,9 +93,9 @@ Validation validate_rowwise(const Problem& p, Operands& operands, std::uint64_t 
     const float* xr = f32_view(x, base, n, xw);
     if (chain)
       ops::eltwise_chain_reference(xr, ref.data(), n, static_cast<int>(p.params.dim("L")));
-    else if (p.op == "softmax")
+    else if (op == RowwiseOp::softmax)
       ops::softmax_reference(xr, ref.data(), 1, cols);
-    else if (p.op == "layernorm")
+    else if (op == RowwiseOp::layernorm)
       ops::layernorm_reference(xr, gamma, beta, ref.data(), 1, cols, kNormEpsilon);
     else
       ops::rmsnorm_reference(xr, gamma, ref.data(), 1, cols, kNormEpsilon);

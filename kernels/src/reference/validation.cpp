@@ -202,9 +202,12 @@ Validation validate_gemm_op(const Problem& problem, Operands& operands, std::uin
 // Each op's reference check, by op name: the shipped ops', then any a test registers.
 std::map<std::string, OpValidator, std::less<>>& validators() {
   static std::map<std::string, OpValidator, std::less<>> table{
-      {"gemm", &validate_gemm_op},        {"gemm_bias_act", &validate_gemm_bias_act},
-      {"softmax", &validate_rowwise},     {"layernorm", &validate_rowwise},
-      {"rmsnorm", &validate_rowwise},     {"eltwise_chain", &validate_rowwise},
+      {"gemm", &validate_gemm_op},
+      {"gemm_bias_act", &validate_gemm_bias_act},
+      {"softmax", &validate_rowwise_op<RowwiseOp::softmax>},
+      {"layernorm", &validate_rowwise_op<RowwiseOp::layernorm>},
+      {"rmsnorm", &validate_rowwise_op<RowwiseOp::rmsnorm>},
+      {"eltwise_chain", &validate_rowwise_op<RowwiseOp::eltwise_chain>},
       {"attention", &validate_attention},
   };
   return table;

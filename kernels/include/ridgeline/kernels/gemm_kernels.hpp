@@ -19,4 +19,9 @@ std::unique_ptr<Kernel> make_blas_gemm(const BlasLibrarySpec& spec);
 // store (backend cpu.fused), otherwise as two passes through C after it (cpu.unfused).
 std::unique_ptr<Kernel> make_gemm_bias_act(bool fused);
 
+// A GEMM kernel's supports() starts here: check_common_support, then check_gemm_batch.
+Support check_gemm_support(const KernelInfo& info, const Problem& problem, int threads);
+// One product per call: no kernel here runs a batch of GEMMs (gemm's batch above 1) yet.
+Support check_gemm_batch(const KernelInfo& info, const Problem& problem);
+
 }  // namespace ridgeline

@@ -10,21 +10,7 @@
 
 namespace ridgeline::reports {
 
-namespace {
-
-std::string cells(const std::vector<FusionCell>& row) {
-  std::string s = "<tr>";
-  for (const auto& c : row) s += std::isnan(c.value) ? cell(c.text) : num(c.value, c.text);
-  return s + "</tr>";
-}
-
-std::string head(const std::vector<std::string>& headers) {
-  std::string s = "<thead><tr>";
-  for (const auto& h : headers) s += "<th>" + escape_html(h) + "</th>";
-  return s + "</tr></thead>";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 ArrowMark fusion_arrow_mark(const FusionPair& p) {
   ArrowMark mark{"#343a40",
@@ -48,19 +34,11 @@ std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
       "next to the byte ratio (1.00 in the ÷ column: the time saved is the traffic saved); "
       "% of the memory roof that binds each. On the roofline, an arrow goes from each "
       "unfused point to its fused point.</p>";
-  if (!f.pairs.empty()) {
-    s += "<table class=\"sortable\" id=\"fusion-pairs\">" + head(pair_headers()) + "<tbody>";
-    for (const auto& p : f.pairs) s += cells(pair_cells(p));
-    s += "</tbody></table>";
-  }
-  if (!f.unpaired.empty()) {
-    s += "<h3>Without a twin</h3><table id=\"fusion-unpaired\"><thead><tr><th>case</th>"
-         "<th>backend</th><th>form</th><th>why</th></tr></thead><tbody>";
-    for (const auto& u : f.unpaired)
-      s += "<tr>" + cell(u.name) + cell(u.backend) + cell(u.fused ? "fused" : "unfused") +
-           cell(u.reason) + "</tr>";
-    s += "</tbody></table>";
-  }
+  if (!f.pairs.empty())
+    s += html_table(fusion_pair_table(f), "<table class=\"sortable\" id=\"fusion-pairs\">");
+  if (!f.unpaired.empty())
+    s += "<h3>Without a twin</h3>" +
+         html_table(fusion_unpaired_table(f), "<table id=\"fusion-unpaired\">");
   for (const auto& group : sweep_groups(f)) {
     s += "<h3 class=\"sweep-title\">" + escape_html(sweep_title(*group.front())) +
          "</h3><p class=\"meta\">Time and intensity against the chain length L. Fused, the "
@@ -69,10 +47,7 @@ std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
     s += sweep_svg(group, colours);
     s += "<ul class=\"ridge\">";
     for (const EltwiseSweep* sw : group) s += "<li>" + escape_html(ridge_text(*sw)) + "</li>";
-    s += "</ul><table class=\"sortable sweep-table\">" + head(sweep_headers()) + "<tbody>";
-    for (const EltwiseSweep* sw : group)
-      for (const auto& p : sw->points) s += cells(sweep_cells(*sw, p));
-    s += "</tbody></table>";
+    s += "</ul>" + html_table(sweep_table(group), "<table class=\"sortable sweep-table\">");
   }
   if (!f.chains.empty())
     s += fmt::format(

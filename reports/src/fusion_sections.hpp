@@ -5,22 +5,18 @@
 #include <vector>
 
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/tables.hpp"
 #include "roofline_svg.hpp"
 
 namespace ridgeline::reports {
 
-// A cell: its value for sorting (NaN for text and for none) and its text.
-struct FusionCell {
-  double value;
-  std::string text;
-};
-
-// The pair table's columns, shared by HTML and Markdown.
-const std::vector<std::string>& pair_headers();
-std::vector<FusionCell> pair_cells(const FusionPair& pair);
-// The sweep table's columns: backend, threads, L, time, GFLOP/s, intensity.
-const std::vector<std::string>& sweep_headers();
-std::vector<FusionCell> sweep_cells(const EltwiseSweep& sweep, const EltwiseSweepPoint& point);
+// The pair table: problem, dtype, pattern, threads (or GPU), bytes, time and memory roof of
+// each side, the byte ratio, the speedup and its ratio to the byte ratio, energy, notes.
+Table fusion_pair_table(const FusionAnalysis& fusion);
+// The fused or unfused cases without a twin: case, backend, form, why.
+Table fusion_unpaired_table(const FusionAnalysis& fusion);
+// One sweep group's points: backend, L, time, GFLOP/s, intensity.
+Table sweep_table(const std::vector<const EltwiseSweep*>& group);
 // "eltwise_chain f32 n=33554432, pattern normal, 1 thread (cpu)": what a sweep plot shows.
 std::string sweep_title(const EltwiseSweep& sweep);
 // "cpu.fused: L ≈ 21.3 (extrapolated): below the DRAM ridge ...", or the note alone.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 #include <map>
 #include <tuple>
 
@@ -13,52 +12,43 @@
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/tables.hpp"
+#include "table_cells.hpp"
 
 namespace ridgeline::reports {
 
 namespace {
 
-constexpr double kText = std::numeric_limits<double>::quiet_NaN();
-
-FusionCell text(std::string s) {
-  return {kText, std::move(s)};
-}
-FusionCell none() {
-  return {kText, "—"};
-}
-
-FusionCell bytes_cell(const FusionSide& s) {
+TableCell bytes_cell(const FusionSide& s) {
   std::vector<std::string> parts;
   if (s.analytic.value > 0) parts.push_back(si_rate(s.analytic.value, "B") + " analytic");
   if (s.counted.value > 0)
     parts.push_back(
         fmt::format("{} {}", si_rate(s.counted.value, "B"), to_string(s.counted.source)));
   if (parts.empty()) return none();
-  return {s.analytic.value > 0 ? s.analytic.value : s.counted.value,
-          fmt::format("{}", fmt::join(parts, "; "))};
+  return number(s.analytic.value > 0 ? s.analytic.value : s.counted.value,
+                fmt::format("{}", fmt::join(parts, "; ")));
 }
 
-FusionCell time_cell(const FusionSide& s) {
-  return s.seconds > 0 ? FusionCell{s.seconds, duration(s.seconds)} : none();
+TableCell time_cell(const FusionSide& s) {
+  return s.seconds > 0 ? number(s.seconds, duration(s.seconds)) : none();
 }
 
-FusionCell roof_cell(const FusionSide& s) {
-  return s.memory_roof > 0
-             ? FusionCell{s.memory_roof, percent(s.memory_roof) + " of " + s.roof_level}
-             : none();
+TableCell roof_cell(const FusionSide& s) {
+  return s.memory_roof > 0 ? number(s.memory_roof, percent(s.memory_roof) + " of " + s.roof_level)
+                           : none();
 }
 
 // "1.2 mJ → 0.41 mJ: 2.9× less (gpu)", sorted by the ratio.
-FusionCell energy_cell(const FusionPair& p) {
+TableCell energy_cell(const FusionPair& p) {
   if (p.energy_ratio <= 0) return none();
-  return {p.energy_ratio,
-          fmt::format("{} → {}: {} {} ({})", energy(p.unfused.joules), energy(p.fused.joules),
-                      times(p.energy_ratio >= 1 ? p.energy_ratio : 1 / p.energy_ratio),
-                      p.energy_ratio >= 1 ? "less" : "more", p.energy_domain)};
+  return number(p.energy_ratio,
+                fmt::format("{} → {}: {} {} ({})", energy(p.unfused.joules), energy(p.fused.joules),
+                            times(p.energy_ratio >= 1 ? p.energy_ratio : 1 / p.energy_ratio),
+                            p.energy_ratio >= 1 ? "less" : "more", p.energy_domain));
 }
 
-FusionCell ratio_cell(double r) {
-  return r > 0 ? FusionCell{r, times(r)} : none();
+TableCell ratio_cell(double r) {
+  return r > 0 ? number(r, times(r)) : none();
 }
 
 std::string who(Device device, int threads) {
@@ -66,63 +56,57 @@ std::string who(Device device, int threads) {
                                : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
 }
 
-}  // namespace
-
-const std::vector<std::string>& pair_headers() {
-  static const std::vector<std::string> headers{"problem",
-                                                "dtype",
-                                                "pattern",
-                                                "threads",
-                                                "unfused bytes",
-                                                "fused bytes",
-                                                "bytes unfused ÷ fused",
-                                                "unfused time",
-                                                "fused time",
-                                                "speedup (time unfused ÷ fused)",
-                                                "speedup ÷ byte ratio",
-                                                "unfused: memory roof",
-                                                "fused: memory roof",
-                                                "energy per call (unfused → fused)",
-                                                "notes"};
-  return headers;
-}
-
-std::vector<FusionCell> pair_cells(const FusionPair& p) {
-  FusionCell bytes = ratio_cell(p.byte_ratio);
+std::vector<TableCell> pair_cells(const FusionPair& p) {
+  TableCell bytes = ratio_cell(p.byte_ratio);
   if (p.counted_byte_ratio > 0)
     bytes.text += fmt::format(" ({} counted)", times(p.counted_byte_ratio));
-  return {
-      text(p.op + " " + p.params),
-      text(p.dtype),
-      text(p.pattern),
-      p.device == Device::gpu
-          ? text(std::string(display_name(p.device)))
-          : FusionCell{static_cast<double>(p.threads), std::to_string(p.threads)},
-      bytes_cell(p.unfused),
-      bytes_cell(p.fused),
-      bytes,
-      time_cell(p.unfused),
-      time_cell(p.fused),
-      ratio_cell(p.speedup),
-      p.time_over_bytes > 0 ? FusionCell{p.time_over_bytes, fixed(p.time_over_bytes, 2)} : none(),
-      roof_cell(p.unfused),
-      roof_cell(p.fused),
-      energy_cell(p),
-      text(fmt::format("{}", fmt::join(p.notes, "; ")))};
+  return {text(p.op + " " + p.params),
+          text(p.dtype),
+          text(p.pattern),
+          p.device == Device::gpu ? text(std::string(display_name(p.device)))
+                                  : number(p.threads, std::to_string(p.threads)),
+          bytes_cell(p.unfused),
+          bytes_cell(p.fused),
+          bytes,
+          time_cell(p.unfused),
+          time_cell(p.fused),
+          ratio_cell(p.speedup),
+          p.time_over_bytes > 0 ? number(p.time_over_bytes, fixed(p.time_over_bytes, 2)) : none(),
+          roof_cell(p.unfused),
+          roof_cell(p.fused),
+          energy_cell(p),
+          text(fmt::format("{}", fmt::join(p.notes, "; ")))};
 }
 
-const std::vector<std::string>& sweep_headers() {
-  static const std::vector<std::string> headers{"backend", "L", "time", "GFLOP/s",
-                                                "intensity (FLOP/B)"};
-  return headers;
+}  // namespace
+
+Table fusion_pair_table(const FusionAnalysis& fusion) {
+  Table t{{"problem", "dtype", "pattern", "threads", "unfused bytes", "fused bytes",
+           "bytes unfused ÷ fused", "unfused time", "fused time", "speedup (time unfused ÷ fused)",
+           "speedup ÷ byte ratio", "unfused: memory roof", "fused: memory roof",
+           "energy per call (unfused → fused)", "notes"},
+          {}};
+  for (const auto& p : fusion.pairs) t.rows.push_back(pair_cells(p));
+  return t;
 }
 
-std::vector<FusionCell> sweep_cells(const EltwiseSweep& s, const EltwiseSweepPoint& p) {
-  return {text(s.backend),
-          {static_cast<double>(p.length), std::to_string(p.length)},
-          {p.seconds, duration(p.seconds)},
-          {p.achieved, gflops(p.achieved)},
-          {p.intensity, intensity(p.intensity)}};
+Table fusion_unpaired_table(const FusionAnalysis& fusion) {
+  Table t{{"case", "backend", "form", "why"}, {}};
+  for (const auto& u : fusion.unpaired)
+    t.rows.push_back(
+        {text(u.name), text(u.backend), text(u.fused ? "fused" : "unfused"), text(u.reason)});
+  return t;
+}
+
+Table sweep_table(const std::vector<const EltwiseSweep*>& group) {
+  Table t{{"backend", "L", "time", "GFLOP/s", "intensity (FLOP/B)"}, {}};
+  for (const EltwiseSweep* s : group)
+    for (const auto& p : s->points)
+      t.rows.push_back({text(s->backend), number(p.length, std::to_string(p.length)),
+                        number(p.seconds, duration(p.seconds)),
+                        number(p.achieved, gflops(p.achieved)),
+                        number(p.intensity, intensity(p.intensity))});
+  return t;
 }
 
 std::string sweep_title(const EltwiseSweep& s) {
@@ -148,28 +132,6 @@ std::vector<std::vector<const EltwiseSweep*>> sweep_groups(const FusionAnalysis&
   return groups;
 }
 
-namespace {
-
-// "| a | b |\n", each cell escaped for Markdown.
-std::string md_row(const std::vector<std::string>& cells) {
-  std::string s = "|";
-  for (const auto& c : cells) {
-    s += ' ';
-    s += escape_markdown_cell(c);
-    s += " |";
-  }
-  s += '\n';
-  return s;
-}
-
-std::vector<std::string> texts(const std::vector<FusionCell>& cells) {
-  std::vector<std::string> out;
-  for (const auto& c : cells) out.push_back(c.text);
-  return out;
-}
-
-}  // namespace
-
 std::string fusion_markdown(const ReportInput& in) {
   const FusionAnalysis& f = in.fusion;
   if (f.empty()) return "";
@@ -177,24 +139,12 @@ std::string fusion_markdown(const ReportInput& in) {
       "\n## Fusion: unfused → fused\n\nEach fused case beside its unfused twin (same op, params, "
       "dtype, pattern, threads); bytes per call from the op's model (analytic) and from "
       "counters where measured.\n\n";
-  s += md_row(pair_headers());
-  s += "|";
-  for (const auto& h : pair_headers())
-    s += h == "problem" || h == "dtype" || h == "pattern" || h == "notes" ? "---|" : "---:|";
-  s += "\n";
-  for (const auto& p : f.pairs) s += md_row(texts(pair_cells(p)));
-  if (!f.unpaired.empty()) {
-    s += "\n### Without a twin\n\n| case | backend | form | why |\n|---|---|---|---|\n";
-    for (const auto& u : f.unpaired)
-      s += md_row({u.name, u.backend, u.fused ? "fused" : "unfused", u.reason});
-  }
+  if (!f.pairs.empty()) s += markdown_table(fusion_pair_table(f));
+  if (!f.unpaired.empty())
+    s += "\n### Without a twin\n\n" + markdown_table(fusion_unpaired_table(f));
   for (const auto& group : sweep_groups(f)) {
     s += fmt::format("\n### {}\n\n", escape_markdown_cell(sweep_title(*group.front())));
-    s += md_row(sweep_headers());
-    s += "|---|---:|---:|---:|---:|\n";
-    for (const EltwiseSweep* sw : group)
-      for (const auto& p : sw->points) s += md_row(texts(sweep_cells(*sw, p)));
-    s += "\n";
+    s += markdown_table(sweep_table(group)) + "\n";
     for (const EltwiseSweep* sw : group)
       s += fmt::format("- {}\n", escape_markdown_cell(ridge_text(*sw)));
   }

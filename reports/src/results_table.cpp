@@ -4,6 +4,7 @@
 
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "table_cells.hpp"
 
 namespace ridgeline {
 
@@ -12,12 +13,6 @@ namespace {
 using namespace reports;
 using C = ResultColumn;
 
-TableCell text(std::string s) {
-  return {std::move(s), NAN, false, {}};
-}
-TableCell number(double v, std::string s) {
-  return {std::move(s), v, false, {}};
-}
 TableCell number_if(bool present, double v, std::string s) {
   return present ? number(v, std::move(s)) : text("");
 }

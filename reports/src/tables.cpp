@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ridgeline/reports/format.hpp"
+#include "table_cells.hpp"
 
 namespace ridgeline {
 
@@ -10,12 +11,6 @@ namespace {
 
 using namespace reports;
 
-TableCell text(std::string s) {
-  return {std::move(s), NAN, false, {}};
-}
-TableCell number(double v, std::string s) {
-  return {std::move(s), v, false, {}};
-}
 std::string kib(std::int64_t bytes) {
   return fmt::format("{} KiB", bytes / 1024);
 }

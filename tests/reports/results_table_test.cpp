@@ -126,6 +126,28 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ResultsTable,
                          testing::Values("run-smoke-f64-zen4-vm.json",
                                          "run-fusion-small-zen5-vm.json"));
 
+// The fusion pair table is defined once too (reports/src/fusion_text.cpp): HTML and Markdown
+// show the same columns and as many rows, one per pair.
+TEST(FusionPairTable, HtmlAndMarkdownShowTheSameColumnsAndRows) {
+  const ReportInput in = recorded("run-fusion-small-zen5-vm.json");
+  ASSERT_FALSE(in.fusion.pairs.empty());
+  const auto html = html_rows(html_report(in), "<table class=\"sortable\" id=\"fusion-pairs\">");
+  const auto md = markdown_rows(markdown_report(in), "counters where measured.");
+  ASSERT_EQ(html.size(), in.fusion.pairs.size() + 1);
+  ASSERT_EQ(md.size(), html.size());
+  EXPECT_EQ(md[0], html[0]);
+  EXPECT_EQ(html[0].front(), "problem");
+  for (std::size_t r = 1; r < html.size(); ++r) {
+    EXPECT_EQ(md[r].size(), html[0].size());
+    EXPECT_EQ(html[r].size(), html[0].size());
+    // The problem, "softmax rows=…", escaped by each format.
+    EXPECT_EQ(md[r][0], escape_markdown_cell(in.fusion.pairs[r - 1].op + " " +
+                                             in.fusion.pairs[r - 1].params));
+    EXPECT_EQ(html[r][0],
+              escape_html(in.fusion.pairs[r - 1].op + " " + in.fusion.pairs[r - 1].params));
+  }
+}
+
 TEST(ResultsTable, ColumnsAreListedInTheirEnumsOrder) {
   const auto& columns = result_columns();
   ASSERT_EQ(static_cast<int>(columns.size()), kResultColumns);

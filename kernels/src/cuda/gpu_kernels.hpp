@@ -6,4 +6,5 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog);
 void add_cublas_kernels(KernelCatalog& catalog);
 void add_gpu_rowwise_kernels(KernelCatalog& catalog);
 void add_gpu_attention_kernels(KernelCatalog& catalog);
+void add_cudnn_kernels(KernelCatalog& catalog);
 }  // namespace ridgeline

@@ -20,9 +20,13 @@ std::optional<double> metric(const CaseResult& r, const char* name) {
 }  // namespace
 
 RepetitionCounters repetition_counters(const CaseResult& r) {
-  return {metric(r, "perf.task-clock"), metric(r, "wall_time"),
+  const bool gpu = r.ridgeline->device == Device::gpu;
+  return {metric(r, "perf.task-clock"),
+          metric(r, "wall_time"),
           metric(r, "perf.context-switches").value_or(0),
-          metric(r, "perf.cpu-migrations").value_or(0)};
+          metric(r, "perf.cpu-migrations").value_or(0),
+          metric(r, gpu ? "flop_per_joule.gpu" : "flop_per_joule.package-0"),
+          metric(r, "gpu.throttled").value_or(0) > 0};
 }
 
 TimingNoise timing_noise(const TimingInputs& in) {

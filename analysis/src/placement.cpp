@@ -10,6 +10,7 @@
 
 #include "foreign_time_base.hpp"
 #include "ridgeline/analysis/fusion.hpp"
+#include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/analysis/run_cases.hpp"
@@ -160,8 +161,6 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.device = d.device;
   p.role = d.role;
   p.family = d.family;
-  for (const auto& m : d.metrics)
-    if (m.name == "gpu.throttled" && m.value > 0) p.throttled = true;
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
   p.params = params_label(d.problem);
@@ -378,6 +377,18 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
         seconds.push_back(base.seconds_per_call);
     }
     if (!seconds.empty()) p.repetitions = summarize_repetitions(std::move(seconds));
+    // Read from the timed repetitions: the row that stands for a case with several is their
+    // median aggregate, which carries no collector's readings.
+    std::vector<double> flop_per_joule;
+    for (const RepetitionCounters& rc : c.counters) {
+      if (rc.throttled) p.throttled = true;
+      if (rc.flop_per_joule && usable(*rc.flop_per_joule))
+        flop_per_joule.push_back(*rc.flop_per_joule);
+    }
+    if (!flop_per_joule.empty()) {
+      p.flop_per_joule = median_of(std::move(flop_per_joule));
+      p.energy_domain = p.device == Device::gpu ? "gpu" : "package-0";
+    }
     TimingNoise noise = timing_noise({&p.repetitions, c.counters, p.device, p.throttled});
     p.cpu_share = noise.cpu_share;
     for (auto& why : noise.reasons) {

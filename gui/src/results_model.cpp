@@ -34,6 +34,7 @@ static_assert(same(ResultsModel::kOp, ResultColumn::op) &&
               same(ResultsModel::kLevel, ResultColumn::level) &&
               same(ResultsModel::kAttainable, ResultColumn::attainable) &&
               same(ResultsModel::kEfficiency, ResultColumn::efficiency) &&
+              same(ResultsModel::kEnergy, ResultColumn::energy) &&
               same(ResultsModel::kBound, ResultColumn::bound) &&
               same(ResultsModel::kSources, ResultColumn::sources) &&
               same(ResultsModel::kDisposition, ResultColumn::validation) &&

@@ -52,6 +52,9 @@ const std::vector<ResultColumnSpec>& result_columns() {
       {C::level, "level", "the memory level it is placed at"},
       {C::attainable, "attainable GFLOP/s", "the roof at its intensity (the machine's ceilings)"},
       {C::efficiency, "efficiency", "achieved over attainable"},
+      {C::energy, "GFLOP/J",
+       "FLOPs per joule of the device's energy counter over the timed calls (NVML: the GPU; "
+       "RAPL: package 0), derived"},
       {C::bound, "bound", "the roof that binds it: compute or a memory level"},
       {C::sources, "sources (FLOPs, bytes)", "how the FLOPs and the bytes were known"},
       {C::validation, "validation", "the result against the op's reference"},
@@ -107,6 +110,9 @@ TableCell result_cell(const RooflinePlacement& p, ResultColumn column) {
       c.alarm = roof && p.above_roof;
       return c;
     }
+    case C::energy:
+      return number_if(p.flop_per_joule > 0, p.flop_per_joule / 1e9,
+                       fmt::format("{:.4g} ({})", p.flop_per_joule / 1e9, p.energy_domain));
     case C::bound:
       return text(placed ? to_string(p.bound) : "");
     case C::sources:
@@ -180,7 +186,9 @@ const std::vector<ResultCsvField>& results_csv_fields() {
                                                  : std::string();
        }},
       {"guidance", C::guidance, [](P p) { return p.guidance; }},
-      {"device", C::device, [](P p) { return std::string(to_string(p.device)); }}};
+      {"device", C::device, [](P p) { return std::string(to_string(p.device)); }},
+      {"flop_per_joule", C::energy, [](P p) { return csv_number(p.flop_per_joule); }},
+      {"energy_domain", C::energy, [](P p) { return p.energy_domain; }}};
   return fields;
 }
 

@@ -211,6 +211,29 @@ TEST(Placement, GpuCasesArePlacedOnTheGpuCeilingsFromHbm) {
   run.benchmarks[0].ridgeline->metrics.push_back(
       {"gpu.throttled", 1, "bool", MetricSource::sampled});
   EXPECT_TRUE(place_results(run, &m)[0].throttled);  // NVML saw a slowdown: the case is marked
+  EXPECT_EQ(place_results(run, &m)[0].flop_per_joule, 0);  // no energy read: none
+  EXPECT_EQ(place_results(run, &m)[0].energy_domain, "");
+
+  // Three repetitions and their median aggregate, which stands for the case but carries no
+  // collector's readings: the energy and the throttling come from the repetitions.
+  ridgeline::Run reps;
+  for (double fpj : {3e11, 1e12, 2e12}) {
+    CaseResult r = run.benchmarks[0];
+    r.ridgeline->metrics = {
+        {"flop_per_joule.gpu", fpj, "FLOP/J", MetricSource::derived},
+        {"flop_per_joule.package-0", 1.0, "FLOP/J", MetricSource::derived},
+        {"gpu.throttled", fpj == 2e12 ? 1.0 : 0.0, "bool", MetricSource::sampled}};
+    reps.benchmarks.push_back(r);
+  }
+  CaseResult median = run.benchmarks[0];
+  median.run_type = "aggregate";
+  median.aggregate_name = "median";
+  median.ridgeline->metrics.clear();
+  reps.benchmarks.push_back(median);
+  const RooflinePlacement q = place_results(reps, &m)[0];
+  EXPECT_DOUBLE_EQ(q.flop_per_joule, 1e12);  // the GPU's own energy, not the package's
+  EXPECT_EQ(q.energy_domain, "gpu");
+  EXPECT_TRUE(q.throttled);  // one repetition was held down
 }
 
 // A VM whose hwloc reports the host's 508 MiB L3: a 96 MiB working set is placed in DRAM

@@ -155,6 +155,25 @@ TEST(ResultsTable, ColumnsAreListedInTheirEnumsOrder) {
     EXPECT_EQ(static_cast<int>(columns[i].column), i) << columns[i].header;
 }
 
+// FLOPs per joule where an energy collector read the timed calls, with whose energy; empty
+// where none did (the fixtures ran without one).
+TEST(ResultsTable, EnergyIsShownWhereItWasReadAndEmptyWhereNot) {
+  ReportInput in = recorded("run-smoke-f64-zen4-vm.json");
+  RooflinePlacement& p = in.placements.front();
+  EXPECT_EQ(result_cell(p, ResultColumn::energy).text, "");
+  p.flop_per_joule = 9.284e11;
+  p.energy_domain = "gpu";
+  const TableCell c = result_cell(p, ResultColumn::energy);
+  EXPECT_EQ(c.text, "928.4 (gpu)");
+  EXPECT_DOUBLE_EQ(c.value, 928.4);
+  const std::string csv = csv_report(in);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_TRUE(header.ends_with(",flop_per_joule,energy_domain")) << header;
+  const std::size_t first = csv.find('\n') + 1;
+  const std::string row = csv.substr(first, csv.find('\n', first) - first);
+  EXPECT_TRUE(row.ends_with(",9.284e+11,gpu")) << row;
+}
+
 TEST(ResultsTable, AnAboveRoofEfficiencyIsAnAlarmInEveryFormat) {
   ReportInput in = recorded("run-smoke-f64-zen4-vm.json");
   RooflinePlacement* placed = nullptr;

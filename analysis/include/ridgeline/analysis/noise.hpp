@@ -26,6 +26,10 @@ inline constexpr double kNoisyCpuShare = 0.9;
 struct RepetitionCounters {
   std::optional<double> task_clock_ns, wall_s;  // perf.task-clock, wall_time
   double context_switches = 0, migrations = 0;  // perf.context-switches, perf.cpu-migrations
+  // FLOPs per joule of the device's own energy counter (flop_per_joule.gpu on a GPU,
+  // .package-0 on a CPU) where one read the repetition, and NVML's gpu.throttled.
+  std::optional<double> flop_per_joule;
+  bool throttled = false;
 };
 // From a row with Ridgeline's block.
 RepetitionCounters repetition_counters(const CaseResult& row);

@@ -80,6 +80,11 @@ struct RooflinePlacement {
   Bound bound;              // compute, a level, the call overhead, or none
   double efficiency = 0;    // achieved / attainable
   bool above_roof = false;  // achieved > attainable (by more than 2%)
+  // FLOPs per joule over the timed calls where an energy collector read them (derived:
+  // FLOPs over the energy counter's joules), and whose energy: "gpu" (NVML), "package-0"
+  // (RAPL); 0 and "" where none was read.
+  double flop_per_joule = 0;
+  std::string energy_domain;
   // Ridgeline's validation of the case; foreign results: not_verified, error or skipped.
   Disposition disposition = Disposition::passed;
   bool foreign = false;         // from a foreign Google Benchmark file: never validated here

@@ -33,6 +33,7 @@ class ResultsModel : public QAbstractTableModel {
     kLevel,
     kAttainable,
     kEfficiency,
+    kEnergy,
     kBound,
     kSources,
     kDisposition,

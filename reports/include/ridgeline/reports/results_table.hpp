@@ -30,6 +30,7 @@ enum class ResultColumn {
   level,
   attainable,
   efficiency,
+  energy,
   bound,
   sources,
   validation,

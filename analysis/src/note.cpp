@@ -26,6 +26,8 @@ std::string_view to_string(NoteKind kind) {
       return "value";
     case NoteKind::noise:
       return "noise";
+    case NoteKind::power_cap:
+      return "power cap";
   }
   return "note";
 }

@@ -26,6 +26,7 @@ struct Series {
   std::vector<double> rate, power, clock, fpj;
   std::vector<std::string> left_out;  // readings that are not usable numbers
   bool throttled = false;
+  bool power_capped = false;
 };
 
 bool is_reading(const Metric& m, Device device) {
@@ -40,6 +41,7 @@ bool is_reading(const Metric& m, Device device) {
 std::vector<PatternEffect> pattern_effects(const Run& run) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> patterns;  // key -> patterns in order
+  std::map<std::string, std::pair<Device, DType>> kind;      // key -> where and in what
   std::map<std::pair<std::string, std::string>, Series> series;
   std::set<std::pair<std::string, std::string>> seen;  // (key, pattern) already in order
   for (const auto& r : run.benchmarks) {
@@ -50,12 +52,16 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
     const std::string key = d.problem.op + "/" + d.backend + "/" +
                             std::string(to_string(d.problem.dtype)) + "/" +
                             params_label(d.problem) + fp + "/threads=" + std::to_string(d.threads);
-    if (!patterns.count(key)) order.push_back(key);
+    if (!patterns.count(key)) {
+      order.push_back(key);
+      kind[key] = {d.device, d.problem.dtype};
+    }
     auto& p = patterns[key];
     if (seen.insert({key, d.problem.pattern}).second) p.push_back(d.problem.pattern);
     Series& s = series[{key, d.problem.pattern}];
     for (const auto& m : d.metrics) {
       if (m.name == "gpu.throttled" && m.value > 0) s.throttled = true;
+      if (m.name == "gpu.power_capped" && m.value > 0) s.power_capped = true;
       if (!is_reading(m, d.device)) continue;
       // NaN would break the sort behind the median; a rate must be positive.
       if (!std::isfinite(m.value) || m.value < 0 || (m.name == "flop_rate" && !usable(m.value))) {
@@ -74,14 +80,14 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
   std::vector<PatternEffect> out;
   for (const auto& key : order) {
     if (patterns[key].size() < 2) continue;
-    PatternEffect e{key, {}};
+    PatternEffect e{key, kind[key].first, std::string(to_string(kind[key].second)), {}};
     for (const auto& pattern : patterns[key]) {
       const Series& s = series[{key, pattern}];
       if (s.rate.empty() && s.left_out.empty()) continue;
       std::string note;
       for (const auto& why : s.left_out) note += (note.empty() ? "reading left out: " : "; ") + why;
       e.points.push_back({pattern, s.rate.empty() ? 0 : median(s.rate), 0, median_of(s.power),
-                          median_of(s.clock), median_of(s.fpj), s.throttled, note});
+                          median_of(s.clock), median_of(s.fpj), s.throttled, s.power_capped, note});
     }
     // Against the first pattern; 0 (shown as no ratio) where either has no usable rate.
     for (auto& point : e.points) {

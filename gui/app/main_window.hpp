@@ -145,6 +145,7 @@ class MainWindow : public QMainWindow {
   TableModel* machine_tables_[3] = {};  // compute and memory ceilings, measured levels
   TableModel* ladder_table_ = nullptr;
   TableModel* pattern_table_ = nullptr;
+  TableModel* power_cap_table_ = nullptr;
   int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1;
   SweepView* sweep_ = nullptr;
 };

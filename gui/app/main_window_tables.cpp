@@ -35,9 +35,14 @@ void MainWindow::build_table_tabs(QTabWidget* tabs) {
   machine_tab_ = tabs->addTab(machine, "Machine");
   ladder_table_ = new TableModel(this);
   ladder_tab_ = tabs->addTab(sortable_view(ladder_table_, TableModel::kSortRole, tabs), "Ladder");
+  // Each case per input pattern, and below it what the GPU sustained at its power cap.
+  auto* patterns = new QWidget(tabs);
+  auto* pattern_layout = new QVBoxLayout(patterns);
   pattern_table_ = new TableModel(this);
-  pattern_tab_ =
-      tabs->addTab(sortable_view(pattern_table_, TableModel::kSortRole, tabs), "Input patterns");
+  pattern_layout->addWidget(sortable_view(pattern_table_, TableModel::kSortRole, patterns), 3);
+  power_cap_table_ = new TableModel(this);
+  pattern_layout->addWidget(sortable_view(power_cap_table_, TableModel::kSortRole, patterns), 1);
+  pattern_tab_ = tabs->addTab(patterns, "Input patterns");
 }
 
 void MainWindow::fill_table_tabs(const RunDocument& doc) {
@@ -52,6 +57,7 @@ void MainWindow::fill_table_tabs(const RunDocument& doc) {
   ladder_table_->set_table(ladder_table(in));
   tabs_->setTabEnabled(ladder_tab_, !in.ladder.empty());
   pattern_table_->set_table(pattern_table(in));
+  power_cap_table_->set_table(power_cap_table(in));
   tabs_->setTabEnabled(pattern_tab_, !in.patterns.empty());
 }
 

@@ -79,11 +79,20 @@ std::string ladder_section(const ReportInput& in) {
          html_table(ladder_table(in), "<table class=\"sortable\">");
 }
 
+std::string power_cap_section(const ReportInput& in) {
+  if (in.power_caps.empty()) return "";
+  return "<h3 id=\"power-cap\">Compute at the power cap</h3><p class=\"meta\">Where NVML saw "
+         "the board's power cap hold the clocks, the rate the GPU sustained on each input "
+         "pattern: the roof a compute-bound case of that dtype meets on such data (each such "
+         "case notes it), below the nominal one that assumes the clock holds.</p>" +
+         html_table(power_cap_table(in), "<table id=\"power-cap-table\">");
+}
+
 std::string pattern_section(const ReportInput& in) {
   if (in.patterns.empty()) return "";
   return "<h2>Input data</h2><p class=\"meta\">The same case on each input pattern: the data "
          "changes the switching activity, so power and clocks (and through them the rate).</p>" +
-         html_table(pattern_table(in), "<table>");
+         html_table(pattern_table(in), "<table>") + power_cap_section(in);
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.fusion = fusion_analysis(in.run, in.placements, in.machine ? &*in.machine : nullptr);
   in.ladder = ladder_against_best_blas(in.placements);
   in.patterns = pattern_effects(in.run);
+  in.power_caps = power_cap_roofs(in.patterns);
+  note_power_caps(in.placements, in.power_caps);
   in.load_warning = machine_load_warning(in.run.context);
   return in;
 }

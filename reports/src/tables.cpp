@@ -125,6 +125,18 @@ Table pattern_table(const ReportInput& in) {
   return t;
 }
 
+Table power_cap_table(const ReportInput& in) {
+  Table t{{"dtype", "pattern", "GFLOP/s at the cap", "power", "GFLOP/J", "measured by"}, {}};
+  for (const auto& r : in.power_caps)
+    t.rows.push_back({text(r.dtype), text(r.pattern), number(r.flop_rate, gflops(r.flop_rate)),
+                      r.power_w ? number(*r.power_w, fixed(*r.power_w, 1) + " W") : none(),
+                      r.flop_per_joule
+                          ? number(*r.flop_per_joule / 1e9, fixed(*r.flop_per_joule / 1e9, 1))
+                          : none(),
+                      text(r.case_name)});
+  return t;
+}
+
 Table unfused_pass_table(const UnfusedChain& c) {
   Table t{{"pass", "time", "of the chain", "bytes", "bandwidth", "intensity (FLOP/B)", "GFLOP/s",
            "bound", "of its roof", fmt::format("below {:.1f}", kPassRoofFloor)},

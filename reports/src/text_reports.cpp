@@ -41,6 +41,8 @@ std::string markdown_report(const ReportInput& in) {
   if (!in.ladder.empty())
     s += "\n## Ladder against the best BLAS\n\n" + markdown_table(ladder_table(in));
   if (!in.patterns.empty()) s += "\n## Input data\n\n" + markdown_table(pattern_table(in));
+  if (!in.power_caps.empty())
+    s += "\n### Compute at the power cap\n\n" + markdown_table(power_cap_table(in));
   if (const Table unplaced = unplaced_table(in.placements); !unplaced.rows.empty())
     s += "\n## Not placeable\n\n" + markdown_table(unplaced);
   if (!in.run.context.collectors.empty())

@@ -58,7 +58,8 @@ TEST(Nvml, AFixtureLibraryIsSampledAndItsEnergyCounterRead) {
   EXPECT_DOUBLE_EQ(m["clock.memory.avg"].value, 2.619e9);
   EXPECT_DOUBLE_EQ(m["temperature.gpu.max"].value, 55);
   EXPECT_DOUBLE_EQ(m["gpu.throttled"].value, 1);  // the power cap held the clocks
-  EXPECT_GE(m["nvml.samples"].value, 3);          // start, the thread's, stop
+  EXPECT_DOUBLE_EQ(m["gpu.power_capped"].value, 1);
+  EXPECT_GE(m["nvml.samples"].value, 3);  // start, the thread's, stop
   EXPECT_EQ(m["power.gpu.avg"].source, MetricSource::sampled);
   // A device NVML does not have is named.
   NvmlCollector second(RIDGELINE_FIXTURE_NVML, 1);
@@ -108,6 +109,7 @@ TEST(NvmlSummary, AveragesPeaksThrottleAndTrapezoidEnergy) {
   EXPECT_DOUBLE_EQ(s.temperature_max_c, 75);
   EXPECT_EQ(s.clock_reasons, 0x1u | 0x4u | 0x20u);
   EXPECT_TRUE(s.throttled);
+  EXPECT_TRUE(s.power_capped);
   // 0.5 * ((100 + 500) + (500 + 700) + (700 + 700)) / 2 = 800 J
   EXPECT_DOUBLE_EQ(s.integrated_energy_j, 800);
   EXPECT_EQ(nvml_reason_names(s.clock_reasons), "gpu_idle,sw_power_cap,sw_thermal_slowdown");
@@ -116,6 +118,10 @@ TEST(NvmlSummary, AveragesPeaksThrottleAndTrapezoidEnergy) {
 TEST(NvmlSummary, IdleAndApplicationClocksAreNotThrottling) {
   const NvmlSummary s = summarize({{0, 80, 1e9, 1e9, 30, 0x1 | 0x2}});
   EXPECT_FALSE(s.throttled);
+  EXPECT_FALSE(s.power_capped);
+  // A thermal slowdown throttles without the power cap.
+  EXPECT_FALSE(summarize({{0, 300, 1e9, 1e9, 90, 0x20}}).power_capped);
+  EXPECT_TRUE(summarize({{0, 300, 1e9, 1e9, 90, 0x20}}).throttled);
   EXPECT_DOUBLE_EQ(s.integrated_energy_j, 0);  // one sample spans no time
   EXPECT_EQ(summarize({}).samples, 0u);
   EXPECT_EQ(nvml_reason_names(0), "none");

@@ -108,7 +108,7 @@ std::string nvml_reason_names(std::uint64_t reasons) {
   static const std::pair<std::uint64_t, const char*> names[] = {
       {0x1, "gpu_idle"},
       {0x2, "applications_clocks_setting"},
-      {0x4, "sw_power_cap"},
+      {kNvmlPowerCap, "sw_power_cap"},
       {0x8, "hw_slowdown"},
       {0x10, "sync_boost"},
       {0x20, "sw_thermal_slowdown"},
@@ -148,6 +148,7 @@ NvmlSummary summarize(const std::vector<NvmlSample>& samples) {
   s.sm_clock_avg_hz /= n;
   s.memory_clock_avg_hz /= n;
   s.throttled = (s.clock_reasons & kNvmlThrottleMask) != 0;
+  s.power_capped = (s.clock_reasons & kNvmlPowerCap) != 0;
   return s;
 }
 
@@ -321,6 +322,7 @@ std::vector<Metric> NvmlCollector::read() {
   out.push_back(
       {"gpu.clock_reasons", static_cast<double>(s.clock_reasons), "mask", MetricSource::sampled});
   out.push_back({"gpu.throttled", s.throttled ? 1.0 : 0.0, "bool", MetricSource::sampled});
+  out.push_back({"gpu.power_capped", s.power_capped ? 1.0 : 0.0, "bool", MetricSource::sampled});
   out.push_back({"nvml.samples", static_cast<double>(s.samples), "count", MetricSource::sampled});
   // 1: power samples are NVML_FI_DEV_POWER_INSTANT; 0: the one-second average.
   out.push_back({"nvml.power_instant", power_instant_ ? 1.0 : 0.0, "bool", MetricSource::sampled});

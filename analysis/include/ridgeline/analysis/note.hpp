@@ -8,15 +8,16 @@
 namespace ridgeline {
 
 enum class NoteKind {
-  level,    // which memory level the bytes were compared with, and why
-  rate,     // how a foreign result's rate counters became FLOPs per call and FLOP/s
-  dtype,    // the dtype is unknown: the highest floating-point peak is the roof
-  threads,  // the ceilings used were measured with another thread count
-  machine,  // no machine model, or no usable ceiling for this result
-  ceiling,  // a ceiling of the machine model was unusable and left out
-  origin,   // where the result came from (a foreign file: not validated by Ridgeline)
-  value,    // a number of the result was unusable and left out
-  noise,    // the timing was disturbed (noise.hpp)
+  level,      // which memory level the bytes were compared with, and why
+  rate,       // how a foreign result's rate counters became FLOPs per call and FLOP/s
+  dtype,      // the dtype is unknown: the highest floating-point peak is the roof
+  threads,    // the ceilings used were measured with another thread count
+  machine,    // no machine model, or no usable ceiling for this result
+  ceiling,    // a ceiling of the machine model was unusable and left out
+  origin,     // where the result came from (a foreign file: not validated by Ridgeline)
+  value,      // a number of the result was unusable and left out
+  noise,      // the timing was disturbed (noise.hpp)
+  power_cap,  // what the GPU sustains at its power cap on the case's inputs (power_cap.hpp)
 };
 
 std::string_view to_string(NoteKind kind);

@@ -17,11 +17,14 @@ struct PatternPoint {
   std::optional<double> sm_clock_hz;  // average SM clock (GPU)
   std::optional<double> flop_per_joule;
   bool throttled = false;
-  std::string note;  // readings left out because they are not usable numbers, and why
+  bool power_capped = false;  // NVML saw the power cap hold the clocks in a repetition
+  std::string note;           // readings left out because they are not usable numbers, and why
 };
 
 struct PatternEffect {
-  std::string case_name;             // the run name with the pattern left out
+  std::string case_name;  // the run name with the pattern left out
+  Device device = Device::cpu;
+  std::string dtype;
   std::vector<PatternPoint> points;  // in run order
 };
 

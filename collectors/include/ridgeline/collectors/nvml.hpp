@@ -28,6 +28,8 @@ struct NvmlSample {
 // Reasons that mean the clocks were held below what the load asked for: software power
 // cap, hardware slowdown, thermal (software and hardware) and power-brake slowdowns.
 inline constexpr std::uint64_t kNvmlThrottleMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+// nvmlClocksEventReasonSwPowerCap: the board's power limit held the clocks.
+inline constexpr std::uint64_t kNvmlPowerCap = 0x4;
 // Names of the set bits of a reasons mask ("sw_power_cap,hw_thermal_slowdown").
 std::string nvml_reason_names(std::uint64_t reasons);
 
@@ -42,6 +44,7 @@ struct NvmlSummary {
   std::uint64_t clock_reasons = 0;
   std::size_t power_changes = 0;  // samples whose power differs from the one before
   bool throttled = false;
+  bool power_capped = false;  // kNvmlPowerCap among the reasons: the rate is the cap's
   double integrated_energy_j = 0;
 };
 NvmlSummary summarize(const std::vector<NvmlSample>& samples);

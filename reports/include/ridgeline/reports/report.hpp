@@ -9,6 +9,7 @@
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
+#include "ridgeline/analysis/power_cap.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
@@ -22,10 +23,11 @@ struct ReportInput {
   std::optional<MachineModel> machine;
   std::string machine_origin;  // where the ceilings came from, or why there are none
   std::vector<RooflinePlacement> placements;
-  FusionAnalysis fusion;                // pairs and the eltwise chain's sweeps, over `placements`
-  std::vector<LadderRow> ladder;        // each rung against the best BLAS
-  std::vector<PatternEffect> patterns;  // one case's rate (power, clock) per input pattern
-  std::string load_warning;             // machine_load_warning of the run, or empty
+  FusionAnalysis fusion;                 // pairs and the eltwise chain's sweeps, over `placements`
+  std::vector<LadderRow> ladder;         // each rung against the best BLAS
+  std::vector<PatternEffect> patterns;   // one case's rate (power, clock) per input pattern
+  std::vector<PowerCapRoof> power_caps;  // what the GPU sustains at its power cap, per pattern
+  std::string load_warning;              // machine_load_warning of the run, or empty
 };
 
 // Reads nothing; builds the analysis model once, which every printer only formats:

@@ -41,6 +41,9 @@ Table ladder_table(const ReportInput& input);
 Table collectors_table(const RunContext& context);
 // One case's rate, power and clock per input pattern.
 Table pattern_table(const ReportInput& input);
+// What the GPU sustains at its power cap per dtype and input pattern: dtype, pattern, GFLOP/s,
+// power, GFLOP/J, the case that measured it.
+Table power_cap_table(const ReportInput& input);
 // An unfused chain pass by pass: pass, time, share of the chain, bytes, bandwidth,
 // intensity, GFLOP/s, bound, fraction of that roof, and whether it is below the floor.
 Table unfused_pass_table(const UnfusedChain& chain);

@@ -45,6 +45,7 @@ struct Group {
   int threads = 1;
   std::vector<ComputeCeiling> peaks;            // one per ceiling name
   std::map<std::string, MemoryCeiling> memory;  // level -> best
+  std::vector<PowerCapRoof> caps;               // the GPU's, below its dtype's peak
   bool operator<(const Group& o) const {
     return std::tie(device, threads) < std::tie(o.device, o.threads);
   }
@@ -67,7 +68,8 @@ class Omissions {
 // Which machine's roofs each placement is under: all under one, or an overlay's several.
 struct Machines {
   std::vector<SceneMachine> list;
-  const std::vector<std::size_t>* machine_of = nullptr;  // none: all under list[0]
+  const std::vector<std::size_t>* machine_of = nullptr;   // none: all under list[0]
+  const std::vector<PowerCapRoof>* power_caps = nullptr;  // the first machine's GPU
   bool under(std::size_t placement, std::size_t machine) const {
     return machine_of ? (*machine_of)[placement] == machine : machine == 0;
   }
@@ -104,6 +106,21 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
       g.peaks.push_back(*roof.compute);
     for (const auto& [level, c] : roof.memory) g.memory.emplace(level, c);
   }
+  // The power caps of the dtypes and patterns placed on the GPU, where below the nominal roof.
+  if (k == 0 && machines.power_caps)
+    for (auto& [key, g] : groups) {
+      if (g.device != Device::gpu) continue;
+      for (const PowerCapRoof& cap : *machines.power_caps) {
+        const bool placed = std::any_of(placements.begin(), placements.end(), [&](const auto& p) {
+          return p.placeable && p.device == Device::gpu && p.dtype == cap.dtype &&
+                 p.pattern == cap.pattern;
+        });
+        const bool below = std::any_of(g.peaks.begin(), g.peaks.end(), [&](const auto& peak) {
+          return peak.dtype == cap.dtype && cap.flop_rate < peak.per_second;
+        });
+        if (placed && below && usable(cap.flop_rate)) g.caps.push_back(cap);
+      }
+    }
   std::vector<Group> out;
   for (auto& [key, g] : groups) {
     const std::string name = machines.who(k, g.device, g.threads);
@@ -212,6 +229,36 @@ void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& 
                              m.px(m.x1()), m.py(lp), k});
       compute_labels.push_back({what, scene.lines.size() - 1});
     }
+    // The power caps: from where the highest memory roof meets them, no ridge of their own.
+    for (const auto& cap : g.caps) {
+      const double lp = std::log10(cap.flop_rate);
+      double start = g.memory.empty() ? m.x0() : m.x1();
+      for (const auto& [level, bw] : g.memory)
+        start = std::min(start, lp - std::log10(bw.bytes_per_s));
+      start = std::max(start, m.x0());
+      const std::string what =
+          fmt::format("{} {} at the power cap ({} inputs): {} GFLOP/s", cap.dtype, name,
+                      cap.pattern, fixed(cap.flop_rate / 1e9, 2));
+      if (!m.in_y(lp) || !(m.x1() - start > 1e-6)) {
+        omit("compute roof " + what, "outside the plotted range");
+        continue;
+      }
+      SceneLine line{SceneLine::Kind::compute,
+                     cap.dtype,
+                     g.device,
+                     g.threads,
+                     cap.flop_rate,
+                     cap.pattern,
+                     true,
+                     m.px(start),
+                     m.py(lp),
+                     m.px(m.x1()),
+                     m.py(lp),
+                     k};
+      line.power_cap = true;
+      scene.lines.push_back(line);
+      compute_labels.push_back({what, scene.lines.size() - 1});
+    }
   }
 }
 
@@ -289,8 +336,11 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
 
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
                              const MachineModel* machine, const SceneCanvas& canvas,
-                             const std::vector<FusionPair>& fusion) {
-  RooflineScene scene = placed_scene(placements, Machines{{{machine, ""}}}, canvas);
+                             const std::vector<FusionPair>& fusion,
+                             const std::vector<PowerCapRoof>& power_caps) {
+  Machines machines{{{machine, ""}}};
+  machines.power_caps = &power_caps;
+  RooflineScene scene = placed_scene(placements, machines, canvas);
   detail::add_fusion_arrows(scene, placements, fusion);
   scene.caption = detail::scene_caption(placements, scene);
   return scene;

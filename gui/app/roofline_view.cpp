@@ -14,6 +14,7 @@ namespace ridgeline::gui {
 namespace {
 const std::vector<RooflinePlacement> kNone;
 const std::vector<FusionPair> kNoPairs;
+const std::vector<PowerCapRoof> kNoCaps;
 }  // namespace
 
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent) {
@@ -268,7 +269,8 @@ void RooflineView::rebuild() {
     scene_ = overlay_scene(*drawn_, machine_of_, machines_, canvas);
   else
     scene_ = roofline_scene(*drawn_, machine, canvas,
-                            document_ ? document_->input.fusion.pairs : kNoPairs);
+                            document_ ? document_->input.fusion.pairs : kNoPairs,
+                            document_ ? document_->input.power_caps : kNoCaps);
   update();
 }
 

@@ -128,8 +128,8 @@ std::string html_report(const ReportInput& in) {
     s += "<p class=\"meta input-note\">Reading the input: " + escape_html(note) + "</p>";
   if (!in.load_warning.empty())
     s += "<p class=\"meta\"><b>The machine was busy:</b> " + escape_html(in.load_warning) + ".</p>";
-  const RooflineScene scene =
-      roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {}, in.fusion.pairs);
+  const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {},
+                                             in.fusion.pairs, in.power_caps);
   const BackendColours colours = backend_colours(in.placements);
   s += "<h2>Roofline</h2>" + picture_svg(scene, in, colours) +
        roofline_legend(in.placements, colours,

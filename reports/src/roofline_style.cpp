@@ -45,6 +45,7 @@ const char* sweep_colour(const std::string& kernel, int threads) {
 }
 
 std::vector<double> roof_dashes(const SceneLine& line) {
+  if (line.power_cap) return {2, 2};  // dotted: the roof at the power cap, below the nominal
   if (line.machine > 0)
     return line.dashed ? std::vector<double>{7, 3, 2, 3} : std::vector<double>{2, 3};
   return line.dashed ? std::vector<double>{7, 4} : std::vector<double>{};

@@ -229,3 +229,46 @@ TEST(OverlayScene, EachMachinesRunsUnderItsOwnRoofs) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+
+// The GPU's roof at its power cap is drawn beside the nominal one, dotted, for the dtype and
+// pattern of a placed GPU case, and only where it lies below the nominal roof.
+TEST(SceneRoofs, APowerCapBelowTheGpuRoofIsDrawnForThePlacedPattern) {
+  MachineModel m;
+  ComputeCeiling tensor = peak("bf16", 7.5e14, 1);
+  tensor.name = "gpu.bf16.cublaslt";
+  tensor.device = Device::gpu;
+  m.compute.push_back(tensor);
+  MemoryCeiling hbm = bandwidth("HBM", 3e12, 1);
+  hbm.device = Device::gpu;
+  m.memory.push_back(hbm);
+  RooflinePlacement gemm = point("gemm", 2000, 6e14, "bf16");
+  gemm.device = Device::gpu;
+  gemm.pattern = "normal";
+  gemm.intensity = {{"HBM", 2000}};
+  const std::vector<PowerCapRoof> caps{
+      {"bf16", "normal", 6.5e14, 699.0, std::nullopt, "gemm/cuda.cublas"},
+      {"bf16", "zeros", 6.9e14, std::nullopt, std::nullopt, "x"},  // no case on zeros
+      {"bf16", "uniform", 8e14, std::nullopt, std::nullopt, "x"},  // above the roof
+      {"f16", "normal", 6e14, std::nullopt, std::nullopt, "x"}};   // no f16 case
+  const RooflineScene s = roofline_scene({gemm}, &m, {}, {}, caps);
+  scene_checks::expect_sound_scene(s, "power cap");
+  std::vector<const SceneLine*> capped;
+  for (const auto& l : s.lines)
+    if (l.power_cap) capped.push_back(&l);
+  ASSERT_EQ(capped.size(), 1u);
+  EXPECT_DOUBLE_EQ(capped[0]->value, 6.5e14);
+  EXPECT_EQ(capped[0]->ceiling, "normal");
+  EXPECT_EQ(capped[0]->kind, SceneLine::Kind::compute);
+  bool labelled = false;
+  for (const auto& l : s.labels)
+    labelled |= l.text.find("at the power cap (normal inputs)") != std::string::npos;
+  for (const auto& k : s.key)
+    labelled |= k.find("at the power cap (normal inputs)") != std::string::npos;
+  EXPECT_TRUE(labelled);
+  // Without the caps, the nominal roof alone.
+  for (const auto& l : roofline_scene({gemm}, &m).lines) EXPECT_FALSE(l.power_cap);
+}
+
+}  // namespace ridgeline

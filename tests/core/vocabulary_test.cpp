@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -76,51 +77,52 @@ TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
   EXPECT_EQ(inferred_device("cpu.naive"), Device::cpu);
 }
 
-// Every source file of a module but core's vocabulary: no device, role, disposition or
-// bound compared with a string literal, no backend prefix read as a role, and no memory
-// level spelled as a literal (comments may name them).
-TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
+// Each line of every C++ and CUDA source under the modules (except files named `skip`), its
+// comment cut, with "file:line: text" for the failure message; the count of files read.
+int for_each_code_line(std::initializer_list<const char*> modules, std::string_view skip,
+                       const std::function<void(const std::string&, const std::string&)>& check) {
   namespace fs = std::filesystem;
-  const std::regex old_spelling(
-      R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
-      R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
-      R"re("(L1|L2|L3|DRAM|HBM)")re");
   int files = 0;
-  for (const char* module :
-       {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"}) {
-    const fs::path root = fs::path(RIDGELINE_SOURCE_DIR) / module;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
+  for (const char* module : modules)
+    for (const auto& e :
+         fs::recursive_directory_iterator(fs::path(RIDGELINE_SOURCE_DIR) / module)) {
       const std::string ext = e.path().extension().string();
       if (ext != ".cpp" && ext != ".hpp" && ext != ".cu") continue;
-      if (e.path().filename() == "vocabulary.cpp") continue;
+      if (e.path().filename() == skip) continue;
       ++files;
       std::ifstream in(e.path());
       std::string line;
       for (int n = 1; std::getline(in, line); ++n)
-        EXPECT_FALSE(std::regex_search(line.substr(0, line.find("//")), old_spelling))
-            << e.path().string() << ":" << n << ": " << line;
+        check(e.path().string() + ":" + std::to_string(n) + ": " + line,
+              line.substr(0, line.find("//")));
     }
-  }
+  return files;
+}
+
+// Every source file of a module but core's vocabulary: no device, role, disposition or
+// bound compared with a string literal, no backend prefix read as a role, and no memory
+// level spelled as a literal (comments may name them).
+TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
+  const std::regex old_spelling(
+      R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
+      R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
+      R"re("(L1|L2|L3|DRAM|HBM)")re");
+  const int files = for_each_code_line(
+      {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"},
+      "vocabulary.cpp", [&](const std::string& where, const std::string& code) {
+        EXPECT_FALSE(std::regex_search(code, old_spelling)) << where;
+      });
   EXPECT_GT(files, 100);
 }
 
 // A kernel and a reference check know their op from where they are registered (one per op),
 // so nothing in kernels reads the op back from a problem's name ("problem.op == ...").
 TEST(Vocabulary, KernelsNeverDispatchOnAnOpsName) {
-  namespace fs = std::filesystem;
   const std::regex by_name(R"re(\bop\s*[!=]=\s*"|"\s*[!=]=\s*\w+\.op\b)re");
-  int files = 0;
-  for (const auto& e :
-       fs::recursive_directory_iterator(fs::path(RIDGELINE_SOURCE_DIR) / "kernels")) {
-    const std::string ext = e.path().extension().string();
-    if (ext != ".cpp" && ext != ".hpp" && ext != ".cu") continue;
-    ++files;
-    std::ifstream in(e.path());
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n)
-      EXPECT_FALSE(std::regex_search(line.substr(0, line.find("//")), by_name))
-          << e.path().string() << ":" << n << ": " << line;
-  }
+  const int files =
+      for_each_code_line({"kernels"}, "", [&](const std::string& where, const std::string& code) {
+        EXPECT_FALSE(std::regex_search(code, by_name)) << where;
+      });
   EXPECT_GT(files, 50);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ridgeline/analysis/fusion.hpp"
+#include "ridgeline/analysis/power_cap.hpp"
 #include "ridgeline/analysis/roofline.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 
@@ -56,6 +57,9 @@ struct SceneLine {
   bool dashed = false;                    // more than one thread, or a GPU
   double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, inside the plot
   std::size_t machine = 0;                // an overlay's: the index of the machine whose roof it is
+  // A compute roof at the GPU's power cap on one input pattern (power_cap.hpp), below the
+  // nominal one; `ceiling` names the pattern.
+  bool power_cap = false;
 };
 
 struct SceneRidge {
@@ -118,10 +122,12 @@ struct RooflineScene {
 
 // The scene of `placements` under `machine`'s ceilings (none: points only), with an arrow
 // for each of the `fusion` pairs (made from the same placements) whose two points it shows;
-// a pair without one is in `omitted` with the reason.
+// a pair without one is in `omitted` with the reason. Each of the `power_caps` below its
+// dtype's GPU roof is drawn beside it where a placed GPU case has its dtype and pattern.
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
                              const MachineModel* machine, const SceneCanvas& canvas = {},
-                             const std::vector<FusionPair>& fusion = {});
+                             const std::vector<FusionPair>& fusion = {},
+                             const std::vector<PowerCapRoof>& power_caps = {});
 
 // Two runs on one roofline (`ridgeline report BASE NEW`): `placements` are the base run's
 // (the first `base_count`) then the new run's, under `machine`'s ceilings, with an arrow

@@ -69,7 +69,8 @@ std::string params_synopsis(const nlohmann::json& op) {
       if (!values.empty()) values += '|';
       values += v.get<std::string>();
     }
-    add(fmt::format("{}={}", a["name"].get<std::string>(), values));
+    // A free-form attribute with no listed value: its text, in quotes where it must be.
+    add(fmt::format("{}={}", a["name"].get<std::string>(), values.empty() ? "\"…\"" : values));
   }
   return text;
 }

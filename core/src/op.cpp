@@ -99,6 +99,9 @@ OpParams checked_params(const OpDefinition& op, const OpParams& given) {
       throw InputError(
           fmt::format("{}: attribute '{}' is missing ({})", op.name, a.name, a.meaning));
   }
+  if (op.consistent)
+    if (const std::string why = op.consistent(out); !why.empty())
+      throw InputError(fmt::format("{}: {}", op.name, why));
   return out;
 }
 

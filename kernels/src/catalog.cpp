@@ -1,5 +1,6 @@
 #include "ridgeline/kernels/catalog.hpp"
 
+#include "einsum/einsum_kernels.hpp"
 #include "onednn/onednn_kernels.hpp"
 #include "ops/attention_kernel.hpp"
 #include "ops/rowwise_kernel.hpp"
@@ -38,6 +39,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
   for (bool fused : {true, false}) c.add([=] { return make_gemm_bias_act(fused); });
   add_rowwise_kernels(c);
+  add_einsum_kernels(c);
   add_attention_kernels(c);
   add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA

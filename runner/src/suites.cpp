@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "einsum_suite.hpp"
 #include "fusion_suites.hpp"
 #include "pattern_suites.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
@@ -170,7 +171,8 @@ const std::vector<SuiteDefinition>& suites() {
        &gpu_suite, 5, 0.2},
       {"gpu-fusion",
        "GPU: fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 1 GiB per "
-       "operand (f32 and bf16; cuDNN's softmax beside them), the eltwise chain at 2^28 elements for L = 1 ... 32, "
+       "operand (f32 and bf16; cuDNN's softmax beside them), the eltwise chain at 2^28 elements "
+       "for L = 1 ... 32, "
        "gemm_bias_act in bf16 at 8192^3 and 8192x8192x256 (own fused, own unfused, cuBLASLt's "
        "epilogue) and in f32 at 4096x4096x64, attention in bf16 at batch 4, 16 heads, seq 4096, "
        "head_dim 64 and 128, causal and not (flash against the unfused chain)",
@@ -180,6 +182,11 @@ const std::vector<SuiteDefinition>& suites() {
        "sign_random, mantissa2 and subnormal inputs (power and clock per pattern with --collect "
        "nvml)",
        &gpu_patterns_suite, 5, 1.0},
+      {"einsum",
+       "CPU: contractions practitioners write (a GEMM, attention scores and values, "
+       "bthr,bThr->bhtT, a multi-head projection, a 4-index contraction, an outer product) on "
+       "every einsum kernel (so far the direct loop nest), f32 and f64, 1 and all threads",
+       &einsum_suite, 3, 0.1},
       {"patterns",
        "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "
        "with IEEE arithmetic and with FTZ/DAZ, through the GEMM, OpenBLAS and the eltwise chain",

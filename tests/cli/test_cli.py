@@ -221,7 +221,8 @@ class ListCommand(unittest.TestCase):
         for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
             self.assertIn(b, backends)
         self.assertEqual({s["name"] for s in doc["suites"]},
-                         {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-fusion", "gpu-patterns", "patterns"})
+                         {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-fusion", "gpu-patterns",
+                          "einsum", "patterns"})
         ops = {k["op"] for k in doc["kernels"]}
         self.assertTrue(
             {"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain", "attention"} <= ops, ops)
@@ -243,7 +244,7 @@ class ListCommand(unittest.TestCase):
         doc = json.loads(ridgeline("list", "--json").stdout)
         ops = {o["name"]: o for o in doc["ops"]}
         self.assertEqual(set(ops), {"gemm", "gemm_bias_act", "softmax", "layernorm", "rmsnorm",
-                                    "eltwise_chain", "attention"})
+                                    "eltwise_chain", "attention", "einsum"})
         attention = ops["attention"]
         dims = {d["name"]: d for d in attention["dims"]}
         self.assertEqual(list(dims), ["batch", "heads", "seq", "head_dim"])

@@ -38,7 +38,7 @@ TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
   EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas, "
-                               "fusion, gpu, gpu-fusion, gpu-patterns, patterns)"),
+                               "fusion, gpu, gpu-fusion, gpu-patterns, einsum, patterns)"),
             std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};

@@ -16,6 +16,7 @@ OpDefinition layernorm_definition();
 OpDefinition rmsnorm_definition();
 OpDefinition eltwise_chain_definition();
 OpDefinition attention_definition();
+OpDefinition einsum_definition();
 
 // A dimension that must be given (at least 1, at most `max` where there is one).
 inline DimSpec required_dim(std::string name, std::string meaning,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attention_validation.hpp"
+#include "einsum_validation.hpp"
 #include "gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
@@ -209,6 +210,7 @@ std::map<std::string, OpValidator, std::less<>>& validators() {
       {"rmsnorm", &validate_rowwise_op<RowwiseOp::rmsnorm>},
       {"eltwise_chain", &validate_rowwise_op<RowwiseOp::eltwise_chain>},
       {"attention", &validate_attention},
+      {"einsum", &validate_einsum},
   };
   return table;
 }

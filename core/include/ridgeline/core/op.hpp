@@ -86,6 +86,9 @@ struct OpDefinition {
   WorkModel (*work)(const Problem& problem) = nullptr;
   // The chain an eager framework runs, pass by pass in order; null for an op of one step.
   std::vector<PassWork> (*unfused_passes)(const Problem& problem) = nullptr;
+  // A rule over the params together, checked after each one alone (einsum: every index of
+  // the equation has an extent): "" where they hold, else the reason in one line.
+  std::string (*consistent)(const OpParams& params) = nullptr;
   // Largest accepted error relative to the reference's scale (per op: a softmax or a
   // normalisation errs differently from a long dot product), for the problem's dtype.
   double (*tolerance)(const Problem& problem) = nullptr;

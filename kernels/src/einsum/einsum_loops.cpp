@@ -1,0 +1,101 @@
+// einsum's bottom rung: the direct loop nest a user writes first. Over the output's
+// elements (OpenMP, static), each a sum over the contracted indices by their strides, the
+// last contracted index innermost: a vectorised dot product where both operands have it
+// at stride 1, a strided one otherwise. No copy, no blocking: what "just loops" cost.
+#include <omp.h>
+
+#include <vector>
+
+#include "einsum_kernels.hpp"
+#include "einsum_strides.hpp"
+#include "ridgeline/kernels/catalog.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+class EinsumLoops final : public Kernel {
+ public:
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    return check_common_support(info_, problem, threads);
+  }
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    strides_ = einsum_strides(einsum_spec(problem));
+    threads_ = threads;
+    f64_ = problem.dtype == DType::f64;
+    a_ = operands.at("A").raw();
+    b_ = operands.at("B").raw();
+    c_ = operands.at("C").raw();
+  }
+  void run() override {
+    if (f64_)
+      run_as<double>();
+    else
+      run_as<float>();
+  }
+  std::map<std::string, std::string> notes() const override {
+    const bool unit =
+        !strides_.sum_a.empty() && strides_.sum_a.back() == 1 && strides_.sum_b.back() == 1;
+    return {{"inner loop", strides_.sum_a.empty() ? "none (nothing contracted)"
+                           : unit                 ? "stride 1 in A and B: vectorised dot product"
+                                                  : "strided"}};
+  }
+
+ private:
+  template <typename T>
+  void run_as() const {
+    const T* a = static_cast<const T*>(a_);
+    const T* b = static_cast<const T*>(b_);
+    T* c = static_cast<T*>(c_);
+    const EinsumStrides& st = strides_;
+#pragma omp parallel num_threads(threads_)
+    {
+      std::vector<std::int64_t> at;
+#pragma omp for schedule(static)
+      for (std::int64_t o = 0; o < st.outputs; ++o) {
+        std::int64_t a0 = 0, b0 = 0;
+        output_offsets(st, o, a0, b0);
+        T acc = 0;
+        for_each_run(st, a0, b0, at,
+                     [&](std::int64_t ia, std::int64_t ib, std::int64_t n, std::int64_t sa,
+                         std::int64_t sb) {
+                       if (sa == 1 && sb == 1) {
+                         const T* x = a + ia;
+                         const T* y = b + ib;
+#pragma omp simd reduction(+ : acc)
+                         for (std::int64_t j = 0; j < n; ++j) acc += x[j] * y[j];
+                       } else {
+                         for (std::int64_t j = 0; j < n; ++j)
+                           acc += a[ia + j * sa] * b[ib + j * sb];
+                       }
+                     });
+        c[o] = acc;
+      }
+    }
+  }
+
+  KernelInfo info_{"einsum",
+                   "cpu.loops",
+                   Device::cpu,
+                   {DType::f32, DType::f64},
+                   true,
+                   "direct loop nest over the output, the contracted indices by their strides "
+                   "(innermost: the last contracted index, vectorised where stride 1 in both); "
+                   "OpenMP over outputs",
+                   KernelRole::ladder};
+  EinsumStrides strides_;
+  int threads_ = 1;
+  bool f64_ = false;
+  const void* a_ = nullptr;
+  const void* b_ = nullptr;
+  void* c_ = nullptr;
+};
+
+}  // namespace
+
+void add_einsum_kernels(KernelCatalog& catalog) {
+  catalog.add([] { return std::make_unique<EinsumLoops>(); });
+}
+
+}  // namespace ridgeline

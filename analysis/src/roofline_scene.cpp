@@ -30,6 +30,7 @@ using detail::window_range;
 constexpr std::size_t kMaxGroups = 4;  // thread counts (and the GPU) with roofs drawn
 constexpr std::size_t kMaxPeaks = 6;   // compute roofs per group
 constexpr std::size_t kMaxLevels = 8;  // memory roofs per group
+constexpr std::size_t kMaxCaps = 3;    // the GPU's power-cap roofs (one per input pattern)
 
 // A number as a label shows it: fixed below a million, else with an exponent.
 std::string fixed(double v, int decimals) {
@@ -119,6 +120,18 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
           return peak.dtype == cap.dtype && cap.flop_rate < peak.per_second;
         });
         if (placed && below && usable(cap.flop_rate)) g.caps.push_back(cap);
+      }
+      // The fastest and slowest patterns first: the span the data makes at the cap.
+      std::sort(g.caps.begin(), g.caps.end(),
+                [](const auto& a, const auto& b) { return a.flop_rate > b.flop_rate; });
+      if (g.caps.size() > kMaxCaps) {
+        std::rotate(g.caps.begin() + 1, g.caps.end() - 1, g.caps.end());
+        for (std::size_t i = kMaxCaps; i < g.caps.size(); ++i)
+          omit(fmt::format("power-cap roof {} {} inputs", g.caps[i].dtype, g.caps[i].pattern),
+               fmt::format("not drawn: at most {} power-cap roofs on one plot (the table lists "
+                           "every one)",
+                           kMaxCaps));
+        g.caps.resize(kMaxCaps);
       }
     }
   std::vector<Group> out;

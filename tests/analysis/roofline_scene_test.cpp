@@ -267,6 +267,25 @@ TEST(SceneRoofs, APowerCapBelowTheGpuRoofIsDrawnForThePlacedPattern) {
   for (const auto& k : s.key)
     labelled |= k.find("at the power cap (normal inputs)") != std::string::npos;
   EXPECT_TRUE(labelled);
+  // Many patterns at the cap: the fastest and the slowest drawn first, at most three, the
+  // rest omitted with the reason.
+  std::vector<RooflinePlacement> many;
+  std::vector<PowerCapRoof> many_caps;
+  for (int i = 0; i < 5; ++i) {
+    RooflinePlacement p = gemm;
+    p.pattern = "p" + std::to_string(i);
+    many.push_back(p);
+    many_caps.push_back(
+        {"bf16", p.pattern, (6.0 + 0.2 * i) * 1e14, std::nullopt, std::nullopt, "x"});
+  }
+  const RooflineScene crowded = roofline_scene(many, &m, {}, {}, many_caps);
+  std::vector<double> drawn;
+  for (const auto& l : crowded.lines)
+    if (l.power_cap) drawn.push_back(l.value);
+  EXPECT_EQ(drawn, (std::vector<double>{6.8e14, 6.0e14, 6.6e14}));
+  int omitted = 0;
+  for (const auto& o : crowded.omitted) omitted += o.what.rfind("power-cap roof bf16", 0) == 0;
+  EXPECT_EQ(omitted, 2);
   // Without the caps, the nominal roof alone.
   for (const auto& l : roofline_scene({gemm}, &m).lines) EXPECT_FALSE(l.power_cap);
 }

@@ -128,10 +128,11 @@ def main(out):
               best(lambda c: n4096(c) and c["backend"].startswith("cuda.simt") and c["dtype"] == "f32"),
               best(lambda c: n4096(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "f32"))
         cublas_bf16 = best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == "bf16")
-        for prefix, label in (("cuda.wmma", "WMMA"), ("cuda.mma_", "mma.sync")):
+        for prefix, label, target in (("cuda.wmma", "WMMA", 0.6), ("cuda.mma_", "mma.sync", 0.6),
+                                      ("cuda.wgmma", "wgmma", 0.8)):
             for dt in ("bf16", "f16"):
                 lib = best(lambda c: n8192(c) and c["backend"] == "cuda.cublas" and c["dtype"] == dt)
-                ratio(f"{label} {dt} / cuBLAS {dt} at 8192^3 (target >= 0.6)",
+                ratio(f"{label} {dt} / cuBLAS {dt} at 8192^3 (target >= {target})",
                       best(lambda c: n8192(c) and c["backend"].startswith(prefix) and c["dtype"] == dt),
                       lib)
         if m:

@@ -84,7 +84,7 @@ TEST_P(GpuKernel, ComputesTheProductAtEveryShapeItSupports) {
   auto kernel = catalog.create(backend, op);
   int ran = 0;
   for (const Shape& shape : {Shape{256, 256, 256, 1}, Shape{512, 384, 320, 1},
-                             Shape{100, 60, 36, 1}, Shape{129, 257, 65, 1}})
+                             Shape{100, 60, 36, 1}, Shape{129, 257, 65, 1}, Shape{136, 264, 72, 1}})
     for (Layout layout : {Layout::NN, Layout::NT, Layout::TN, Layout::TT}) {
       const Problem p = gemm_problem(shape, layout, dtype, "normal");
       const Support s = kernel->supports(p, 1);

@@ -6,6 +6,7 @@
 #include "launchers.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
 
@@ -15,12 +16,22 @@ using Launcher = void (*)(const DeviceGemm&, cudaStream_t);
 
 class HandWrittenGemm final : public GpuGemmKernel {
  public:
-  // m and n must be multiples of `mn`, k of `k`.
-  HandWrittenGemm(KernelInfo info, Launcher launcher, std::int64_t mn, std::int64_t k)
-      : GpuGemmKernel(std::move(info)), launcher_(launcher), mn_(mn), k_(k) {}
+  // m and n must be multiples of `mn`, k of `k`; `sm90a`: built for sm_90a alone, so it
+  // runs on compute capability 9.0 only.
+  HandWrittenGemm(KernelInfo info, Launcher launcher, std::int64_t mn, std::int64_t k,
+                  bool sm90a = false)
+      : GpuGemmKernel(std::move(info)), launcher_(launcher), mn_(mn), k_(k), sm90a_(sm90a) {}
 
  protected:
   Support supports_gemm(const Problem& p) const override {
+    if (sm90a_) {
+      const GpuDevice& d = gpu_probe().devices.front();  // the harness checked there is one
+      if (d.cc_major != 9 || d.cc_minor != 0)
+        return Support::no(fmt::format(
+            "{} is built for sm_90a (wgmma, the tensor memory accelerator): it runs on compute "
+            "capability 9.0 (H100, H200), not {}.{} ({})",
+            info().id(), d.cc_major, d.cc_minor, d.name));
+    }
     if (gemm_layout(p) != Layout::NN)
       return Support::no(fmt::format("{} handles only the NN layout", info().id()));
     const Shape s = gemm_shape(p);
@@ -34,6 +45,7 @@ class HandWrittenGemm final : public GpuGemmKernel {
  private:
   Launcher launcher_;
   std::int64_t mn_, k_;
+  bool sm90a_;
 };
 
 KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
@@ -41,14 +53,23 @@ KernelInfo gpu_info(const std::string& backend, std::vector<DType> dtypes,
   return {"gemm", backend, Device::gpu, std::move(dtypes), false, description};
 }
 
+// The wgmma kernel where its code runs (compute capability 9.0), the mma.sync one elsewhere.
+void launch_best_gemm(const DeviceGemm& g, cudaStream_t stream) {
+  static const bool hopper = [] {
+    const GpuDevice& d = gpu_probe().devices.front();
+    return d.cc_major == 9 && d.cc_minor == 0;
+  }();
+  (hopper ? launch_wgmma_128x256x64 : launch_mma_128x256x64)(g, stream);
+}
+
 }  // namespace
 
 void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
   const auto add = [&](std::string backend, std::vector<DType> dtypes, std::string description,
-                       Launcher launcher, std::int64_t mn, std::int64_t k) {
+                       Launcher launcher, std::int64_t mn, std::int64_t k, bool sm90a = false) {
     catalog.add([=] {
       return std::make_unique<HandWrittenGemm>(gpu_info(backend, dtypes, description), launcher, mn,
-                                               k);
+                                               k, sm90a);
     });
   };
   add("cuda.simt_naive", {DType::f32}, "one thread per C entry, threads along rows (uncoalesced)",
@@ -81,8 +102,13 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
       "the mma.sync kernel with 64-deep k slices in three stages: half the barriers and copy "
       "batches per FLOP",
       &launch_mma_128x256x64, 8, 8);
-  // gemm_bias_act fused: the 64-deep mma.sync kernel with the bias and activation applied to
-  // its accumulators before the one store of C.
+  add("cuda.wgmma_128x256x64", {DType::bf16, DType::f16},
+      "Hopper's wgmma (m64n256k16) fed by the tensor memory accelerator: a producer warpgroup "
+      "issues the bulk copies of a four-stage pipeline, two consumer warpgroups of 64x256 "
+      "multiply (sm_90a)",
+      &launch_wgmma_128x256x64, 8, 8, true);
+  // gemm_bias_act fused: the best own GEMM for the device with the bias and activation
+  // applied to its accumulators before the one store of C.
   catalog.add([] {
     return std::make_unique<HandWrittenGemm>(
         KernelInfo{"gemm_bias_act",
@@ -90,11 +116,12 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
                    Device::gpu,
                    {DType::bf16},
                    false,
-                   "the mma.sync kernel (128x256x64, three stages) with bias and activation in "
-                   "its epilogue: C stored once",
+                   "the wgmma kernel on compute capability 9.0, the mma.sync one (128x256x64, "
+                   "three stages) elsewhere, with bias and activation in its epilogue: C stored "
+                   "once",
                    KernelRole::fused,
                    "cuda"},
-        &launch_mma_128x256x64, 8, 8);
+        &launch_best_gemm, 8, 8);
   });
 }
 

@@ -18,5 +18,7 @@ void launch_sgemm_pipelined_128x128x16(const DeviceGemm& g, cudaStream_t stream)
 void launch_wmma_128x128x32(const DeviceGemm& g, cudaStream_t stream);
 void launch_mma_128x256x32(const DeviceGemm& g, cudaStream_t stream);
 void launch_mma_128x256x64(const DeviceGemm& g, cudaStream_t stream);
+// sm_90a only (wgmma_gemm.cu, its own target): compute capability 9.0.
+void launch_wgmma_128x256x64(const DeviceGemm& g, cudaStream_t stream);
 
 }  // namespace ridgeline

@@ -15,7 +15,7 @@
 
 #include "cp_async.cuh"
 #include "cuda_check.hpp"
-#include "device_math.cuh"
+#include "gemm_epilogue.cuh"
 #include "launchers.hpp"
 
 namespace ridgeline {
@@ -85,18 +85,6 @@ __device__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, un
         "{%8, %9}, {%0, %1, %2, %3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-// What the store applies to a pair of accumulators at (row, col), (row, col + 1).
-template <Epilogue EPI, typename T>
-__device__ __forceinline__ float2 epilogue(float v0, float v1, const T* bias, Index col) {
-  if constexpr (EPI == Epilogue::none) {
-    return make_float2(v0, v1);
-  } else {
-    constexpr cuda::Act act = EPI == Epilogue::bias_relu ? cuda::Act::relu : cuda::Act::gelu_tanh;
-    return make_float2(cuda::activate<act>(v0 + cuda::to_f(bias[col])),
-                       cuda::activate<act>(v1 + cuda::to_f(bias[col + 1])));
-  }
 }
 
 template <typename T, int BK, int STAGES, Epilogue EPI>
@@ -183,7 +171,7 @@ __global__ void __launch_bounds__(THREADS, 1)
         const Index row = row0 + warp_m * 64 + i * 16 + lane / 4 + h * 8;
         if (row < m)
           *reinterpret_cast<float2*>(&c[row * ldc + col]) =
-              epilogue<EPI>(acc[i][j][2 * h], acc[i][j][2 * h + 1], bias, col);
+              gemm_epilogue<EPI>(acc[i][j][2 * h], acc[i][j][2 * h + 1], bias, col);
       }
     }
 }

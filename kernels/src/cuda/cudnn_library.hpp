@@ -18,7 +18,14 @@
   X(cudnnCreateTensorDescriptor)     \
   X(cudnnDestroyTensorDescriptor)    \
   X(cudnnSetTensor4dDescriptor)      \
-  X(cudnnSoftmaxForward)
+  X(cudnnSoftmaxForward)             \
+  X(cudnnGetLastErrorString)         \
+  X(cudnnBackendCreateDescriptor)    \
+  X(cudnnBackendDestroyDescriptor)   \
+  X(cudnnBackendSetAttribute)        \
+  X(cudnnBackendGetAttribute)        \
+  X(cudnnBackendFinalize)            \
+  X(cudnnBackendExecute)
 
 namespace ridgeline {
 

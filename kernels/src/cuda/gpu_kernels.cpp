@@ -10,6 +10,7 @@ void add_gpu_kernels(KernelCatalog& catalog) {
   add_gpu_rowwise_kernels(catalog);
   add_gpu_attention_kernels(catalog);
   add_cudnn_kernels(catalog);
+  add_cudnn_norm_kernels(catalog);
 }
 
 }  // namespace ridgeline

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
+#include "cuda_check.hpp"
 #include "cudnn_library.hpp"
 
 namespace ridgeline {
@@ -71,9 +74,31 @@ CudnnDescriptor cudnn_tensor(std::int64_t uid, cudnnDataType_t type,
   return t;
 }
 
-CudnnPlan cudnn_plan(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops) {
-  CudnnPlan out;
-  out.kept.reserve(64);  // at most 2 + 32 descriptors: the references below stay valid
+namespace {
+
+// cuDNN's global index of the engine behind an engine config; -1 where it does not say.
+std::int64_t engine_index(cudnnBackendDescriptor_t config) {
+  cudnnBackendDescriptor_t engine = nullptr;
+  if (cudnn().cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) !=
+      CUDNN_STATUS_SUCCESS)
+    return -1;
+  std::int64_t n = 0, index = -1;
+  if (cudnn().cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_ENGINE,
+                                       CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
+                                       &engine) != CUDNN_STATUS_SUCCESS ||
+      cudnn().cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1,
+                                       &n, &index) != CUDNN_STATUS_SUCCESS)
+    index = -1;
+  cudnn().cudnnBackendDestroyDescriptor(engine);
+  return index;
+}
+
+}  // namespace
+
+CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops) {
+  constexpr std::int64_t kMostConfigs = 32;
+  CudnnPlans out;
+  out.kept.reserve(3 + 2 * kMostConfigs);  // the references below stay valid
   std::vector<cudnnBackendDescriptor_t> raw_ops;
   for (const CudnnDescriptor* op : ops) raw_ops.push_back(op->get());
   CudnnDescriptor& graph = out.kept.emplace_back(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
@@ -82,47 +107,90 @@ CudnnPlan cudnn_plan(cudnnHandle_t handle, const std::vector<const CudnnDescript
            static_cast<std::int64_t>(raw_ops.size()), raw_ops.data())
       .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle)
       .finalize();
-  CudnnDescriptor& heuristics = out.kept.emplace_back(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-  const cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
-  heuristics.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, out.kept.front())
-      .set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode)
-      .finalize();
-  std::int64_t count = 0;
-  check(cudnn().cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                         CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
-        "counting the heuristics' engine configs");
-  if (count > 32) count = 32;
-  std::vector<cudnnBackendDescriptor_t> configs;
-  const std::size_t first = out.kept.size();
-  for (std::int64_t i = 0; i < count; ++i)
-    configs.push_back(out.kept.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR).get());
-  std::int64_t got = 0;
-  if (count > 0)
-    check(cudnn().cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                           CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got,
-                                           configs.data()),
-          "reading the heuristics' engine configs");
   std::string refusals;
-  for (std::int64_t i = 0; i < got; ++i) {
-    auto plan = std::make_unique<CudnnDescriptor>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle)
-        .set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, out.kept[first + i]);
-    const cudnnStatus_t s = cudnn().cudnnBackendFinalize(plan->get());
-    if (s != CUDNN_STATUS_SUCCESS) {
-      refusals +=
-          fmt::format("; config {}: {} {}", i, cudnn().cudnnGetErrorString(s), cudnn_last_error());
-      continue;
+  // Mode A's configs first, then the fallback list's engines A did not offer.
+  for (const cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    CudnnDescriptor& heuristics = out.kept.emplace_back(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+    heuristics.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph)
+        .set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode)
+        .finalize();
+    std::int64_t count = 0;
+    check(cudnn().cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                           CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
+          "counting the heuristics' engine configs");
+    out.configs += static_cast<int>(count);
+    count = std::min(count, kMostConfigs);
+    std::vector<cudnnBackendDescriptor_t> configs;
+    for (std::int64_t i = 0; i < count; ++i)
+      configs.push_back(out.kept.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR).get());
+    std::int64_t got = 0;
+    if (count > 0)
+      check(cudnn().cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got,
+                                             configs.data()),
+            "reading the heuristics' engine configs");
+    const char* mode_name = mode == CUDNN_HEUR_MODE_A ? "A" : "fallback";
+    for (std::int64_t i = 0; i < got; ++i) {
+      const cudnnBackendDescriptor_t config = configs[static_cast<std::size_t>(i)];
+      const std::int64_t engine = engine_index(config);
+      bool seen = false;
+      for (const CudnnPlan& p : out.plans) seen = seen || (engine >= 0 && p.engine == engine);
+      if (seen) continue;
+      auto plan = std::make_unique<CudnnDescriptor>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+      plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle)
+          .set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config);
+      const cudnnStatus_t s = cudnn().cudnnBackendFinalize(plan->get());
+      if (s != CUDNN_STATUS_SUCCESS) {
+        refusals += fmt::format("; {} config {}: {} {}", mode_name, i,
+                                cudnn().cudnnGetErrorString(s), cudnn_last_error());
+        continue;
+      }
+      CudnnPlan& p = out.plans.emplace_back();
+      std::int64_t n = 0;
+      check(cudnn().cudnnBackendGetAttribute(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                             CUDNN_TYPE_INT64, 1, &n, &p.workspace_bytes),
+            "reading the plan's workspace size");
+      p.plan = std::move(plan);
+      p.config = static_cast<int>(i);
+      p.engine = engine;
+      p.mode = mode_name;
     }
-    std::int64_t n = 0;
-    check(cudnn().cudnnBackendGetAttribute(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-                                           CUDNN_TYPE_INT64, 1, &n, &out.workspace_bytes),
-          "reading the plan's workspace size");
-    out.plan = std::move(plan);
-    out.config = static_cast<int>(i);
-    return out;
   }
-  throw std::runtime_error(fmt::format(
-      "cuDNN has no engine for this graph: {} configs from the heuristics{}", got, refusals));
+  if (out.plans.empty())
+    throw std::runtime_error(
+        fmt::format("cuDNN has no engine for this graph: {} configs from the heuristics{}",
+                    out.configs, refusals));
+  return out;
+}
+
+std::vector<double> cudnn_time_plans(cudnnHandle_t handle, const CudnnPlans& plans,
+                                     const CudnnDescriptor& pack, cudaStream_t stream, int runs) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  RIDGELINE_CUDA(cudaEventCreate(&start));
+  RIDGELINE_CUDA(cudaEventCreate(&stop));
+  std::vector<double> best;
+  for (const CudnnPlan& p : plans.plans) {
+    // A plan that fails to run is never the fastest (infinity), and the others still run.
+    double fastest = std::numeric_limits<double>::infinity();
+    if (cudnn().cudnnBackendExecute(handle, p.plan->get(), pack.get()) == CUDNN_STATUS_SUCCESS)
+      for (int r = 0; r < runs; ++r) {
+        float ms = 0;
+        if (cudaEventRecord(start, stream) != cudaSuccess ||
+            cudnn().cudnnBackendExecute(handle, p.plan->get(), pack.get()) !=
+                CUDNN_STATUS_SUCCESS ||
+            cudaEventRecord(stop, stream) != cudaSuccess ||
+            cudaEventSynchronize(stop) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
+          break;
+        fastest = std::min(fastest, ms * 1e-3);
+      }
+    best.push_back(fastest);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  // A failed launch leaves an error behind: the next checked call would report it.
+  RIDGELINE_CUDA(cudaGetLastError());
+  return best;
 }
 
 CudnnDescriptor cudnn_variant_pack(const std::vector<std::int64_t>& uids,

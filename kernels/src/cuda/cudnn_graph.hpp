@@ -1,8 +1,10 @@
 #pragma once
 // cuDNN's graph (backend) API, for what cuDNN offers only there (normalisation, attention):
-// one owner type for its descriptors, tensors and variant packs built in one place, and an
-// execution plan from the first of the heuristics' engine configs that finalises. cuDNN is
+// one owner type for its descriptors, tensors and variant packs built in one place, and the
+// execution plans of the heuristics' engine configs that finalise (a kernel times them and
+// keeps the fastest, as a user tuning cuDNN would). cuDNN is
 // the one loaded on first use (cudnn_library.hpp).
+#include <cuda_runtime.h>
 #include <cudnn.h>
 
 #include <cstdint>
@@ -36,16 +38,31 @@ CudnnDescriptor cudnn_tensor(std::int64_t uid, cudnnDataType_t type,
                              const std::vector<std::int64_t>& dims,
                              const std::vector<std::int64_t>& strides, bool by_value = false);
 
-// An execution plan and what it keeps alive.
+// One execution plan for a graph: which heuristics mode ("A", "fallback") and which of its
+// engine configs it came from, cuDNN's global index of that config's engine (-1 where cuDNN
+// did not say), its workspace.
 struct CudnnPlan {
-  std::vector<CudnnDescriptor> kept;  // the graph, heuristics, engine configs
   std::unique_ptr<CudnnDescriptor> plan;
   std::int64_t workspace_bytes = 0;
-  int config = 0;  // which of the heuristics' configs finalised
+  const char* mode = "A";
+  int config = 0;
+  std::int64_t engine = -1;
 };
-// The first engine config of heuristics mode A whose plan finalises for the graph of `ops`;
-// throws with each refusal's status when none does.
-CudnnPlan cudnn_plan(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops);
+// Every plan that finalises, in the heuristics' order, and what they keep alive.
+struct CudnnPlans {
+  std::vector<CudnnDescriptor> kept;  // the graph, heuristics, engine configs
+  std::vector<CudnnPlan> plans;
+  int configs = 0;  // engine configs the heuristics offered (at most 32 a mode are tried)
+};
+// The plans that finalise for the graph of `ops`: heuristics mode A's engine configs, then
+// the fallback list's other engines; throws with each refusal's status when none does.
+CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops);
+
+// Each plan's best time in seconds over `runs` calls with `pack` on `stream` (after one
+// untimed call), by CUDA events, infinity for a plan that fails to run; the pack's workspace
+// must fit every plan.
+std::vector<double> cudnn_time_plans(cudnnHandle_t handle, const CudnnPlans& plans,
+                                     const CudnnDescriptor& pack, cudaStream_t stream, int runs);
 
 // The pointers of one call (device memory, or host memory for a by-value tensor) by uid.
 CudnnDescriptor cudnn_variant_pack(const std::vector<std::int64_t>& uids,

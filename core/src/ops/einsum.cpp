@@ -217,7 +217,15 @@ OpDefinition einsum_definition() {
                 R"(equation="bthr,bThr->bhtT"/extents="b=2,t=5,h=3,r=7,T=4")",
                 R"(equation="i,j->ij"/extents="i=31,j=9")",
                 R"(equation="ik,jk->i"/extents="i=5,j=3,k=11")",
-                R"(equation="abcd,cdef->abef"/extents="a=3,b=2,c=5,d=4,e=2,f=3")"};
+                R"(equation="abcd,cdef->abef"/extents="a=3,b=2,c=5,d=4,e=2,f=3")",
+                // Each way a GEMM lowering reads an operand: B transposed (attention scores),
+                // A transposed, C as the transposed product, the batch index last in C (a
+                // copy), an outer product of matrices.
+                R"(equation="bhqd,bhkd->bhqk"/extents="b=2,h=3,q=5,k=7,d=3")",
+                R"(equation="ji,jk->ik"/extents="i=7,j=5,k=3")",
+                R"(equation="ij,kj->ki"/extents="i=5,j=3,k=7")",
+                R"(equation="bij,bjk->ikb"/extents="b=3,i=5,j=7,k=2")",
+                R"(equation="ab,cd->abcd"/extents="a=3,b=5,c=2,d=7")"};
   op.operands = operands;
   op.work = work;
   op.tolerance = tolerance;

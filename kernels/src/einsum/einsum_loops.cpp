@@ -94,8 +94,8 @@ class EinsumLoops final : public Kernel {
 
 }  // namespace
 
-void add_einsum_kernels(KernelCatalog& catalog) {
-  catalog.add([] { return std::make_unique<EinsumLoops>(); });
+std::unique_ptr<Kernel> make_einsum_loops() {
+  return std::make_unique<EinsumLoops>();
 }
 
 }  // namespace ridgeline

@@ -1,0 +1,47 @@
+#include "einsum_gemm.hpp"
+
+#include <fmt/format.h>
+
+#include "ridgeline/kernels/cache_sizes.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+template <typename T>
+packed::MicroKernel<T> widest_microkernel() {
+  const bool avx512 = cpu_features().has_avx512();
+  if constexpr (std::is_same_v<T, float>)
+    return avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
+  else
+    return avx512 ? packed::microkernel_f64_avx512() : packed::microkernel_f64_avx2();
+}
+
+}  // namespace
+
+Support einsum_gemm_support() {
+  const CpuFeatures& cpu = cpu_features();
+  if (!cpu.has_avx512() && !cpu.has_avx2_fma())
+    return Support::no("the packed GEMM needs AVX2 and FMA (or AVX-512), which this CPU lacks");
+  return Support::yes();
+}
+
+template <typename T>
+void EinsumGemm<T>::prepare(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
+                            std::int64_t ldb, bool ta, bool tb, int threads) {
+  uk_ = widest_microkernel<T>();
+  const cpu::GemmArgs<T> args{m, n, k, lda, ldb, ta, tb, nullptr, nullptr, nullptr};
+  gemm_.prepare(args, uk_, packed::derive_blocking(cache_sizes(), uk_.mr, uk_.nr, sizeof(T)),
+                threads);
+}
+
+template <typename T>
+std::string EinsumGemm<T>::describe() const {
+  return fmt::format("{}, {}", uk_.name, gemm_.blocking().describe());
+}
+
+template class EinsumGemm<float>;
+template class EinsumGemm<double>;
+
+}  // namespace ridgeline

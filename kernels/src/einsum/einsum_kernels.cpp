@@ -1,0 +1,11 @@
+#include "einsum_kernels.hpp"
+
+namespace ridgeline {
+
+void add_einsum_kernels(KernelCatalog& catalog) {
+  catalog.add(make_einsum_loops);
+  catalog.add(make_einsum_ttgt);
+  catalog.add(make_einsum_strided);
+}
+
+}  // namespace ridgeline

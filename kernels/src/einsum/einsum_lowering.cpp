@@ -1,0 +1,139 @@
+#include "einsum_lowering.hpp"
+
+#include <fmt/format.h>
+
+#include "einsum_strides.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+bool has(const std::string& s, char ch) {
+  return s.find(ch) != std::string::npos;
+}
+
+
+std::int64_t extent_of(const EinsumSpec& s, const std::string& indices) {
+  return s.elements(indices);
+}
+
+// The group `g` as one dimension of `operand`: its indices adjacent there in g's order.
+// Returns the fused dimension's stride (its last index's), or -1 where they are not.
+std::int64_t fused_stride(const EinsumSpec& s, const std::string& operand, const std::string& g) {
+  if (g.empty()) return 0;
+  const std::size_t at = operand.find(g);
+  if (at == std::string::npos) return -1;
+  return stride_of(operand, g.back(), s);
+}
+
+// One operand as a rows x cols matrix of the GEMM (A: m x k, B: k x n), PackedGemm's
+// convention: plain, x[r * ld + c] (cols at stride 1); transposed, x[c * ld + r]. An empty
+// group is one index of extent 1, at any stride. The reason where neither fits.
+Support matrix_of(const EinsumSpec& s, const std::string& operand, const char* name,
+                  const std::string& rows, const std::string& cols, std::int64_t& ld,
+                  bool& transposed) {
+  const std::int64_t sr = fused_stride(s, operand, rows), sc = fused_stride(s, operand, cols);
+  if (sr < 0 || sc < 0)
+    return Support::no(fmt::format(
+        "{} ({}) does not hold the indices '{}' together in that order: a copy is needed", name,
+        operand, sr < 0 ? rows : cols));
+  if (cols.empty() || sc == 1) {
+    transposed = false;
+    ld = rows.empty() ? 1 : sr;
+  } else if (rows.empty() || sr == 1) {
+    transposed = true;
+    ld = sc;
+  } else {
+    return Support::no(
+        fmt::format("{} ({}) has neither '{}' nor '{}' at stride 1: a copy is needed", name,
+                    operand, rows, cols));
+  }
+  return Support::yes();
+}
+
+}  // namespace
+
+EinsumGroups einsum_groups(const EinsumSpec& s) {
+  EinsumGroups g;
+  for (char ch : s.c) {
+    const bool in_a = has(s.a, ch), in_b = has(s.b, ch);
+    (in_a && in_b ? g.batch : in_a ? g.m : g.n) += ch;
+  }
+  for (char ch : s.a)
+    if (!has(s.c, ch)) (has(s.b, ch) ? g.k : g.summed_a) += ch;
+  for (char ch : s.b)
+    if (!has(s.c, ch) && !has(s.a, ch)) g.summed_b += ch;
+  return g;
+}
+
+Support gemm_lowering_support(const EinsumSpec& s) {
+  const EinsumGroups g = einsum_groups(s);
+  if (!g.summed_a.empty() || !g.summed_b.empty())
+    return Support::no(fmt::format(
+        "'{}' is summed within one operand only: no GEMM lowering (the loop nest runs it)",
+        g.summed_a + g.summed_b));
+  return Support::yes();
+}
+
+TtgtPlan ttgt_plan(const EinsumSpec& s) {
+  const EinsumGroups g = einsum_groups(s);
+  TtgtPlan p;
+  p.a = g.batch + g.m + g.k;
+  p.b = g.batch + g.k + g.n;
+  p.c = g.batch + g.m + g.n;
+  p.permute_a = p.a != s.a;
+  p.permute_b = p.b != s.b;
+  p.permute_c = p.c != s.c;
+  p.batch = extent_of(s, g.batch);
+  p.m = extent_of(s, g.m);
+  p.n = extent_of(s, g.n);
+  p.k = extent_of(s, g.k);
+  return p;
+}
+
+double ttgt_added_elements(const EinsumSpec& s, const TtgtPlan& p) {
+  double e = 0;
+  if (p.permute_a) e += 2.0 * static_cast<double>(s.elements(s.a));
+  if (p.permute_b) e += 2.0 * static_cast<double>(s.elements(s.b));
+  if (p.permute_c) e += 2.0 * static_cast<double>(s.elements(s.c));
+  return e;
+}
+
+Support strided_view(const EinsumSpec& s, StridedView& v) {
+  if (Support ok = gemm_lowering_support(s); !ok) return ok;
+  const EinsumGroups g = einsum_groups(s);
+  // C must end in m then n (or n then m: the product transposed, A and B swapping roles).
+  const std::string tail_mn = g.m + g.n, tail_nm = g.n + g.m;
+  const auto ends_with = [&](const std::string& t) {
+    return s.c.size() >= t.size() && s.c.compare(s.c.size() - t.size(), t.size(), t) == 0;
+  };
+  StridedView out;
+  out.swapped = !ends_with(tail_mn) && ends_with(tail_nm);
+  if (!ends_with(tail_mn) && !out.swapped)
+    return Support::no(fmt::format(
+        "C ({}) does not end in its indices from A ('{}') then those from B ('{}'): a copy is "
+        "needed",
+        s.c, g.m, g.n));
+  const std::string& left = out.swapped ? s.b : s.a;
+  const std::string& right = out.swapped ? s.a : s.b;
+  const std::string& rows = out.swapped ? g.n : g.m;
+  const std::string& cols = out.swapped ? g.m : g.n;
+  if (Support ok = matrix_of(s, left, out.swapped ? "B" : "A", rows, g.k, out.lda, out.ta); !ok)
+    return ok;
+  if (Support ok = matrix_of(s, right, out.swapped ? "A" : "B", g.k, cols, out.ldb, out.tb); !ok)
+    return ok;
+  out.m = extent_of(s, rows);
+  out.n = extent_of(s, cols);
+  out.k = extent_of(s, g.k);
+  for (char ch : g.batch) {
+    out.batch_extent.push_back(s.extents.at(ch));
+    out.batch_a.push_back(stride_of(left, ch, s));
+    out.batch_b.push_back(stride_of(right, ch, s));
+    out.batch_c.push_back(stride_of(s.c, ch, s));
+    out.batches *= s.extents.at(ch);
+  }
+  v = out;
+  return Support::yes();
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,53 @@
+#pragma once
+// How a two-operand einsum becomes GEMMs. Its indices by role (batch: in A, B and C; m: A
+// and C; n: B and C; k: A and B, contracted), then each lowering's view:
+//  - TTGT permutes A to [batch, m, k], B to [batch, k, n], runs one GEMM per batch into
+//    [batch, m, n] and permutes that to C; an operand already in its order is not copied.
+//  - the strided lowering runs the GEMM per batch on the operands where they lie (leading
+//    dimensions, transposed reads), possible only where each group of indices is adjacent
+//    in every operand that has it and C ends in one group then the other.
+// The bytes each lowering adds to the op's compulsory traffic come from here too.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ridgeline/core/ops/einsum.hpp"
+#include "ridgeline/kernels/kernel.hpp"
+
+namespace ridgeline {
+
+struct EinsumGroups {
+  std::string batch, m, n, k;      // each in C's order (k: in A's)
+  std::string summed_a, summed_b;  // in one input only and not in C
+};
+EinsumGroups einsum_groups(const EinsumSpec& s);
+
+// Where a GEMM lowering cannot apply whatever the layout: an index summed in one operand
+// only. Support::yes() otherwise.
+Support gemm_lowering_support(const EinsumSpec& s);
+
+struct TtgtPlan {
+  std::string a, b, c;                                           // the GEMM's operand orders
+  bool permute_a = false, permute_b = false, permute_c = false;  // copies needed
+  std::int64_t batch = 1, m = 1, n = 1, k = 1;                   // the groups' extents
+};
+TtgtPlan ttgt_plan(const EinsumSpec& s);
+
+// Elements TTGT copies: each permuted operand written once and read back once (A, B) or
+// written by the GEMM and read by the permute (C): twice its elements, per permuted operand.
+double ttgt_added_elements(const EinsumSpec& s, const TtgtPlan& p);
+
+// The copy-free view: the GEMM of one batch on strided operands (PackedGemm's convention:
+// A[i * lda + p], or A[p * lda + i] with ta; C m x n dense), and each batch index's extent
+// and stride in A, B and C. With `swapped`, A's role is B's: C^T = B^T A^T (C ends in m
+// then n indices of the other operand).
+struct StridedView {
+  std::int64_t m = 1, n = 1, k = 1, lda = 1, ldb = 1;
+  bool ta = false, tb = false, swapped = false;
+  std::vector<std::int64_t> batch_extent, batch_a, batch_b, batch_c;
+  std::int64_t batches = 1;
+};
+// The view, or why a copy is unavoidable (one line naming the operand and indices).
+Support strided_view(const EinsumSpec& s, StridedView& view);
+
+}  // namespace ridgeline

@@ -1,0 +1,126 @@
+// einsum as a framework lowers it: transpose-GEMM-transpose. A permuted to [batch, m, k],
+// B to [batch, k, n] (own cache-blocked permute, einsum_permute.hpp), one packed GEMM per
+// batch into [batch, m, n], that permuted to C; an operand already in its order is used
+// where it lies. The permutes are part of each call, and their bytes part of the kernel's
+// work model (each permuted operand written and read back once more).
+#include <fmt/format.h>
+
+#include "../cpu/packed_gemm.hpp"
+#include "einsum_gemm.hpp"
+#include "einsum_kernels.hpp"
+#include "einsum_lowering.hpp"
+#include "einsum_permute.hpp"
+#include "ridgeline/core/vocabulary.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+template <typename T>
+struct TtgtBuffers {
+  packed::AlignedArray<T> a, b, c;
+  EinsumGemm<T> gemm;
+};
+
+class EinsumTtgt final : public Kernel {
+ public:
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem& problem, int threads) const override {
+    if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (Support s = einsum_gemm_support(); !s) return s;
+    return gemm_lowering_support(einsum_spec(problem));
+  }
+  WorkModel work(const Problem& problem) const override {
+    const EinsumSpec s = einsum_spec(problem);
+    WorkModel w = op_work(problem);
+    w.bytes[std::string(kMainMemory)] +=
+        ttgt_added_elements(s, ttgt_plan(s)) * static_cast<double>(size_of(problem.dtype));
+    return w;
+  }
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    spec_ = einsum_spec(problem);
+    plan_ = ttgt_plan(spec_);
+    threads_ = threads;
+    f64_ = problem.dtype == DType::f64;
+    a_ = operands.at("A").raw();
+    b_ = operands.at("B").raw();
+    c_ = operands.at("C").raw();
+    if (f64_)
+      prepare_as(f64_buffers_);
+    else
+      prepare_as(f32_buffers_);
+  }
+  void run() override {
+    if (f64_)
+      run_as(f64_buffers_);
+    else
+      run_as(f32_buffers_);
+  }
+  std::map<std::string, std::string> notes() const override {
+    const auto step = [](bool permuted, const std::string& from, const std::string& to) {
+      return permuted ? fmt::format("permuted {} -> {}", from, to) : "used as stored";
+    };
+    return {
+        {"A", step(plan_.permute_a, spec_.a, plan_.a)},
+        {"B", step(plan_.permute_b, spec_.b, plan_.b)},
+        {"C", step(plan_.permute_c, plan_.c, spec_.c)},
+        {"gemm", fmt::format("{} products of {}x{}x{}: {}", plan_.batch, plan_.m, plan_.n, plan_.k,
+                             f64_ ? f64_buffers_.gemm.describe() : f32_buffers_.gemm.describe())}};
+  }
+
+ private:
+  template <typename T>
+  void prepare_as(TtgtBuffers<T>& buf) {
+    if (plan_.permute_a) buf.a.resize(static_cast<std::size_t>(spec_.elements(spec_.a)));
+    if (plan_.permute_b) buf.b.resize(static_cast<std::size_t>(spec_.elements(spec_.b)));
+    if (plan_.permute_c) buf.c.resize(static_cast<std::size_t>(spec_.elements(spec_.c)));
+    buf.gemm.prepare(plan_.m, plan_.n, plan_.k, plan_.k, plan_.n, false, false, threads_);
+  }
+  template <typename T>
+  void run_as(TtgtBuffers<T>& buf) {
+    const T* a = static_cast<const T*>(a_);
+    const T* b = static_cast<const T*>(b_);
+    T* c = plan_.permute_c ? buf.c.data.get() : static_cast<T*>(c_);
+    if (plan_.permute_a) {
+      einsum_permute(spec_, spec_.a, a, plan_.a, buf.a.data.get(), threads_);
+      a = buf.a.data.get();
+    }
+    if (plan_.permute_b) {
+      einsum_permute(spec_, spec_.b, b, plan_.b, buf.b.data.get(), threads_);
+      b = buf.b.data.get();
+    }
+    const std::int64_t mk = plan_.m * plan_.k, kn = plan_.k * plan_.n, mn = plan_.m * plan_.n;
+    for (std::int64_t i = 0; i < plan_.batch; ++i) buf.gemm.run(a + i * mk, b + i * kn, c + i * mn);
+    if (plan_.permute_c)
+      einsum_permute(spec_, plan_.c, static_cast<const T*>(c), spec_.c, static_cast<T*>(c_),
+                     threads_);
+  }
+
+  KernelInfo info_{"einsum",
+                   "cpu.ttgt",
+                   Device::cpu,
+                   {DType::f32, DType::f64},
+                   true,
+                   "transpose-GEMM-transpose, as frameworks lower einsum: A to [batch, m, k] "
+                   "and B to [batch, k, n] by a cache-blocked permute, the packed GEMM per "
+                   "batch, the result permuted to C (each step skipped where the operand is "
+                   "already in order)",
+                   KernelRole::ladder};
+  EinsumSpec spec_;
+  TtgtPlan plan_;
+  int threads_ = 1;
+  bool f64_ = false;
+  const void* a_ = nullptr;
+  const void* b_ = nullptr;
+  void* c_ = nullptr;
+  TtgtBuffers<float> f32_buffers_;
+  TtgtBuffers<double> f64_buffers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_einsum_ttgt() {
+  return std::make_unique<EinsumTtgt>();
+}
+
+}  // namespace ridgeline

@@ -16,5 +16,6 @@ Command add_report_command(CLI::App& app);
 Command add_profile_command(CLI::App& app);
 Command add_collectors_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_einsum_command(CLI::App& app);
 
 }  // namespace ridgeline::cli

@@ -3,6 +3,7 @@
 // case indented under it. Every string from the run is shown with visible escapes.
 #include <fmt/format.h>
 
+#include "einsum_sections.hpp"
 #include "fusion_sections.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/columns.hpp"
@@ -39,7 +40,7 @@ std::string terminal_summary(const ReportInput& in) {
     s += table.substr(begin, end - begin + 1);
     for (const auto& n : notes[row]) s += "    " + n + "\n";
   }
-  return s + reports::fusion_terminal(in);
+  return s + reports::fusion_terminal(in) + einsum_terminal(in);
 }
 
 std::string busy_machine_warning(const ReportInput& in) {

@@ -1,6 +1,7 @@
 // Markdown (fit for a CI job summary) and CSV: the same numbers as the HTML report.
 #include <fmt/format.h>
 
+#include "einsum_sections.hpp"
 #include "fusion_sections.hpp"
 #include "markdown_table.hpp"
 #include "ridgeline/analysis/usable.hpp"
@@ -38,6 +39,7 @@ std::string markdown_report(const ReportInput& in) {
   }
   s += "## Results\n\n" + markdown_table(results_table(in.placements));
   s += reports::fusion_markdown(in);
+  s += reports::einsum_markdown(in);
   if (!in.ladder.empty())
     s += "\n## Ladder against the best BLAS\n\n" + markdown_table(ladder_table(in));
   if (!in.patterns.empty()) s += "\n## Input data\n\n" + markdown_table(pattern_table(in));

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ridgeline/analysis/einsum_comparison.hpp"
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
@@ -27,6 +28,7 @@ struct ReportInput {
   std::vector<LadderRow> ladder;         // each rung against the best BLAS
   std::vector<PatternEffect> patterns;   // one case's rate (power, clock) per input pattern
   std::vector<PowerCapRoof> power_caps;  // what the GPU sustains at its power cap, per pattern
+  std::vector<EinsumComparison> einsum;  // each contraction's lowerings side by side
   std::string load_warning;              // machine_load_warning of the run, or empty
 };
 
@@ -60,5 +62,8 @@ std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& 
 // load_warning (noise.hpp); empty when neither says so.
 std::string busy_machine_warning(const ReportInput& in);
 std::string terminal_summary(const ReportInput& input);
+// Each einsum contraction's lowerings as aligned columns, the best one's lead and what the
+// notation hides (`ridgeline einsum`, and the end of terminal_summary); "" without any.
+std::string einsum_terminal(const ReportInput& input);
 
 }  // namespace ridgeline

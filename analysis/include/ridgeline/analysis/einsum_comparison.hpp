@@ -1,0 +1,50 @@
+#pragma once
+// The einsum lowerings of one contraction side by side (issue: "what does this einsum cost
+// on this machine, which lowering is best, and what is the notation hiding?"): each
+// lowering's time, rate, bytes (the op's compulsory ones and those the lowering adds), its
+// place under the roof, the best with its lead over the slowest and over what a framework
+// runs (transpose-GEMM-transpose), and one line on what the notation hides. Built from the
+// run's einsum cases and their placements; the printers format it.
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/core/run.hpp"
+
+namespace ridgeline {
+
+// The lowering a framework runs for a two-operand einsum (torch.einsum, NumPy's optimize
+// path): permute to batched matrices, one batched GEMM, permute back.
+inline constexpr const char* kFrameworkLowering = "cpu.ttgt";
+
+struct EinsumLowering {
+  std::string backend;
+  bool ran = false;       // placed with a time
+  std::string reason;     // why not: not supported here (its reason), failed, not placeable
+  double seconds = 0;     // per call
+  double achieved = 0;    // FLOP/s
+  double attainable = 0;  // FLOP/s under the roof at its intensity; 0 without ceilings
+  double efficiency = 0;  // achieved / attainable
+  Bound bound;
+  std::string level;
+  double compulsory_bytes = 0;     // the op's: each operand once
+  double added_bytes = 0;          // what this lowering moves beyond them (its work model)
+  double vs_best = 0;              // its time over the best lowering's (1 for the best)
+  std::vector<std::string> steps;  // how it ran, from its notes ("A: permuted bthr -> bhtr")
+};
+
+struct EinsumComparison {
+  std::string equation, extents, dtype;
+  int threads = 1;
+  double flops = 0;
+  std::vector<EinsumLowering> lowerings;  // fastest first; those that did not run last
+  std::string best, worst;                // backends; empty where none ran
+  double lead_over_worst = 0;             // worst's time over the best's
+  double lead_over_framework = 0;         // the framework lowering's time over the best's
+  std::string hides;                      // what the notation hides, one line
+};
+
+std::vector<EinsumComparison> einsum_comparisons(const Run& run,
+                                                 const std::vector<RooflinePlacement>& placed);
+
+}  // namespace ridgeline

@@ -1,0 +1,142 @@
+#include "ridgeline/analysis/einsum_comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "ridgeline/core/op.hpp"
+#include "ridgeline/core/vocabulary.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::string megabytes(double bytes) {
+  return fmt::format("{:.3g} MB", bytes / 1e6);
+}
+
+std::string attr(const Problem& p, const char* name) {
+  const auto it = p.params.attrs.find(name);
+  return it == p.params.attrs.end() ? "" : it->second;
+}
+
+// "A permuted (bthr -> bhtr)" for each operand the framework lowering copied.
+std::vector<std::string> copies_of(const EinsumLowering& framework) {
+  std::vector<std::string> out;
+  for (const std::string& step : framework.steps)
+    if (step.find("permuted") != std::string::npos) out.push_back(step);
+  return out;
+}
+
+std::string hides_line(const EinsumComparison& c) {
+  const auto find = [&](const std::string& backend) -> const EinsumLowering* {
+    for (const auto& l : c.lowerings)
+      if (l.backend == backend) return &l;
+    return nullptr;
+  };
+  const EinsumLowering* framework = find(kFrameworkLowering);
+  const EinsumLowering* strided = find("cpu.strided");
+  const std::string& eq = c.equation;
+  if (!framework) return "";
+  if (!framework->ran && !framework->reason.empty())
+    return fmt::format("{}: {}", eq, framework->reason);
+  const std::vector<std::string> copies = copies_of(*framework);
+  if (copies.empty())
+    return fmt::format("{} is batched GEMMs as written: no lowering needs a copy", eq);
+  std::string line = fmt::format(
+      "{} needs {} for a batched GEMM: {} written and read back by "
+      "the transposes a framework runs",
+      eq, fmt::join(copies, ", "), megabytes(framework->added_bytes));
+  if (strided && strided->ran && framework->ran && strided->seconds > 0)
+    line += fmt::format(
+        "; the strided lowering reads the operands where they lie, {:.2f}× the "
+        "framework's speed",
+        framework->seconds / strided->seconds);
+  else if (strided && !strided->reason.empty())
+    line += fmt::format("; without a copy no GEMM applies: {}", strided->reason);
+  return line;
+}
+
+}  // namespace
+
+std::vector<EinsumComparison> einsum_comparisons(const Run& run,
+                                                 const std::vector<RooflinePlacement>& placed) {
+  std::map<std::string, const RooflinePlacement*> by_name;
+  for (const auto& p : placed) by_name[p.name] = &p;
+  // One comparison per contraction, dtype, thread count, pattern and cache state.
+  using Key = std::tuple<std::string, std::string, int, std::string, CacheState>;
+  std::map<Key, EinsumComparison> groups;
+  std::vector<Key> order;
+  std::map<std::string, bool> seen;
+  for (const CaseResult& r : run.benchmarks) {
+    if (!r.ridgeline || r.ridgeline->problem.op != "einsum" || r.run_type != "iteration") continue;
+    if (seen[r.run_name]) continue;
+    seen[r.run_name] = true;
+    const CaseDetails& d = *r.ridgeline;
+    const Key key{params_label(d.problem), std::string(to_string(d.problem.dtype)), d.threads,
+                  d.problem.pattern, d.cache};
+    auto [it, fresh] = groups.try_emplace(key);
+    EinsumComparison& c = it->second;
+    if (fresh) {
+      order.push_back(key);
+      c.equation = attr(d.problem, "equation");
+      c.extents = attr(d.problem, "extents");
+      c.dtype = std::get<1>(key);
+      c.threads = d.threads;
+    }
+    EinsumLowering l;
+    l.backend = d.backend;
+    const WorkModel op = op_work(d.problem);
+    c.flops = op.flops;
+    const std::string main(kMainMemory);
+    l.compulsory_bytes = op.bytes.count(main) ? op.bytes.at(main) : 0;
+    const double bytes = d.work.bytes.count(main) ? d.work.bytes.at(main) : l.compulsory_bytes;
+    l.added_bytes = std::max(0.0, bytes - l.compulsory_bytes);
+    for (const auto& [name, value] : d.kernel_notes) l.steps.push_back(name + " " + value);
+    const auto p = by_name.find(r.run_name);
+    if (d.validation.disposition == Disposition::not_supported) {
+      l.reason = "not supported here: " + d.validation.message;
+    } else if (p == by_name.end() || !p->second->placeable) {
+      l.reason =
+          p == by_name.end() ? std::string(to_string(d.validation.disposition)) : p->second->reason;
+    } else {
+      const RooflinePlacement& x = *p->second;
+      l.ran = true;
+      l.seconds = x.seconds;
+      l.achieved = x.achieved;
+      l.attainable = x.attainable;
+      l.efficiency = x.efficiency;
+      l.bound = x.bound;
+      l.level = x.level;
+    }
+    c.lowerings.push_back(std::move(l));
+  }
+
+  std::vector<EinsumComparison> out;
+  for (const Key& key : order) {
+    EinsumComparison c = std::move(groups[key]);
+    std::stable_sort(c.lowerings.begin(), c.lowerings.end(),
+                     [](const EinsumLowering& a, const EinsumLowering& b) {
+                       if (a.ran != b.ran) return a.ran;
+                       return a.ran && a.seconds < b.seconds;
+                     });
+    if (!c.lowerings.empty() && c.lowerings.front().ran) {
+      const EinsumLowering& best = c.lowerings.front();
+      c.best = best.backend;
+      for (auto& l : c.lowerings)
+        if (l.ran) {
+          l.vs_best = l.seconds / best.seconds;
+          c.worst = l.backend;
+          c.lead_over_worst = l.vs_best;
+          if (l.backend == kFrameworkLowering) c.lead_over_framework = l.vs_best;
+        }
+    }
+    c.hides = hides_line(c);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace ridgeline

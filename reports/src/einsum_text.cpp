@@ -1,0 +1,115 @@
+// The einsum section: columns defined once over the comparison model (einsum_table), and
+// every printer rendering them.
+#include <fmt/format.h>
+
+#include "einsum_sections.hpp"
+#include "html_cells.hpp"
+#include "markdown_table.hpp"
+#include "ridgeline/reports/columns.hpp"
+#include "ridgeline/reports/escape.hpp"
+#include "ridgeline/reports/format.hpp"
+#include "table_cells.hpp"
+
+namespace ridgeline::reports {
+
+namespace {
+
+TableCell bytes_cell(double bytes) {
+  return bytes > 0 ? number(bytes, si_rate(bytes, "B")) : number(0, "0");
+}
+
+std::string bound_text(const EinsumLowering& l) {
+  if (l.bound.is_compute()) return "compute";
+  if (l.bound.is_memory()) return l.bound.level;
+  if (l.bound.kind == Bound::Kind::call_overhead) return "call overhead";
+  return "—";
+}
+
+}  // namespace
+
+Table einsum_table(const EinsumComparison& c) {
+  Table t;
+  t.headers = {"lowering", "time per call", "GFLOP/s", "compulsory bytes", "added bytes", "of roof",
+               "bound",    "× best",        "how"};
+  for (const EinsumLowering& l : c.lowerings) {
+    std::string how = l.ran ? fmt::format("{}", fmt::join(l.steps, "; ")) : l.reason;
+    t.rows.push_back(
+        {text(l.backend), l.ran ? number(l.seconds, duration(l.seconds)) : none(),
+         l.ran ? number(l.achieved, gflops(l.achieved)) : none(), bytes_cell(l.compulsory_bytes),
+         bytes_cell(l.added_bytes),
+         l.ran && l.efficiency > 0 ? number(l.efficiency, percent(l.efficiency)) : none(),
+         text(l.ran ? bound_text(l) : "—"), l.ran ? number(l.vs_best, times(l.vs_best)) : none(),
+         text(std::move(how))});
+  }
+  return t;
+}
+
+std::string einsum_title(const EinsumComparison& c) {
+  return fmt::format("{} {} {}, {} thread{}", c.equation, c.extents, c.dtype, c.threads,
+                     c.threads == 1 ? "" : "s");
+}
+
+std::string einsum_lead(const EinsumComparison& c) {
+  if (c.best.empty()) return "no lowering ran";
+  std::string s = "best " + c.best;
+  std::vector<std::string> leads;
+  if (c.lead_over_framework > 0 && c.best != kFrameworkLowering)
+    leads.push_back(fmt::format("{} faster than a framework's transpose-GEMM-transpose ({})",
+                                times(c.lead_over_framework), kFrameworkLowering));
+  if (c.lead_over_worst > 0 && c.worst != c.best)
+    leads.push_back(
+        fmt::format("{} faster than the slowest ({})", times(c.lead_over_worst), c.worst));
+  if (!leads.empty()) s += ": " + fmt::format("{}", fmt::join(leads, ", "));
+  return s;
+}
+
+std::string einsum_html(const ReportInput& in) {
+  if (in.einsum.empty()) return "";
+  std::string s =
+      "<h2>einsum</h2><p class=\"meta\">Each contraction's lowerings side by side: the bytes a "
+      "lowering adds (transposes written and read back) are in its roofline point's "
+      "intensity.</p>";
+  for (const auto& c : in.einsum) {
+    s += fmt::format("<h3>{}</h3>{}<p>{}</p>", escape_html(einsum_title(c)),
+                     html_table(einsum_table(c), "<table class=\"sortable\">"),
+                     escape_html(einsum_lead(c)));
+    if (!c.hides.empty()) s += fmt::format("<p>{}</p>", escape_html(c.hides));
+  }
+  return s;
+}
+
+std::string einsum_markdown(const ReportInput& in) {
+  if (in.einsum.empty()) return "";
+  std::string s = "\n## einsum\n";
+  for (const auto& c : in.einsum) {
+    s += fmt::format("\n### {}\n\n{}\n{}\n", escape_markdown_cell(einsum_title(c)),
+                     markdown_table(einsum_table(c)), escape_markdown_cell(einsum_lead(c)));
+    if (!c.hides.empty()) s += fmt::format("\n{}\n", escape_markdown_cell(c.hides));
+  }
+  return s;
+}
+
+}  // namespace ridgeline::reports
+
+namespace ridgeline {
+
+std::string einsum_terminal(const ReportInput& in) {
+  using namespace reports;
+  std::string s;
+  for (const auto& c : in.einsum) {
+    const Table t = einsum_table(c);
+    std::vector<TextRow> rows{t.headers};
+    for (const auto& r : t.rows) {
+      TextRow row;
+      for (const auto& cell : r) row.push_back(escape_visible(cell.text));
+      rows.push_back(std::move(row));
+    }
+    s +=
+        fmt::format("\n{}:\n{}  {}\n", escape_visible(einsum_title(c)),
+                    format_columns(rows, "  ", {1, 2, 3, 4, 5, 7}), escape_visible(einsum_lead(c)));
+    if (!c.hides.empty()) s += fmt::format("  {}\n", escape_visible(c.hides));
+  }
+  return s;
+}
+
+}  // namespace ridgeline

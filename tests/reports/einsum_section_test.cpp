@@ -1,0 +1,101 @@
+// The einsum comparison (analysis/einsum_comparison.hpp) and its section in every format
+// (reports/src/einsum_text.cpp), on a recorded run: `ridgeline run --suite einsum` with two
+// contractions on the Zen 4 VM, placed with the recorded Zen 4 machine model.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "ridgeline/core/machine_model.hpp"
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/report.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+ReportInput recorded() {
+  Run run = read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  const MachineModel m =
+      read_machine_file(std::string(RIDGELINE_FIXTURES) + "/machine-zen4-vm.json");
+  return make_report_input(std::move(run), "run-einsum-small-zen4-vm.json", m,
+                           "machine-zen4-vm.json");
+}
+
+const EinsumComparison& comparison(const ReportInput& in, const std::string& equation) {
+  const auto it = std::find_if(in.einsum.begin(), in.einsum.end(),
+                               [&](const EinsumComparison& c) { return c.equation == equation; });
+  if (it == in.einsum.end()) throw std::runtime_error("no comparison of " + equation);
+  return *it;
+}
+
+const EinsumLowering& lowering(const EinsumComparison& c, const std::string& backend) {
+  for (const auto& l : c.lowerings)
+    if (l.backend == backend) return l;
+  throw std::runtime_error("no lowering " + backend);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(EinsumComparison, LoweringsFastestFirstWithTheirAddedBytesAndTheLeads) {
+  const ReportInput in = recorded();
+  ASSERT_EQ(in.einsum.size(), 2u);
+  const EinsumComparison& c = comparison(in, "bthr,bThr->bhtT");
+  ASSERT_EQ(c.lowerings.size(), 3u);
+  for (std::size_t i = 1; i < c.lowerings.size(); ++i)
+    EXPECT_LE(c.lowerings[i - 1].seconds, c.lowerings[i].seconds);
+  EXPECT_EQ(c.best, c.lowerings.front().backend);
+  EXPECT_DOUBLE_EQ(c.lowerings.front().vs_best, 1.0);
+  // TTGT writes and reads back A and B permuted (2 x 64 x 4 x 32 f32 each); the others add nothing.
+  const double operand = 2.0 * 64 * 4 * 32 * 4;
+  EXPECT_DOUBLE_EQ(lowering(c, "cpu.ttgt").added_bytes, 2 * 2 * operand);
+  EXPECT_DOUBLE_EQ(lowering(c, "cpu.strided").added_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(lowering(c, "cpu.loops").added_bytes, 0.0);
+  EXPECT_DOUBLE_EQ(lowering(c, "cpu.loops").compulsory_bytes, 2 * operand + 2.0 * 4 * 64 * 64 * 4);
+  EXPECT_DOUBLE_EQ(c.lead_over_framework,
+                   lowering(c, "cpu.ttgt").seconds / c.lowerings.front().seconds);
+  EXPECT_EQ(c.worst, c.lowerings.back().backend);
+  EXPECT_GT(lowering(c, "cpu.strided").attainable, 0.0);  // placed under the Zen 4 roofs
+  EXPECT_NE(c.hides.find("needs A permuted bthr -> bhtr, B permuted bThr -> bhrT"),
+            std::string::npos)
+      << c.hides;
+  EXPECT_NE(c.hides.find("the strided lowering reads the operands where they lie"),
+            std::string::npos)
+      << c.hides;
+}
+
+TEST(EinsumComparison, ALoweringThatCannotApplyIsListedLastWithItsReason) {
+  const EinsumComparison& c = comparison(recorded(), "btd,hdk->bthk");
+  const EinsumLowering& strided = c.lowerings.back();
+  EXPECT_EQ(strided.backend, "cpu.strided");
+  EXPECT_FALSE(strided.ran);
+  EXPECT_NE(strided.reason.find("B (hdk) does not hold the indices 'hk' together"),
+            std::string::npos)
+      << strided.reason;
+  EXPECT_NE(c.hides.find("without a copy no GEMM applies"), std::string::npos) << c.hides;
+}
+
+TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
+  const ReportInput in = recorded();
+  const std::string html = html_report(in), md = markdown_report(in), text = einsum_terminal(in);
+  EXPECT_EQ(count(html, "<h2>einsum</h2>"), 1u);
+  EXPECT_EQ(count(md, "\n## einsum\n"), 1u);
+  for (const auto& c : in.einsum) {
+    EXPECT_NE(text.find(c.equation), std::string::npos);
+    for (const auto& l : c.lowerings) {
+      // One row per lowering in each format's table.
+      EXPECT_NE(html.find("<td>" + l.backend + "</td>"), std::string::npos) << l.backend;
+      EXPECT_NE(md.find("| " + l.backend + " |"), std::string::npos) << l.backend;
+    }
+  }
+  EXPECT_EQ(count(text, "best cpu."), 2u);
+  EXPECT_EQ(count(md, "| lowering | time per call | GFLOP/s | compulsory bytes | added bytes |"),
+            2u);
+}
+
+}  // namespace ridgeline

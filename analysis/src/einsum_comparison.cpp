@@ -49,6 +49,13 @@ std::string hides_line(const EinsumComparison& c) {
       "{} needs {} for a batched GEMM: {} written and read back by "
       "the transposes a framework runs",
       eq, fmt::join(copies, ", "), megabytes(framework->added_bytes));
+  if (framework->passes && framework->ran) {  // its permutes timed on their own
+    double permutes = 0;
+    for (const PassPoint& p : framework->passes->passes)
+      if (p.name.rfind("permute", 0) == 0) permutes += p.seconds;
+    if (permutes > 0)
+      line += fmt::format(" ({:.0f}% of its time)", 100 * permutes / framework->seconds);
+  }
   if (strided && strided->ran && framework->ran && strided->seconds > 0)
     line += fmt::format(
         "; the strided lowering reads the operands where they lie, {:.2f}× the "
@@ -62,9 +69,13 @@ std::string hides_line(const EinsumComparison& c) {
 }  // namespace
 
 std::vector<EinsumComparison> einsum_comparisons(const Run& run,
-                                                 const std::vector<RooflinePlacement>& placed) {
+                                                 const std::vector<RooflinePlacement>& placed,
+                                                 const MachineModel* machine) {
   std::map<std::string, const RooflinePlacement*> by_name;
   for (const auto& p : placed) by_name[p.name] = &p;
+  std::map<std::string, UnfusedChain> chains;
+  for (auto& c : lowering_chains(run, placed, machine))
+    if (c.op == "einsum") chains.emplace(c.name, std::move(c));
   // One comparison per contraction, dtype, thread count, pattern and cache state.
   using Key = std::tuple<std::string, std::string, int, std::string, CacheState>;
   std::map<Key, EinsumComparison> groups;
@@ -110,6 +121,8 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
       l.efficiency = x.efficiency;
       l.bound = x.bound;
       l.level = x.level;
+      if (const auto chain = chains.find(r.run_name); chain != chains.end())
+        l.passes = chain->second;
     }
     c.lowerings.push_back(std::move(l));
   }

@@ -118,24 +118,60 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
   return c;
 }
 
-}  // namespace
+// The passes' modelled work the kernel recorded beside their times (pass_bytes.<i>.<name>,
+// pass_flops.<i>.<name>), in order; empty for results written before it did.
+std::vector<PassWork> recorded_passes(const Repetitions& reps, const std::string& name) {
+  const auto it = reps.find(name);
+  if (it == reps.end() || it->second.empty()) return {};
+  std::map<std::size_t, PassWork> by_index;
+  for (const auto& m : it->second.front()->metrics) {
+    const bool bytes = m.name.rfind("pass_bytes.", 0) == 0;
+    const bool flops = m.name.rfind("pass_flops.", 0) == 0;
+    if (!bytes && !flops) continue;
+    const std::string rest = m.name.substr(11);  // both prefixes are 11 characters
+    const std::size_t dot = rest.find('.');
+    if (dot == std::string::npos || dot == 0) continue;
+    std::size_t index = 0;
+    try {
+      index = std::stoul(rest.substr(0, dot));
+    } catch (const std::exception&) {
+      continue;
+    }
+    PassWork& w = by_index[index];
+    w.name = rest.substr(dot + 1);
+    if (bytes)
+      w.work.bytes[std::string(kMainMemory)] = m.value;
+    else
+      w.work.flops = m.value;
+  }
+  std::vector<PassWork> out;
+  for (auto& [index, w] : by_index) {
+    if (index != out.size() + 1) return {};  // a gap: not a chain this reader can place
+    out.push_back(std::move(w));
+  }
+  return out;
+}
 
-std::vector<UnfusedChain> unfused_chains(const Run& run,
-                                         const std::vector<RooflinePlacement>& placements,
-                                         const MachineModel* machine) {
+// The chains of the cases `wanted` picks, each by its recorded pass model where it has one,
+// else (an unfused case of an older run) by the op's.
+template <typename Wanted>
+std::vector<UnfusedChain> chains_where(const Run& run,
+                                       const std::vector<RooflinePlacement>& placements,
+                                       const MachineModel* machine, Wanted wanted) {
   const auto details = detail::case_details(run, placements);
   const Repetitions reps = repetitions_by_case(run);
   std::vector<UnfusedChain> out;
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const CaseDetails* d = details[i];
     const RooflinePlacement& p = placements[i];
-    if (!d || p.complexity_fit) continue;
-    if (d->role != KernelRole::unfused) continue;
-    std::vector<PassWork> model;
-    try {
-      model = op_unfused_passes(d->problem);
-    } catch (const std::exception&) {
-      continue;  // an op this build does not know: the pair's notes say so
+    if (!d || p.complexity_fit || !wanted(*d)) continue;
+    std::vector<PassWork> model = recorded_passes(reps, p.name);
+    if (model.empty() && d->role == KernelRole::unfused) {
+      try {
+        model = op_unfused_passes(d->problem);
+      } catch (const std::exception&) {
+        continue;  // an op this build does not know: the pair's notes say so
+      }
     }
     // Only a case whose kernel lapped its passes: runs from before pass times, and vendor
     // chains that run inside one library call, have none.
@@ -145,6 +181,22 @@ std::vector<UnfusedChain> unfused_chains(const Run& run,
     out.push_back(make_chain(reps, p, i, *d, model, machine));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<UnfusedChain> unfused_chains(const Run& run,
+                                         const std::vector<RooflinePlacement>& placements,
+                                         const MachineModel* machine) {
+  return chains_where(run, placements, machine,
+                      [](const CaseDetails& d) { return d.role == KernelRole::unfused; });
+}
+
+std::vector<UnfusedChain> lowering_chains(const Run& run,
+                                          const std::vector<RooflinePlacement>& placements,
+                                          const MachineModel* machine) {
+  return chains_where(run, placements, machine,
+                      [](const CaseDetails& d) { return d.role != KernelRole::unfused; });
 }
 
 }  // namespace ridgeline

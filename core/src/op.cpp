@@ -146,6 +146,14 @@ std::string pass_time_metric(std::size_t index, const std::string& pass) {
   return fmt::format("pass_time.{}.{}", index + 1, pass);
 }
 
+std::string pass_bytes_metric(std::size_t index, const std::string& pass) {
+  return fmt::format("pass_bytes.{}.{}", index + 1, pass);
+}
+
+std::string pass_flops_metric(std::size_t index, const std::string& pass) {
+  return fmt::format("pass_flops.{}.{}", index + 1, pass);
+}
+
 std::uint64_t operand_bytes(const Problem& problem) {
   std::uint64_t bytes = 0;
   for (const auto& o : op_definition(problem.op).operands(problem))

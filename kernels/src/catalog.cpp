@@ -40,6 +40,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   for (bool fused : {true, false}) c.add([=] { return make_gemm_bias_act(fused); });
   add_rowwise_kernels(c);
   add_einsum_kernels(c);
+  for (const auto& spec : blas) c.add([=] { return make_blas_einsum(spec); });
   add_attention_kernels(c);
   add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA

@@ -74,6 +74,10 @@ std::string einsum_html(const ReportInput& in) {
                      html_table(einsum_table(c), "<table class=\"sortable\">"),
                      escape_html(einsum_lead(c)));
     if (!c.hides.empty()) s += fmt::format("<p>{}</p>", escape_html(c.hides));
+    for (const auto& l : c.lowerings)
+      if (l.passes)
+        s += fmt::format("<p>{} step by step:</p>{}", escape_html(l.backend),
+                         html_table(unfused_pass_table(*l.passes), "<table>"));
   }
   return s;
 }
@@ -85,6 +89,10 @@ std::string einsum_markdown(const ReportInput& in) {
     s += fmt::format("\n### {}\n\n{}\n{}\n", escape_markdown_cell(einsum_title(c)),
                      markdown_table(einsum_table(c)), escape_markdown_cell(einsum_lead(c)));
     if (!c.hides.empty()) s += fmt::format("\n{}\n", escape_markdown_cell(c.hides));
+    for (const auto& l : c.lowerings)
+      if (l.passes)
+        s += fmt::format("\n{} step by step:\n\n{}", escape_markdown_cell(l.backend),
+                         markdown_table(unfused_pass_table(*l.passes)));
   }
   return s;
 }
@@ -108,6 +116,16 @@ std::string einsum_terminal(const ReportInput& in) {
         fmt::format("\n{}:\n{}  {}\n", escape_visible(einsum_title(c)),
                     format_columns(rows, "  ", {1, 2, 3, 4, 5, 7}), escape_visible(einsum_lead(c)));
     if (!c.hides.empty()) s += fmt::format("  {}\n", escape_visible(c.hides));
+    for (const auto& l : c.lowerings)
+      if (l.passes)
+        for (const PassPoint& p : l.passes->passes)
+          s += escape_visible(fmt::format(
+                   "  {} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds),
+                   si_rate(p.bytes, "B"), si_rate(p.bandwidth, "B"),
+                   p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof),
+                                            p.bound.is_compute() ? "compute" : p.bound.level)
+                              : "")) +
+               "\n";
   }
   return s;
 }

@@ -71,16 +71,23 @@ const std::vector<Metric>* window_of(const benchmark::BenchmarkReporter::Run& ru
   return index < collected.size() ? &collected[index] : nullptr;
 }
 
-// Each pass's seconds per call over one repetition, as "pass_time.<i>.<name>" (timed). A
-// clock lapped a different number of times than the op has passes names no pass: none is
-// written, and the report shows the chain without its passes.
+// Each pass's seconds per call over one repetition, as "pass_time.<i>.<name>" (timed), and
+// its modelled bytes and FLOPs (analytic). A clock lapped a different number of times than
+// the kernel has passes names no pass: none is written, and the report shows the chain
+// without its passes.
 void append_pass_times(const PassClock& clock, const std::vector<PassWork>& passes,
                        std::vector<Metric>& out) {
   if (clock.calls() <= 0 || clock.seconds().size() != passes.size()) return;
-  for (std::size_t i = 0; i < passes.size(); ++i)
+  const std::string main(kMainMemory);
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const WorkModel& w = passes[i].work;
     out.push_back({pass_time_metric(i, passes[i].name),
                    clock.seconds()[i] / static_cast<double>(clock.calls()), "s",
                    MetricSource::timed});
+    out.push_back({pass_bytes_metric(i, passes[i].name),
+                   w.bytes.count(main) ? w.bytes.at(main) : 0.0, "B", MetricSource::analytic});
+    out.push_back({pass_flops_metric(i, passes[i].name), w.flops, "FLOP", MetricSource::analytic});
+  }
 }
 
 }  // namespace
@@ -180,7 +187,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   };
   PassClock* pass_clock = kernel->pass_clock();
   const std::vector<PassWork> passes =
-      pass_clock ? op_unfused_passes(problem) : std::vector<PassWork>{};
+      pass_clock ? kernel->passes(problem) : std::vector<PassWork>{};
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
     if (pass_clock) pass_clock->reset();
     for (auto& c : collectors) c->start();

@@ -185,7 +185,8 @@ const std::vector<SuiteDefinition>& suites() {
       {"einsum",
        "CPU: contractions practitioners write (a GEMM, attention scores and values, "
        "bthr,bThr->bhtT, a multi-head projection, a 4-index contraction, an outer product) on "
-       "every einsum kernel (so far the direct loop nest), f32 and f64, 1 and all threads",
+       "every einsum lowering (the loop nest, transpose-GEMM-transpose, the copy-free strided "
+       "GEMM, each BLAS through the strided view), f32 and f64, 1 and all threads",
        &einsum_suite, 3, 0.1},
       {"patterns",
        "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "

@@ -69,8 +69,33 @@ TEST(EinsumComparison, LoweringsFastestFirstWithTheirAddedBytesAndTheLeads) {
       << c.hides;
 }
 
+TEST(EinsumComparison, TtgtsPermutesAreTimedAndPlacedOnTheirOwn) {
+  const ReportInput in = recorded();
+  const EinsumComparison& c = comparison(in, "bthr,bThr->bhtT");
+  const EinsumLowering& ttgt = lowering(c, "cpu.ttgt");
+  ASSERT_TRUE(ttgt.passes.has_value());
+  const auto& passes = ttgt.passes->passes;
+  ASSERT_EQ(passes.size(), 3u);
+  EXPECT_EQ(passes[0].name, "permute_A");
+  EXPECT_EQ(passes[1].name, "permute_B");
+  EXPECT_EQ(passes[2].name, "gemm");
+  const double operand = 2.0 * 64 * 4 * 32 * 4;
+  EXPECT_DOUBLE_EQ(passes[0].bytes, 2 * operand);  // read once, written once
+  EXPECT_DOUBLE_EQ(passes[1].bytes, 2 * operand);
+  EXPECT_DOUBLE_EQ(passes[2].bytes, ttgt.compulsory_bytes);
+  for (const auto& p : passes) {
+    EXPECT_GT(p.seconds, 0.0) << p.name;
+    EXPECT_FALSE(p.bound.empty()) << p.name;  // placed on the Zen 4 roofs
+  }
+  EXPECT_TRUE(passes[0].bound.is_memory());
+  EXPECT_NE(c.hides.find("% of its time)"), std::string::npos) << c.hides;
+  // The copy-free lowering laps nothing.
+  EXPECT_FALSE(lowering(c, "cpu.strided").passes.has_value());
+}
+
 TEST(EinsumComparison, ALoweringThatCannotApplyIsListedLastWithItsReason) {
-  const EinsumComparison& c = comparison(recorded(), "btd,hdk->bthk");
+  const ReportInput in = recorded();
+  const EinsumComparison& c = comparison(in, "btd,hdk->bthk");
   const EinsumLowering& strided = c.lowerings.back();
   EXPECT_EQ(strided.backend, "cpu.strided");
   EXPECT_FALSE(strided.ran);
@@ -96,6 +121,8 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
   EXPECT_EQ(count(text, "best cpu."), 2u);
   EXPECT_EQ(count(md, "| lowering | time per call | GFLOP/s | compulsory bytes | added bytes |"),
             2u);
+  EXPECT_EQ(count(md, "cpu.ttgt step by step:"), 2u);
+  EXPECT_EQ(count(text, "cpu.ttgt permute_A: "), 1u);  // btd,hdk->bthk permutes B only
 }
 
 }  // namespace ridgeline

@@ -236,8 +236,8 @@ TEST(ExecuteCase, EachRepetitionCarriesTheReadingsOfItsOwnTimedLoop) {
 }
 
 // An unfused chain's repetitions carry each pass's time (the kernel's laps, timed, seconds
-// per call) named from the op's passes; the laps lie inside the timed call, so together they
-// take no longer than it. A fused case carries none.
+// per call) and modelled work (analytic) named from the op's passes; the laps lie inside the
+// timed call, so together they take no longer than it. A fused case carries none.
 TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
   RunSettings settings = quick();
@@ -261,6 +261,12 @@ TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
       EXPECT_EQ(it->second.unit, "s");
       EXPECT_GT(it->second.value, 0) << passes[i].name;
       sum += it->second.value;
+      // Beside it, the pass's modelled work (analytic), as the kernel's passes() gives it.
+      const Metric& bytes = by_name.at(pass_bytes_metric(i, passes[i].name));
+      EXPECT_EQ(bytes.source, MetricSource::analytic);
+      EXPECT_DOUBLE_EQ(bytes.value, passes[i].work.bytes.at("dram")) << passes[i].name;
+      EXPECT_DOUBLE_EQ(by_name.at(pass_flops_metric(i, passes[i].name)).value, passes[i].work.flops)
+          << passes[i].name;
     }
     EXPECT_LE(sum, by_name.at("time_per_iteration").value * (1 + 1e-9));
   }

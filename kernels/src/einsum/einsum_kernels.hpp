@@ -4,6 +4,7 @@
 // (einsum_strided.cpp).
 #include <memory>
 
+#include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {
@@ -12,5 +13,7 @@ void add_einsum_kernels(KernelCatalog& catalog);
 std::unique_ptr<Kernel> make_einsum_loops();
 std::unique_ptr<Kernel> make_einsum_ttgt();
 std::unique_ptr<Kernel> make_einsum_strided();
+// The vendor lowering: the strided view through one CBLAS library (einsum_blas.cpp).
+std::unique_ptr<Kernel> make_blas_einsum(const BlasLibrarySpec& spec);
 
 }  // namespace ridgeline

@@ -12,7 +12,6 @@ bool has(const std::string& s, char ch) {
   return s.find(ch) != std::string::npos;
 }
 
-
 std::int64_t extent_of(const EinsumSpec& s, const std::string& indices) {
   return s.elements(indices);
 }
@@ -134,6 +133,30 @@ Support strided_view(const EinsumSpec& s, StridedView& v) {
   }
   v = out;
   return Support::yes();
+}
+
+std::vector<BatchOffsets> batch_offsets(const StridedView& v) {
+  std::vector<BatchOffsets> out;
+  out.reserve(static_cast<std::size_t>(v.batches));
+  for (std::int64_t i = 0; i < v.batches; ++i) {
+    std::int64_t rest = i;
+    BatchOffsets o;
+    for (std::size_t d = v.batch_extent.size(); d-- > 0;) {
+      const std::int64_t j = rest % v.batch_extent[d];
+      rest /= v.batch_extent[d];
+      o.a += j * v.batch_a[d];
+      o.b += j * v.batch_b[d];
+      o.c += j * v.batch_c[d];
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
+std::string describe(const StridedView& v) {
+  return fmt::format("{} products of {}x{}x{} (lda {}{}, ldb {}{}){}", v.batches, v.m, v.n, v.k,
+                     v.lda, v.ta ? ", transposed" : "", v.ldb, v.tb ? ", transposed" : "",
+                     v.swapped ? ", as C^T = B^T A^T" : "");
 }
 
 }  // namespace ridgeline

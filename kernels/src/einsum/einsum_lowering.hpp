@@ -50,4 +50,12 @@ struct StridedView {
 // The view, or why a copy is unavoidable (one line naming the operand and indices).
 Support strided_view(const EinsumSpec& s, StridedView& view);
 
+// Each batch's element offsets in the GEMM's left operand, right operand and C.
+struct BatchOffsets {
+  std::int64_t a = 0, b = 0, c = 0;
+};
+std::vector<BatchOffsets> batch_offsets(const StridedView& v);
+// "16 products of 256x256x64 (lda 64, ldb 64, transposed)" for a kernel's notes.
+std::string describe(const StridedView& v);
+
 }  // namespace ridgeline

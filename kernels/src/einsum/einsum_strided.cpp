@@ -32,19 +32,7 @@ class EinsumStrided final : public Kernel {
     left_ = operands.at(view_.swapped ? "B" : "A").raw();
     right_ = operands.at(view_.swapped ? "A" : "B").raw();
     c_ = operands.at("C").raw();
-    offsets_.clear();
-    std::vector<std::int64_t> at(view_.batch_extent.size(), 0);
-    for (std::int64_t i = 0; i < view_.batches; ++i) {
-      std::int64_t o = i, a = 0, b = 0, c = 0;
-      for (std::size_t d = view_.batch_extent.size(); d-- > 0;) {
-        const std::int64_t j = o % view_.batch_extent[d];
-        o /= view_.batch_extent[d];
-        a += j * view_.batch_a[d];
-        b += j * view_.batch_b[d];
-        c += j * view_.batch_c[d];
-      }
-      offsets_.push_back({a, b, c});
-    }
+    offsets_ = batch_offsets(view_);
     if (f64_)
       g64_.prepare(view_.m, view_.n, view_.k, view_.lda, view_.ldb, view_.ta, view_.tb, threads);
     else
@@ -58,23 +46,16 @@ class EinsumStrided final : public Kernel {
   }
   std::map<std::string, std::string> notes() const override {
     return {
-        {"gemm",
-         fmt::format("{} products of {}x{}x{} (lda {}{}, ldb {}{}){}: {}", view_.batches, view_.m,
-                     view_.n, view_.k, view_.lda, view_.ta ? ", transposed" : "", view_.ldb,
-                     view_.tb ? ", transposed" : "", view_.swapped ? ", as C^T = B^T A^T" : "",
-                     f64_ ? g64_.describe() : g32_.describe())}};
+        {"gemm", fmt::format("{}: {}", describe(view_), f64_ ? g64_.describe() : g32_.describe())}};
   }
 
  private:
-  struct Offsets {
-    std::int64_t a, b, c;
-  };
   template <typename T>
   void run_as(EinsumGemm<T>& gemm) {
     const T* left = static_cast<const T*>(left_);
     const T* right = static_cast<const T*>(right_);
     T* c = static_cast<T*>(c_);
-    for (const Offsets& o : offsets_) gemm.run(left + o.a, right + o.b, c + o.c);
+    for (const BatchOffsets& o : offsets_) gemm.run(left + o.a, right + o.b, c + o.c);
   }
 
   KernelInfo info_{"einsum",
@@ -90,7 +71,7 @@ class EinsumStrided final : public Kernel {
   const void* left_ = nullptr;
   const void* right_ = nullptr;
   void* c_ = nullptr;
-  std::vector<Offsets> offsets_;
+  std::vector<BatchOffsets> offsets_;
   EinsumGemm<float> g32_;
   EinsumGemm<double> g64_;
 };

@@ -2,7 +2,8 @@
 // B to [batch, k, n] (own cache-blocked permute, einsum_permute.hpp), one packed GEMM per
 // batch into [batch, m, n], that permuted to C; an operand already in its order is used
 // where it lies. The permutes are part of each call, and their bytes part of the kernel's
-// work model (each permuted operand written and read back once more).
+// work model (each permuted operand written and read back once more); each step is lapped,
+// so the report shows the permutes as memory-bound passes of their own.
 #include <fmt/format.h>
 
 #include "../cpu/packed_gemm.hpp"
@@ -51,10 +52,29 @@ class EinsumTtgt final : public Kernel {
       prepare_as(f32_buffers_);
   }
   void run() override {
+    PassClock::Lap lap(clock_);
     if (f64_)
       run_as(f64_buffers_);
     else
       run_as(f32_buffers_);
+  }
+  // Each step lapped: the permutes are memory-bound passes of their own in the report.
+  PassClock* pass_clock() override { return &clock_; }
+  std::vector<PassWork> passes(const Problem& problem) const override {
+    const EinsumSpec s = einsum_spec(problem);
+    const TtgtPlan plan = ttgt_plan(s);
+    const std::string main(kMainMemory);
+    const double e = static_cast<double>(size_of(problem.dtype));
+    std::vector<PassWork> out;
+    const auto permute = [&](const char* name, const std::string& indices) {
+      const double bytes = 2.0 * static_cast<double>(s.elements(indices)) * e;  // read, write
+      out.push_back({name, WorkModel{0, {{main, bytes}}}});
+    };
+    if (plan.permute_a) permute("permute_A", s.a);
+    if (plan.permute_b) permute("permute_B", s.b);
+    out.push_back({"gemm", op_work(problem)});  // the copies in, C' out: the op's bytes
+    if (plan.permute_c) permute("permute_C", s.c);
+    return out;
   }
   std::map<std::string, std::string> notes() const override {
     const auto step = [](bool permuted, const std::string& from, const std::string& to) {
@@ -84,16 +104,21 @@ class EinsumTtgt final : public Kernel {
     if (plan_.permute_a) {
       einsum_permute(spec_, spec_.a, a, plan_.a, buf.a.data.get(), threads_);
       a = buf.a.data.get();
+      pass_done();
     }
     if (plan_.permute_b) {
       einsum_permute(spec_, spec_.b, b, plan_.b, buf.b.data.get(), threads_);
       b = buf.b.data.get();
+      pass_done();
     }
     const std::int64_t mk = plan_.m * plan_.k, kn = plan_.k * plan_.n, mn = plan_.m * plan_.n;
     for (std::int64_t i = 0; i < plan_.batch; ++i) buf.gemm.run(a + i * mk, b + i * kn, c + i * mn);
-    if (plan_.permute_c)
+    pass_done();
+    if (plan_.permute_c) {
       einsum_permute(spec_, plan_.c, static_cast<const T*>(c), spec_.c, static_cast<T*>(c_),
                      threads_);
+      pass_done();
+    }
   }
 
   KernelInfo info_{"einsum",
@@ -115,6 +140,7 @@ class EinsumTtgt final : public Kernel {
   void* c_ = nullptr;
   TtgtBuffers<float> f32_buffers_;
   TtgtBuffers<double> f64_buffers_;
+  PassClock clock_;
 };
 
 }  // namespace

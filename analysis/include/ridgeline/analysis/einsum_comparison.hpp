@@ -5,10 +5,12 @@
 // place under the roof, the best with its lead over the slowest and over what a framework
 // runs (transpose-GEMM-transpose), and one line on what the notation hides. Built from the
 // run's einsum cases and their placements; the printers format it.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/analysis/unfused_passes.hpp"
 #include "ridgeline/core/run.hpp"
 
 namespace ridgeline {
@@ -31,6 +33,9 @@ struct EinsumLowering {
   double added_bytes = 0;          // what this lowering moves beyond them (its work model)
   double vs_best = 0;              // its time over the best lowering's (1 for the best)
   std::vector<std::string> steps;  // how it ran, from its notes ("A: permuted bthr -> bhtr")
+  // Its steps timed on their own where its kernel lapped them (TTGT: each permute, the
+  // GEMM), each placed on the case's roof.
+  std::optional<UnfusedChain> passes;
 };
 
 struct EinsumComparison {
@@ -45,6 +50,7 @@ struct EinsumComparison {
 };
 
 std::vector<EinsumComparison> einsum_comparisons(const Run& run,
-                                                 const std::vector<RooflinePlacement>& placed);
+                                                 const std::vector<RooflinePlacement>& placed,
+                                                 const MachineModel* machine);
 
 }  // namespace ridgeline

@@ -49,10 +49,17 @@ struct UnfusedChain {
   std::vector<std::string> notes;  // each pass below the floor, and what could not be read
 };
 
-// One chain per unfused case (fusion_role says unfused) whose results carry pass times;
+// One chain per unfused case (fusion_role says unfused) whose results carry pass times, its
+// passes' work as the kernel recorded it (or, in older runs, the op's pass model);
 // `placements` are place_results(run, machine).
 std::vector<UnfusedChain> unfused_chains(const Run& run,
                                          const std::vector<RooflinePlacement>& placements,
                                          const MachineModel* machine);
+// The same for the other cases whose kernels lapped their own steps and recorded each one's
+// modelled work beside its time (einsum's transpose-GEMM-transpose: its permutes and its
+// GEMM), each step placed on the case's roof as an unfused pass is.
+std::vector<UnfusedChain> lowering_chains(const Run& run,
+                                          const std::vector<RooflinePlacement>& placements,
+                                          const MachineModel* machine);
 
 }  // namespace ridgeline

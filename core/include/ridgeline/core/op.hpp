@@ -143,6 +143,11 @@ double op_unfused_footprint(const Problem& problem);
 // The name of the metric that holds a pass's seconds per call: "pass_time.3.exp" for the
 // pass at `index` 2 (the name counts from 1), so a reader finds it from the op's passes.
 std::string pass_time_metric(std::size_t index, const std::string& pass);
+// Beside each pass's time, its work as the kernel modelled it (analytic): "pass_bytes.3.exp"
+// (bytes at main memory) and "pass_flops.3.exp", so a reader places a lowering's own passes
+// without knowing its kernel.
+std::string pass_bytes_metric(std::size_t index, const std::string& pass);
+std::string pass_flops_metric(std::size_t index, const std::string& pass);
 
 // Bytes of every operand together: what a case allocates.
 std::uint64_t operand_bytes(const Problem& problem);

@@ -55,9 +55,15 @@ class Kernel {
   virtual std::optional<double> timed_run() { return std::nullopt; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
-  // An unfused chain's clock, lapped by each of its passes in the order of the op's
-  // unfused passes (op_unfused_passes); nullptr for a kernel that is not such a chain.
+  // A chain's clock, lapped by each of its passes in the order of passes(); nullptr for a
+  // kernel that does not lap its passes.
   virtual PassClock* pass_clock() { return nullptr; }
+  // The passes pass_clock() laps, in order, with each one's work: the op's unfused chain
+  // (op_unfused_passes) for an unfused kernel; a lowering's own steps (einsum's
+  // transpose-GEMM-transpose) where it has them.
+  virtual std::vector<PassWork> passes(const Problem& problem) const {
+    return op_unfused_passes(problem);
+  }
 };
 
 // Checks shared by the CPU kernels: dtype listed in info(), batch 1, threads allowed.

@@ -58,6 +58,7 @@ int run_profile(ProfileOptions& opt) {
   if (!input.fusion.eltwise_sweeps.empty())
     write_file_atomically(dir / "sweep.csv", sweep_csv(input));
   if (!input.fusion.chains.empty()) write_file_atomically(dir / "passes.csv", passes_csv(input));
+  if (!input.einsum.empty()) write_file_atomically(dir / "einsum.csv", einsum_csv(input));
   fmt::print("{}\n", terminal_summary(input));
   if (const std::string busy = busy_machine_warning(input); !busy.empty())
     fmt::print(stderr, "ridgeline: warning: {}\n", busy);

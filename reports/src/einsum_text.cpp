@@ -5,6 +5,7 @@
 #include "einsum_sections.hpp"
 #include "html_cells.hpp"
 #include "markdown_table.hpp"
+#include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
@@ -100,6 +101,28 @@ std::string einsum_markdown(const ReportInput& in) {
 }  // namespace ridgeline::reports
 
 namespace ridgeline {
+
+std::string einsum_csv(const ReportInput& in) {
+  const auto number = [](double v) { return usable(v) && v > 0 ? fmt::format("{:.6g}", v) : ""; };
+  const auto f = [](const std::string& x) { return escape_csv_field(x); };
+  std::string s =
+      "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,compulsory_bytes,"
+      "added_bytes,of_roof,bound,over_best,best,reason\n";
+  for (const auto& c : in.einsum)
+    for (const auto& l : c.lowerings) {
+      const std::string bound = !l.ran                                       ? ""
+                                : l.bound.is_compute()                       ? "compute"
+                                : l.bound.is_memory()                        ? l.bound.level
+                                : l.bound.kind == Bound::Kind::call_overhead ? "call overhead"
+                                                                             : "";
+      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(c.equation),
+                       f(c.extents), f(c.dtype), c.threads, f(l.backend), l.ran ? "yes" : "no",
+                       number(l.seconds), number(l.achieved), number(l.compulsory_bytes),
+                       fmt::format("{:.6g}", l.added_bytes), number(l.efficiency), f(bound),
+                       number(l.vs_best), l.backend == c.best ? "yes" : "no", f(l.reason));
+    }
+  return s;
+}
 
 std::string einsum_terminal(const ReportInput& in) {
   using namespace reports;

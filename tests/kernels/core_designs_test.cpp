@@ -2,6 +2,7 @@
 // issues per cycle, what is not claimed, and the clock measured around the peak loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "ridgeline/kernels/ceilings.hpp"
@@ -78,7 +79,15 @@ TEST(CoreDesigns, PeakCarriesTheClockMeasuredAroundItsLoop) {
   const auto design = design_ops_per_cycle(cpu_identity(), spec("f64.scalar.fma"), why);
   if (!design) GTEST_SKIP() << why;
   // 10% above the theoretical peak at the measured clock would be a wrong table row or clock.
-  EXPECT_LT(p.per_second, 1.1 * *design * p.clock_hz);
+  // A VM that takes the CPU away while the clock is read shows a slow clock once (seen in
+  // CI: 7.65 GFLOP/s against 1.1 x 5.98 at the clock read); a wrong row or clock shows it
+  // every time, so the best of three measurements must hold.
+  double ratio = p.per_second / (*design * p.clock_hz);
+  for (int attempt = 1; attempt < 3 && ratio >= 1.1; ++attempt) {
+    const PeakMeasurement again = measure_peak(spec("f64.scalar.fma"), 1, 0.02, 2);
+    ratio = std::min(ratio, again.per_second / (*design * again.clock_hz));
+  }
+  EXPECT_LT(ratio, 1.1);
 }
 
 }  // namespace

@@ -125,4 +125,19 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
   EXPECT_EQ(count(text, "cpu.ttgt permute_A: "), 1u);  // btd,hdk->bthk permutes B only
 }
 
+// The CSV carries the same comparisons, one tidy row per contraction and lowering.
+TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
+  const ReportInput in = recorded();
+  const std::string csv = einsum_csv(in);
+  std::size_t lowerings = 0;
+  for (const auto& c : in.einsum) lowerings += c.lowerings.size();
+  EXPECT_EQ(count(csv, "\n"), lowerings + 1);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,"
+            "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason");
+  EXPECT_NE(csv.find("btd,hdk->bthk"), std::string::npos);  // quoted: it holds commas
+  EXPECT_EQ(count(csv, ",yes,"), lowerings - 1 + 2);        // ran: all but one; best: one each
+  EXPECT_NE(csv.find("cpu.strided,no,"), std::string::npos);
+}
+
 }  // namespace ridgeline

@@ -1,6 +1,7 @@
 // Vendor BLAS rungs: the same problem through any CBLAS library loaded at run time.
 #include <fmt/format.h>
 
+#include "blas_kernel.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
@@ -10,28 +11,17 @@ namespace {
 
 class BlasGemmKernel : public Kernel {
  public:
-  explicit BlasGemmKernel(BlasLibrarySpec spec) : spec_(std::move(spec)) {
-    info_ = {"gemm",
-             "blas." + spec_.name,
-             Device::cpu,
-             {DType::f32, DType::f64},
-             spec_.has_thread_setter.value_or(spec_.name != "refblas"),
-             fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string()),
-             KernelRole::vendor,
-             std::string(kBlasFamily)};
-  }
+  explicit BlasGemmKernel(BlasLibrarySpec spec)
+      : spec_(std::move(spec)),
+        info_(blas_kernel_info(
+            spec_, "gemm", fmt::format("cblas_sgemm/cblas_dgemm from {}", spec_.path.string()))) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (threads > 1 && !info_.threaded)
-      return Support::no(fmt::format("{} ({}) has no thread-count setter Ridgeline knows",
-                                     info_.id(), spec_.path.string()));
+    if (Support s = blas_threads_support(info_, spec_, threads); !s) return s;
     return check_gemm_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    if (!lib_) lib_ = load_blas_library(spec_);
-    if (!lib_->set_threads(threads) && threads > 1)
-      throw std::runtime_error(fmt::format("{} has no thread-count setter; cannot run {} threads",
-                                           spec_.path.string(), threads));
+    blas_with_threads(lib_, spec_, threads);
     problem_ = problem;
     ops_.emplace(gemm_view(operands));
   }

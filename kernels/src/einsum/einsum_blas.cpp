@@ -9,9 +9,9 @@
 #include <climits>
 #include <vector>
 
+#include "../blas/blas_kernel.hpp"
 #include "einsum_kernels.hpp"
 #include "einsum_lowering.hpp"
-#include "ridgeline/kernels/blas_provider.hpp"
 
 namespace ridgeline {
 
@@ -19,23 +19,16 @@ namespace {
 
 class BlasEinsum final : public Kernel {
  public:
-  explicit BlasEinsum(BlasLibrarySpec spec) : spec_(std::move(spec)) {
-    info_ = {"einsum",
-             "blas." + spec_.name,
-             Device::cpu,
-             {DType::f32, DType::f64},
-             spec_.has_thread_setter.value_or(spec_.name != "refblas"),
-             fmt::format("no copies: cblas_sgemm/cblas_dgemm per batch on the operands as "
-                         "stored (leading dimensions, transposes), from {}",
-                         spec_.path.string()),
-             KernelRole::vendor,
-             std::string(kBlasFamily)};
-  }
+  explicit BlasEinsum(BlasLibrarySpec spec)
+      : spec_(std::move(spec)),
+        info_(blas_kernel_info(
+            spec_, "einsum",
+            fmt::format("no copies: cblas_sgemm/cblas_dgemm per batch on the operands as stored "
+                        "(leading dimensions, transposes), from {}",
+                        spec_.path.string()))) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (threads > 1 && !info_.threaded)
-      return Support::no(fmt::format("{} ({}) has no thread-count setter Ridgeline knows",
-                                     info_.id(), spec_.path.string()));
+    if (Support s = blas_threads_support(info_, spec_, threads); !s) return s;
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
     StridedView v;
     if (Support s = strided_view(einsum_spec(problem), v); !s) return s;
@@ -45,40 +38,34 @@ class BlasEinsum final : public Kernel {
     return Support::yes();
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    if (!lib_) lib_ = load_blas_library(spec_);
-    if (!lib_->set_threads(threads) && threads > 1)
-      throw std::runtime_error(fmt::format("{} has no thread-count setter; cannot run {} threads",
-                                           spec_.path.string(), threads));
-    strided_view(einsum_spec(problem), view_);
+    blas_with_threads(lib_, spec_, threads);
+    call_ = strided_call(problem, operands);
     f64_ = problem.dtype == DType::f64;
-    left_ = operands.at(view_.swapped ? "B" : "A").raw();
-    right_ = operands.at(view_.swapped ? "A" : "B").raw();
-    c_ = operands.at("C").raw();
-    offsets_ = batch_offsets(view_);
   }
   void run() override {
     // BLAS asks a leading dimension of at least the row length even where a matrix has one
     // row (an outer product's k = 1): there the stride is never used, so it is raised.
-    const int m = static_cast<int>(view_.m), n = static_cast<int>(view_.n),
-              k = static_cast<int>(view_.k);
-    const int lda = static_cast<int>(std::max(view_.lda, view_.ta ? view_.m : view_.k));
-    const int ldb = static_cast<int>(std::max(view_.ldb, view_.tb ? view_.k : view_.n));
-    const int ta = view_.ta ? kCblasTrans : kCblasNoTrans,
-              tb = view_.tb ? kCblasTrans : kCblasNoTrans;
-    for (const BatchOffsets& o : offsets_) {
+    const StridedView& v = call_.view;
+    const int m = static_cast<int>(v.m), n = static_cast<int>(v.n), k = static_cast<int>(v.k);
+    const int lda = static_cast<int>(std::max(v.lda, v.ta ? v.m : v.k));
+    const int ldb = static_cast<int>(std::max(v.ldb, v.tb ? v.k : v.n));
+    const int ta = v.ta ? kCblasTrans : kCblasNoTrans, tb = v.tb ? kCblasTrans : kCblasNoTrans;
+    for (const BatchOffsets& o : call_.offsets) {
       if (f64_)
-        lib_->dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0, static_cast<const double*>(left_) + o.a,
-                      lda, static_cast<const double*>(right_) + o.b, ldb, 0.0,
-                      static_cast<double*>(c_) + o.c, n);
+        lib_->dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0,
+                      static_cast<const double*>(call_.left) + o.a, lda,
+                      static_cast<const double*>(call_.right) + o.b, ldb, 0.0,
+                      static_cast<double*>(call_.c) + o.c, n);
       else
-        lib_->sgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(left_) + o.a,
-                      lda, static_cast<const float*>(right_) + o.b, ldb, 0.0f,
-                      static_cast<float*>(c_) + o.c, n);
+        lib_->sgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0f,
+                      static_cast<const float*>(call_.left) + o.a, lda,
+                      static_cast<const float*>(call_.right) + o.b, ldb, 0.0f,
+                      static_cast<float*>(call_.c) + o.c, n);
     }
   }
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> n{{"library", spec_.path.string()},
-                                         {"gemm", describe(view_)}};
+                                         {"gemm", describe(call_.view)}};
     if (lib_ && !lib_->version().empty()) n["version"] = lib_->version();
     return n;
   }
@@ -87,12 +74,8 @@ class BlasEinsum final : public Kernel {
   BlasLibrarySpec spec_;
   KernelInfo info_;
   std::unique_ptr<BlasLibrary> lib_;
-  StridedView view_;
+  StridedCall call_;
   bool f64_ = false;
-  const void* left_ = nullptr;
-  const void* right_ = nullptr;
-  void* c_ = nullptr;
-  std::vector<BatchOffsets> offsets_;
 };
 
 }  // namespace

@@ -159,4 +159,14 @@ std::string describe(const StridedView& v) {
                      v.swapped ? ", as C^T = B^T A^T" : "");
 }
 
+StridedCall strided_call(const Problem& problem, Operands& operands) {
+  StridedCall call;
+  strided_view(einsum_spec(problem), call.view);
+  call.left = operands.at(call.view.swapped ? "B" : "A").raw();
+  call.right = operands.at(call.view.swapped ? "A" : "B").raw();
+  call.c = operands.at("C").raw();
+  call.offsets = batch_offsets(call.view);
+  return call;
+}
+
 }  // namespace ridgeline

@@ -58,4 +58,16 @@ std::vector<BatchOffsets> batch_offsets(const StridedView& v);
 // "16 products of 256x256x64 (lda 64, ldb 64, transposed)" for a kernel's notes.
 std::string describe(const StridedView& v);
 
+// A strided lowering's call, prepared: the view and where the GEMM's left and right
+// operands (B first where the product is transposed) and C start for each batch.
+struct StridedCall {
+  StridedView view;
+  const void* left = nullptr;
+  const void* right = nullptr;
+  void* c = nullptr;
+  std::vector<BatchOffsets> offsets;
+};
+// For a problem strided_view accepts (the kernels' supports() checked it).
+StridedCall strided_call(const Problem& problem, Operands& operands);
+
 }  // namespace ridgeline

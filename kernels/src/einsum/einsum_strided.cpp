@@ -26,17 +26,13 @@ class EinsumStrided final : public Kernel {
     return strided_view(einsum_spec(problem), v);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    strided_view(einsum_spec(problem), view_);
+    call_ = strided_call(problem, operands);
     f64_ = problem.dtype == DType::f64;
-    // The operands in the GEMM's roles: B first where the product is transposed.
-    left_ = operands.at(view_.swapped ? "B" : "A").raw();
-    right_ = operands.at(view_.swapped ? "A" : "B").raw();
-    c_ = operands.at("C").raw();
-    offsets_ = batch_offsets(view_);
+    const StridedView& v = call_.view;
     if (f64_)
-      g64_.prepare(view_.m, view_.n, view_.k, view_.lda, view_.ldb, view_.ta, view_.tb, threads);
+      g64_.prepare(v.m, v.n, v.k, v.lda, v.ldb, v.ta, v.tb, threads);
     else
-      g32_.prepare(view_.m, view_.n, view_.k, view_.lda, view_.ldb, view_.ta, view_.tb, threads);
+      g32_.prepare(v.m, v.n, v.k, v.lda, v.ldb, v.ta, v.tb, threads);
   }
   void run() override {
     if (f64_)
@@ -45,17 +41,17 @@ class EinsumStrided final : public Kernel {
       run_as(g32_);
   }
   std::map<std::string, std::string> notes() const override {
-    return {
-        {"gemm", fmt::format("{}: {}", describe(view_), f64_ ? g64_.describe() : g32_.describe())}};
+    return {{"gemm", fmt::format("{}: {}", describe(call_.view),
+                                 f64_ ? g64_.describe() : g32_.describe())}};
   }
 
  private:
   template <typename T>
   void run_as(EinsumGemm<T>& gemm) {
-    const T* left = static_cast<const T*>(left_);
-    const T* right = static_cast<const T*>(right_);
-    T* c = static_cast<T*>(c_);
-    for (const BatchOffsets& o : offsets_) gemm.run(left + o.a, right + o.b, c + o.c);
+    const T* left = static_cast<const T*>(call_.left);
+    const T* right = static_cast<const T*>(call_.right);
+    T* c = static_cast<T*>(call_.c);
+    for (const BatchOffsets& o : call_.offsets) gemm.run(left + o.a, right + o.b, c + o.c);
   }
 
   KernelInfo info_{"einsum",
@@ -66,12 +62,8 @@ class EinsumStrided final : public Kernel {
                    "no copies: the packed GEMM per batch on the operands as stored (leading "
                    "dimensions, transposed reads), where the index order allows",
                    KernelRole::ladder};
-  StridedView view_;
+  StridedCall call_;
   bool f64_ = false;
-  const void* left_ = nullptr;
-  const void* right_ = nullptr;
-  void* c_ = nullptr;
-  std::vector<BatchOffsets> offsets_;
   EinsumGemm<float> g32_;
   EinsumGemm<double> g64_;
 };

@@ -65,5 +65,9 @@ std::string terminal_summary(const ReportInput& input);
 // Each einsum contraction's lowerings as aligned columns, the best one's lead and what the
 // notation hides (`ridgeline einsum`, and the end of terminal_summary); "" without any.
 std::string einsum_terminal(const ReportInput& input);
+// The einsum comparisons as CSV, one row per contraction and lowering: equation, extents,
+// dtype, threads, lowering, ran, seconds per call, FLOP/s, compulsory and added bytes, share
+// of the roof, bound, time over the best's, best, why it did not run.
+std::string einsum_csv(const ReportInput& input);
 
 }  // namespace ridgeline

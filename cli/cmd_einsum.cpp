@@ -4,13 +4,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/einsum.hpp"
+#include "ridgeline/core/ops/einsum_path.hpp"
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
+#include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "run_support.hpp"
 
@@ -24,16 +27,64 @@ struct EinsumOptions {
   RunOptions run;
 };
 
+// "j=10,k=1000,l=10": the extents of the step's own indices, for its command line.
+std::string step_dims(const EinsumNetwork& n, const std::string& equation) {
+  std::string out;
+  for (const auto& [index, extent] : n.extents)
+    if (equation.find(index) != std::string::npos)
+      out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, extent);
+  return out;
+}
+
+// More than two operands: the contraction paths and what each costs, predicted from each
+// step's work model. Running them is each step's own `ridgeline einsum`.
+int print_paths(const EinsumOptions& opt, DType dtype) {
+  EinsumNetwork n;
+  try {
+    n = einsum_network(opt.equation, opt.dims);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("einsum '{}': {}", opt.equation, e.what()));
+  }
+  const std::vector<EinsumPath> paths = einsum_paths(n, size_of(dtype));
+  std::vector<TextRow> rows{{"path", "steps", "GFLOP", "bytes", "× best FLOPs"}};
+  for (const EinsumPath& p : paths) {
+    std::string steps;
+    for (const auto& st : p.steps) steps += (steps.empty() ? "" : "; ") + st.equation;
+    rows.push_back({p.how, steps, fmt::format("{:.4g}", p.flops / 1e9),
+                    fmt::format("{:.4g} MB", p.bytes / 1e6),
+                    fmt::format("{:.2f}×", p.flops / paths.front().flops)});
+  }
+  fmt::print("\n{} {} {}: contraction paths, predicted from each step's work model (not run)\n{}",
+             escape_visible(opt.equation), escape_visible(opt.dims), to_string(dtype),
+             format_columns(rows, "  ", {2, 3, 4}));
+  if (paths.size() > 1)
+    fmt::print("  the {} path needs {:.3g}× fewer FLOPs than the order written\n",
+               paths.front().how, paths.back().flops / paths.front().flops);
+  for (const auto& st : paths.front().steps)
+    fmt::print("  measure a step: ridgeline einsum '{}' --dims {}\n", escape_visible(st.equation),
+               escape_visible(step_dims(n, st.equation)));
+  fmt::print("No Run written: nothing ran.\n");
+  return 0;
+}
+
 int run_einsum(EinsumOptions& opt) {
-  if (const std::string why = einsum_equation_error(opt.equation); !why.empty())
-    throw InputError(fmt::format("einsum '{}': {}", opt.equation, why));
-  if (const std::string why = einsum_extents_error(opt.dims); !why.empty())
-    throw InputError(fmt::format("--dims '{}': {}", opt.dims, why));
   const std::optional<DType> dtype = parse_dtype(opt.dtype);
   const std::vector<DType>& defined = op_definition("einsum").dtypes;
   if (!dtype || std::find(defined.begin(), defined.end(), *dtype) == defined.end())
     throw InputError(fmt::format(
         "--dtype {}: einsum is defined for f32 and f64 (the lowerings' types)", opt.dtype));
+  if (const std::string why = einsum_extents_error(opt.dims); !why.empty())
+    throw InputError(fmt::format("--dims '{}': {}", opt.dims, why));
+  if (const std::string why = einsum_equation_error(opt.equation); !why.empty()) {
+    // Three or more operands: a network, whose paths are shown (or whose own fault is said).
+    const std::string inputs = opt.equation.substr(0, opt.equation.find("->"));
+    if (std::count(inputs.begin(), inputs.end(), ',') >= 2) {
+      if (const std::string network = einsum_network_error(opt.equation); !network.empty())
+        throw InputError(fmt::format("einsum '{}': {}", opt.equation, network));
+      return print_paths(opt, *dtype);
+    }
+    throw InputError(fmt::format("einsum '{}': {}", opt.equation, why));
+  }
   opt.run.plan.suite = "einsum";
   opt.run.params = {fmt::format("equation=\"{}\"/extents=\"{}\"", opt.equation, opt.dims)};
   opt.run.plan.dtypes = {opt.dtype};

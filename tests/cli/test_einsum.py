@@ -57,12 +57,23 @@ class Einsum(unittest.TestCase):
         self.assertIn("best cpu.loops", r.stdout)
         self.assertIn("'j' is summed within one operand only", r.stdout)
 
+    def test_three_operands_show_their_paths_predicted_and_how_to_measure_each_step(self):
+        r = self.einsum("ij,jk,kl->il", "i=1000,j=10,k=1000,l=10")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("optimal        jk,kl->jl; ij,jl->il", r.stdout)
+        self.assertIn("left to right  ij,jk->ik; ik,kl->il", r.stdout)
+        self.assertIn("needs 100× fewer FLOPs than the order written", r.stdout)
+        self.assertIn("ridgeline einsum 'jk,kl->jl' --dims j=10,k=1000,l=10", r.stdout)
+        self.assertIn("No Run written", r.stdout)
+        self.assertFalse(os.path.exists(self.out))
+
     def test_bad_input_is_one_line_and_exit_2_and_writes_nothing(self):
         for equation, dims, extra, says in [
             ("ii,jk->ik", "i=2,j=3,k=4", [], "appears twice"),
             ("ij,jk->ik", "i=2,j=3", [], "index 'k' has no extent"),
             ("ij,jk->ik", "i=2,j=0,k=3", [], "a positive integer"),
-            ("ij,jk,kl->il", "i=2,j=3,k=4,l=5", [], "more than two operands"),
+            ("ij,jk,kl->il", "i=2,j=3,k=4", [], "index 'l' has no extent"),
+            ("ij,jj,kl->il", "i=2,j=3,k=4,l=5", [], "appears twice in the operand 2"),
             ("ij,jk->ik", "i=2,j=3,k=4", ["--dtype", "bf16"], "f32 and f64"),
         ]:
             with self.subTest(equation=equation, dims=dims, extra=extra):

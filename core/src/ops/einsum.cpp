@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "op_definitions.hpp"
 
@@ -46,20 +47,6 @@ Terms split(std::string_view eq, std::string& why) {
     return {};
   }
   return {std::string(in.substr(0, comma)), std::string(in.substr(comma + 1)), std::string(out)};
-}
-
-std::string term_error(const std::string& term, const char* which) {
-  std::set<char> seen;
-  for (char ch : term) {
-    if (!std::isalpha(static_cast<unsigned char>(ch)))
-      return fmt::format("'{}' in the {} is not an index (a-z, A-Z)", ch, which);
-    if (!seen.insert(ch).second)
-      return fmt::format(
-          "index '{}' appears twice in the {} (traces and diagonals are not "
-          "supported)",
-          ch, which);
-  }
-  return "";
 }
 
 // "b=8,t=1024" -> extents; the reason in `why` where malformed.
@@ -127,13 +114,34 @@ std::string EinsumSpec::contracted() const {
   return out;
 }
 
+std::string einsum_term_error(const std::string& term, const char* which) {
+  std::set<char> seen;
+  for (char ch : term) {
+    if (!std::isalpha(static_cast<unsigned char>(ch)))
+      return fmt::format("'{}' in the {} is not an index (a-z, A-Z)", ch, which);
+    if (!seen.insert(ch).second)
+      return fmt::format(
+          "index '{}' appears twice in the {} (traces and diagonals are not "
+          "supported)",
+          ch, which);
+  }
+  return "";
+}
+
+std::map<char, std::int64_t> einsum_extents(std::string_view extents) {
+  std::string why;
+  auto out = parse_extents(extents, why);
+  if (!why.empty()) throw std::invalid_argument(why);
+  return out;
+}
+
 std::string einsum_equation_error(std::string_view equation) {
   std::string why;
   const Terms t = split(equation, why);
   if (!why.empty()) return why;
   for (const auto& [term, which] :
        {std::pair{&t.a, "first operand"}, {&t.b, "second operand"}, {&t.c, "output"}})
-    if (std::string e = term_error(*term, which); !e.empty()) return e;
+    if (std::string e = einsum_term_error(*term, which); !e.empty()) return e;
   for (char ch : t.c)
     if (t.a.find(ch) == std::string::npos && t.b.find(ch) == std::string::npos)
       return fmt::format("output index '{}' is in neither operand", ch);

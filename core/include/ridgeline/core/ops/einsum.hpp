@@ -26,6 +26,11 @@ struct EinsumSpec {
 std::string einsum_equation_error(std::string_view equation);
 // "b=8,t=1024": every extent a positive integer; "" or the reason.
 std::string einsum_extents_error(std::string_view extents);
+// The extents by index (std::invalid_argument with the reason where malformed).
+std::map<char, std::int64_t> einsum_extents(std::string_view extents);
+// One term of an equation: indices a-z and A-Z, none twice; "" or the reason, naming the
+// term as `which` ("first operand", "output").
+std::string einsum_term_error(const std::string& term, const char* which);
 
 // The problem's equation and extents (checked_params has verified them).
 EinsumSpec einsum_spec(const Problem& problem);

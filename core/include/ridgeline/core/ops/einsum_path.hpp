@@ -1,0 +1,52 @@
+#pragma once
+// More than two operands: an einsum network ("ij,jk,kl->il") is contracted a pair at a time,
+// and the order (the contraction path) decides the FLOPs, often by orders of magnitude.
+// Paths as opt_einsum writes them: each step contracts two operands of the current list
+// (their positions), removes them and appends the result. Each step is itself a
+// two-operand einsum, costed by the op's work model (2 FLOPs per point of the step's index
+// space; each operand and the result once).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridgeline {
+
+struct EinsumNetwork {
+  std::vector<std::string> inputs;  // each operand's indices
+  std::string output;
+  std::map<char, std::int64_t> extents;
+};
+
+// Two or more operands and an explicit output, each term as einsum's; "" or the reason.
+std::string einsum_network_error(std::string_view equation);
+// The network of an equation einsum_network_error accepts, with its extents.
+EinsumNetwork einsum_network(std::string_view equation, std::string_view extents);
+
+struct EinsumPathStep {
+  std::size_t left = 0, right = 0;  // positions in the current operand list
+  std::string equation;             // "ij,jk->ik": the step as a two-operand einsum
+  double flops = 0, bytes = 0;      // the step's work model
+};
+
+struct EinsumPath {
+  std::string how;  // "optimal", "greedy", "left to right"
+  std::vector<EinsumPathStep> steps;
+  double flops = 0, bytes = 0;  // summed over the steps
+};
+
+// Operands contracted in the order written: ((A B) C) D.
+EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element_bytes);
+// At each step the pair whose contraction costs the fewest FLOPs (ties: fewer bytes).
+EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes);
+// Every order of pairs tried: the fewest FLOPs in all (ties: fewer bytes). For at most
+// kMostOptimalOperands operands (6: 2,700 orders).
+inline constexpr std::size_t kMostOptimalOperands = 6;
+EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes);
+
+// What `ridgeline einsum` shows for a network: the optimal path (greedy beyond six
+// operands) and the left-to-right one a framework takes, fewest FLOPs first, each once.
+std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes);
+
+}  // namespace ridgeline

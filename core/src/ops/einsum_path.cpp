@@ -1,0 +1,195 @@
+#include "ridgeline/core/ops/einsum_path.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+#include "ridgeline/core/ops/einsum.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::vector<std::string> split_inputs(std::string_view in) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t comma = in.find(',', at);
+    out.emplace_back(in.substr(at, comma == std::string_view::npos ? in.npos : comma - at));
+    if (comma == std::string_view::npos) return out;
+    at = comma + 1;
+  }
+}
+
+double elements(const EinsumNetwork& n, const std::string& indices) {
+  double e = 1;
+  for (char ch : indices) e *= static_cast<double>(n.extents.at(ch));
+  return e;
+}
+
+bool has(const std::string& s, char ch) {
+  return s.find(ch) != std::string::npos;
+}
+
+// Contracts operands[i] and operands[j]: the result keeps the indices the output or another
+// remaining operand still needs (the output's own order at the last step).
+EinsumPathStep contract(const EinsumNetwork& n, std::vector<std::string>& operands, std::size_t i,
+                        std::size_t j, std::size_t element_bytes) {
+  const std::string a = operands[i], b = operands[j];
+  std::string kept;
+  if (operands.size() == 2) {
+    kept = n.output;
+  } else {
+    for (char ch : a + b) {
+      if (has(kept, ch)) continue;
+      bool needed = has(n.output, ch);
+      for (std::size_t k = 0; k < operands.size() && !needed; ++k)
+        needed = k != i && k != j && has(operands[k], ch);
+      if (needed) kept += ch;
+    }
+  }
+  std::string all = a;
+  for (char ch : b)
+    if (!has(all, ch)) all += ch;
+  EinsumPathStep step;
+  step.left = i;
+  step.right = j;
+  step.equation = fmt::format("{},{}->{}", a, b, kept);
+  step.flops = 2 * elements(n, all);
+  step.bytes =
+      (elements(n, a) + elements(n, b) + elements(n, kept)) * static_cast<double>(element_bytes);
+  operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(std::max(i, j)));
+  operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(std::min(i, j)));
+  operands.push_back(kept);
+  return step;
+}
+
+void add(EinsumPath& p, EinsumPathStep step) {
+  p.flops += step.flops;
+  p.bytes += step.bytes;
+  p.steps.push_back(std::move(step));
+}
+
+bool cheaper(double flops, double bytes, double best_flops, double best_bytes) {
+  return flops < best_flops || (flops == best_flops && bytes < best_bytes);
+}
+
+// The cheapest completion of `operands`, tried exhaustively.
+void search(const EinsumNetwork& n, std::vector<std::string> operands, EinsumPath& so_far,
+            EinsumPath& best, std::size_t element_bytes) {
+  if (operands.size() == 1) {
+    if (best.steps.empty() || cheaper(so_far.flops, so_far.bytes, best.flops, best.bytes))
+      best = so_far;
+    return;
+  }
+  if (!best.steps.empty() && so_far.flops > best.flops) return;  // cannot become cheaper
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    for (std::size_t j = i + 1; j < operands.size(); ++j) {
+      std::vector<std::string> next = operands;
+      const EinsumPathStep step = contract(n, next, i, j, element_bytes);
+      const EinsumPath saved = so_far;
+      add(so_far, step);
+      search(n, std::move(next), so_far, best, element_bytes);
+      so_far = saved;
+    }
+}
+
+}  // namespace
+
+std::string einsum_network_error(std::string_view equation) {
+  if (equation.find("...") != std::string_view::npos)
+    return "broadcasting (...) is not supported: name every index";
+  const std::size_t arrow = equation.find("->");
+  if (arrow == std::string_view::npos)
+    return "give the output explicitly (\"ij,jk,kl->il\"): NumPy's implicit output is not "
+           "supported";
+  const std::vector<std::string> inputs = split_inputs(equation.substr(0, arrow));
+  const std::string output(equation.substr(arrow + 2));
+  if (inputs.size() < 2) return "one operand: einsum contracts two or more (\"ij,jk->ik\")";
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const std::string which = fmt::format("operand {}", k + 1);
+    if (std::string e = einsum_term_error(inputs[k], which.c_str()); !e.empty()) return e;
+  }
+  if (std::string e = einsum_term_error(output, "output"); !e.empty()) return e;
+  for (char ch : output)
+    if (std::none_of(inputs.begin(), inputs.end(),
+                     [&](const std::string& t) { return has(t, ch); }))
+      return fmt::format("output index '{}' is in no operand", ch);
+  return "";
+}
+
+EinsumNetwork einsum_network(std::string_view equation, std::string_view extents) {
+  if (const std::string why = einsum_network_error(equation); !why.empty())
+    throw std::invalid_argument(why);
+  const std::size_t arrow = equation.find("->");
+  EinsumNetwork n{split_inputs(equation.substr(0, arrow)), std::string(equation.substr(arrow + 2)),
+                  einsum_extents(extents)};
+  for (const std::string& t : n.inputs)
+    for (char ch : t)
+      if (!n.extents.count(ch))
+        throw std::invalid_argument(fmt::format("index '{}' has no extent", ch));
+  return n;
+}
+
+EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element_bytes) {
+  EinsumPath p;
+  p.how = "left to right";
+  std::vector<std::string> operands = n.inputs;
+  add(p, contract(n, operands, 0, 1, element_bytes));
+  // Then the result so far (last in the list) with the next operand written (first).
+  while (operands.size() > 1) add(p, contract(n, operands, operands.size() - 1, 0, element_bytes));
+  return p;
+}
+
+EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes) {
+  EinsumPath p;
+  p.how = "greedy";
+  std::vector<std::string> operands = n.inputs;
+  while (operands.size() > 1) {
+    std::size_t bi = 0, bj = 1;
+    double best_flops = std::numeric_limits<double>::infinity(), best_bytes = best_flops;
+    for (std::size_t i = 0; i < operands.size(); ++i)
+      for (std::size_t j = i + 1; j < operands.size(); ++j) {
+        std::vector<std::string> trial = operands;
+        const EinsumPathStep s = contract(n, trial, i, j, element_bytes);
+        if (cheaper(s.flops, s.bytes, best_flops, best_bytes)) {
+          best_flops = s.flops;
+          best_bytes = s.bytes;
+          bi = i;
+          bj = j;
+        }
+      }
+    add(p, contract(n, operands, bi, bj, element_bytes));
+  }
+  return p;
+}
+
+EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes) {
+  if (n.inputs.size() > kMostOptimalOperands)
+    throw std::invalid_argument(fmt::format("{} operands: the exhaustive search takes at most {}",
+                                            n.inputs.size(), kMostOptimalOperands));
+  EinsumPath so_far, best;
+  search(n, n.inputs, so_far, best, element_bytes);
+  best.how = "optimal";
+  return best;
+}
+
+std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes) {
+  std::vector<EinsumPath> out;
+  out.push_back(n.inputs.size() <= kMostOptimalOperands ? einsum_path_optimal(n, element_bytes)
+                                                        : einsum_path_greedy(n, element_bytes));
+  EinsumPath framework = einsum_path_left_to_right(n, element_bytes);
+  const auto same = [&](const EinsumPath& p) {
+    if (p.steps.size() != framework.steps.size()) return false;
+    for (std::size_t k = 0; k < p.steps.size(); ++k)
+      if (p.steps[k].equation != framework.steps[k].equation) return false;
+    return true;
+  };
+  if (!same(out.front())) out.push_back(std::move(framework));
+  return out;
+}
+
+}  // namespace ridgeline

@@ -1,0 +1,126 @@
+// Contraction paths of einsum networks (core/ops/einsum_path.hpp): the order decides the
+// FLOPs; the exhaustive search against an independent brute force (the cheapest binary tree
+// over subsets of operands) on random small networks.
+#include "ridgeline/core/ops/einsum_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+namespace ridgeline {
+
+namespace {
+
+// The cheapest contraction tree's FLOPs: cost(S) = min over splits of S into T and S \ T of
+// cost(T) + cost(S \ T) + 2 x the points of the union of their results' indices.
+double brute_force(const EinsumNetwork& n) {
+  const std::size_t count = n.inputs.size();
+  const auto indices_of = [&](unsigned mask) {  // the result of contracting the operands in mask
+    if ((mask & (mask - 1)) == 0)               // one operand: as written, nothing summed yet
+      for (std::size_t k = 0; k < count; ++k)
+        if (mask == (1u << k)) return n.inputs[k];
+    std::string all, kept;
+    for (std::size_t k = 0; k < count; ++k)
+      if (mask & (1u << k)) all += n.inputs[k];
+    for (char ch : all) {
+      if (kept.find(ch) != std::string::npos) continue;
+      bool needed = n.output.find(ch) != std::string::npos;
+      for (std::size_t k = 0; k < count && !needed; ++k)
+        needed = !(mask & (1u << k)) && n.inputs[k].find(ch) != std::string::npos;
+      if (needed) kept += ch;
+    }
+    return kept;
+  };
+  std::function<double(unsigned)> cost = [&](unsigned s) -> double {
+    if ((s & (s - 1)) == 0) return 0;  // one operand
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned t = (s - 1) & s; t > 0; t = (t - 1) & s) {
+      const unsigned u = s & ~t;
+      if (t < u) continue;  // each split once
+      std::string points = indices_of(t);
+      for (char ch : indices_of(u))
+        if (points.find(ch) == std::string::npos) points += ch;
+      double e = 2;
+      for (char ch : points) e *= static_cast<double>(n.extents.at(ch));
+      best = std::min(best, cost(t) + cost(u) + e);
+    }
+    return best;
+  };
+  return cost((1u << count) - 1);
+}
+
+}  // namespace
+
+TEST(EinsumPath, AMatrixChainInTheWrittenOrderCostsAHundredTimesTheBest) {
+  // A (1000 x 10) B (10 x 1000) C (1000 x 10): (A B) C makes a 1000 x 1000 intermediate.
+  const EinsumNetwork n = einsum_network("ij,jk,kl->il", "i=1000,j=10,k=1000,l=10");
+  const EinsumPath written = einsum_path_left_to_right(n, 4);
+  const EinsumPath best = einsum_path_optimal(n, 4);
+  EXPECT_DOUBLE_EQ(written.flops, 2.0 * 1000 * 10 * 1000 + 2.0 * 1000 * 1000 * 10);
+  EXPECT_DOUBLE_EQ(best.flops, 2.0 * 10 * 1000 * 10 + 2.0 * 1000 * 10 * 10);
+  ASSERT_EQ(best.steps.size(), 2u);
+  EXPECT_EQ(best.steps[0].equation, "jk,kl->jl");
+  EXPECT_EQ(best.steps[1].equation, "ij,jl->il");  // the last step writes the output's order
+  EXPECT_EQ(written.steps[0].equation, "ij,jk->ik");
+  EXPECT_EQ(written.steps[1].equation, "ik,kl->il");
+  // Bytes: each step's operands and result once, 4 bytes an element.
+  EXPECT_DOUBLE_EQ(best.steps[0].bytes, 4.0 * (10 * 1000 + 1000 * 10 + 10 * 10));
+  const std::vector<EinsumPath> shown = einsum_paths(n, 4);
+  ASSERT_EQ(shown.size(), 2u);
+  EXPECT_EQ(shown[0].how, "optimal");
+  EXPECT_EQ(shown[1].how, "left to right");
+  EXPECT_LE(einsum_path_greedy(n, 4).flops, written.flops);
+}
+
+TEST(EinsumPath, TheSearchFindsTheBruteForceOptimumOnRandomNetworks) {
+  std::mt19937 rng(7);
+  const std::string letters = "abcdefgh";
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t operands = 3 + rng() % 3;  // 3 to 5
+    EinsumNetwork n;
+    for (char ch : letters) n.extents[ch] = 2 + static_cast<std::int64_t>(rng() % 8);
+    std::string used;
+    for (std::size_t k = 0; k < operands; ++k) {
+      std::string term;
+      for (char ch : letters)
+        if (rng() % 3 == 0) term += ch;
+      if (term.empty()) term = std::string(1, letters[rng() % letters.size()]);
+      n.inputs.push_back(term);
+      used += term;
+    }
+    for (char ch : letters)
+      if (used.find(ch) != std::string::npos && n.output.find(ch) == std::string::npos &&
+          rng() % 3 == 0)
+        n.output += ch;
+    const EinsumPath best = einsum_path_optimal(n, 4);
+    EXPECT_DOUBLE_EQ(best.flops, brute_force(n)) << "trial " << trial;
+    EXPECT_EQ(best.steps.size(), operands - 1);
+    EXPECT_LE(best.flops, einsum_path_left_to_right(n, 4).flops);
+    EXPECT_LE(best.flops, einsum_path_greedy(n, 4).flops);
+  }
+}
+
+TEST(EinsumPath, BeyondSixOperandsTheGreedyPathIsShown) {
+  const EinsumNetwork n =
+      einsum_network("ab,bc,cd,de,ef,fg,gh->ah", "a=4,b=5,c=6,d=7,e=8,f=9,g=3,h=2");
+  EXPECT_THROW(einsum_path_optimal(n, 4), std::invalid_argument);
+  const std::vector<EinsumPath> shown = einsum_paths(n, 4);
+  EXPECT_EQ(shown.front().how, "greedy");
+  EXPECT_EQ(shown.front().steps.size(), 6u);
+}
+
+TEST(EinsumPath, EachBadNetworkIsOneLineNamingIt) {
+  EXPECT_EQ(einsum_network_error("ij,jk,kl->il"), "");
+  EXPECT_NE(einsum_network_error("ij->ij").find("one operand"), std::string::npos);
+  EXPECT_NE(einsum_network_error("ij,jk,kl->iz").find("output index 'z' is in no operand"),
+            std::string::npos);
+  EXPECT_NE(einsum_network_error("ij,jj,kl->il").find("appears twice in the operand 2"),
+            std::string::npos);
+  EXPECT_NE(einsum_network_error("ij,jk,kl").find("give the output explicitly"), std::string::npos);
+  EXPECT_THROW(einsum_network("ij,jk,kl->il", "i=2,j=3,k=4"), std::invalid_argument);
+}
+
+}  // namespace ridgeline

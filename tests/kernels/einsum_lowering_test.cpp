@@ -1,6 +1,6 @@
 // How an einsum becomes GEMMs (kernels/src/einsum/einsum_lowering.hpp): the index groups,
-// TTGT's permutes and the bytes they add, and where the copy-free strided view applies or
-// which operand would need a copy.
+// TTGT's permutes and the bytes they add, where the copy-free strided view applies or
+// which operand would need a copy, and GETT's offset tables.
 #include "einsum/einsum_lowering.hpp"
 
 #include <gtest/gtest.h>
@@ -91,11 +91,47 @@ TEST(EinsumLowering, TheStridedViewNamesTheOperandThatNeedsACopy) {
   EXPECT_NE(crossed.reason.find("a copy is needed"), std::string::npos) << crossed.reason;
 }
 
+TEST(EinsumLowering, GettReadsEveryOperandThroughItsOffsetTables) {
+  // C's order interleaves A's and B's indices (a e c f): no strided view, no copy for GETT.
+  const EinsumSpec s = spec("abcd,dbfe->aecf", "a=2,b=3,c=4,d=5,e=6,f=7");
+  const GettView v = gett_view(s);
+  EXPECT_FALSE(v.swapped);  // f, from B, is C's stride-1 index: tiles stored along it
+  EXPECT_EQ(v.m, 2 * 4);
+  EXPECT_EQ(v.n, 6 * 7);
+  EXPECT_EQ(v.k, 3 * 5);
+  ASSERT_EQ(v.batches.size(), 1u);
+  // m = (a, c) in C's order: A's strides b*c*d = 60 and d = 5; C's e*c*f = 168 and f = 7.
+  EXPECT_EQ(v.layout.a_m, (std::vector<std::int64_t>{0, 5, 10, 15, 60, 65, 70, 75}));
+  EXPECT_EQ(v.layout.c_m, (std::vector<std::int64_t>{0, 7, 14, 21, 168, 175, 182, 189}));
+  // k = (b, d) in A's order: A's strides c*d = 20 and 1; B's f*e = 42 and b*f*e = 126.
+  EXPECT_EQ(v.layout.a_k[1], 1);
+  EXPECT_EQ(v.layout.a_k[5], 20);
+  EXPECT_EQ(v.layout.b_k[1], 3 * 7 * 6);  // d + 1
+  EXPECT_EQ(v.layout.b_k[5], 7 * 6);      // b + 1
+  // n = (e, f): B's strides 1 and e = 6; C's c*f = 28 and 1.
+  EXPECT_EQ(v.layout.b_n[1], 6);
+  EXPECT_EQ(v.layout.b_n[7], 1);
+  EXPECT_EQ(v.layout.c_n[1], 1);
+  EXPECT_EQ(v.layout.c_n[7], 28);
+
+  // C's stride-1 index from A: the product transposed, B's indices down the rows.
+  const GettView t = gett_view(spec("ij,kj->ki", "i=5,j=3,k=7"));
+  EXPECT_TRUE(t.swapped);
+  EXPECT_EQ(t.m, 7);
+  EXPECT_EQ(t.n, 5);
+  EXPECT_EQ(t.layout.c_n[1], 1);
+  // A batch index last in C: walked by its strides, one product per value.
+  const GettView b = gett_view(spec("bij,bjk->ikb", "b=3,i=5,j=7,k=2"));
+  ASSERT_EQ(b.batches.size(), 3u);
+  EXPECT_EQ(b.batches[1].c, 1);
+  EXPECT_EQ(b.batches[2].a, 2 * 5 * 7);
+}
+
 TEST(EinsumLowering, EveryLoweringHasTheOpsFlopsAndOnlyTtgtAddsBytes) {
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   const Problem p = einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6");
   const WorkModel op = op_work(p);
-  for (const char* backend : {"cpu.loops", "cpu.strided", "cpu.ttgt"}) {
+  for (const char* backend : {"cpu.loops", "cpu.strided", "cpu.gett", "cpu.ttgt"}) {
     const WorkModel w = catalog.create(backend, "einsum")->work(p);
     EXPECT_EQ(w.flops, op.flops) << backend;
     const double added = w.bytes.at("dram") - op.bytes.at("dram");

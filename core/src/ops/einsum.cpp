@@ -233,7 +233,10 @@ OpDefinition einsum_definition() {
                 R"(equation="ji,jk->ik"/extents="i=7,j=5,k=3")",
                 R"(equation="ij,kj->ki"/extents="i=5,j=3,k=7")",
                 R"(equation="bij,bjk->ikb"/extents="b=3,i=5,j=7,k=2")",
-                R"(equation="ab,cd->abcd"/extents="a=3,b=5,c=2,d=7")"};
+                R"(equation="ab,cd->abcd"/extents="a=3,b=5,c=2,d=7")",
+                // Contracted indices in other orders in A and B, over more k steps than a
+                // packed GEMM's block, C as the transposed product (GETT's gathers).
+                R"(equation="aeb,bfe->fa"/extents="a=37,b=29,e=23,f=41")"};
   op.operands = operands;
   op.work = work;
   op.tolerance = tolerance;

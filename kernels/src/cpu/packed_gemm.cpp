@@ -7,6 +7,9 @@
 #include <atomic>
 #include <stdexcept>
 #include <thread>
+
+#include "panel_packing.hpp"
+
 namespace ridgeline::packed {
 
 namespace {
@@ -20,9 +23,13 @@ std::int64_t round_up(std::int64_t x, int multiple) {
 template <typename In, typename Out>
 void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKernel<In, Out>& uk,
                                   const Blocking& blocking, int threads,
-                                  std::optional<Epilogue<In>> epilogue) {
+                                  std::optional<Epilogue<In>> epilogue,
+                                  const GatherLayout* gather) {
   if (epilogue && !uk.epilogue)
     throw std::logic_error(std::string("micro-kernel ") + uk.name + " has no epilogue variant");
+  if (epilogue && gather) throw std::logic_error("a gathered GEMM takes no epilogue");
+  gather_ = gather;
+  if (gather) plan_ = plan_gather(*gather, g.k, uk.mr, uk.nr, blocking.kc);
   g_ = g;
   uk_ = uk;
   threads_ = threads;
@@ -95,10 +102,6 @@ template <typename In, typename Out>
 void PackedGemm<In, Out>::body(int tid) {
   const int MR = uk_.mr, NR = uk_.nr;
   In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
-  // op(A)[i][p] at a[i * a_row + p * a_col], op(B)[p][j] at b[p * b_row + j * b_col]. A
-  // panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
-  // the micro-kernel names its packing routine.
-  const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
   std::int64_t epoch = epoch_;
   for (std::int64_t jc = 0; jc < g_.n; jc += b_.nc) {
     const std::int64_t nc = std::min(b_.nc, g_.n - jc);
@@ -154,19 +157,21 @@ void PackedGemm<In, Out>::body(int tid) {
             const In* next = r * share < kp * NR ? next_panel + r * share : nullptr;
             const std::int64_t mr = std::min<std::int64_t>(MR, mc - r * MR);
             In* ap = a_pack + r * kp * MR;
+            const std::int64_t i0 = ic + r * MR;
             // A's panels are packed on the walk's first B panel, each right before its call.
-            if (i == 0)
-              uk_.pack(g_.a + (ic + r * MR) * a_row + pc * a_col, a_row, a_col, mr, kc, MR, ap);
-            Out* c = g_.c + (ic + r * MR) * g_.n + j0;
-            if (mr < MR && nr == NR && !last)
-              uk_.rows(static_cast<int>(mr), kp, ap, bp, next, c, g_.n, accumulate);
-            else if (mr < MR || nr < NR)
-              edge_tile(kp, ap, bp, c, mr, nr, j0, accumulate, last, tid);
+            if (i == 0) pack_a_panel(i0, pc, mr, kc, ap);
+            Out* c = nullptr;
+            std::int64_t ldc = g_.n;
+            const bool direct = direct_tile(i0, j0, c, ldc);
+            if (direct && mr < MR && nr == NR && !last)
+              uk_.rows(static_cast<int>(mr), kp, ap, bp, next, c, ldc, accumulate);
+            else if (!direct || mr < MR || nr < NR)
+              edge_tile(kp, ap, bp, i0, mr, nr, j0, accumulate, last, tid);
             else if (last)
-              uk_.epilogue(kp, ap, bp, next, c, g_.n, accumulate, epilogue_->bias + j0,
+              uk_.epilogue(kp, ap, bp, next, c, ldc, accumulate, epilogue_->bias + j0,
                            epilogue_->act);
             else
-              uk_.fn(kp, ap, bp, next, c, g_.n, accumulate);
+              uk_.fn(kp, ap, bp, next, c, ldc, accumulate);
           }
         }
         block_done_[blk].store(epoch, std::memory_order_release);
@@ -175,18 +180,70 @@ void PackedGemm<In, Out>::body(int tid) {
   }
 }
 
+// op(A)[i][p] at a[i * a_row + p * a_col], op(B)[p][j] at b[p * b_row + j * b_col]. A
+// panel's lanes are MR rows of op(A), a B panel's NR columns of op(B) (panel_packing.hpp);
+// the micro-kernel names its packing routine.
+template <typename In, typename Out>
+void PackedGemm<In, Out>::pack_a_panel(std::int64_t i0, std::int64_t pc, std::int64_t mr,
+                                       std::int64_t kc, In* out) {
+  if (gather_) {
+    pack_gathered(g_.a, gather_->a_m.data() + i0, plan_.a_lanes[i0 / uk_.mr],
+                  plan_.a_runs[pc / b_.kc], gather_->a_k.data() + pc, mr, kc, uk_.mr, out);
+    return;
+  }
+  const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
+  uk_.pack(g_.a + i0 * a_row + pc * a_col, a_row, a_col, mr, kc, uk_.mr, out);
+}
+
 template <typename In, typename Out>
 void PackedGemm<In, Out>::pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc,
                                        std::int64_t kc, std::int64_t q, In* b_pack) {
   const int NR = uk_.nr;
-  const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
   const std::int64_t kp = round_up(kc, kGroup<In>);
-  uk_.pack(g_.b + pc * b_row + (jc + q * NR) * b_col, b_col, b_row,
-           std::min<std::int64_t>(NR, nc - q * NR), kc, NR, b_pack + q * kp * NR);
+  const std::int64_t j0 = jc + q * NR, lanes = std::min<std::int64_t>(NR, nc - q * NR);
+  In* out = b_pack + q * kp * NR;
+  if (gather_) {
+    pack_gathered(g_.b, gather_->b_n.data() + j0, plan_.b_lanes[j0 / NR], plan_.b_runs[pc / b_.kc],
+                  gather_->b_k.data() + pc, lanes, kc, NR, out);
+    return;
+  }
+  const std::int64_t b_row = g_.tb ? 1 : g_.ldb, b_col = g_.tb ? g_.ldb : 1;
+  uk_.pack(g_.b + pc * b_row + j0 * b_col, b_col, b_row, lanes, kc, NR, out);
 }
 
 template <typename In, typename Out>
-void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, Out* c,
+void PackedGemm<In, Out>::pack_gathered(const In* src, const std::int64_t* lanes_at,
+                                        std::int64_t lane_stride, const std::vector<StepRun>& runs,
+                                        const std::int64_t* steps_at, std::int64_t lanes,
+                                        std::int64_t kc, int width, In* out) {
+  // Packed groups of k (bf16) are not split into runs: GETT runs f32 and f64.
+  if (lane_stride == kIrregular || runs.empty() || kGroup<In> != 1) {
+    pack_panel_gathered(src, lanes_at, steps_at, lanes, kc, width, out);
+    return;
+  }
+  for (const StepRun& r : runs)
+    uk_.pack(src + lanes_at[0] + steps_at[r.start], lane_stride, r.stride, lanes, r.length, width,
+             out + r.start * width);
+}
+
+template <typename In, typename Out>
+bool PackedGemm<In, Out>::direct_tile(std::int64_t i0, std::int64_t j0, Out*& c,
+                                      std::int64_t& ldc) const {
+  if (!gather_) {
+    c = g_.c + i0 * g_.n + j0;
+    ldc = g_.n;
+    return true;
+  }
+  // Planned per panel: a tile of fewer rows or columns is its panel's last.
+  const std::int64_t rows = plan_.c_rows[i0 / uk_.mr];
+  if (rows == kIrregular || plan_.c_cols[j0 / uk_.nr] != 1) return false;
+  c = g_.c + gather_->c_m[i0] + gather_->c_n[j0];
+  ldc = rows;
+  return true;
+}
+
+template <typename In, typename Out>
+void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, std::int64_t i0,
                                     std::int64_t mr, std::int64_t nr, std::int64_t j0,
                                     bool accumulate, bool last, int tid) {
   const int NR = uk_.nr;
@@ -194,8 +251,10 @@ void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, O
   if (!last) {
     uk_.fn(kc, a, b, nullptr, tile, NR, false);
     for (std::int64_t i = 0; i < mr; ++i)
-      for (std::int64_t j = 0; j < nr; ++j)
-        c[i * g_.n + j] = (accumulate ? c[i * g_.n + j] : Out(0)) + tile[i * NR + j];
+      for (std::int64_t j = 0; j < nr; ++j) {
+        Out& c = c_at(i0 + i, j0 + j);
+        c = (accumulate ? c : Out(0)) + tile[i * NR + j];
+      }
     return;
   }
   // The epilogue needs the partial sums of the earlier kc blocks in the tile, and a bias
@@ -206,11 +265,11 @@ void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, O
   if (accumulate) {
     std::fill(tile, tile + uk_.mr * NR, Out(0));
     for (std::int64_t i = 0; i < mr; ++i)
-      for (std::int64_t j = 0; j < nr; ++j) tile[i * NR + j] = c[i * g_.n + j];
+      for (std::int64_t j = 0; j < nr; ++j) tile[i * NR + j] = c_at(i0 + i, j0 + j);
   }
   uk_.epilogue(kc, a, b, nullptr, tile, NR, accumulate, bias, epilogue_->act);
   for (std::int64_t i = 0; i < mr; ++i)
-    for (std::int64_t j = 0; j < nr; ++j) c[i * g_.n + j] = tile[i * NR + j];
+    for (std::int64_t j = 0; j < nr; ++j) c_at(i0 + i, j0 + j) = tile[i * NR + j];
 }
 
 template class PackedGemm<float>;

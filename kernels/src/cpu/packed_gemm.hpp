@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "gather_layout.hpp"
 #include "microkernel.hpp"
 #include "packed_blocking.hpp"
 #include "simple_gemm_kernel.hpp"
@@ -39,10 +40,13 @@ struct Epilogue {
 template <typename In, typename Out = In>
 class PackedGemm {
  public:
-  // With an epilogue, `uk` must have one (uk.epilogue != nullptr).
+  // With an epilogue, `uk` must have one (uk.epilogue != nullptr). With a gather layout
+  // (GETT, gather_layout.hpp; no epilogue), g's leading dimensions and transposes are unused
+  // and the layout, which must outlive the GEMM, says where each element lies.
   void prepare(const cpu::GemmArgs<In, Out>& g, const MicroKernel<In, Out>& uk,
                const Blocking& blocking, int threads,
-               std::optional<Epilogue<In>> epilogue = std::nullopt);
+               std::optional<Epilogue<In>> epilogue = std::nullopt,
+               const GatherLayout* gather = nullptr);
   void run();
   // Other operands of the prepared shape (and leading dimensions), so a chain that runs one
   // GEMM per head prepares it once (attention_unfused.cpp).
@@ -58,9 +62,24 @@ class PackedGemm {
   // B's panel q of the kc x nc block at (pc, jc).
   void pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc,
                     std::int64_t q, In* b_pack);
-  // A tile of fewer than NR columns (or fewer than MR rows under the epilogue), through the
-  // thread's scratch tile; one of fewer rows only goes to the micro-kernel's `rows`.
-  void edge_tile(std::int64_t kc, const In* a, const In* b, Out* c, std::int64_t mr,
+  // mr rows of op(A) from row i0, kc steps from pc, packed MR wide.
+  void pack_a_panel(std::int64_t i0, std::int64_t pc, std::int64_t mr, std::int64_t kc, In* out);
+  // Under a gather layout: one panel, by the plan's runs of steps (strided packing) where
+  // its lanes run at one stride, else gathered.
+  void pack_gathered(const In* src, const std::int64_t* lanes_at, std::int64_t lane_stride,
+                     const std::vector<StepRun>& runs, const std::int64_t* steps_at,
+                     std::int64_t lanes, std::int64_t kc, int width, In* out);
+  // Where the tile at (i0, j0) is stored straight to C: its first element and row stride;
+  // false where it goes through the scratch tile (a gathered C whose rows are irregular or
+  // whose columns are not contiguous).
+  bool direct_tile(std::int64_t i0, std::int64_t j0, Out*& c, std::int64_t& ldc) const;
+  Out& c_at(std::int64_t i, std::int64_t j) const {
+    return gather_ ? g_.c[gather_->c_m[i] + gather_->c_n[j]] : g_.c[i * g_.n + j];
+  }
+  // A tile of fewer than NR columns (or fewer than MR rows under the epilogue, or one C
+  // cannot take directly), through the thread's scratch tile; one of fewer rows only goes
+  // to the micro-kernel's `rows`.
+  void edge_tile(std::int64_t kc, const In* a, const In* b, std::int64_t i0, std::int64_t mr,
                  std::int64_t nr, std::int64_t j0, bool accumulate, bool last, int tid);
 
   cpu::GemmArgs<In, Out> g_{};
@@ -69,6 +88,8 @@ class PackedGemm {
   int threads_ = 1;
   std::int64_t m_panels_ = 0, m_blocks_ = 0;  // MR-row panels of A, and the blocks they form
   std::optional<Epilogue<In>> epilogue_;
+  const GatherLayout* gather_ = nullptr;
+  GatherPlan plan_;
   AlignedArray<In> b_pack_[2];
   int b_buffers_ = 1;
   // Each kc x nc block of B is one epoch, counted across runs. A panel's state in its buffer:

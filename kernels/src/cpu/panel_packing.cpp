@@ -77,11 +77,43 @@ void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, 
   }
 }
 
+template <typename In>
+void pack_panel_gathered(const In* src, const std::int64_t* lane_offsets,
+                         const std::int64_t* k_offsets, std::int64_t lanes, std::int64_t kc,
+                         int width, In* __restrict out) {
+  constexpr int K = kGroup<In>;
+  const std::int64_t kc_padded = (kc + K - 1) / K * K;
+  if (lanes < width || kc_padded != kc)
+    std::memset(out, 0, sizeof(In) * static_cast<std::size_t>(kc_padded * width));
+  // Along whichever is adjacent in memory: a step's lanes where the first two are
+  // neighbours, else each lane's steps (runs of a contracted index at stride 1, mostly).
+  if (lanes > 1 && lane_offsets[1] - lane_offsets[0] == 1) {
+    for (std::int64_t p = 0; p < kc; ++p) {
+      const In* s = src + k_offsets[p];
+      In* d = out + p / K * width * K + p % K;
+      for (std::int64_t l = 0; l < lanes; ++l) d[l * K] = s[lane_offsets[l]];
+    }
+  } else {
+    for (std::int64_t l = 0; l < lanes; ++l) {
+      const In* s = src + lane_offsets[l];
+      In* d = out + l * K;
+      for (std::int64_t p = 0; p < kc; ++p) d[p / K * width * K + p % K] = s[k_offsets[p]];
+    }
+  }
+}
+
 template void pack_panel<float>(const float*, std::int64_t, std::int64_t, std::int64_t,
                                 std::int64_t, int, float*);
 template void pack_panel<double>(const double*, std::int64_t, std::int64_t, std::int64_t,
                                  std::int64_t, int, double*);
 template void pack_panel<std::uint16_t>(const std::uint16_t*, std::int64_t, std::int64_t,
                                         std::int64_t, std::int64_t, int, std::uint16_t*);
+template void pack_panel_gathered<float>(const float*, const std::int64_t*, const std::int64_t*,
+                                         std::int64_t, std::int64_t, int, float*);
+template void pack_panel_gathered<double>(const double*, const std::int64_t*, const std::int64_t*,
+                                          std::int64_t, std::int64_t, int, double*);
+template void pack_panel_gathered<std::uint16_t>(const std::uint16_t*, const std::int64_t*,
+                                                 const std::int64_t*, std::int64_t, std::int64_t,
+                                                 int, std::uint16_t*);
 
 }  // namespace ridgeline::packed

@@ -31,4 +31,11 @@ template <typename In>
 void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, std::int64_t lanes,
                 std::int64_t kc, int width, In* out);
 
+// The same panel gathered from a tensor (gather_layout.hpp): lane l's step p at
+// src[lane_offsets[l] + k_offsets[p]], for offsets that run at no one stride.
+template <typename In>
+void pack_panel_gathered(const In* src, const std::int64_t* lane_offsets,
+                         const std::int64_t* k_offsets, std::int64_t lanes, std::int64_t kc,
+                         int width, In* out);
+
 }  // namespace ridgeline::packed

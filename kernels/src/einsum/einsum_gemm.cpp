@@ -37,6 +37,15 @@ void EinsumGemm<T>::prepare(std::int64_t m, std::int64_t n, std::int64_t k, std:
 }
 
 template <typename T>
+void EinsumGemm<T>::prepare_gathered(std::int64_t m, std::int64_t n, std::int64_t k,
+                                     const packed::GatherLayout* layout, int threads) {
+  uk_ = widest_microkernel<T>();
+  const cpu::GemmArgs<T> args{m, n, k, 1, 1, false, false, nullptr, nullptr, nullptr};
+  gemm_.prepare(args, uk_, packed::derive_blocking(cache_sizes(), uk_.mr, uk_.nr, sizeof(T)),
+                threads, std::nullopt, layout);
+}
+
+template <typename T>
 std::string EinsumGemm<T>::describe() const {
   return fmt::format("{}, {}", uk_.name, gemm_.blocking().describe());
 }

@@ -20,6 +20,10 @@ class EinsumGemm {
   // (tb: B[j * ldb + p]).
   void prepare(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb,
                bool ta, bool tb, int threads);
+  // The same over tensors as they lie (GETT): `layout` (outliving this) says where each
+  // element of the m x k, k x n and m x n operands is.
+  void prepare_gathered(std::int64_t m, std::int64_t n, std::int64_t k,
+                        const packed::GatherLayout* layout, int threads);
   void run(const T* a, const T* b, T* c) {
     gemm_.bind(a, b, c);
     gemm_.run();

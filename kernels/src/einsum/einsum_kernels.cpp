@@ -6,6 +6,7 @@ void add_einsum_kernels(KernelCatalog& catalog) {
   catalog.add(make_einsum_loops);
   catalog.add(make_einsum_ttgt);
   catalog.add(make_einsum_strided);
+  catalog.add(make_einsum_gett);
 }
 
 }  // namespace ridgeline

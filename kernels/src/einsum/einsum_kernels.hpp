@@ -1,7 +1,7 @@
 #pragma once
 // einsum's kernels, its lowerings (docs/einsum.md): the direct loop nest (einsum_loops.cpp),
-// transpose-GEMM-transpose (einsum_ttgt.cpp) and the copy-free strided GEMM
-// (einsum_strided.cpp).
+// transpose-GEMM-transpose (einsum_ttgt.cpp), the copy-free strided GEMM
+// (einsum_strided.cpp) and GETT (einsum_gett.cpp).
 #include <memory>
 
 #include "ridgeline/kernels/blas_provider.hpp"
@@ -13,6 +13,7 @@ void add_einsum_kernels(KernelCatalog& catalog);
 std::unique_ptr<Kernel> make_einsum_loops();
 std::unique_ptr<Kernel> make_einsum_ttgt();
 std::unique_ptr<Kernel> make_einsum_strided();
+std::unique_ptr<Kernel> make_einsum_gett();
 // The vendor lowering: the strided view through one CBLAS library (einsum_blas.cpp).
 std::unique_ptr<Kernel> make_blas_einsum(const BlasLibrarySpec& spec);
 

@@ -50,6 +50,22 @@ Support matrix_of(const EinsumSpec& s, const std::string& operand, const char* n
   return Support::yes();
 }
 
+// The offset in `operand` of each point of the indices `group` (row-major over them, the
+// last fastest); {0} for an empty group.
+std::vector<std::int64_t> group_offsets(const EinsumSpec& s, const std::string& operand,
+                                        const std::string& group) {
+  std::vector<std::int64_t> out{0};
+  for (char ch : group) {
+    const std::int64_t extent = s.extents.at(ch), stride = stride_of(operand, ch, s);
+    std::vector<std::int64_t> next;
+    next.reserve(out.size() * static_cast<std::size_t>(extent));
+    for (std::int64_t base : out)
+      for (std::int64_t i = 0; i < extent; ++i) next.push_back(base + i * stride);
+    out = std::move(next);
+  }
+  return out;
+}
+
 }  // namespace
 
 EinsumGroups einsum_groups(const EinsumSpec& s) {
@@ -157,6 +173,30 @@ std::string describe(const StridedView& v) {
   return fmt::format("{} products of {}x{}x{} (lda {}{}, ldb {}{}){}", v.batches, v.m, v.n, v.k,
                      v.lda, v.ta ? ", transposed" : "", v.ldb, v.tb ? ", transposed" : "",
                      v.swapped ? ", as C^T = B^T A^T" : "");
+}
+
+GettView gett_view(const EinsumSpec& s) {
+  const EinsumGroups g = einsum_groups(s);
+  GettView v;
+  v.swapped = !s.c.empty() && g.m.find(s.c.back()) != std::string::npos;
+  const std::string& left = v.swapped ? s.b : s.a;
+  const std::string& right = v.swapped ? s.a : s.b;
+  const std::string& rows = v.swapped ? g.n : g.m;
+  const std::string& cols = v.swapped ? g.m : g.n;
+  v.m = extent_of(s, rows);
+  v.n = extent_of(s, cols);
+  v.k = extent_of(s, g.k);
+  v.layout.a_m = group_offsets(s, left, rows);
+  v.layout.a_k = group_offsets(s, left, g.k);
+  v.layout.b_k = group_offsets(s, right, g.k);
+  v.layout.b_n = group_offsets(s, right, cols);
+  v.layout.c_m = group_offsets(s, s.c, rows);
+  v.layout.c_n = group_offsets(s, s.c, cols);
+  const std::vector<std::int64_t> a = group_offsets(s, left, g.batch),
+                                  b = group_offsets(s, right, g.batch),
+                                  c = group_offsets(s, s.c, g.batch);
+  for (std::size_t i = 0; i < c.size(); ++i) v.batches.push_back({a[i], b[i], c[i]});
+  return v;
 }
 
 StridedCall strided_call(const Problem& problem, Operands& operands) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../cpu/gather_layout.hpp"
 #include "ridgeline/core/ops/einsum.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 
@@ -57,6 +58,21 @@ struct BatchOffsets {
 std::vector<BatchOffsets> batch_offsets(const StridedView& v);
 // "16 products of 256x256x64 (lda 64, ldb 64, transposed)" for a kernel's notes.
 std::string describe(const StridedView& v);
+
+// GETT's view: the GEMM of one batch on every operand where it lies, through offset tables
+// (cpu/gather_layout.hpp); m and n in C's index order, k in A's, so C's rows and a panel's
+// lanes run at one stride wherever an index's extent allows. With `swapped`, A's role is
+// B's (C^T = B^T A^T): chosen where C's stride-1 index is one of A's, so that index runs
+// along a tile's row and C's tiles are stored directly. Each batch's offsets as the strided
+// view's (left, right, C).
+struct GettView {
+  std::int64_t m = 1, n = 1, k = 1;
+  bool swapped = false;
+  packed::GatherLayout layout;
+  std::vector<BatchOffsets> batches;
+};
+// For an einsum gemm_lowering_support accepts.
+GettView gett_view(const EinsumSpec& s);
 
 // A strided lowering's call, prepared: the view and where the GEMM's left and right
 // operands (B first where the product is transposed) and C start for each batch.

@@ -20,11 +20,12 @@ packed::MicroKernel<T> widest_microkernel() {
 
 }  // namespace
 
-Support einsum_gemm_support() {
+Support einsum_gemm_support(const KernelInfo& info, const Problem& problem, int threads) {
+  if (Support s = check_common_support(info, problem, threads); !s) return s;
   const CpuFeatures& cpu = cpu_features();
   if (!cpu.has_avx512() && !cpu.has_avx2_fma())
     return Support::no("the packed GEMM needs AVX2 and FMA (or AVX-512), which this CPU lacks");
-  return Support::yes();
+  return gemm_lowering_support(einsum_spec(problem));
 }
 
 template <typename T>

@@ -4,14 +4,18 @@
 // The micro-kernel of the CPU's widest ISA: AVX-512 where present, else AVX2.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../cpu/packed_gemm.hpp"
+#include "einsum_lowering.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 
 namespace ridgeline {
 
-// Support::no with the reason where the CPU has neither ISA.
-Support einsum_gemm_support();
+// What every packed-GEMM lowering of einsum asks (TTGT, strided, GETT): the common checks,
+// a CPU with AVX2 and FMA or AVX-512, and an einsum a GEMM can lower (gemm_lowering_support);
+// the first reason that fails.
+Support einsum_gemm_support(const KernelInfo& info, const Problem& problem, int threads);
 
 template <typename T>
 class EinsumGemm {
@@ -37,5 +41,40 @@ class EinsumGemm {
 
 extern template class EinsumGemm<float>;
 extern template class EinsumGemm<double>;
+
+// The copy-free lowerings' GEMM (strided, GETT): both dtypes', the problem's in use, run once
+// per batch on the operands where they lie.
+class CopyFreeGemm {
+ public:
+  // Calls prepare(gemm) on the GEMM of `dtype` (f32 or f64), which is used from then on.
+  template <typename Prepare>
+  void prepare(DType dtype, Prepare&& prepare) {
+    f64_ = dtype == DType::f64;
+    if (f64_)
+      prepare(g64_);
+    else
+      prepare(g32_);
+  }
+  void run(const void* left, const void* right, void* c, const std::vector<BatchOffsets>& batches) {
+    if (f64_)
+      run_as(g64_, left, right, c, batches);
+    else
+      run_as(g32_, left, right, c, batches);
+  }
+  std::string describe() const { return f64_ ? g64_.describe() : g32_.describe(); }
+
+ private:
+  template <typename T>
+  static void run_as(EinsumGemm<T>& gemm, const void* left, const void* right, void* c,
+                     const std::vector<BatchOffsets>& batches) {
+    for (const BatchOffsets& o : batches)
+      gemm.run(static_cast<const T*>(left) + o.a, static_cast<const T*>(right) + o.b,
+               static_cast<T*>(c) + o.c);
+  }
+
+  bool f64_ = false;
+  EinsumGemm<float> g32_;
+  EinsumGemm<double> g64_;
+};
 
 }  // namespace ridgeline

@@ -19,43 +19,25 @@ class EinsumGett final : public Kernel {
  public:
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = einsum_gemm_support(); !s) return s;
-    return gemm_lowering_support(einsum_spec(problem));
+    return einsum_gemm_support(info_, problem, threads);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     view_ = gett_view(einsum_spec(problem));
     left_ = operands.at(view_.swapped ? "B" : "A").raw();
     right_ = operands.at(view_.swapped ? "A" : "B").raw();
     c_ = operands.at("C").raw();
-    f64_ = problem.dtype == DType::f64;
-    if (f64_)
-      g64_.prepare_gathered(view_.m, view_.n, view_.k, &view_.layout, threads);
-    else
-      g32_.prepare_gathered(view_.m, view_.n, view_.k, &view_.layout, threads);
+    gemm_.prepare(problem.dtype, [&](auto& g) {
+      g.prepare_gathered(view_.m, view_.n, view_.k, &view_.layout, threads);
+    });
   }
-  void run() override {
-    if (f64_)
-      run_as(g64_);
-    else
-      run_as(g32_);
-  }
+  void run() override { gemm_.run(left_, right_, c_, view_.batches); }
   std::map<std::string, std::string> notes() const override {
-    return {
-        {"gemm", fmt::format("{} products of {}x{}x{} gathered{}: {}", view_.batches.size(),
-                             view_.m, view_.n, view_.k, view_.swapped ? ", as C^T = B^T A^T" : "",
-                             f64_ ? g64_.describe() : g32_.describe())}};
+    return {{"gemm", fmt::format("{} products of {}x{}x{} gathered{}: {}", view_.batches.size(),
+                                 view_.m, view_.n, view_.k,
+                                 view_.swapped ? ", as C^T = B^T A^T" : "", gemm_.describe())}};
   }
 
  private:
-  template <typename T>
-  void run_as(EinsumGemm<T>& gemm) {
-    const T* left = static_cast<const T*>(left_);
-    const T* right = static_cast<const T*>(right_);
-    T* c = static_cast<T*>(c_);
-    for (const BatchOffsets& o : view_.batches) gemm.run(left + o.a, right + o.b, c + o.c);
-  }
-
   KernelInfo info_{"einsum",
                    "cpu.gett",
                    Device::cpu,
@@ -68,9 +50,7 @@ class EinsumGett final : public Kernel {
   const void* left_ = nullptr;
   const void* right_ = nullptr;
   void* c_ = nullptr;
-  bool f64_ = false;
-  EinsumGemm<float> g32_;
-  EinsumGemm<double> g64_;
+  CopyFreeGemm gemm_;
 };
 
 }  // namespace

@@ -20,40 +20,22 @@ class EinsumStrided final : public Kernel {
  public:
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = einsum_gemm_support(); !s) return s;
+    if (Support s = einsum_gemm_support(info_, problem, threads); !s) return s;
     StridedView v;
     return strided_view(einsum_spec(problem), v);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     call_ = strided_call(problem, operands);
-    f64_ = problem.dtype == DType::f64;
     const StridedView& v = call_.view;
-    if (f64_)
-      g64_.prepare(v.m, v.n, v.k, v.lda, v.ldb, v.ta, v.tb, threads);
-    else
-      g32_.prepare(v.m, v.n, v.k, v.lda, v.ldb, v.ta, v.tb, threads);
+    gemm_.prepare(problem.dtype,
+                  [&](auto& g) { g.prepare(v.m, v.n, v.k, v.lda, v.ldb, v.ta, v.tb, threads); });
   }
-  void run() override {
-    if (f64_)
-      run_as(g64_);
-    else
-      run_as(g32_);
-  }
+  void run() override { gemm_.run(call_.left, call_.right, call_.c, call_.offsets); }
   std::map<std::string, std::string> notes() const override {
-    return {{"gemm", fmt::format("{}: {}", describe(call_.view),
-                                 f64_ ? g64_.describe() : g32_.describe())}};
+    return {{"gemm", fmt::format("{}: {}", describe(call_.view), gemm_.describe())}};
   }
 
  private:
-  template <typename T>
-  void run_as(EinsumGemm<T>& gemm) {
-    const T* left = static_cast<const T*>(call_.left);
-    const T* right = static_cast<const T*>(call_.right);
-    T* c = static_cast<T*>(call_.c);
-    for (const BatchOffsets& o : call_.offsets) gemm.run(left + o.a, right + o.b, c + o.c);
-  }
-
   KernelInfo info_{"einsum",
                    "cpu.strided",
                    Device::cpu,
@@ -63,9 +45,7 @@ class EinsumStrided final : public Kernel {
                    "dimensions, transposed reads), where the index order allows",
                    KernelRole::ladder};
   StridedCall call_;
-  bool f64_ = false;
-  EinsumGemm<float> g32_;
-  EinsumGemm<double> g64_;
+  CopyFreeGemm gemm_;
 };
 
 }  // namespace

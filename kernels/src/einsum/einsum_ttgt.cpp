@@ -27,9 +27,7 @@ class EinsumTtgt final : public Kernel {
  public:
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = einsum_gemm_support(); !s) return s;
-    return gemm_lowering_support(einsum_spec(problem));
+    return einsum_gemm_support(info_, problem, threads);
   }
   WorkModel work(const Problem& problem) const override {
     const EinsumSpec s = einsum_spec(problem);

@@ -1,12 +1,14 @@
 // ridgeline einsum EQUATION --dims ...: one contraction on every einsum lowering of this
 // machine (the einsum suite's kernels), placed on the roofline, and one table: each
-// lowering's time, rate and bytes, the best one's lead, what the notation hides.
+// lowering's time, rate and bytes, the best one's lead, what the notation hides. A network
+// (three or more operands): its contraction paths, every step run, predicted beside measured.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "commands.hpp"
+#include "ridgeline/analysis/einsum_paths.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/einsum.hpp"
@@ -14,6 +16,7 @@
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/reports/columns.hpp"
+#include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "run_support.hpp"
 
@@ -27,18 +30,34 @@ struct EinsumOptions {
   RunOptions run;
 };
 
-// "j=10,k=1000,l=10": the extents of the step's own indices, for its command line.
-std::string step_dims(const EinsumNetwork& n, const std::string& equation) {
-  std::string out;
-  for (const auto& [index, extent] : n.extents)
-    if (equation.find(index) != std::string::npos)
-      out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, extent);
-  return out;
+// Runs the einsum suite's lowerings on each (equation, extents) and reads the Run back as
+// the report's model: the two-operand case and each step of a network's paths alike.
+ReportInput run_contractions(EinsumOptions& opt, const std::vector<std::string>& params, int& rc) {
+  opt.run.plan.suite = "einsum";
+  opt.run.params = params;
+  opt.run.plan.dtypes = {opt.dtype};
+  opt.run.plan.threads = {opt.threads.value_or(usable_cpus())};
+  MachineChoice machine;
+  Run run;
+  rc = execute_run(
+      opt.run,
+      [&] {
+        machine = this_machine(!opt.run.no_probe, false);
+        if (!machine.model) fmt::print(stderr, "no machine model: {}\n", machine.origin);
+        return machine.model;
+      },
+      run);
+  return make_report_input(std::move(run), opt.run.output, machine.model, machine.origin);
 }
 
-// More than two operands: the contraction paths and what each costs, predicted from each
-// step's work model. Running them is each step's own `ridgeline einsum`.
-int print_paths(const EinsumOptions& opt, DType dtype) {
+std::string case_params(const std::string& equation, const std::string& extents) {
+  return fmt::format("equation=\"{}\"/extents=\"{}\"", equation, extents);
+}
+
+// More than two operands: the contraction paths (fewest FLOPs first, and the order
+// written), every step of each run on every lowering, and each path's predicted FLOPs
+// beside its measured time (the fastest lowering of each step, summed).
+int run_paths(EinsumOptions& opt, DType dtype) {
   EinsumNetwork n;
   try {
     n = einsum_network(opt.equation, opt.dims);
@@ -46,25 +65,37 @@ int print_paths(const EinsumOptions& opt, DType dtype) {
     throw InputError(fmt::format("einsum '{}': {}", opt.equation, e.what()));
   }
   const std::vector<EinsumPath> paths = einsum_paths(n, size_of(dtype));
-  std::vector<TextRow> rows{{"path", "steps", "GFLOP", "bytes", "× best FLOPs"}};
-  for (const EinsumPath& p : paths) {
+  std::vector<std::string> params;
+  for (const EinsumPath& p : paths)
+    for (const EinsumPathStep& st : p.steps)
+      if (const std::string c = case_params(st.equation, step_extents(n, st.equation));
+          std::find(params.begin(), params.end(), c) == params.end())
+        params.push_back(c);
+  int rc = 0;
+  const ReportInput input = run_contractions(opt, params, rc);
+  const std::vector<MeasuredPath> measured = measure_paths(n, paths, input.einsum);
+  std::vector<TextRow> rows{
+      {"path", "FLOPs", "× fewest FLOPs", "time", "× fastest", "steps (fastest lowering)"}};
+  for (const MeasuredPath& m : measured) {
     std::string steps;
-    for (const auto& st : p.steps) steps += (steps.empty() ? "" : "; ") + st.equation;
-    rows.push_back({p.how, steps, fmt::format("{:.4g}", p.flops / 1e9),
-                    fmt::format("{:.4g} MB", p.bytes / 1e6),
-                    fmt::format("{:.2f}×", p.flops / paths.front().flops)});
+    for (const MeasuredStep& st : m.steps)
+      steps += fmt::format("{}{} ({}{})", steps.empty() ? "" : "; ", st.equation,
+                           st.best.empty() ? "did not run" : st.best,
+                           st.best.empty() ? "" : ", " + reports::duration(st.seconds));
+    rows.push_back({m.how, reports::flop_count(m.flops), fmt::format("{:.2f}×", m.flops_vs_fewest),
+                    m.complete ? reports::duration(m.seconds) : "—",
+                    m.complete ? fmt::format("{:.2f}×", m.vs_fastest) : "—", steps});
   }
-  fmt::print("\n{} {} {}: contraction paths, predicted from each step's work model (not run)\n{}",
+  fmt::print("\n{} {} {}, {} thread{}: contraction paths, predicted FLOPs and measured time\n{}",
              escape_visible(opt.equation), escape_visible(opt.dims), to_string(dtype),
-             format_columns(rows, "  ", {2, 3, 4}));
-  if (paths.size() > 1)
-    fmt::print("  the {} path needs {:.3g}× fewer FLOPs than the order written\n",
-               paths.front().how, paths.back().flops / paths.front().flops);
-  for (const auto& st : paths.front().steps)
-    fmt::print("  measure a step: ridgeline einsum '{}' --dims {}\n", escape_visible(st.equation),
-               escape_visible(step_dims(n, st.equation)));
-  fmt::print("No Run written: nothing ran.\n");
-  return 0;
+             opt.run.plan.threads.front(), opt.run.plan.threads.front() == 1 ? "" : "s",
+             format_columns(rows, "  ", {1, 2, 3, 4}));
+  fmt::print("  {}\n", paths_verdict(measured));
+  if (const std::string framework = framework_verdict(measured); !framework.empty())
+    fmt::print("  {}\n", framework);
+  fmt::print("{}\nRun: {}\n", einsum_terminal(input),
+             escape_visible(std::filesystem::absolute(opt.run.output).string()));
+  return rc;
 }
 
 int run_einsum(EinsumOptions& opt) {
@@ -81,26 +112,12 @@ int run_einsum(EinsumOptions& opt) {
     if (std::count(inputs.begin(), inputs.end(), ',') >= 2) {
       if (const std::string network = einsum_network_error(opt.equation); !network.empty())
         throw InputError(fmt::format("einsum '{}': {}", opt.equation, network));
-      return print_paths(opt, *dtype);
+      return run_paths(opt, *dtype);
     }
     throw InputError(fmt::format("einsum '{}': {}", opt.equation, why));
   }
-  opt.run.plan.suite = "einsum";
-  opt.run.params = {fmt::format("equation=\"{}\"/extents=\"{}\"", opt.equation, opt.dims)};
-  opt.run.plan.dtypes = {opt.dtype};
-  opt.run.plan.threads = {opt.threads.value_or(usable_cpus())};
-  MachineChoice machine;
-  Run run;
-  const int rc = execute_run(
-      opt.run,
-      [&] {
-        machine = this_machine(!opt.run.no_probe, false);
-        if (!machine.model) fmt::print(stderr, "no machine model: {}\n", machine.origin);
-        return machine.model;
-      },
-      run);
-  const ReportInput input =
-      make_report_input(std::move(run), opt.run.output, machine.model, machine.origin);
+  int rc = 0;
+  const ReportInput input = run_contractions(opt, {case_params(opt.equation, opt.dims)}, rc);
   fmt::print("{}\nRun: {}\n", einsum_terminal(input),
              escape_visible(std::filesystem::absolute(opt.run.output).string()));
   return rc;
@@ -112,8 +129,9 @@ Command add_einsum_command(CLI::App& app) {
   auto opt = std::make_shared<EinsumOptions>();
   CLI::App* sub = app.add_subcommand(
       "einsum",
-      "One contraction (NumPy's notation, two operands) on every einsum lowering here: time, "
-      "bytes and roof of each, the best, and what the notation hides");
+      "One contraction (NumPy's notation) on every einsum lowering here: time, bytes and roof "
+      "of each, the best, and what the notation hides; with three or more operands, each "
+      "contraction path's steps run and its predicted FLOPs set beside its measured time");
   sub->add_option("equation", opt->equation, "The contraction, e.g. 'bthr,bThr->bhtT'")->required();
   sub->add_option("--dims", opt->dims, "Each index's extent, e.g. b=8,t=1024,h=16,r=64,T=1024")
       ->required();

@@ -179,16 +179,22 @@ EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes
 
 std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes) {
   std::vector<EinsumPath> out;
-  out.push_back(n.inputs.size() <= kMostOptimalOperands ? einsum_path_optimal(n, element_bytes)
-                                                        : einsum_path_greedy(n, element_bytes));
-  EinsumPath framework = einsum_path_left_to_right(n, element_bytes);
-  const auto same = [&](const EinsumPath& p) {
-    if (p.steps.size() != framework.steps.size()) return false;
-    for (std::size_t k = 0; k < p.steps.size(); ++k)
-      if (p.steps[k].equation != framework.steps[k].equation) return false;
-    return true;
+  // Each path once: one with the same steps as a path shown already is left out.
+  const auto add = [&](EinsumPath p) {
+    for (const EinsumPath& shown : out) {
+      bool same = shown.steps.size() == p.steps.size();
+      for (std::size_t k = 0; same && k < p.steps.size(); ++k)
+        same = shown.steps[k].equation == p.steps[k].equation;
+      if (same) return;
+    }
+    out.push_back(std::move(p));
   };
-  if (!same(out.front())) out.push_back(std::move(framework));
+  const bool optimal = n.inputs.size() <= kMostOptimalOperands;
+  add(optimal ? einsum_path_optimal(n, element_bytes) : einsum_path_greedy(n, element_bytes));
+  if (optimal) add(einsum_path_greedy(n, element_bytes));  // a second prediction, if other
+  add(einsum_path_left_to_right(n, element_bytes));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const EinsumPath& a, const EinsumPath& b) { return a.flops < b.flops; });
   return out;
 }
 

@@ -34,6 +34,14 @@ inline std::string energy(double joules) {
   return fmt::format("{:.3g} µJ", joules * 1e6);
 }
 
+// A count of FLOPs: "80 kFLOP", "1.6 MFLOP", "2.15 GFLOP".
+inline std::string flop_count(double flops) {
+  if (flops >= 1e12) return fmt::format("{:.3g} TFLOP", flops / 1e12);
+  if (flops >= 1e9) return fmt::format("{:.3g} GFLOP", flops / 1e9);
+  if (flops >= 1e6) return fmt::format("{:.3g} MFLOP", flops / 1e6);
+  return fmt::format("{:.3g} kFLOP", flops / 1e3);
+}
+
 // A time per call: "12.3 ms", "850 µs", "2.41 s".
 inline std::string duration(double seconds) {
   if (seconds >= 1) return fmt::format("{:.3g} s", seconds);

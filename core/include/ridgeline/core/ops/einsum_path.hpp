@@ -45,8 +45,9 @@ EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes)
 inline constexpr std::size_t kMostOptimalOperands = 6;
 EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes);
 
-// What `ridgeline einsum` shows for a network: the optimal path (greedy beyond six
-// operands) and the left-to-right one a framework takes, fewest FLOPs first, each once.
+// What `ridgeline einsum` runs for a network: the optimal path (greedy beyond six
+// operands), the greedy one, and the left-to-right one a framework takes, fewest FLOPs
+// first, each once.
 std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes);
 
 }  // namespace ridgeline

@@ -1,0 +1,52 @@
+#pragma once
+// A network's contraction paths, measured: each path's steps are two-operand einsums, run as
+// cases of the einsum suite; a path's time is the sum over its steps of the fastest lowering
+// that ran each step, set beside its predicted FLOPs, so the report can say whether the
+// FLOP-optimal path is also the fastest here.
+#include <string>
+#include <vector>
+
+#include "ridgeline/analysis/einsum_comparison.hpp"
+#include "ridgeline/core/ops/einsum_path.hpp"
+
+namespace ridgeline {
+
+struct MeasuredStep {
+  std::string equation, extents;  // the step as a case: "ij,jk->ik", "i=1000,j=10,k=1000"
+  std::string best;               // its fastest lowering; empty where none ran
+  double seconds = 0;             // that lowering's time per call
+  double achieved = 0;            // its FLOP/s
+  Bound bound;                    // where it sat on the roofline
+  double framework_seconds = 0;   // the framework lowering's (TTGT) time; 0 where it did not run
+};
+
+struct MeasuredPath {
+  std::string how;  // "optimal", "greedy", "left to right"
+  double flops = 0;
+  double flops_vs_fewest = 0;  // its FLOPs over the fewest of the paths
+  std::vector<MeasuredStep> steps;
+  bool complete = false;  // every step ran
+  double seconds = 0;     // summed over the steps, where complete
+  double vs_fastest = 0;  // its time over the fastest complete path's
+  // The framework lowering (TTGT) at every step, summed; 0 unless it ran every step.
+  double framework_seconds = 0;
+};
+
+// "i=1000,j=10": the extents of the step's indices, in index order.
+std::string step_extents(const EinsumNetwork& n, const std::string& step_equation);
+
+// The paths as einsum_paths gives them (fewest FLOPs first), each step looked up among the
+// comparisons of one dtype and thread count.
+std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
+                                        const std::vector<EinsumPath>& paths,
+                                        const std::vector<EinsumComparison>& comparisons);
+
+// One line: the fastest path (the fastest lowering at each step) against what a framework
+// runs, TTGT at each step of the order written; "" where either did not run.
+std::string framework_verdict(const std::vector<MeasuredPath>& paths);
+
+// One line: whether the path with the fewest FLOPs ran the fastest, or by how much another
+// beat it and at which of its steps (the bound there).
+std::string paths_verdict(const std::vector<MeasuredPath>& paths);
+
+}  // namespace ridgeline

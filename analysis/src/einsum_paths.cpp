@@ -1,0 +1,119 @@
+// A network's paths, measured (einsum_paths.hpp).
+#include "ridgeline/analysis/einsum_paths.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ridgeline {
+
+namespace {
+
+// "16.4 µs", "1.98 ms", "2.1 s" (analysis writes its own lines; reports/format.hpp is above it).
+std::string time_text(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} µs", seconds * 1e6);
+}
+
+}  // namespace
+
+std::string step_extents(const EinsumNetwork& n, const std::string& step_equation) {
+  std::string out;
+  for (const auto& [index, extent] : n.extents)
+    if (step_equation.find(index) != std::string::npos)
+      out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, extent);
+  return out;
+}
+
+std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
+                                        const std::vector<EinsumPath>& paths,
+                                        const std::vector<EinsumComparison>& comparisons) {
+  std::vector<MeasuredPath> out;
+  double fewest = 0;
+  for (const EinsumPath& p : paths)
+    if (fewest == 0 || p.flops < fewest) fewest = p.flops;
+  for (const EinsumPath& p : paths) {
+    MeasuredPath m;
+    m.how = p.how;
+    m.flops = p.flops;
+    m.flops_vs_fewest = fewest > 0 ? p.flops / fewest : 0;
+    m.complete = true;
+    bool framework_complete = true;
+    for (const EinsumPathStep& st : p.steps) {
+      MeasuredStep s;
+      s.equation = st.equation;
+      s.extents = step_extents(n, st.equation);
+      const auto c =
+          std::find_if(comparisons.begin(), comparisons.end(), [&](const EinsumComparison& x) {
+            return x.equation == s.equation && x.extents == s.extents;
+          });
+      if (c != comparisons.end() && !c->best.empty()) {
+        const EinsumLowering& best = c->lowerings.front();  // fastest first
+        s.best = best.backend;
+        s.seconds = best.seconds;
+        s.achieved = best.achieved;
+        s.bound = best.bound;
+        m.seconds += s.seconds;
+        for (const EinsumLowering& l : c->lowerings)
+          if (l.backend == kFrameworkLowering && l.ran) s.framework_seconds = l.seconds;
+      } else {
+        m.complete = false;
+      }
+      framework_complete = framework_complete && s.framework_seconds > 0;
+      m.framework_seconds += s.framework_seconds;
+      m.steps.push_back(s);
+    }
+    if (!m.complete) m.seconds = 0;
+    if (!framework_complete) m.framework_seconds = 0;
+    out.push_back(m);
+  }
+  double fastest = 0;
+  for (const MeasuredPath& m : out)
+    if (m.complete && (fastest == 0 || m.seconds < fastest)) fastest = m.seconds;
+  for (MeasuredPath& m : out)
+    if (m.complete && fastest > 0) m.vs_fastest = m.seconds / fastest;
+  return out;
+}
+
+std::string framework_verdict(const std::vector<MeasuredPath>& paths) {
+  const MeasuredPath* fastest = nullptr;
+  const MeasuredPath* written = nullptr;
+  for (const MeasuredPath& m : paths) {
+    if (m.complete && (!fastest || m.seconds < fastest->seconds)) fastest = &m;
+    if (m.how == "left to right") written = &m;
+  }
+  // The order written may be the optimal one too, listed once under that name.
+  if (!written && paths.size() == 1) written = &paths.front();
+  if (!fastest || !written || written->framework_seconds <= 0) return "";
+  return fmt::format(
+      "the {} path with the fastest lowering at each step ({}) is {:.2f}× a framework's order "
+      "written with transpose-GEMM-transpose at each step ({})",
+      fastest->how, time_text(fastest->seconds), written->framework_seconds / fastest->seconds,
+      time_text(written->framework_seconds));
+}
+
+std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
+  if (paths.empty()) return "";
+  const MeasuredPath& fewest = paths.front();
+  if (!fewest.complete) return fmt::format("the {} path did not run every step", fewest.how);
+  const auto fastest =
+      std::min_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) {
+        return a.complete && (!b.complete || a.seconds < b.seconds);
+      });
+  if (&*fastest == &fewest || fewest.vs_fastest <= 1.1)
+    return fmt::format("the path with the fewest FLOPs ({}) is the fastest here, within 10%",
+                       fewest.how);
+  // Where the fewest-FLOP path loses: its slowest step, and how that step was bound.
+  const MeasuredStep& slow =
+      *std::max_element(fewest.steps.begin(), fewest.steps.end(),
+                        [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+  return fmt::format(
+      "the {} path ran {:.2f}× the {} path's time despite {:.3g}× fewer FLOPs: its step {} "
+      "took {} at {:.3g} GFLOP/s{}",
+      fewest.how, fewest.vs_fastest, fastest->how, fastest->flops / fewest.flops, slow.equation,
+      time_text(slow.seconds), slow.achieved / 1e9,
+      slow.bound.empty() ? "" : ", " + to_string(slow.bound) + "-bound");
+}
+
+}  // namespace ridgeline

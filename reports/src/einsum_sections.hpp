@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/roofline_style.hpp"
 #include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline::reports {
@@ -18,7 +19,11 @@ std::string einsum_title(const EinsumComparison& c);
 // the slowest (cpu.loops)", or why nothing ran.
 std::string einsum_lead(const EinsumComparison& c);
 
-std::string einsum_html(const ReportInput& in);
+// Per contraction, a bar per lowering that ran: its rate, the best first; TTGT's bar cut by
+// its steps, the permutes pale (einsum_bars_svg.cpp). "" where none ran.
+std::string einsum_bars_svg(const EinsumComparison& c, const BackendColours& colours);
+
+std::string einsum_html(const ReportInput& in, const BackendColours& colours);
 std::string einsum_markdown(const ReportInput& in);
 
 }  // namespace ridgeline::reports

@@ -64,16 +64,17 @@ std::string einsum_lead(const EinsumComparison& c) {
   return s;
 }
 
-std::string einsum_html(const ReportInput& in) {
+std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
   if (in.einsum.empty()) return "";
   std::string s =
       "<h2>einsum</h2><p class=\"meta\">Each contraction's lowerings side by side: the bytes a "
       "lowering adds (transposes written and read back) are in its roofline point's "
-      "intensity.</p>";
+      "intensity. The bars: each lowering's rate, TTGT's cut by its steps (the permutes "
+      "pale).</p>";
   for (const auto& c : in.einsum) {
-    s += fmt::format("<h3>{}</h3>{}<p>{}</p>", escape_html(einsum_title(c)),
-                     html_table(einsum_table(c), "<table class=\"sortable\">"),
-                     escape_html(einsum_lead(c)));
+    s += fmt::format(
+        "<h3>{}</h3>{}{}<p>{}</p>", escape_html(einsum_title(c)), einsum_bars_svg(c, colours),
+        html_table(einsum_table(c), "<table class=\"sortable\">"), escape_html(einsum_lead(c)));
     if (!c.hides.empty()) s += fmt::format("<p>{}</p>", escape_html(c.hides));
     for (const auto& l : c.lowerings)
       if (l.passes)

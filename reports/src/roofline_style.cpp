@@ -35,6 +35,11 @@ BackendColours colours_by(const std::vector<RooflinePlacement>& placements,
   return colours;
 }
 
+std::string colour_of(const BackendColours& colours, const std::string& backend) {
+  const auto it = colours.find(backend);
+  return it == colours.end() ? "#495057" : it->second;
+}
+
 BackendColours backend_colours(const std::vector<RooflinePlacement>& placements) {
   return colours_by(placements, [](const RooflinePlacement& p) { return p.backend; });
 }

@@ -52,11 +52,6 @@ std::string panel(double top, double bottom, const std::string& title) {
       kLeft, top, kWidth - kRight - kLeft, bottom - top, (top + bottom) / 2, escape_html(title));
 }
 
-std::string colour_of(const BackendColours& colours, const std::string& backend) {
-  const auto it = colours.find(backend);
-  return it == colours.end() ? "#495057" : it->second;
-}
-
 }  // namespace
 
 std::string sweep_svg(const std::vector<const EltwiseSweep*>& group,

@@ -123,6 +123,14 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
             2u);
   EXPECT_EQ(count(md, "cpu.ttgt step by step:"), 2u);
   EXPECT_EQ(count(text, "cpu.ttgt permute_A: "), 1u);  // btd,hdk->bthk permutes B only
+  // A bar chart per contraction: a bar per lowering that ran, TTGT's cut by its steps with
+  // each permute pale.
+  EXPECT_EQ(count(html, "<svg class=\"einsum-bars\""), 2u);
+  EXPECT_EQ(count(html, "cpu.ttgt: gemm "), 2u);
+  EXPECT_EQ(count(html, "fill-opacity=\"0.35\""),
+            count(html, "cpu.ttgt: permute_A ") + count(html, "cpu.ttgt: permute_B ") +
+                count(html, "cpu.ttgt: permute_C "));
+  EXPECT_GE(count(html, "fill-opacity=\"0.35\""), 3u);
 }
 
 // The CSV carries the same comparisons, one tidy row per contraction and lowering.

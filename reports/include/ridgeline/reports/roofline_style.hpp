@@ -20,6 +20,8 @@ const char* level_colour(const std::string& level);
 // picture, computed once.
 using BackendColours = std::map<std::string, std::string>;
 BackendColours backend_colours(const std::vector<RooflinePlacement>& placements);
+// A backend's colour, a neutral grey for one the map does not hold.
+std::string colour_of(const BackendColours& colours, const std::string& backend);
 // The same for any key of a placement (its op, its bound, its run...): key -> colour.
 BackendColours colours_by(const std::vector<RooflinePlacement>& placements,
                           const std::function<std::string(const RooflinePlacement&)>& key);

@@ -136,8 +136,8 @@ std::string html_report(const ReportInput& in) {
        roofline_legend(in.placements, colours,
                        in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
        plot_notes(scene);
-  s += results_section(in) + fusion_html(in, colours) + einsum_html(in, colours) + ladder_section(in) +
-       pattern_section(in) + machine_section(in);
+  s += results_section(in) + fusion_html(in, colours) + einsum_html(in, colours) +
+       ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!c.collectors.empty())
     s += "<h2>Collectors</h2>" + html_table(collectors_table(c), "<table>");
   s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(in)) + "</p><script>" +

@@ -127,9 +127,9 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
   // each permute pale.
   EXPECT_EQ(count(html, "<svg class=\"einsum-bars\""), 2u);
   EXPECT_EQ(count(html, "cpu.ttgt: gemm "), 2u);
-  EXPECT_EQ(count(html, "fill-opacity=\"0.35\""),
-            count(html, "cpu.ttgt: permute_A ") + count(html, "cpu.ttgt: permute_B ") +
-                count(html, "cpu.ttgt: permute_C "));
+  EXPECT_EQ(count(html, "fill-opacity=\"0.35\""), count(html, "cpu.ttgt: permute_A ") +
+                                                      count(html, "cpu.ttgt: permute_B ") +
+                                                      count(html, "cpu.ttgt: permute_C "));
   EXPECT_GE(count(html, "fill-opacity=\"0.35\""), 3u);
 }
 

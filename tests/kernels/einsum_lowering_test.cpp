@@ -131,7 +131,7 @@ TEST(EinsumLowering, EveryLoweringHasTheOpsFlopsAndOnlyTtgtAddsBytes) {
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   const Problem p = einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6");
   const WorkModel op = op_work(p);
-  for (const char* backend : {"cpu.loops", "cpu.strided", "cpu.gett", "cpu.ttgt"}) {
+  for (const char* backend : {"cpu.loops", "cpu.strided", "cpu.gett", "cpu.ttgt", "cpu.eigen"}) {
     const WorkModel w = catalog.create(backend, "einsum")->work(p);
     EXPECT_EQ(w.flops, op.flops) << backend;
     const double added = w.bytes.at("dram") - op.bytes.at("dram");
@@ -140,6 +140,30 @@ TEST(EinsumLowering, EveryLoweringHasTheOpsFlopsAndOnlyTtgtAddsBytes) {
     else
       EXPECT_EQ(added, 0.0) << backend;
   }
+}
+
+// Eigen's rank-2 contraction runs where each batch's operands are dense matrices (an outer
+// product's single row or column counts), and names the operand that is not one.
+TEST(EinsumLowering, EigenNamesTheOperandThatIsNotADenseMatrixPerBatch) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const auto eigen = catalog.create("cpu.eigen", "einsum");
+  const Support off = eigen->supports(einsum("bij,bjk->bik", "b=2,i=3,j=4,k=5"), 1);
+  if (!off.ok && off.reason.find("built without Eigen") != std::string::npos)
+    GTEST_SKIP() << off.reason;
+  EXPECT_TRUE(off.ok) << off.reason;
+  for (const auto& [equation, extents] :
+       std::vector<std::pair<std::string, std::string>>{{"i,j->ij", "i=5,j=7"},
+                                                        {"bhqd,bhkd->bhqk", "b=2,h=3,q=4,k=5,d=6"},
+                                                        {"ij,kj->ki", "i=3,j=4,k=5"}}) {
+    const Support s = eigen->supports(einsum(equation, extents), 2);
+    EXPECT_TRUE(s.ok) << equation << ": " << s.reason;
+  }
+  const Support inner = eigen->supports(einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6"), 1);
+  EXPECT_FALSE(inner.ok);
+  EXPECT_NE(inner.reason.find("A (bthr) is not a dense matrix"), std::string::npos) << inner.reason;
+  const Support apart = eigen->supports(einsum("btd,hdk->bthk", "b=2,t=3,d=4,h=5,k=6"), 1);
+  EXPECT_FALSE(apart.ok);
+  EXPECT_NE(apart.reason.find("B (hdk)"), std::string::npos) << apart.reason;
 }
 
 }  // namespace ridgeline

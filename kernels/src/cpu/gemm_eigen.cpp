@@ -4,24 +4,13 @@
 
 #include <Eigen/Core>
 
+#include "eigen_isa.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// Eigen's own list omits AVX2 and FMA when AVX-512 is off; name them from its macros.
-std::string eigen_isa() {
-  std::string isa = Eigen::SimdInstructionSetsInUse();
-#if defined(EIGEN_VECTORIZE_AVX2) && !defined(EIGEN_VECTORIZE_AVX512)
-  isa = "AVX2, " + isa;
-#endif
-#if defined(EIGEN_VECTORIZE_FMA) && !defined(EIGEN_VECTORIZE_AVX512)
-  isa = "FMA, " + isa;
-#endif
-  return isa;
-}
 
 template <typename T>
 using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

@@ -7,6 +7,7 @@ void add_einsum_kernels(KernelCatalog& catalog) {
   catalog.add(make_einsum_ttgt);
   catalog.add(make_einsum_strided);
   catalog.add(make_einsum_gett);
+  catalog.add(make_einsum_eigen);
 }
 
 }  // namespace ridgeline

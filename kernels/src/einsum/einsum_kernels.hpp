@@ -1,7 +1,8 @@
 #pragma once
 // einsum's kernels, its lowerings (docs/einsum.md): the direct loop nest (einsum_loops.cpp),
 // transpose-GEMM-transpose (einsum_ttgt.cpp), the copy-free strided GEMM
-// (einsum_strided.cpp) and GETT (einsum_gett.cpp).
+// (einsum_strided.cpp), GETT (einsum_gett.cpp) and the vendors: Eigen's Tensor contraction
+// (einsum_eigen.cpp) and each CBLAS library (einsum_blas.cpp).
 #include <memory>
 
 #include "ridgeline/kernels/blas_provider.hpp"
@@ -14,6 +15,8 @@ std::unique_ptr<Kernel> make_einsum_loops();
 std::unique_ptr<Kernel> make_einsum_ttgt();
 std::unique_ptr<Kernel> make_einsum_strided();
 std::unique_ptr<Kernel> make_einsum_gett();
+// Eigen's Tensor contraction, or a stub saying Eigen is off (cpu/eigen_disabled.cpp).
+std::unique_ptr<Kernel> make_einsum_eigen();
 // The vendor lowering: the strided view through one CBLAS library (einsum_blas.cpp).
 std::unique_ptr<Kernel> make_blas_einsum(const BlasLibrarySpec& spec);
 

@@ -1,0 +1,34 @@
+// Built when RIDGELINE_WITH_EIGEN=OFF: the Eigen kernels (the GEMM rung, the einsum vendor
+// lowering) exist and say why they cannot run.
+#include "../einsum/einsum_kernels.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
+
+namespace ridgeline {
+
+namespace {
+class EigenDisabled : public Kernel {
+ public:
+  explicit EigenDisabled(const char* op)
+      : info_{op,   "cpu.eigen",        Device::cpu,       {DType::f32, DType::f64},
+              true, "Eigen (disabled)", KernelRole::vendor} {}
+  const KernelInfo& info() const override { return info_; }
+  Support supports(const Problem&, int) const override {
+    return Support::no("built without Eigen; reconfigure with -DRIDGELINE_WITH_EIGEN=ON");
+  }
+  void prepare(const Problem&, Operands&, int) override {}
+  void run() override {}
+
+ private:
+  KernelInfo info_;
+};
+}  // namespace
+
+std::unique_ptr<Kernel> make_eigen_gemm() {
+  return std::make_unique<EigenDisabled>("gemm");
+}
+
+std::unique_ptr<Kernel> make_einsum_eigen() {
+  return std::make_unique<EigenDisabled>("einsum");
+}
+
+}  // namespace ridgeline

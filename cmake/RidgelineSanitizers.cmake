@@ -9,6 +9,13 @@
 option(RIDGELINE_SANITIZE "Build with ASan and UBSan" OFF)
 option(RIDGELINE_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
 
+# The sanitized build compiles at -O0 (the asan preset: half clang's compile time at -O1),
+# but for the kernels and their tests (RIDGELINE_SANITIZED_KERNEL_OPT, applied in
+# kernels/CMakeLists.txt and tests/CMakeLists.txt), which run large problems and reference
+# loops that -O0 makes several times slower.
+set(RIDGELINE_SANITIZED_KERNEL_OPT "-O1" CACHE STRING
+    "Optimisation of the kernels in a sanitized build (the rest: the preset's)")
+
 if(RIDGELINE_SANITIZE)
   set(_ridgeline_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${_ridgeline_san}>")

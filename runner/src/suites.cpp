@@ -33,8 +33,9 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
   if (with_avx2_rung && best_packed_backend(threaded) != avx2) rungs.push_back({avx2, huge});
   rungs.push_back({"cpu.eigen", huge});
   // Reference BLAS is a naive loop nest: capped like the naive rung.
+  // The GEMM kernels of the family only: each library also has einsum lowerings.
   for (const auto& k : catalog.kernels())
-    if (k.family == kBlasFamily && (k.threaded || !threaded))
+    if (k.op == "gemm" && k.family == kBlasFamily && (k.threaded || !threaded))
       rungs.push_back({k.backend, k.backend == "blas.refblas" ? 1024 : huge});
   return rungs;
 }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "test_kernels.hpp"
 
@@ -178,6 +179,19 @@ TEST(Suites, EveryCaseOfEverySuiteNamesAKnownBackend) {
   for (const auto& s : suites())
     for (const auto& c : s.expand(catalog, 2))
       EXPECT_TRUE(catalog.find(c.backend, c.problem.op)) << s.name << ": " << c.backend;
+}
+
+// With every BLAS library found here (each has a GEMM kernel and einsum lowerings of the same
+// family), no suite holds a case twice or a backend its op lacks.
+TEST(Suites, NoSuiteHoldsACaseTwiceWithTheBlasLibrariesFound) {
+  const auto catalog = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
+  for (const auto& s : suites()) {
+    std::set<std::string> names;
+    for (const auto& c : s.expand(catalog, 2)) {
+      EXPECT_TRUE(names.insert(c.name()).second) << s.name << ": " << c.name();
+      EXPECT_TRUE(catalog.find(c.backend, c.problem.op)) << s.name << ": " << c.name();
+    }
+  }
 }
 
 }  // namespace ridgeline

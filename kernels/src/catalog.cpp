@@ -41,6 +41,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   add_rowwise_kernels(c);
   add_einsum_kernels(c);
   for (const auto& spec : blas) c.add([=] { return make_blas_einsum(spec); });
+  for (const auto& spec : blas) c.add([=] { return make_blas_einsum_ttgt(spec); });
   add_attention_kernels(c);
   add_onednn_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA

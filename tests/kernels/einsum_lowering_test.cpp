@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "ridgeline/core/op.hpp"
+#include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
 
 namespace ridgeline {
 
@@ -139,6 +141,32 @@ TEST(EinsumLowering, EveryLoweringHasTheOpsFlopsAndOnlyTtgtAddsBytes) {
       EXPECT_EQ(added, 4.0 * 2.0 * (2 * 3 * 4 * 5 + 2 * 6 * 4 * 5)) << backend;
     else
       EXPECT_EQ(added, 0.0) << backend;
+  }
+}
+
+// TTGT with a BLAS's GEMM: one per library found, TTGT's work model and lapped steps, the
+// library named in its notes once it ran.
+TEST(EinsumLowering, EachBlasFoundAlsoRunsTtgtWithItsGemm) {
+  const std::vector<BlasLibrarySpec> found = discover_blas_libraries();
+  if (found.empty()) GTEST_SKIP() << "no CBLAS library found on this machine";
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels(found);
+  const Problem p = einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6");
+  const auto ours = catalog.create("cpu.ttgt", "einsum");
+  for (const BlasLibrarySpec& spec : found) {
+    const std::string backend = "blas." + spec.name + ".ttgt";
+    auto k = catalog.create(backend, "einsum");
+    ASSERT_TRUE(k) << backend;
+    EXPECT_EQ(k->info().role, KernelRole::vendor);
+    EXPECT_EQ(k->work(p).bytes, ours->work(p).bytes) << backend;
+    std::vector<std::string> steps;
+    for (const PassWork& pass : k->passes(p)) steps.push_back(pass.name);
+    EXPECT_EQ(steps, (std::vector<std::string>{"permute_A", "permute_B", "gemm"})) << backend;
+    ASSERT_TRUE(k->supports(p, 1)) << k->supports(p, 1).reason;
+    Operands ops = allocate_operands(p);
+    k->prepare(p, ops, 1);
+    k->run();
+    EXPECT_NE(k->notes().at("gemm").find(spec.path.string()), std::string::npos)
+        << k->notes().at("gemm");
   }
 }
 

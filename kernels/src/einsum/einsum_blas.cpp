@@ -1,8 +1,10 @@
-// einsum through a vendor BLAS without copies: the strided lowering's view
-// (einsum_lowering.hpp) handed to cblas_sgemm/cblas_dgemm once per batch, the leading
-// dimensions and transposes as BLAS takes them, so OpenBLAS, BLIS and the reference BLAS
-// each run every contraction the index order allows (elsewhere supports() names the
-// operand that would need a copy).
+// einsum through a vendor BLAS, two ways per library:
+//  - blas.<name>, without copies: the strided lowering's view (einsum_lowering.hpp) handed
+//    to cblas_sgemm/cblas_dgemm once per batch, the leading dimensions and transposes as
+//    BLAS takes them, so OpenBLAS, BLIS and the reference BLAS each run every contraction
+//    the index order allows (elsewhere supports() names the operand that would need a copy);
+//  - blas.<name>.ttgt, as a framework runs it: the TTGT kernel's permutes (einsum_ttgt.hpp)
+//    around cblas_sgemm/cblas_dgemm per batch on the dense permuted operands.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,10 +14,19 @@
 #include "../blas/blas_kernel.hpp"
 #include "einsum_kernels.hpp"
 #include "einsum_lowering.hpp"
+#include "einsum_ttgt.hpp"
 
 namespace ridgeline {
 
 namespace {
+
+// The first dimension beyond CBLAS's int, as `info`'s reason; yes where none is.
+Support fits_cblas_int(const KernelInfo& info, std::initializer_list<std::int64_t> dims) {
+  for (std::int64_t d : dims)
+    if (d > INT_MAX)
+      return Support::no(fmt::format("{}: a dimension of {} exceeds CBLAS's int", info.id(), d));
+  return Support::yes();
+}
 
 class BlasEinsum final : public Kernel {
  public:
@@ -32,10 +43,7 @@ class BlasEinsum final : public Kernel {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
     StridedView v;
     if (Support s = strided_view(einsum_spec(problem), v); !s) return s;
-    for (std::int64_t d : {v.m, v.n, v.k, v.lda, v.ldb, v.ta ? v.m : v.k, v.tb ? v.k : v.n})
-      if (d > INT_MAX)
-        return Support::no(fmt::format("{}: a dimension of {} exceeds CBLAS's int", info_.id(), d));
-    return Support::yes();
+    return fits_cblas_int(info_, {v.m, v.n, v.k, v.lda, v.ldb, v.ta ? v.m : v.k, v.tb ? v.k : v.n});
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     blas_with_threads(lib_, spec_, threads);
@@ -78,10 +86,67 @@ class BlasEinsum final : public Kernel {
   bool f64_ = false;
 };
 
+// TTGT's GEMM step through the library: C[i] = A[i] B[i], each dense row-major.
+class BlasTtgtGemm final : public TtgtGemm {
+ public:
+  explicit BlasTtgtGemm(BlasLibrarySpec spec) : spec_(std::move(spec)) {}
+  Support supports(const KernelInfo& info, const Problem& problem, int threads) const override {
+    if (Support s = blas_threads_support(info, spec_, threads); !s) return s;
+    if (Support s = check_common_support(info, problem, threads); !s) return s;
+    const EinsumSpec spec = einsum_spec(problem);
+    if (Support s = gemm_lowering_support(spec); !s) return s;
+    const TtgtPlan p = ttgt_plan(spec);
+    return fits_cblas_int(info, {p.m, p.n, p.k});
+  }
+  void prepare(DType dtype, const TtgtPlan& plan, int threads) override {
+    blas_with_threads(lib_, spec_, threads);
+    plan_ = plan;
+    f64_ = dtype == DType::f64;
+  }
+  void run(const void* a, const void* b, void* c) override {
+    const int m = static_cast<int>(plan_.m), n = static_cast<int>(plan_.n),
+              k = static_cast<int>(plan_.k);
+    const std::int64_t mk = plan_.m * plan_.k, kn = plan_.k * plan_.n, mn = plan_.m * plan_.n;
+    for (std::int64_t i = 0; i < plan_.batch; ++i) {
+      if (f64_)
+        lib_->dgemm()(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0,
+                      static_cast<const double*>(a) + i * mk, k,
+                      static_cast<const double*>(b) + i * kn, n, 0.0,
+                      static_cast<double*>(c) + i * mn, n);
+      else
+        lib_->sgemm()(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f,
+                      static_cast<const float*>(a) + i * mk, k,
+                      static_cast<const float*>(b) + i * kn, n, 0.0f,
+                      static_cast<float*>(c) + i * mn, n);
+    }
+  }
+  std::string describe() const override {
+    const std::string version = lib_ ? lib_->version() : "";
+    return fmt::format("{} from {}{}", f64_ ? "cblas_dgemm" : "cblas_sgemm", spec_.path.string(),
+                       version.empty() ? "" : " (" + version + ")");
+  }
+
+ private:
+  BlasLibrarySpec spec_;
+  std::unique_ptr<BlasLibrary> lib_;
+  TtgtPlan plan_;
+  bool f64_ = false;
+};
+
 }  // namespace
 
 std::unique_ptr<Kernel> make_blas_einsum(const BlasLibrarySpec& spec) {
   return std::make_unique<BlasEinsum>(spec);
+}
+
+std::unique_ptr<Kernel> make_blas_einsum_ttgt(const BlasLibrarySpec& spec) {
+  KernelInfo info = blas_kernel_info(
+      spec, "einsum",
+      fmt::format("transpose-GEMM-transpose as a framework runs it: the own permutes around "
+                  "cblas_sgemm/cblas_dgemm per batch, from {}",
+                  spec.path.string()));
+  info.backend += ".ttgt";
+  return make_einsum_ttgt_with(std::move(info), std::make_unique<BlasTtgtGemm>(spec));
 }
 
 }  // namespace ridgeline

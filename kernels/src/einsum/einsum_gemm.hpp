@@ -42,9 +42,9 @@ class EinsumGemm {
 extern template class EinsumGemm<float>;
 extern template class EinsumGemm<double>;
 
-// The copy-free lowerings' GEMM (strided, GETT): both dtypes', the problem's in use, run once
-// per batch on the operands where they lie.
-class CopyFreeGemm {
+// The packed GEMM as the GEMM lowerings run it (strided, GETT, TTGT): both dtypes', the
+// problem's in use, run once per batch at each batch's offsets.
+class PackedGemmPerBatch {
  public:
   // Calls prepare(gemm) on the GEMM of `dtype` (f32 or f64), which is used from then on.
   template <typename Prepare>

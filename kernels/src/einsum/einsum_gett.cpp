@@ -50,7 +50,7 @@ class EinsumGett final : public Kernel {
   const void* left_ = nullptr;
   const void* right_ = nullptr;
   void* c_ = nullptr;
-  CopyFreeGemm gemm_;
+  PackedGemmPerBatch gemm_;
 };
 
 }  // namespace

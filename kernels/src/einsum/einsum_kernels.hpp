@@ -17,7 +17,9 @@ std::unique_ptr<Kernel> make_einsum_strided();
 std::unique_ptr<Kernel> make_einsum_gett();
 // Eigen's Tensor contraction, or a stub saying Eigen is off (cpu/eigen_disabled.cpp).
 std::unique_ptr<Kernel> make_einsum_eigen();
-// The vendor lowering: the strided view through one CBLAS library (einsum_blas.cpp).
+// The vendor lowerings through one CBLAS library (einsum_blas.cpp): the strided view
+// (blas.<name>) and TTGT with the library's GEMM (blas.<name>.ttgt).
 std::unique_ptr<Kernel> make_blas_einsum(const BlasLibrarySpec& spec);
+std::unique_ptr<Kernel> make_blas_einsum_ttgt(const BlasLibrarySpec& spec);
 
 }  // namespace ridgeline

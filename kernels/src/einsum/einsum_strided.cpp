@@ -45,7 +45,7 @@ class EinsumStrided final : public Kernel {
                    "dimensions, transposed reads), where the index order allows",
                    KernelRole::ladder};
   StridedCall call_;
-  CopyFreeGemm gemm_;
+  PackedGemmPerBatch gemm_;
 };
 
 }  // namespace

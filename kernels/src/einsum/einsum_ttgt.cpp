@@ -1,15 +1,16 @@
 // einsum as a framework lowers it: transpose-GEMM-transpose. A permuted to [batch, m, k],
-// B to [batch, k, n] (own cache-blocked permute, einsum_permute.hpp), one packed GEMM per
-// batch into [batch, m, n], that permuted to C; an operand already in its order is used
-// where it lies. The permutes are part of each call, and their bytes part of the kernel's
-// work model (each permuted operand written and read back once more); each step is lapped,
-// so the report shows the permutes as memory-bound passes of their own.
+// B to [batch, k, n] (own cache-blocked permute, einsum_permute.hpp), one GEMM per batch
+// into [batch, m, n] (the packed GEMM, or a BLAS: einsum_ttgt.hpp), that permuted to C; an
+// operand already in its order is used where it lies. The permutes are part of each call, and their
+// bytes part of the kernel's work model (each permuted operand written and read back once more);
+// each step is lapped, so the report shows the permutes as memory-bound passes of their own.
+#include "einsum_ttgt.hpp"
+
 #include <fmt/format.h>
 
 #include "../cpu/packed_gemm.hpp"
 #include "einsum_gemm.hpp"
 #include "einsum_kernels.hpp"
-#include "einsum_lowering.hpp"
 #include "einsum_permute.hpp"
 #include "ridgeline/core/vocabulary.hpp"
 
@@ -20,14 +21,36 @@ namespace {
 template <typename T>
 struct TtgtBuffers {
   packed::AlignedArray<T> a, b, c;
-  EinsumGemm<T> gemm;
+};
+
+// The packed GEMM (the micro-kernel of the CPU's widest ISA) per batch.
+class PackedTtgtGemm final : public TtgtGemm {
+ public:
+  Support supports(const KernelInfo& info, const Problem& problem, int threads) const override {
+    return einsum_gemm_support(info, problem, threads);
+  }
+  void prepare(DType dtype, const TtgtPlan& p, int threads) override {
+    batches_.clear();
+    for (std::int64_t i = 0; i < p.batch; ++i)
+      batches_.push_back({i * p.m * p.k, i * p.k * p.n, i * p.m * p.n});
+    gemm_.prepare(dtype,
+                  [&](auto& g) { g.prepare(p.m, p.n, p.k, p.k, p.n, false, false, threads); });
+  }
+  void run(const void* a, const void* b, void* c) override { gemm_.run(a, b, c, batches_); }
+  std::string describe() const override { return gemm_.describe(); }
+
+ private:
+  PackedGemmPerBatch gemm_;
+  std::vector<BatchOffsets> batches_;
 };
 
 class EinsumTtgt final : public Kernel {
  public:
+  EinsumTtgt(KernelInfo info, std::unique_ptr<TtgtGemm> gemm)
+      : info_(std::move(info)), gemm_(std::move(gemm)) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    return einsum_gemm_support(info_, problem, threads);
+    return gemm_->supports(info_, problem, threads);
   }
   WorkModel work(const Problem& problem) const override {
     const EinsumSpec s = einsum_spec(problem);
@@ -48,6 +71,7 @@ class EinsumTtgt final : public Kernel {
       prepare_as(f64_buffers_);
     else
       prepare_as(f32_buffers_);
+    gemm_->prepare(problem.dtype, plan_, threads);
   }
   void run() override {
     PassClock::Lap lap(clock_);
@@ -78,12 +102,11 @@ class EinsumTtgt final : public Kernel {
     const auto step = [](bool permuted, const std::string& from, const std::string& to) {
       return permuted ? fmt::format("permuted {} -> {}", from, to) : "used as stored";
     };
-    return {
-        {"A", step(plan_.permute_a, spec_.a, plan_.a)},
-        {"B", step(plan_.permute_b, spec_.b, plan_.b)},
-        {"C", step(plan_.permute_c, plan_.c, spec_.c)},
-        {"gemm", fmt::format("{} products of {}x{}x{}: {}", plan_.batch, plan_.m, plan_.n, plan_.k,
-                             f64_ ? f64_buffers_.gemm.describe() : f32_buffers_.gemm.describe())}};
+    return {{"A", step(plan_.permute_a, spec_.a, plan_.a)},
+            {"B", step(plan_.permute_b, spec_.b, plan_.b)},
+            {"C", step(plan_.permute_c, plan_.c, spec_.c)},
+            {"gemm", fmt::format("{} products of {}x{}x{}: {}", plan_.batch, plan_.m, plan_.n,
+                                 plan_.k, gemm_->describe())}};
   }
 
  private:
@@ -92,7 +115,6 @@ class EinsumTtgt final : public Kernel {
     if (plan_.permute_a) buf.a.resize(static_cast<std::size_t>(spec_.elements(spec_.a)));
     if (plan_.permute_b) buf.b.resize(static_cast<std::size_t>(spec_.elements(spec_.b)));
     if (plan_.permute_c) buf.c.resize(static_cast<std::size_t>(spec_.elements(spec_.c)));
-    buf.gemm.prepare(plan_.m, plan_.n, plan_.k, plan_.k, plan_.n, false, false, threads_);
   }
   template <typename T>
   void run_as(TtgtBuffers<T>& buf) {
@@ -109,8 +131,7 @@ class EinsumTtgt final : public Kernel {
       b = buf.b.data.get();
       pass_done();
     }
-    const std::int64_t mk = plan_.m * plan_.k, kn = plan_.k * plan_.n, mn = plan_.m * plan_.n;
-    for (std::int64_t i = 0; i < plan_.batch; ++i) buf.gemm.run(a + i * mk, b + i * kn, c + i * mn);
+    gemm_->run(a, b, c);
     pass_done();
     if (plan_.permute_c) {
       einsum_permute(spec_, plan_.c, static_cast<const T*>(c), spec_.c, static_cast<T*>(c_),
@@ -119,16 +140,8 @@ class EinsumTtgt final : public Kernel {
     }
   }
 
-  KernelInfo info_{"einsum",
-                   "cpu.ttgt",
-                   Device::cpu,
-                   {DType::f32, DType::f64},
-                   true,
-                   "transpose-GEMM-transpose, as frameworks lower einsum: A to [batch, m, k] "
-                   "and B to [batch, k, n] by a cache-blocked permute, the packed GEMM per "
-                   "batch, the result permuted to C (each step skipped where the operand is "
-                   "already in order)",
-                   KernelRole::ladder};
+  KernelInfo info_;
+  std::unique_ptr<TtgtGemm> gemm_;
   EinsumSpec spec_;
   TtgtPlan plan_;
   int threads_ = 1;
@@ -143,8 +156,22 @@ class EinsumTtgt final : public Kernel {
 
 }  // namespace
 
+std::unique_ptr<Kernel> make_einsum_ttgt_with(KernelInfo info, std::unique_ptr<TtgtGemm> gemm) {
+  return std::make_unique<EinsumTtgt>(std::move(info), std::move(gemm));
+}
+
 std::unique_ptr<Kernel> make_einsum_ttgt() {
-  return std::make_unique<EinsumTtgt>();
+  return make_einsum_ttgt_with(
+      {"einsum",
+       "cpu.ttgt",
+       Device::cpu,
+       {DType::f32, DType::f64},
+       true,
+       "transpose-GEMM-transpose, as frameworks lower einsum: A to [batch, m, k] and B to "
+       "[batch, k, n] by a cache-blocked permute, the packed GEMM per batch, the result "
+       "permuted to C (each step skipped where the operand is already in order)",
+       KernelRole::ladder},
+      std::make_unique<PackedTtgtGemm>());
 }
 
 }  // namespace ridgeline

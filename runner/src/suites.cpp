@@ -187,8 +187,9 @@ const std::vector<SuiteDefinition>& suites() {
        "CPU: contractions practitioners write (a GEMM, attention scores and values, "
        "bthr,bThr->bhtT, a multi-head projection, a 4-index contraction, an outer product) on "
        "every einsum lowering (the loop nest, transpose-GEMM-transpose, the copy-free strided "
-       "GEMM, each BLAS through the strided view), f32 and f64, 1 and all threads",
-       &einsum_suite, 3, 0.1},
+       "GEMM, GETT, Eigen's contraction, each BLAS through the strided view and inside "
+       "transpose-GEMM-transpose), f32 and f64, 1 and all threads",
+       &einsum_suite, 3, 0.05},
       {"patterns",
        "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "
        "with IEEE arithmetic and with FTZ/DAZ, through the GEMM, OpenBLAS and the eltwise chain",

@@ -32,8 +32,8 @@ std::vector<Rung> ladder(const KernelCatalog& catalog, bool threaded, std::int64
   const std::string avx2 = threaded ? "cpu.packed_avx2_omp" : "cpu.packed_avx2";
   if (with_avx2_rung && best_packed_backend(threaded) != avx2) rungs.push_back({avx2, huge});
   rungs.push_back({"cpu.eigen", huge});
-  // Reference BLAS is a naive loop nest: capped like the naive rung.
-  // The GEMM kernels of the family only: each library also has einsum lowerings.
+  // The GEMM kernels of the family only (each library also has einsum lowerings); the
+  // reference BLAS, a naive loop nest, capped like the naive rung.
   for (const auto& k : catalog.kernels())
     if (k.op == "gemm" && k.family == kBlasFamily && (k.threaded || !threaded))
       rungs.push_back({k.backend, k.backend == "blas.refblas" ? 1024 : huge});

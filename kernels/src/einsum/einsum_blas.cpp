@@ -28,6 +28,28 @@ Support fits_cblas_int(const KernelInfo& info, std::initializer_list<std::int64_
   return Support::yes();
 }
 
+// The GEMM of `v` once per batch through the library, each batch at its offsets in the left
+// and right operands and C. BLAS asks a leading dimension of at least the row length even
+// where a matrix has one row (an outer product's k = 1): there the stride is never used, so
+// it is raised.
+void cblas_products(const BlasLibrary& lib, bool f64, const StridedView& v, const void* left,
+                    const void* right, void* c, const std::vector<BatchOffsets>& batches) {
+  const int m = static_cast<int>(v.m), n = static_cast<int>(v.n), k = static_cast<int>(v.k);
+  const int lda = static_cast<int>(std::max(v.lda, v.ta ? v.m : v.k));
+  const int ldb = static_cast<int>(std::max(v.ldb, v.tb ? v.k : v.n));
+  const int ta = v.ta ? kCblasTrans : kCblasNoTrans, tb = v.tb ? kCblasTrans : kCblasNoTrans;
+  for (const BatchOffsets& o : batches) {
+    if (f64)
+      lib.dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0, static_cast<const double*>(left) + o.a, lda,
+                  static_cast<const double*>(right) + o.b, ldb, 0.0, static_cast<double*>(c) + o.c,
+                  n);
+    else
+      lib.sgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(left) + o.a, lda,
+                  static_cast<const float*>(right) + o.b, ldb, 0.0f, static_cast<float*>(c) + o.c,
+                  n);
+  }
+}
+
 class BlasEinsum final : public Kernel {
  public:
   explicit BlasEinsum(BlasLibrarySpec spec)
@@ -51,25 +73,7 @@ class BlasEinsum final : public Kernel {
     f64_ = problem.dtype == DType::f64;
   }
   void run() override {
-    // BLAS asks a leading dimension of at least the row length even where a matrix has one
-    // row (an outer product's k = 1): there the stride is never used, so it is raised.
-    const StridedView& v = call_.view;
-    const int m = static_cast<int>(v.m), n = static_cast<int>(v.n), k = static_cast<int>(v.k);
-    const int lda = static_cast<int>(std::max(v.lda, v.ta ? v.m : v.k));
-    const int ldb = static_cast<int>(std::max(v.ldb, v.tb ? v.k : v.n));
-    const int ta = v.ta ? kCblasTrans : kCblasNoTrans, tb = v.tb ? kCblasTrans : kCblasNoTrans;
-    for (const BatchOffsets& o : call_.offsets) {
-      if (f64_)
-        lib_->dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0,
-                      static_cast<const double*>(call_.left) + o.a, lda,
-                      static_cast<const double*>(call_.right) + o.b, ldb, 0.0,
-                      static_cast<double*>(call_.c) + o.c, n);
-      else
-        lib_->sgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0f,
-                      static_cast<const float*>(call_.left) + o.a, lda,
-                      static_cast<const float*>(call_.right) + o.b, ldb, 0.0f,
-                      static_cast<float*>(call_.c) + o.c, n);
-    }
+    cblas_products(*lib_, f64_, call_.view, call_.left, call_.right, call_.c, call_.offsets);
   }
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> n{{"library", spec_.path.string()},
@@ -100,25 +104,15 @@ class BlasTtgtGemm final : public TtgtGemm {
   }
   void prepare(DType dtype, const TtgtPlan& plan, int threads) override {
     blas_with_threads(lib_, spec_, threads);
-    plan_ = plan;
+    gemm_.m = plan.m;
+    gemm_.n = plan.n;
+    gemm_.k = gemm_.lda = plan.k;
+    gemm_.ldb = plan.n;
+    batches_ = dense_batch_offsets(plan);
     f64_ = dtype == DType::f64;
   }
   void run(const void* a, const void* b, void* c) override {
-    const int m = static_cast<int>(plan_.m), n = static_cast<int>(plan_.n),
-              k = static_cast<int>(plan_.k);
-    const std::int64_t mk = plan_.m * plan_.k, kn = plan_.k * plan_.n, mn = plan_.m * plan_.n;
-    for (std::int64_t i = 0; i < plan_.batch; ++i) {
-      if (f64_)
-        lib_->dgemm()(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0,
-                      static_cast<const double*>(a) + i * mk, k,
-                      static_cast<const double*>(b) + i * kn, n, 0.0,
-                      static_cast<double*>(c) + i * mn, n);
-      else
-        lib_->sgemm()(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0f,
-                      static_cast<const float*>(a) + i * mk, k,
-                      static_cast<const float*>(b) + i * kn, n, 0.0f,
-                      static_cast<float*>(c) + i * mn, n);
-    }
+    cblas_products(*lib_, f64_, gemm_, a, b, c, batches_);
   }
   std::string describe() const override {
     const std::string version = lib_ ? lib_->version() : "";
@@ -129,7 +123,8 @@ class BlasTtgtGemm final : public TtgtGemm {
  private:
   BlasLibrarySpec spec_;
   std::unique_ptr<BlasLibrary> lib_;
-  TtgtPlan plan_;
+  StridedView gemm_;  // dense products: no transposes, each row's length its leading dimension
+  std::vector<BatchOffsets> batches_;
   bool f64_ = false;
 };
 

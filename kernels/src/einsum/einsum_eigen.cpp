@@ -53,16 +53,16 @@ Support matrices_view(const EinsumSpec& s, StridedView& v) {
   if (Support st = strided_view(s, v); !st) return st;
   const std::string& left = v.swapped ? s.b : s.a;
   const std::string& right = v.swapped ? s.a : s.b;
+  const auto not_dense = [](const char* which, const std::string& indices) {
+    return Support::no(
+        fmt::format("{} ({}) is not a dense matrix per batch: Eigen's rank-2 "
+                    "contraction (the one this build compiles) needs it",
+                    which, indices));
+  };
   if (!dense(v.ta ? v.k : v.m, v.ta ? v.m : v.k, v.lda))
-    return Support::no(
-        fmt::format("{} ({}) is not a dense matrix per batch: Eigen's rank-2 "
-                    "contraction (the one this build compiles) needs it",
-                    v.swapped ? "B" : "A", left));
+    return not_dense(v.swapped ? "B" : "A", left);
   if (!dense(v.tb ? v.n : v.k, v.tb ? v.k : v.n, v.ldb))
-    return Support::no(
-        fmt::format("{} ({}) is not a dense matrix per batch: Eigen's rank-2 "
-                    "contraction (the one this build compiles) needs it",
-                    v.swapped ? "A" : "B", right));
+    return not_dense(v.swapped ? "A" : "B", right);
   return Support::yes();
 }
 

@@ -151,6 +151,13 @@ Support strided_view(const EinsumSpec& s, StridedView& v) {
   return Support::yes();
 }
 
+std::vector<BatchOffsets> dense_batch_offsets(const TtgtPlan& p) {
+  std::vector<BatchOffsets> out;
+  for (std::int64_t i = 0; i < p.batch; ++i)
+    out.push_back({i * p.m * p.k, i * p.k * p.n, i * p.m * p.n});
+  return out;
+}
+
 std::vector<BatchOffsets> batch_offsets(const StridedView& v) {
   std::vector<BatchOffsets> out;
   out.reserve(static_cast<std::size_t>(v.batches));

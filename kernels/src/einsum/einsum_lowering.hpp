@@ -56,6 +56,8 @@ struct BatchOffsets {
   std::int64_t a = 0, b = 0, c = 0;
 };
 std::vector<BatchOffsets> batch_offsets(const StridedView& v);
+// TTGT's: batch i of the dense [batch, m, k], [batch, k, n] and [batch, m, n] operands.
+std::vector<BatchOffsets> dense_batch_offsets(const TtgtPlan& p);
 // "16 products of 256x256x64 (lda 64, ldb 64, transposed)" for a kernel's notes.
 std::string describe(const StridedView& v);
 

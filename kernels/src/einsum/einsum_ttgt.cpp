@@ -30,9 +30,7 @@ class PackedTtgtGemm final : public TtgtGemm {
     return einsum_gemm_support(info, problem, threads);
   }
   void prepare(DType dtype, const TtgtPlan& p, int threads) override {
-    batches_.clear();
-    for (std::int64_t i = 0; i < p.batch; ++i)
-      batches_.push_back({i * p.m * p.k, i * p.k * p.n, i * p.m * p.n});
+    batches_ = dense_batch_offsets(p);
     gemm_.prepare(dtype,
                   [&](auto& g) { g.prepare(p.m, p.n, p.k, p.k, p.n, false, false, threads); });
   }

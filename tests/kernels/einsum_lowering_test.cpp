@@ -194,4 +194,35 @@ TEST(EinsumLowering, EigenNamesTheOperandThatIsNotADenseMatrixPerBatch) {
   EXPECT_NE(apart.reason.find("B (hdk)"), std::string::npos) << apart.reason;
 }
 
+// oneDNN's matmul takes the strided view with every batch index a dimension of its own: one
+// primitive, whatever the batch strides; refused where a copy is needed, for f64 and past
+// oneDNN's dimension limit, each with the reason.
+TEST(EinsumLowering, OnednnRunsTheStridedViewInOnePrimitiveAndSaysWhereItCannot) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const auto onednn = catalog.create("vendor.onednn", "einsum");
+  Problem p = einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6");
+  const Support s = onednn->supports(p, 2);
+  if (!s.ok && s.reason.find("oneDNN is not built in") != std::string::npos)
+    GTEST_SKIP() << s.reason;
+  ASSERT_TRUE(s.ok) << s.reason;
+  Operands ops = allocate_operands(p);
+  onednn->prepare(p, ops, 2);
+  onednn->run();
+  const auto notes = onednn->notes();
+  EXPECT_EQ(notes.at("contraction"), "8 products of 3x6x5 (lda 20, ldb 20, transposed)");
+  EXPECT_FALSE(notes.at("implementation").empty());
+
+  p.dtype = DType::f64;
+  EXPECT_FALSE(onednn->supports(p, 1).ok);
+  const Support apart = onednn->supports(einsum("btd,hdk->bthk", "b=2,t=3,d=4,h=5,k=6"), 1);
+  EXPECT_FALSE(apart.ok);
+  EXPECT_NE(apart.reason.find("B (hdk)"), std::string::npos) << apart.reason;
+  const Support deep =
+      onednn->supports(einsum("abcdefghijkmn,abcdefghijknp->abcdefghijkmp",
+                              "a=1,b=1,c=1,d=1,e=1,f=1,g=1,h=1,i=1,j=1,k=1,m=2,n=3,p=2"),
+                       1);
+  EXPECT_FALSE(deep.ok);
+  EXPECT_NE(deep.reason.find("11 batch indices (abcdefghijk)"), std::string::npos) << deep.reason;
+}
+
 }  // namespace ridgeline

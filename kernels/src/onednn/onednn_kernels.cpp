@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "onednn_kernel.hpp"
 #include "onednn_ops.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/ops/rowwise.hpp"
@@ -18,8 +19,6 @@ namespace ridgeline {
 
 namespace {
 
-constexpr const char* kBackend = "vendor.onednn";
-
 // The attention chain keeps batch*heads*seq^2 scores in the problem's dtype (and a seq^2
 // f32 mask when causal) beside the operands; at most half the memory available now, so the
 // run keeps room to breathe.
@@ -29,57 +28,6 @@ std::uint64_t attention_workspace(const Problem& p) {
   const double elem = static_cast<double>(size_of(p.dtype));
   return static_cast<std::uint64_t>(seq * seq * (elem * heads + 4.0));
 }
-
-// What every oneDNN kernel shares: the library's presence, bf16 only from avx512_core on,
-// the prepared primitive's run and its implementation in the notes. Each op is one small
-// class below.
-class OnednnKernel : public Kernel {
- public:
-  OnednnKernel(const char* op, const char* description)
-      : info_{op,   kBackend,    Device::cpu,       {DType::f32, DType::bf16},
-              true, description, KernelRole::vendor} {}
-
-  const KernelInfo& info() const override { return info_; }
-
-  Support supports(const Problem& problem, int threads) const override {
-    if (std::string why = ops::onednn_unavailable_reason(); !why.empty()) return Support::no(why);
-    if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = supports_problem(problem); !s) return s;
-    // oneDNN 2.6 runs bf16 from avx512_core on (emulated without AVX512_BF16); on older
-    // ISAs its primitive descriptors refuse, which prepare() would report less plainly.
-    if (problem.dtype == DType::bf16 && !cpu_features().has_avx512())
-      return Support::no(
-          "oneDNN 2.6 runs bf16 only on AVX-512 (avx512_core), which this CPU lacks");
-    return Support::yes();
-  }
-
-  void run() override { run_(); }
-
-  std::map<std::string, std::string> notes() const override {
-    std::map<std::string, std::string> n{{"library", ops::onednn_version()}};
-    if (!implementation_.empty()) n["implementation"] = implementation_;
-    return n;
-  }
-
- protected:
-  virtual Support supports_problem(const Problem&) const { return Support::yes(); }
-
-  // create() refuses only what supports() let through by mistake (or oneDNN's own limits);
-  // the case then fails with oneDNN's reason.
-  template <class Op>
-  Op& take(std::unique_ptr<Op>& slot, ops::Prepared<Op> prepared) {
-    if (!prepared) throw std::runtime_error(prepared.support.reason);
-    slot = std::move(prepared.op);
-    implementation_ = slot->implementation();
-    return *slot;
-  }
-
-  std::function<void()> run_;
-
- private:
-  KernelInfo info_;
-  std::string implementation_;
-};
 
 class OnednnSoftmaxKernel final : public OnednnKernel {
  public:

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../ops/activation.hpp"
 #include "ridgeline/core/dtype.hpp"
@@ -97,6 +98,35 @@ class OnednnMatmulBiasAct {
 
  private:
   explicit OnednnMatmulBiasAct(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// C = A B per batch on operands where they lie: oneDNN's matmul with strided memory
+// descriptors, every batch in one primitive. Each operand is described by its element
+// stride along each batch index (the same indices, in the same order, for all three), then
+// along its rows and its columns: A is m x k, B k x n, C m x n. A transposed operand is a
+// row stride of 1 and a column stride of its leading dimension. f32 (bf16 from avx512_core);
+// oneDNN 2.6 has no f64 matmul. At most kOnednnMaxBatchIndices batch indices.
+inline constexpr std::size_t kOnednnMaxBatchIndices = 10;  // DNNL_MAX_NDIMS (12) - 2
+struct StridedMatrix {
+  std::vector<std::int64_t> batch_strides;
+  std::int64_t row_stride = 1, col_stride = 1;
+};
+class OnednnStridedMatmul {
+ public:
+  static Prepared<OnednnStridedMatmul> create(const std::vector<std::int64_t>& batch_extents,
+                                              std::int64_t m, std::int64_t n, std::int64_t k,
+                                              const StridedMatrix& a, const StridedMatrix& b,
+                                              const StridedMatrix& c, int threads,
+                                              DType dtype = DType::f32);
+  ~OnednnStridedMatmul();
+  void execute(const void* a, const void* b, void* c);
+  std::string implementation() const;
+
+  struct Impl;
+
+ private:
+  explicit OnednnStridedMatmul(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -55,6 +55,21 @@ std::string OnednnMatmulBiasAct::implementation() const {
   return {};
 }
 
+struct OnednnStridedMatmul::Impl {};
+OnednnStridedMatmul::OnednnStridedMatmul(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+OnednnStridedMatmul::~OnednnStridedMatmul() = default;
+Prepared<OnednnStridedMatmul> OnednnStridedMatmul::create(const std::vector<std::int64_t>&,
+                                                          std::int64_t, std::int64_t, std::int64_t,
+                                                          const StridedMatrix&,
+                                                          const StridedMatrix&,
+                                                          const StridedMatrix&, int, DType) {
+  return {nullptr, off()};
+}
+void OnednnStridedMatmul::execute(const void*, const void*, void*) {}
+std::string OnednnStridedMatmul::implementation() const {
+  return {};
+}
+
 struct OnednnAttention::Impl {};
 OnednnAttention::OnednnAttention(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OnednnAttention::~OnednnAttention() = default;

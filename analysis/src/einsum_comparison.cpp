@@ -124,6 +124,7 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
     } else {
       const RooflinePlacement& x = *p->second;
       l.ran = true;
+      l.placement = static_cast<std::size_t>(p->second - placed.data());
       l.seconds = x.seconds;
       l.achieved = x.achieved;
       l.attainable = x.attainable;

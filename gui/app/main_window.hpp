@@ -110,6 +110,10 @@ class MainWindow : public QMainWindow {
   void fill_compare_choices();
   void build_table_tabs(QTabWidget* tabs);
   void fill_table_tabs(const RunDocument& document);
+  void build_einsum_tab(QTabWidget* tabs);  // main_window_einsum.cpp
+  void fill_einsum_tab(const ReportInput& input);
+  void show_einsum(int index);
+  void einsum_lowering_selected();
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -146,7 +150,13 @@ class MainWindow : public QMainWindow {
   TableModel* ladder_table_ = nullptr;
   TableModel* pattern_table_ = nullptr;
   TableModel* power_cap_table_ = nullptr;
-  int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1;
+  int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1, einsum_tab_ = -1;
+  std::vector<EinsumComparison> einsum_;  // the shown run's contractions
+  QComboBox* einsum_choice_ = nullptr;    // which contraction
+  TableModel* einsum_table_ = nullptr;    // its lowerings
+  QTableView* einsum_view_ = nullptr;
+  QLabel* einsum_lines_ = nullptr;      // the best one's lead, what the notation hides
+  TableModel* einsum_steps_ = nullptr;  // the picked lowering's steps
   SweepView* sweep_ = nullptr;
 };
 

@@ -1,5 +1,6 @@
 // The Machine, Ladder and Input patterns tabs: the report's tables (reports/tables.hpp) of
-// the run shown, each sortable, and the machine's memory sweep plot.
+// the run shown, each sortable, and the machine's memory sweep plot. The einsum tab after
+// them is main_window_einsum.cpp.
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -17,6 +18,9 @@ QTableView* sortable_view(QAbstractItemModel* model, int sort_role, QWidget* par
   sorted->setSortRole(sort_role);
   auto* view = new QTableView(parent);
   view->setModel(sorted);
+  // The table's own order (the report's) until a header is clicked: Qt would otherwise sort
+  // by the first column, descending.
+  view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
   view->setSortingEnabled(true);
   view->horizontalHeader()->setStretchLastSection(true);
   view->verticalHeader()->hide();
@@ -43,6 +47,7 @@ void MainWindow::build_table_tabs(QTabWidget* tabs) {
   power_cap_table_ = new TableModel(this);
   pattern_layout->addWidget(sortable_view(power_cap_table_, TableModel::kSortRole, patterns), 1);
   pattern_tab_ = tabs->addTab(patterns, "Input patterns");
+  build_einsum_tab(tabs);
 }
 
 void MainWindow::fill_table_tabs(const RunDocument& doc) {
@@ -59,6 +64,7 @@ void MainWindow::fill_table_tabs(const RunDocument& doc) {
   pattern_table_->set_table(pattern_table(in));
   power_cap_table_->set_table(power_cap_table(in));
   tabs_->setTabEnabled(pattern_tab_, !in.patterns.empty());
+  fill_einsum_tab(in);
 }
 
 }  // namespace ridgeline::gui

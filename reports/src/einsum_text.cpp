@@ -11,9 +11,11 @@
 #include "ridgeline/reports/format.hpp"
 #include "table_cells.hpp"
 
-namespace ridgeline::reports {
+namespace ridgeline {
 
 namespace {
+
+using namespace reports;
 
 TableCell bytes_cell(double bytes) {
   return bytes > 0 ? number(bytes, si_rate(bytes, "B")) : number(0, "0");
@@ -63,6 +65,10 @@ std::string einsum_lead(const EinsumComparison& c) {
   if (!leads.empty()) s += ": " + fmt::format("{}", fmt::join(leads, ", "));
   return s;
 }
+
+}  // namespace ridgeline
+
+namespace ridgeline::reports {
 
 std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
   if (in.einsum.empty()) return "";

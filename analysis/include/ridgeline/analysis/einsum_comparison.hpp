@@ -5,6 +5,7 @@
 // place under the roof, the best with its lead over the slowest and over what a framework
 // runs (transpose-GEMM-transpose), and one line on what the notation hides. Built from the
 // run's einsum cases and their placements; the printers format it.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,12 +22,13 @@ inline constexpr const char* kFrameworkLowering = "cpu.ttgt";
 
 struct EinsumLowering {
   std::string backend;
-  bool ran = false;       // placed with a time
-  std::string reason;     // why not: not supported here (its reason), failed, not placeable
-  double seconds = 0;     // per call
-  double achieved = 0;    // FLOP/s
-  double attainable = 0;  // FLOP/s under the roof at its intensity; 0 without ceilings
-  double efficiency = 0;  // achieved / attainable
+  bool ran = false;           // placed with a time
+  std::size_t placement = 0;  // its index in the placements, where it ran
+  std::string reason;         // why not: not supported here (its reason), failed, not placeable
+  double seconds = 0;         // per call
+  double achieved = 0;        // FLOP/s
+  double attainable = 0;      // FLOP/s under the roof at its intensity; 0 without ceilings
+  double efficiency = 0;      // achieved / attainable
   Bound bound;
   std::string level;
   double compulsory_bytes = 0;     // the op's: each operand once

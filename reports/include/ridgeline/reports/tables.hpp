@@ -52,4 +52,14 @@ std::string unfused_chain_title(const UnfusedChain& chain);
 // "passes 98.1 ms of the case's 99.0 ms per call; 97% of it in memory-bound passes".
 std::string unfused_chain_summary(const UnfusedChain& chain);
 
+// One contraction's einsum lowerings (analysis/einsum_comparison.hpp): lowering, time per
+// call, GFLOP/s, compulsory and added bytes, share of the roof, bound, time over the best's,
+// how it ran (or why it did not).
+Table einsum_table(const EinsumComparison& c);
+// "bthr,bThr->bhtT b=8,… f32, 2 threads".
+std::string einsum_title(const EinsumComparison& c);
+// "best cpu.strided: 1.38× faster than a framework's transpose-GEMM-transpose (cpu.ttgt), 47×
+// the slowest (cpu.loops)", or why nothing ran.
+std::string einsum_lead(const EinsumComparison& c);
+
 }  // namespace ridgeline

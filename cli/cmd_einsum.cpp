@@ -65,34 +65,10 @@ int run_paths(EinsumOptions& opt, DType dtype) {
     throw InputError(fmt::format("einsum '{}': {}", opt.equation, e.what()));
   }
   const std::vector<EinsumPath> paths = einsum_paths(n, size_of(dtype));
-  std::vector<std::string> params;
-  for (const EinsumPath& p : paths)
-    for (const EinsumPathStep& st : p.steps)
-      if (const std::string c = case_params(st.equation, step_extents(n, st.equation));
-          std::find(params.begin(), params.end(), c) == params.end())
-        params.push_back(c);
   int rc = 0;
-  const ReportInput input = run_contractions(opt, params, rc);
-  const std::vector<MeasuredPath> measured = measure_paths(n, paths, input.einsum);
-  std::vector<TextRow> rows{
-      {"path", "FLOPs", "× fewest FLOPs", "time", "× fastest", "steps (fastest lowering)"}};
-  for (const MeasuredPath& m : measured) {
-    std::string steps;
-    for (const MeasuredStep& st : m.steps)
-      steps += fmt::format("{}{} ({}{})", steps.empty() ? "" : "; ", st.equation,
-                           st.best.empty() ? "did not run" : st.best,
-                           st.best.empty() ? "" : ", " + reports::duration(st.seconds));
-    rows.push_back({m.how, reports::flop_count(m.flops), fmt::format("{:.2f}×", m.flops_vs_fewest),
-                    m.complete ? reports::duration(m.seconds) : "—",
-                    m.complete ? fmt::format("{:.2f}×", m.vs_fastest) : "—", steps});
-  }
-  fmt::print("\n{} {} {}, {} thread{}: contraction paths, predicted FLOPs and measured time\n{}",
-             escape_visible(opt.equation), escape_visible(opt.dims), to_string(dtype),
-             opt.run.plan.threads.front(), opt.run.plan.threads.front() == 1 ? "" : "s",
-             format_columns(rows, "  ", {1, 2, 3, 4}));
-  fmt::print("  {}\n", paths_verdict(measured));
-  if (const std::string framework = framework_verdict(measured); !framework.empty())
-    fmt::print("  {}\n", framework);
+  opt.run.einsum_networks = {{opt.equation, opt.dims}};
+  const ReportInput input = run_contractions(opt, einsum_step_params(n, paths), rc);
+  // The network's paths first (einsum_terminal), then each step's lowerings.
   fmt::print("{}\nRun: {}\n", einsum_terminal(input),
              escape_visible(std::filesystem::absolute(opt.run.output).string()));
   return rc;

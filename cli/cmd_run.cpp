@@ -241,6 +241,10 @@ int execute_run(RunOptions& opt,
   p.warmup_s = opt.settings.warmup_s;
   p.case_timeout_s = opt.settings.case_timeout_s;
   p.command_line = invocation();
+  p.einsum_networks = opt.einsum_networks;
+  if (p.einsum_networks.empty() && opt.params.empty() && opt.shapes.empty() &&
+      suite->einsum_networks)
+    p.einsum_networks = suite->einsum_networks();
 
   std::map<std::string, int> counts;
   std::size_t cases = 0, failures = 0;

@@ -17,6 +17,9 @@ struct RunOptions {
   PlanRequest plan;
   std::vector<std::string> shapes;
   std::vector<std::string> params;  // "rows=4096,cols=4096": passed to the plan as they are
+  // The einsum networks whose steps the params are (`ridgeline einsum` given one), recorded
+  // in the Run; otherwise the suite's own when it runs as defined.
+  std::vector<EinsumNetworkRun> einsum_networks;
   std::optional<int> repetitions;
   std::optional<std::string> min_time;  // "0.5", "0.5s" or "100x" (iterations)
   RunSettings settings;

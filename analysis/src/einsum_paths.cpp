@@ -4,6 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "ridgeline/core/dtype.hpp"
+#include "ridgeline/core/ops/einsum.hpp"
 
 namespace ridgeline {
 
@@ -16,15 +21,18 @@ std::string time_text(double seconds) {
   return fmt::format("{:.3g} µs", seconds * 1e6);
 }
 
-}  // namespace
-
-std::string step_extents(const EinsumNetwork& n, const std::string& step_equation) {
-  std::string out;
-  for (const auto& [index, extent] : n.extents)
-    if (step_equation.find(index) != std::string::npos)
-      out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, extent);
-  return out;
+// The comparison is of this step: its equation, and its extents whatever order the case
+// wrote them in.
+bool is_step(const EinsumComparison& c, const std::string& equation, const std::string& extents) {
+  if (c.equation != equation) return false;
+  try {
+    return einsum_extents(c.extents) == einsum_extents(extents);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
+
+}  // namespace
 
 std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
                                         const std::vector<EinsumPath>& paths,
@@ -44,10 +52,9 @@ std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
       MeasuredStep s;
       s.equation = st.equation;
       s.extents = step_extents(n, st.equation);
-      const auto c =
-          std::find_if(comparisons.begin(), comparisons.end(), [&](const EinsumComparison& x) {
-            return x.equation == s.equation && x.extents == s.extents;
-          });
+      const auto c = std::find_if(
+          comparisons.begin(), comparisons.end(),
+          [&](const EinsumComparison& x) { return is_step(x, s.equation, s.extents); });
       if (c != comparisons.end() && !c->best.empty()) {
         const EinsumLowering& best = c->lowerings.front();  // fastest first
         s.best = best.backend;
@@ -114,6 +121,53 @@ std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
       fewest.how, fewest.vs_fastest, fastest->how, fastest->flops / fewest.flops, slow.equation,
       time_text(slow.seconds), slow.achieved / 1e9,
       slow.bound.empty() ? "" : ", " + to_string(slow.bound) + "-bound");
+}
+
+std::vector<EinsumNetworkComparison> einsum_network_comparisons(
+    const Run& run, const std::vector<EinsumComparison>& comparisons) {
+  std::vector<EinsumNetworkComparison> out;
+  for (const EinsumNetworkRun& r : run.context.provenance.einsum_networks) {
+    EinsumNetworkComparison base;
+    base.equation = r.equation;
+    base.extents = r.extents;
+    EinsumNetwork n;
+    try {
+      if (std::string why = einsum_network_error(r.equation); !why.empty())
+        throw std::invalid_argument(why);
+      n = einsum_network(r.equation, r.extents);
+    } catch (const std::invalid_argument& e) {
+      base.error =
+          fmt::format("the Run's einsum network '{}' ({}): {}", r.equation, r.extents, e.what());
+      out.push_back(std::move(base));
+      continue;
+    }
+    // Each dtype and thread count that ran a step of the network, in the run's order.
+    std::vector<std::pair<std::string, int>> configs;
+    for (const EinsumComparison& c : comparisons) {
+      const std::pair<std::string, int> config{c.dtype, c.threads};
+      if (std::find(configs.begin(), configs.end(), config) != configs.end()) continue;
+      const auto dtype = parse_dtype(c.dtype);
+      if (!dtype) continue;
+      for (const EinsumPath& p : einsum_paths(n, size_of(*dtype)))
+        for (const EinsumPathStep& st : p.steps)
+          if (is_step(c, st.equation, step_extents(n, st.equation)) &&
+              std::find(configs.begin(), configs.end(), config) == configs.end())
+            configs.push_back(config);
+    }
+    for (const auto& [dtype, threads] : configs) {
+      std::vector<EinsumComparison> same;
+      for (const EinsumComparison& c : comparisons)
+        if (c.dtype == dtype && c.threads == threads) same.push_back(c);
+      EinsumNetworkComparison m = base;
+      m.dtype = dtype;
+      m.threads = threads;
+      m.paths = measure_paths(n, einsum_paths(n, size_of(*parse_dtype(dtype))), same);
+      m.verdict = paths_verdict(m.paths);
+      m.framework = framework_verdict(m.paths);
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
 }
 
 }  // namespace ridgeline

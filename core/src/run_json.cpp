@@ -136,6 +136,12 @@ json to_json(const Run& run) {
                                             {"commit", p.commit},
                                             {"compiler", p.compiler},
                                             {"flags", p.flags}};
+    if (!p.einsum_networks.empty()) {
+      json networks = json::array();
+      for (const EinsumNetworkRun& n : p.einsum_networks)
+        networks.push_back({{"equation", n.equation}, {"extents", n.extents}});
+      context["ridgeline"]["provenance"]["einsum_networks"] = std::move(networks);
+    }
   }
   json benchmarks = json::array();
   for (const auto& r : run.benchmarks) benchmarks.push_back(to_json(r));
@@ -222,6 +228,14 @@ Run run_from_json(const json& j, const std::string& origin) {
       p.commit = pf.string_or("commit", "");
       p.compiler = pf.string_or("compiler", "");
       p.flags = pf.string_or("flags", "");
+      if (pf.has("einsum_networks")) {
+        const json& networks = pf.array("einsum_networks");
+        for (std::size_t i = 0; i < networks.size(); ++i) {
+          const JsonFields nf(networks[i], origin,
+                              fmt::format("context.ridgeline.provenance.einsum_networks[{}]", i));
+          p.einsum_networks.push_back({nf.string("equation"), nf.string("extents")});
+        }
+      }
     }
     if (r.has("collectors")) {
       const json& cols = r.array("collectors");

@@ -114,6 +114,7 @@ class MainWindow : public QMainWindow {
   void fill_einsum_tab(const ReportInput& input);
   void show_einsum(int index);
   void einsum_lowering_selected();
+  const EinsumComparison* shown_contraction() const;  // the list's choice, unless a network
 
   bool remember_layout_;
   std::vector<std::shared_ptr<const RunDocument>> documents_;
@@ -151,9 +152,10 @@ class MainWindow : public QMainWindow {
   TableModel* pattern_table_ = nullptr;
   TableModel* power_cap_table_ = nullptr;
   int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1, einsum_tab_ = -1;
-  std::vector<EinsumComparison> einsum_;  // the shown run's contractions
-  QComboBox* einsum_choice_ = nullptr;    // which contraction
-  TableModel* einsum_table_ = nullptr;    // its lowerings
+  std::vector<EinsumComparison> einsum_;                  // the shown run's contractions
+  std::vector<EinsumNetworkComparison> einsum_networks_;  // and networks, first in the list
+  QComboBox* einsum_choice_ = nullptr;                    // which network or contraction
+  TableModel* einsum_table_ = nullptr;                    // its lowerings
   QTableView* einsum_view_ = nullptr;
   QLabel* einsum_lines_ = nullptr;      // the best one's lead, what the notation hides
   TableModel* einsum_steps_ = nullptr;  // the picked lowering's steps

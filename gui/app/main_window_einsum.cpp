@@ -2,6 +2,7 @@
 // the report's einsum table, the best one's lead and what the notation hides; picking a
 // lowering shows its steps where its kernel lapped them (TTGT's permutes and GEMM, each
 // against its own roof) and selects its point on the roofline and its row in the results.
+// The run's networks come first in the list, each as the report's paths table.
 #include <QComboBox>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -38,22 +39,39 @@ void MainWindow::build_einsum_tab(QTabWidget* tabs) {
 
 void MainWindow::fill_einsum_tab(const ReportInput& in) {
   einsum_ = in.einsum;
+  einsum_networks_ = in.einsum_networks;
   const QSignalBlocker quiet(einsum_choice_);
   einsum_choice_->clear();
+  for (const EinsumNetworkComparison& n : einsum_networks_)
+    einsum_choice_->addItem(QString::fromStdString(einsum_network_title(n)));
   for (const EinsumComparison& c : einsum_)
     einsum_choice_->addItem(QString::fromStdString(einsum_title(c)));
-  tabs_->setTabEnabled(einsum_tab_, !einsum_.empty());
-  show_einsum(einsum_.empty() ? -1 : 0);
+  tabs_->setTabEnabled(einsum_tab_, einsum_choice_->count() > 0);
+  show_einsum(einsum_choice_->count() > 0 ? 0 : -1);
+}
+
+const EinsumComparison* MainWindow::shown_contraction() const {
+  const int i = einsum_choice_->currentIndex() - static_cast<int>(einsum_networks_.size());
+  return i >= 0 && i < static_cast<int>(einsum_.size()) ? &einsum_[static_cast<std::size_t>(i)]
+                                                        : nullptr;
 }
 
 void MainWindow::show_einsum(int index) {
   einsum_steps_->set_table({});
-  if (index < 0 || index >= static_cast<int>(einsum_.size())) {
-    einsum_table_->set_table({});
-    einsum_lines_->clear();
+  einsum_table_->set_table({});
+  einsum_lines_->clear();
+  if (index >= 0 && index < static_cast<int>(einsum_networks_.size())) {
+    const EinsumNetworkComparison& n = einsum_networks_[static_cast<std::size_t>(index)];
+    if (n.error.empty()) einsum_table_->set_table(einsum_paths_table(n));
+    QStringList lines;
+    for (const std::string& l : einsum_network_lines(n)) lines << QString::fromStdString(l);
+    einsum_lines_->setText(lines.join("\n"));
+    einsum_view_->resizeColumnsToContents();
     return;
   }
-  const EinsumComparison& c = einsum_[static_cast<std::size_t>(index)];
+  const EinsumComparison* shown = shown_contraction();
+  if (!shown) return;
+  const EinsumComparison& c = *shown;
   einsum_table_->set_table(einsum_table(c));
   einsum_view_->resizeColumnsToContents();
   QString lines = QString::fromStdString(einsum_lead(c));
@@ -62,14 +80,13 @@ void MainWindow::show_einsum(int index) {
 }
 
 void MainWindow::einsum_lowering_selected() {
-  const int index = einsum_choice_->currentIndex();
+  const EinsumComparison* c = shown_contraction();
   const QModelIndexList rows = einsum_view_->selectionModel()->selectedRows();
-  if (index < 0 || index >= static_cast<int>(einsum_.size()) || rows.isEmpty()) return;
+  if (!c || rows.isEmpty()) return;
   const auto* sorted = static_cast<const QSortFilterProxyModel*>(einsum_view_->model());
   const auto row = static_cast<std::size_t>(sorted->mapToSource(rows.front()).row());
-  const EinsumComparison& c = einsum_[static_cast<std::size_t>(index)];
-  if (row >= c.lowerings.size()) return;
-  const EinsumLowering& l = c.lowerings[row];
+  if (row >= c->lowerings.size()) return;
+  const EinsumLowering& l = c->lowerings[row];
   einsum_steps_->set_table(l.passes ? unfused_pass_table(*l.passes) : Table{});
   // The shown run's rows come last in the results (after a comparison's base or the runs
   // overlaid).

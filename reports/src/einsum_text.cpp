@@ -76,7 +76,8 @@ std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
       "<h2>einsum</h2><p class=\"meta\">Each contraction's lowerings side by side: the bytes a "
       "lowering adds (transposes written and read back) are in its roofline point's "
       "intensity. The bars: each lowering's rate, TTGT's cut by its steps (the permutes "
-      "pale).</p>";
+      "pale).</p>" +
+      einsum_networks_html(in);
   for (const auto& c : in.einsum) {
     s += fmt::format(
         "<h3>{}</h3>{}{}<p>{}</p>", escape_html(einsum_title(c)), einsum_bars_svg(c, colours),
@@ -92,7 +93,7 @@ std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
 
 std::string einsum_markdown(const ReportInput& in) {
   if (in.einsum.empty()) return "";
-  std::string s = "\n## einsum\n";
+  std::string s = "\n## einsum\n" + einsum_networks_markdown(in);
   for (const auto& c : in.einsum) {
     s += fmt::format("\n### {}\n\n{}\n{}\n", escape_markdown_cell(einsum_title(c)),
                      markdown_table(einsum_table(c)), escape_markdown_cell(einsum_lead(c)));
@@ -133,18 +134,11 @@ std::string einsum_csv(const ReportInput& in) {
 
 std::string einsum_terminal(const ReportInput& in) {
   using namespace reports;
-  std::string s;
+  std::string s = einsum_networks_terminal(in);
   for (const auto& c : in.einsum) {
-    const Table t = einsum_table(c);
-    std::vector<TextRow> rows{t.headers};
-    for (const auto& r : t.rows) {
-      TextRow row;
-      for (const auto& cell : r) row.push_back(escape_visible(cell.text));
-      rows.push_back(std::move(row));
-    }
-    s +=
-        fmt::format("\n{}:\n{}  {}\n", escape_visible(einsum_title(c)),
-                    format_columns(rows, "  ", {1, 2, 3, 4, 5, 7}), escape_visible(einsum_lead(c)));
+    s += fmt::format("\n{}:\n{}  {}\n", escape_visible(einsum_title(c)),
+                     format_columns(text_rows(einsum_table(c)), "  ", {1, 2, 3, 4, 5, 7}),
+                     escape_visible(einsum_lead(c)));
     if (!c.hides.empty()) s += fmt::format("  {}\n", escape_visible(c.hides));
     for (const auto& l : c.lowerings)
       if (l.passes)

@@ -32,6 +32,7 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.power_caps = power_cap_roofs(in.patterns);
   note_power_caps(in.placements, in.power_caps);
   in.einsum = einsum_comparisons(in.run, in.placements, in.machine ? &*in.machine : nullptr);
+  in.einsum_networks = einsum_network_comparisons(in.run, in.einsum);
   in.load_warning = machine_load_warning(in.run.context);
   return in;
 }

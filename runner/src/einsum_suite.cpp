@@ -1,11 +1,45 @@
 // The einsum suite as data (suite_rows.hpp): contractions practitioners write, at sizes the
-// direct loop nest finishes in well under a second per call, f32 and f64, 1 and all threads.
-// Every einsum kernel of the catalog's ladder runs each.
+// direct loop nest finishes in well under a second per call, f32 and f64, 1 and all threads;
+// and each step of a chain's contraction paths, f32 on one thread. Every einsum kernel of
+// the catalog's ladder and every vendor runs each.
 #include "einsum_suite.hpp"
 
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "ridgeline/core/ops/einsum_path.hpp"
 #include "suite_rows.hpp"
 
 namespace ridgeline {
+
+namespace {
+
+// Every step of the networks' paths (which depend on the element size through their bytes)
+// as the op's params, kept for the suite rows' pointers.
+const std::vector<std::string>& network_steps(DType dtype) {
+  static std::map<DType, std::vector<std::string>> steps;
+  auto [it, fresh] = steps.try_emplace(dtype);
+  if (fresh)
+    for (const EinsumNetworkRun& r : einsum_suite_networks()) {
+      const EinsumNetwork n = einsum_network(r.equation, r.extents);
+      for (std::string& p : einsum_step_params(n, einsum_paths(n, size_of(dtype))))
+        if (std::find(it->second.begin(), it->second.end(), p) == it->second.end())
+          it->second.push_back(std::move(p));
+    }
+  return it->second;
+}
+
+}  // namespace
+
+const std::vector<EinsumNetworkRun>& einsum_suite_networks() {
+  // A chain whose order decides the FLOPs (100x between the optimal path and the order
+  // written), each step small.
+  static const std::vector<EinsumNetworkRun> networks{
+      {"ij,jk,kl->il", "i=1000,j=10,k=1000,l=10"},
+  };
+  return networks;
+}
 
 std::vector<CaseSpec> einsum_suite(const KernelCatalog& catalog, int cpus) {
   // Each a 2^27-2^28 FLOP contraction but the outer product (memory-bound: 64 MiB out) and
@@ -24,10 +58,21 @@ std::vector<CaseSpec> einsum_suite(const KernelCatalog& catalog, int cpus) {
       R"(equation="abcd,cdef->abef"/extents="a=24,b=24,c=24,d=24,e=24,f=24")",  // 4 indices
       R"(equation="i,j->ij"/extents="i=4096,j=4096")",                          // outer product
   };
+  const std::vector<KernelRole> roles{KernelRole::ladder, KernelRole::vendor};
   std::vector<SuiteRow> rows;
   for (DType dtype : {DType::f32, DType::f64})
-    rows.push_back({{"einsum"}, {{dtype, contractions}}, {KernelRole::ladder, KernelRole::vendor}});
-  return expand_suite_rows(catalog, {Device::cpu, ""}, rows, one_and_all(cpus));
+    rows.push_back({{"einsum"}, {{dtype, contractions}}, roles});
+  std::vector<CaseSpec> cases =
+      expand_suite_rows(catalog, {Device::cpu, ""}, rows, one_and_all(cpus));
+  // The chain's steps in f32 on one thread: each step takes microseconds, so its cases cost
+  // their fixed overhead (about 0.4 s each with the timing); in both dtypes and thread counts
+  // they took the suite from 3 min 46 s to 4 min 58 s here, over its 4-minute budget.
+  std::vector<const char*> steps;
+  for (const std::string& step : network_steps(DType::f32)) steps.push_back(step.c_str());
+  for (CaseSpec& c : expand_suite_rows(catalog, {Device::cpu, ""},
+                                       {{{"einsum"}, {{DType::f32, steps}}, roles}}, {1}))
+    cases.push_back(std::move(c));
+  return cases;
 }
 
 }  // namespace ridgeline

@@ -188,8 +188,9 @@ const std::vector<SuiteDefinition>& suites() {
        "bthr,bThr->bhtT, a multi-head projection, a 4-index contraction, an outer product) on "
        "every einsum lowering (the loop nest, transpose-GEMM-transpose, the copy-free strided "
        "GEMM, GETT, Eigen's contraction, each BLAS through the strided view and inside "
-       "transpose-GEMM-transpose), f32 and f64, 1 and all threads",
-       &einsum_suite, 3, 0.05},
+       "transpose-GEMM-transpose, oneDNN's strided matmul) and each step of a chain's "
+       "contraction paths (ij,jk,kl->il), f32 and f64, 1 and all threads",
+       &einsum_suite, 3, 0.05, &einsum_suite_networks},
       {"patterns",
        "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "
        "with IEEE arithmetic and with FTZ/DAZ, through the GEMM, OpenBLAS and the eltwise chain",

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace ridgeline {
 
 namespace {
@@ -88,6 +90,51 @@ TEST(EinsumPaths, AStepThatDidNotRunLeavesItsPathIncomplete) {
   EXPECT_TRUE(m[0].steps[1].best.empty());
   EXPECT_EQ(paths_verdict(m), "the optimal path did not run every step");
   EXPECT_EQ(framework_verdict(m), "");
+}
+
+}  // namespace ridgeline
+
+namespace ridgeline {
+
+// The networks a Run records are measured once per dtype and thread count their steps ran
+// at, from that configuration's comparisons only; a recorded network that is not one is a
+// line, not an exception.
+TEST(EinsumPaths, EachRecordedNetworkIsMeasuredPerDtypeAndThreadCount) {
+  const auto at = [](EinsumComparison c, const char* dtype, int threads) {
+    c.dtype = dtype;
+    c.threads = threads;
+    return c;
+  };
+  std::vector<EinsumComparison> runs;
+  for (auto [dtype, threads, scale] : {std::tuple{"f32", 1, 1.0}, std::tuple{"f64", 2, 2.0}}) {
+    runs.push_back(at(
+        compared("jk,kl->jl", "j=10,k=1000,l=10", "cpu.gett", 2e-6 * scale, Bound::compute(), 3e-6),
+        dtype, threads));
+    runs.push_back(at(compared("ij,jl->il", "i=1000,j=10,l=10", "blas.blis", 3e-6 * scale,
+                               Bound::compute(), 4e-6),
+                      dtype, threads));
+  }
+  // Another contraction of the run, not a step of the network.
+  runs.push_back(
+      at(compared("ij,jk->ik", "i=512,j=512,k=512", "cpu.strided", 1e-3, Bound::compute(), 1e-3),
+         "f32", 2));
+  ridgeline::Run run;
+  run.context.provenance.einsum_networks = {{"ij,jk,kl->il", "i=1000,j=10,k=1000,l=10"},
+                                            {"ij,jk", "i=2,j=3,k=4"}};
+  const std::vector<EinsumNetworkComparison> n = einsum_network_comparisons(run, runs);
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_EQ(n[0].dtype, "f32");
+  EXPECT_EQ(n[0].threads, 1);
+  EXPECT_DOUBLE_EQ(n[0].paths.front().seconds, 5e-6);
+  EXPECT_FALSE(n[0].paths.back().complete);  // the order written did not run here
+  EXPECT_EQ(n[1].dtype, "f64");
+  EXPECT_EQ(n[1].threads, 2);
+  EXPECT_DOUBLE_EQ(n[1].paths.front().seconds, 1e-5);
+  EXPECT_EQ(n[1].verdict, paths_verdict(n[1].paths));
+  EXPECT_TRUE(n[2].paths.empty());
+  EXPECT_NE(n[2].error.find("the Run's einsum network 'ij,jk' (i=2,j=3,k=4): give the output"),
+            std::string::npos)
+      << n[2].error;
 }
 
 }  // namespace ridgeline

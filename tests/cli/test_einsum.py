@@ -85,6 +85,17 @@ class Einsum(unittest.TestCase):
                      for b in run["benchmarks"] if b.get("ridgeline")}
         self.assertEqual(equations, {"jk,kl->jl", "ij,jl->il", "ij,jk->ik", "ik,kl->il"})
         self.assertIn("ik,kl->il i=200,k=200,l=10 f32, 1 thread:", out)
+        # The Run records the network, so its report measures the paths from the file alone.
+        self.assertEqual(run["context"]["ridgeline"]["provenance"]["einsum_networks"],
+                         [{"equation": "ij,jk,kl->il", "extents": "i=200,j=10,k=200,l=10"}])
+        md = os.path.join(self.dir.name, "report.md")
+        r = ridgeline("report", self.out, "-o", md)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(md) as f:
+            report = f.read()
+        self.assertIn("### ij,jk,kl-&gt;il i=200,j=10,k=200,l=10 f32, 1 thread: contraction paths",
+                      report)
+        self.assertRegex(report, r"\| left to right \| [\d.]+ [kMGT]FLOP \| 20\.00× \|")
 
     def test_bad_input_is_one_line_and_exit_2_and_writes_nothing(self):
         for equation, dims, extra, says in [

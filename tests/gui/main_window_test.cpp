@@ -179,6 +179,29 @@ TEST(MainWindow, TheEinsumTabShowsEachContractionAndTheStepsOfTheLoweringPicked)
       << run->input.placements[placement].name;
 }
 
+// A network the run records comes first in the list, as the report's paths table.
+TEST(MainWindow, TheEinsumTabListsTheRunsNetworksFirstWithTheirPaths) {
+  QTemporaryDir dir;
+  std::ifstream in(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  nlohmann::json run = nlohmann::json::parse(in);
+  run["context"]["ridgeline"]["provenance"]["einsum_networks"] = nlohmann::json::array(
+      {{{"equation", "bthr,bThr->bhtT"}, {"extents", "b=2,t=64,h=4,r=32,T=64"}}});
+  const QString path = dir.filePath("network.json");
+  write(path, run);
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({path}).isEmpty());
+  QWidget* tab = w.tabs()->widget(5);
+  auto* choice = tab->findChild<QComboBox*>();
+  ASSERT_EQ(choice->count(), 3);
+  EXPECT_TRUE(choice->itemText(0).contains("contraction paths")) << choice->itemText(0).toStdString();
+  QTableView* table = tab->findChildren<QTableView*>()[0];
+  ASSERT_EQ(table->model()->rowCount(), 1);  // one path: the contraction itself
+  EXPECT_EQ(table->model()->headerData(0, Qt::Horizontal).toString(), "path");
+  EXPECT_TRUE(tab->findChild<QLabel*>()->text().contains("fewest FLOPs"));
+  choice->setCurrentIndex(1);
+  EXPECT_EQ(table->model()->rowCount(), 3);  // a contraction's lowerings
+}
+
 TEST(MainWindow, ABadFileIsOneLineAndNothingElseChanges) {
   MainWindow w(false);
   ASSERT_TRUE(w.open_files({kRun}).isEmpty());

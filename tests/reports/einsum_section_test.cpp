@@ -148,4 +148,32 @@ TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
   EXPECT_NE(csv.find("cpu.strided,no,"), std::string::npos);
 }
 
+// A network the Run records is measured from its steps' cases and shown in every format: here
+// the recorded contraction as a network of its own (one path, one step), and a network that is
+// not one (a hand-edited file) as its line.
+TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
+  ridgeline::Run run =
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  run.context.provenance.einsum_networks = {{"bthr,bThr->bhtT", "b=2,t=64,h=4,r=32,T=64"},
+                                            {"ij,jk", "i=2,j=3,k=4"}};
+  const ReportInput in = make_report_input(std::move(run), "run.json", std::nullopt, "");
+  ASSERT_EQ(in.einsum_networks.size(), 2u);
+  const EinsumNetworkComparison& n = in.einsum_networks[0];
+  ASSERT_EQ(n.paths.size(), 1u);
+  EXPECT_TRUE(n.paths[0].complete);
+  EXPECT_EQ(n.paths[0].steps[0].best, comparison(in, "bthr,bThr->bhtT").best);
+  const std::string html = html_report(in), md = markdown_report(in), text = einsum_terminal(in);
+  const std::string title =
+      "bthr,bThr-&gt;bhtT b=2,t=64,h=4,r=32,T=64 f32, 1 thread: contraction paths, predicted FLOPs "
+      "and measured time";
+  EXPECT_NE(html.find("<h3>" + title + "</h3><table>"), std::string::npos);
+  EXPECT_NE(md.find("### " + title), std::string::npos);
+  EXPECT_NE(text.find("bthr,bThr->bhtT b=2,t=64,h=4,r=32,T=64 f32, 1 thread: contraction paths"),
+            std::string::npos);
+  for (const std::string* out : {&html, &md, &text}) {  // quotes escaped as each format does
+    EXPECT_NE(out->find("s einsum network "), std::string::npos);
+    EXPECT_NE(out->find("(i=2,j=3,k=4): give the output"), std::string::npos);
+  }
+}
+
 }  // namespace ridgeline

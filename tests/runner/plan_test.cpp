@@ -1,10 +1,12 @@
 #include "ridgeline/runner/plan.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/ops/einsum_path.hpp"
 #include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/runner/suites.hpp"
 #include "test_kernels.hpp"
@@ -163,6 +165,32 @@ TEST(Suites, ThePatternsSuitePairsSubnormalInputsUnderBothEnvironments) {
   }
   EXPECT_GT(ieee_subnormal, 0);
   EXPECT_EQ(ftz_subnormal, ieee_subnormal);
+}
+
+// The einsum suite records its chains and holds every step of their paths on the lowerings:
+// the reports measure the paths from those cases.
+TEST(Suites, TheEinsumSuiteHoldsEveryStepOfItsChainsPaths) {
+  const SuiteDefinition* s = find_suite("einsum");
+  ASSERT_TRUE(s && s->einsum_networks);
+  ASSERT_FALSE(s->einsum_networks().empty());
+  std::set<std::string> cases;  // dtype and params of every cpu.ttgt case
+  for (const CaseSpec& c : s->expand(KernelCatalog::with_builtin_kernels({}), 2))
+    if (c.backend == "cpu.ttgt")
+      cases.insert(std::string(to_string(c.problem.dtype)) + " " + params_label(c.problem));
+  for (const EinsumNetworkRun& r : s->einsum_networks()) {
+    const EinsumNetwork n = einsum_network(r.equation, r.extents);
+    for (DType dtype : {DType::f32}) {  // the steps in f32, one thread (einsum_suite.cpp)
+      const std::vector<EinsumPath> paths = einsum_paths(n, size_of(dtype));
+      ASSERT_GE(paths.size(), 2u) << r.equation;  // the optimal path and the order written
+      for (const EinsumPath& p : paths)
+        for (const EinsumPathStep& st : p.steps)
+          EXPECT_TRUE(cases.count(fmt::format("{} equation=\"{}\"/extents=\"{}\"", to_string(dtype),
+                                              st.equation, step_extents(n, st.equation))))
+              << to_string(dtype) << " " << st.equation;
+    }
+  }
+  for (const auto& other : suites())
+    EXPECT_EQ(other.einsum_networks != nullptr, other.name == "einsum") << other.name;
 }
 
 TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {

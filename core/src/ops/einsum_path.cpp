@@ -198,4 +198,24 @@ std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element
   return out;
 }
 
+std::string step_extents(const EinsumNetwork& n, const std::string& step_equation) {
+  std::string out;
+  for (const auto& [index, extent] : n.extents)
+    if (step_equation.find(index) != std::string::npos)
+      out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, extent);
+  return out;
+}
+
+std::vector<std::string> einsum_step_params(const EinsumNetwork& n,
+                                            const std::vector<EinsumPath>& paths) {
+  std::vector<std::string> out;
+  for (const EinsumPath& p : paths)
+    for (const EinsumPathStep& st : p.steps)
+      if (std::string c = fmt::format("equation=\"{}\"/extents=\"{}\"", st.equation,
+                                      step_extents(n, st.equation));
+          std::find(out.begin(), out.end(), c) == out.end())
+        out.push_back(std::move(c));
+  return out;
+}
+
 }  // namespace ridgeline

@@ -32,9 +32,6 @@ struct MeasuredPath {
   double framework_seconds = 0;
 };
 
-// "i=1000,j=10": the extents of the step's indices, in index order.
-std::string step_extents(const EinsumNetwork& n, const std::string& step_equation);
-
 // The paths as einsum_paths gives them (fewest FLOPs first), each step looked up among the
 // comparisons of one dtype and thread count.
 std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
@@ -48,5 +45,18 @@ std::string framework_verdict(const std::vector<MeasuredPath>& paths);
 // One line: whether the path with the fewest FLOPs ran the fastest, or by how much another
 // beat it and at which of its steps (the bound there).
 std::string paths_verdict(const std::vector<MeasuredPath>& paths);
+
+// Each network the Run records (provenance.einsum_networks) measured from its step cases,
+// once per dtype and thread count its steps ran at (paths as einsum_paths gives them).
+struct EinsumNetworkComparison {
+  std::string equation, extents, dtype;
+  int threads = 1;
+  std::vector<MeasuredPath> paths;
+  std::string verdict;    // paths_verdict
+  std::string framework;  // framework_verdict
+  std::string error;      // the recorded network is not one (a hand-edited file): why
+};
+std::vector<EinsumNetworkComparison> einsum_network_comparisons(
+    const Run& run, const std::vector<EinsumComparison>& comparisons);
 
 }  // namespace ridgeline

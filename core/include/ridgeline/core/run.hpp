@@ -33,6 +33,14 @@ struct CollectorStatus {
 
 // How a run was made, enough to make it again: the settings, the command line and the
 // build. Absent (empty) in runs written before it was recorded and in foreign files.
+// An einsum network (three or more operands) whose contraction paths' steps the run holds as
+// einsum cases: the einsum suite's chains, or `ridgeline einsum` given one. The reports
+// measure its paths from those cases.
+struct EinsumNetworkRun {
+  std::string equation, extents;
+  bool operator==(const EinsumNetworkRun&) const = default;
+};
+
 struct RunProvenance {
   std::string suite;
   std::uint64_t seed = 0;
@@ -45,6 +53,7 @@ struct RunProvenance {
   std::string commit;    // git describe of the source tree built
   std::string compiler;  // "GNU 12.2.0"
   std::string flags;
+  std::vector<EinsumNetworkRun> einsum_networks;
   bool operator==(const RunProvenance&) const = default;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ridgeline/analysis/einsum_comparison.hpp"
+#include "ridgeline/analysis/einsum_paths.hpp"
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
@@ -29,7 +30,9 @@ struct ReportInput {
   std::vector<PatternEffect> patterns;   // one case's rate (power, clock) per input pattern
   std::vector<PowerCapRoof> power_caps;  // what the GPU sustains at its power cap, per pattern
   std::vector<EinsumComparison> einsum;  // each contraction's lowerings side by side
-  std::string load_warning;              // machine_load_warning of the run, or empty
+  // Each einsum network the run holds the paths' steps of, its paths measured.
+  std::vector<EinsumNetworkComparison> einsum_networks;
+  std::string load_warning;  // machine_load_warning of the run, or empty
 };
 
 // Reads nothing; builds the analysis model once, which every printer only formats:
@@ -62,8 +65,9 @@ std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& 
 // load_warning (noise.hpp); empty when neither says so.
 std::string busy_machine_warning(const ReportInput& in);
 std::string terminal_summary(const ReportInput& input);
-// Each einsum contraction's lowerings as aligned columns, the best one's lead and what the
-// notation hides (`ridgeline einsum`, and the end of terminal_summary); "" without any.
+// Each einsum network's paths (predicted FLOPs beside measured time, and the verdicts), then
+// each contraction's lowerings as aligned columns, the best one's lead and what the notation
+// hides (`ridgeline einsum`, and the end of terminal_summary); "" without any.
 std::string einsum_terminal(const ReportInput& input);
 // The einsum comparisons as CSV, one row per contraction and lowering: equation, extents,
 // dtype, threads, lowering, ran, seconds per call, FLOP/s, compulsory and added bytes, share

@@ -61,5 +61,12 @@ std::string einsum_title(const EinsumComparison& c);
 // "best cpu.strided: 1.38× faster than a framework's transpose-GEMM-transpose (cpu.ttgt), 47×
 // the slowest (cpu.loops)", or why nothing ran.
 std::string einsum_lead(const EinsumComparison& c);
+// One network's contraction paths: path, FLOPs, × fewest FLOPs, measured time, × fastest,
+// its steps with the fastest lowering of each.
+Table einsum_paths_table(const EinsumNetworkComparison& n);
+// "ij,jk,kl->il i=1000,… f32, 2 threads: contraction paths, predicted FLOPs and measured time".
+std::string einsum_network_title(const EinsumNetworkComparison& n);
+// The verdicts under the table (paths, framework), or the reason the network is not one.
+std::vector<std::string> einsum_network_lines(const EinsumNetworkComparison& n);
 
 }  // namespace ridgeline

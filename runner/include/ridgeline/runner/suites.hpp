@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "ridgeline/core/run.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/runner/case_spec.hpp"
 
@@ -17,6 +18,9 @@ struct SuiteDefinition {
   std::vector<CaseSpec> (*expand)(const KernelCatalog& catalog, int cpus);
   int repetitions;  // defaults for RunSettings when the user gives none
   double min_time_s;
+  // The einsum networks whose paths' steps the suite holds as cases (einsum's chains), for
+  // the Run's provenance; none for the other suites.
+  const std::vector<EinsumNetworkRun>& (*einsum_networks)() = nullptr;
 };
 
 const std::vector<SuiteDefinition>& suites();

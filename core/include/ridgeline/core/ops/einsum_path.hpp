@@ -50,4 +50,11 @@ EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes
 // first, each once.
 std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes);
 
+// "i=1000,j=10": the extents of a step's indices, in index order.
+std::string step_extents(const EinsumNetwork& n, const std::string& step_equation);
+// The einsum op's params of every step of `paths`, each once, in path order:
+// `equation="ij,jk->ik"/extents="i=1000,j=10,k=1000"`.
+std::vector<std::string> einsum_step_params(const EinsumNetwork& n,
+                                            const std::vector<EinsumPath>& paths);
+
 }  // namespace ridgeline

@@ -1,4 +1,4 @@
-// The memory sweep picture's geometry (sweep_scene.hpp).
+// The memory sweep picture's geometry (sweep_scene.hpp), with any bandwidth marks.
 #include "ridgeline/analysis/sweep_scene.hpp"
 
 #include <fmt/format.h>
@@ -26,17 +26,22 @@ bool drawable(double bytes, double rate) {
 
 }  // namespace
 
-std::optional<SweepScene> sweep_scene(const MachineModel& m) {
+std::optional<SweepScene> sweep_scene(const MachineModel& m,
+                                      const std::vector<BandwidthMark>& marks) {
   double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+  const auto widen = [&](double bytes, double rate) {
+    x_lo = std::min(x_lo, std::log2(bytes));
+    x_hi = std::max(x_hi, std::log2(bytes));
+    y_lo = std::min(y_lo, std::log10(rate));
+    y_hi = std::max(y_hi, std::log10(rate));
+  };
   for (const MemorySweep& s : m.sweeps)
     for (std::size_t i = 0; i < s.working_set_bytes.size() && i < s.bytes_per_s.size(); ++i)
-      if (drawable(static_cast<double>(s.working_set_bytes[i]), s.bytes_per_s[i])) {
-        x_lo = std::min(x_lo, std::log2(static_cast<double>(s.working_set_bytes[i])));
-        x_hi = std::max(x_hi, std::log2(static_cast<double>(s.working_set_bytes[i])));
-        y_lo = std::min(y_lo, std::log10(s.bytes_per_s[i]));
-        y_hi = std::max(y_hi, std::log10(s.bytes_per_s[i]));
-      }
-  if (x_lo > x_hi) return std::nullopt;  // nothing to draw
+      if (drawable(static_cast<double>(s.working_set_bytes[i]), s.bytes_per_s[i]))
+        widen(static_cast<double>(s.working_set_bytes[i]), s.bytes_per_s[i]);
+  if (x_lo > x_hi) return std::nullopt;  // no sweep: nothing to set the marks beside
+  for (const BandwidthMark& k : marks)
+    if (drawable(k.working_set_bytes, k.bytes_per_s)) widen(k.working_set_bytes, k.bytes_per_s);
   const std::pair<std::string_view, std::int64_t> hwloc[] = {
       {display_name(MemoryLevel::l1), m.l1d_bytes},
       {display_name(MemoryLevel::l2), m.l2_bytes},
@@ -94,6 +99,25 @@ std::optional<SweepScene> sweep_scene(const MachineModel& m) {
                               sw.threads > 1 ? "s" : "", sw.isa);
     sc.sweeps.push_back(std::move(line));
     legend_y += 16;
+  }
+  // Labels start 7 px right of the mark, about 6 px a character and 11 px high; one that
+  // would overlap an earlier one is left to the mark's tip.
+  const auto overlaps = [](const SweepScene::Mark& a, const SweepScene::Mark& b) {
+    return std::abs(a.y - b.y) < 11 && a.x < b.x + 6.0 * static_cast<double>(b.label.size()) &&
+           b.x < a.x + 6.0 * static_cast<double>(a.label.size());
+  };
+  for (const BandwidthMark& k : marks) {
+    if (!drawable(k.working_set_bytes, k.bytes_per_s)) continue;
+    SweepScene::Mark mark{k.label, k.group, px(k.working_set_bytes), py(k.bytes_per_s), k.tip};
+    mark.labelled = std::none_of(sc.marks.begin(), sc.marks.end(), [&](const auto& earlier) {
+      return earlier.labelled && overlaps(earlier, mark);
+    });
+    sc.marks.push_back(std::move(mark));
+    if (std::none_of(sc.mark_groups.begin(), sc.mark_groups.end(),
+                     [&](const auto& g) { return g.name == k.group; })) {
+      sc.mark_groups.push_back({k.group, legend_y});
+      legend_y += 16;
+    }
   }
   return sc;
 }

@@ -5,6 +5,7 @@
 #include "einsum_sections.hpp"
 #include "html_cells.hpp"
 #include "markdown_table.hpp"
+#include "memory_sweep_svg.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
@@ -19,6 +20,27 @@ using namespace reports;
 
 TableCell bytes_cell(double bytes) {
   return bytes > 0 ? number(bytes, si_rate(bytes, "B")) : number(0, "0");
+}
+
+// "cpu.ttgt permute_A: 557 µs, 4.19 MB at 7.53 GB/s, 11% of its L3 roof": one lapped step.
+std::string step_text(const EinsumLowering& l, const PassPoint& p) {
+  return fmt::format("{} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds),
+                     si_rate(p.bytes, "B"), si_rate(p.bandwidth, "B"),
+                     p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof),
+                                              p.bound.is_compute() ? "compute" : p.bound.level)
+                                : "");
+}
+
+// The steps without FLOPs (the permutes) of every lowering that lapped its steps, each at
+// its working set (the bytes it reads and writes) and bandwidth.
+std::vector<BandwidthMark> permute_marks(const EinsumComparison& c) {
+  std::vector<BandwidthMark> marks;
+  for (const EinsumLowering& l : c.lowerings)
+    if (l.passes)
+      for (const PassPoint& p : l.passes->passes)
+        if (p.flops == 0 && p.bytes > 0 && p.bandwidth > 0)
+          marks.push_back({p.name, l.backend, p.bytes, p.bandwidth, step_text(l, p)});
+  return marks;
 }
 
 std::string bound_text(const EinsumLowering& l) {
@@ -87,6 +109,13 @@ std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
       if (l.passes)
         s += fmt::format("<p>{} step by step:</p>{}", escape_html(l.backend),
                          html_table(unfused_pass_table(*l.passes), "<table>"));
+    // The permutes have no FLOPs, so no place on the roofline: each is a point of its own
+    // beside the probe's bandwidth sweeps, at its working set.
+    if (const std::vector<BandwidthMark> marks = permute_marks(c); !marks.empty() && in.machine)
+      if (const std::string svg = memory_sweep_svg(*in.machine, marks, colours); !svg.empty())
+        s += "<p>The permutes beside the probe's bandwidth sweeps, each at its working set "
+             "(the bytes it reads and writes):</p>" +
+             svg;
   }
   return s;
 }
@@ -143,13 +172,7 @@ std::string einsum_terminal(const ReportInput& in) {
     for (const auto& l : c.lowerings)
       if (l.passes)
         for (const PassPoint& p : l.passes->passes)
-          s += escape_visible(fmt::format(
-                   "  {} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds),
-                   si_rate(p.bytes, "B"), si_rate(p.bandwidth, "B"),
-                   p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof),
-                                            p.bound.is_compute() ? "compute" : p.bound.level)
-                              : "")) +
-               "\n";
+          s += "  " + escape_visible(step_text(l, p)) + "\n";
   }
   return s;
 }

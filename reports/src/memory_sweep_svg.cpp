@@ -10,8 +10,9 @@
 
 namespace ridgeline::reports {
 
-std::string memory_sweep_svg(const MachineModel& m) {
-  const std::optional<SweepScene> scene = sweep_scene(m);
+std::string memory_sweep_svg(const MachineModel& m, const std::vector<BandwidthMark>& marks,
+                             const BackendColours& colours) {
+  const std::optional<SweepScene> scene = sweep_scene(m, marks);
   if (!scene) return "";
   const SweepScene& sc = *scene;
   std::string s = fmt::format(
@@ -49,6 +50,23 @@ std::string memory_sweep_svg(const MachineModel& m) {
         points, colour, sc.right + 10, sc.right + 28, l.legend_y, sc.right + 32,
         escape_html(l.legend));
   }
+  const auto diamond = [&](double x, double y, const std::string& group) {
+    return fmt::format(
+        R"svg(<path d="M{0:.1f},{1:.1f} l5,5 l-5,5 l-5,-5 z" fill="{2}" stroke="#212529" stroke-width="0.5">)svg",
+        x, y - 5, colour_of(colours, group));
+  };
+  for (const auto& k : sc.marks) {
+    s += R"svg(<g class="mark">)svg" + diamond(k.x, k.y, k.group) +
+         fmt::format("<title>{}</title></path>", escape_html(k.tip));
+    if (k.labelled)
+      s += fmt::format(R"svg(<text x="{0:.1f}" y="{1:.1f}" font-size="10">{2}</text>)svg", k.x + 7,
+                       k.y + 3, escape_html(k.label));
+    s += "</g>";
+  }
+  for (const auto& g : sc.mark_groups)
+    s += diamond(sc.right + 19, g.legend_y, g.name) +
+         fmt::format(R"svg(</path><text x="{0}" y="{1}" dominant-baseline="middle">{2}</text>)svg",
+                     sc.right + 32, g.legend_y, escape_html(g.name));
   return s + "</svg>";
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "ridgeline/analysis/sweep_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -174,6 +175,51 @@ TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
     EXPECT_NE(out->find("s einsum network "), std::string::npos);
     EXPECT_NE(out->find("(i=2,j=3,k=4): give the output"), std::string::npos);
   }
+}
+
+// A permute has no FLOPs, so no place on the FLOP/s roofline: under a machine model with
+// bandwidth sweeps each one is a point of its own beside them, at its working set, its tip
+// the step's line; a model without sweeps (the Zen 4 one) draws none.
+TEST(EinsumComparison, ThePermutesArePointsOfTheirOwnBesideTheBandwidthSweeps) {
+  const MachineModel m =
+      read_machine_file(std::string(RIDGELINE_FIXTURES) + "/machine-zen5-vm-levels.json");
+  const ReportInput in = make_report_input(
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json"), "run.json",
+      m, "machine-zen5-vm-levels.json");
+  std::size_t permutes = 0;
+  for (const EinsumComparison& c : in.einsum)
+    for (const EinsumLowering& l : c.lowerings)
+      if (l.passes)
+        for (const PassPoint& p : l.passes->passes) permutes += p.flops == 0 && p.bytes > 0;
+  ASSERT_GT(permutes, 0u);
+  const std::string html = html_report(in);
+  EXPECT_EQ(count(html, "<g class=\"mark\">"), permutes);
+  EXPECT_NE(html.find("<title>cpu.ttgt permute_A: "), std::string::npos);
+  EXPECT_EQ(count(html_report(recorded()), "<g class=\"mark\">"), 0u);
+
+  // The scene: a mark inside the plot, the axes widened for one past the sweeps, and one no
+  // probe could measure left out.
+  const SweepScene plain = *sweep_scene(m);
+  const SweepScene marked = *sweep_scene(
+      m,
+      {{"near", "a", 1 << 20, 5e9, ""}, {"far", "a", 0x1p40, 1e9, ""}, {"bad", "a", 1, 1e20, ""}});
+  ASSERT_EQ(marked.marks.size(), 2u);
+  for (const auto& k : marked.marks) {
+    EXPECT_GE(k.x, marked.left);
+    EXPECT_LE(k.x, marked.right);
+    EXPECT_GE(k.y, marked.top);
+    EXPECT_LE(k.y, marked.bottom);
+  }
+  EXPECT_NEAR(marked.marks[1].x, marked.right, 1e-9);  // 1 TiB: the widened axis' end
+  EXPECT_GT(marked.x_ticks.size(), plain.x_ticks.size());
+  // Two at one place: one label, the other left to its tip; each group once in the legend.
+  const SweepScene twice =
+      *sweep_scene(m, {{"permute_A", "a", 1 << 20, 5e9, ""}, {"permute_A", "b", 1 << 20, 5e9, ""}});
+  ASSERT_EQ(twice.marks.size(), 2u);
+  EXPECT_TRUE(twice.marks[0].labelled);
+  EXPECT_FALSE(twice.marks[1].labelled);
+  ASSERT_EQ(twice.mark_groups.size(), 2u);
+  EXPECT_GT(twice.mark_groups[0].legend_y, plain.sweeps.back().legend_y);
 }
 
 }  // namespace ridgeline

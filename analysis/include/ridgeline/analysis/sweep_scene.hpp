@@ -44,10 +44,33 @@ struct SweepScene {
     double legend_y = 0;
   };
   std::vector<Line> sweeps;
+  struct Mark {  // a kernel's own bandwidth point (a transpose) beside the sweeps
+    std::string label, group;
+    double x = 0, y = 0;
+    std::string tip;
+    bool labelled = false;  // its label is written beside it (it overlaps no earlier one)
+  };
+  std::vector<Mark> marks;
+  struct Group {  // each marks' group once, in the legend under the sweeps'
+    std::string name;
+    double legend_y = 0;
+  };
+  std::vector<Group> mark_groups;
   std::string x_title = "working set (all arrays of all threads)";
 };
 
-// The scene of `machine`'s sweeps; nullopt where there is nothing to draw.
-std::optional<SweepScene> sweep_scene(const MachineModel& machine);
+// A memory-bound step measured on its own, to set beside the sweeps at its working set
+// (einsum's permutes: no FLOPs, so no place on a FLOP/s roofline).
+struct BandwidthMark {
+  std::string label;  // "permute_A"
+  std::string group;  // whose: "cpu.ttgt" (a printer's colour)
+  double working_set_bytes = 0, bytes_per_s = 0;
+  std::string tip;  // "… 4.19 MB at 9.64 GB/s, 15% of its L3 roof"
+};
+
+// The scene of `machine`'s sweeps, its axes widened to hold each of `marks` that a probe
+// could have measured (others are left out); nullopt where there is nothing to draw.
+std::optional<SweepScene> sweep_scene(const MachineModel& machine,
+                                      const std::vector<BandwidthMark>& marks = {});
 
 }  // namespace ridgeline

@@ -1,6 +1,7 @@
-// cuDNN's graph API as the layernorm and rmsnorm vendor (kernels/src/cuda/gpu_cudnn_norm.cpp):
-// the tensors and the normalisation operation finalise in cuDNN itself without a GPU, so a
-// wrong attribute shows here, not first on a lent GPU machine. Planning and running need a
+// cuDNN's graph API as the layernorm, rmsnorm and attention vendor
+// (kernels/src/cuda/gpu_cudnn_norm.cpp, gpu_cudnn_attention.cpp): the tensors and the
+// operations finalise in cuDNN itself without a GPU, so a wrong attribute shows here, not
+// first on a lent GPU machine. Planning and running need a
 // device (the gpu-labelled tests run them against the reference).
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 
 #include "cuda/cudnn_library.hpp"
 #include "cuda/cudnn_norm_graph.hpp"
+#include "cuda/cudnn_sdpa_graph.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {
@@ -36,6 +38,29 @@ TEST(CudnnGraph, TheNormOperationFinalisesForEachOpDtypeAndShape) {
       }
 }
 
+// The attention graph: 10 operations (two matmuls, the scale, max, subtract, exp, sum, log,
+// the statistics' add, divide), 4 more for the causal mask (two indices, compare, select);
+// every intermediate virtual, so only Q, K, V, O and the by-value scalars are named in a call.
+TEST(CudnnGraph, TheAttentionGraphFinalisesCausalOrNotOnAwkwardShapes) {
+  SKIP_WITHOUT_CUDNN();
+  for (DType dtype : {DType::bf16, DType::f16})
+    for (const CudnnSdpaShape& shape :
+         {CudnnSdpaShape{1, 1, 1, 64, false}, CudnnSdpaShape{2, 3, 37, 64, true},
+          CudnnSdpaShape{1, 2, 130, 128, false}, CudnnSdpaShape{4, 16, 4096, 128, true}}) {
+      const std::string what = std::string(to_string(dtype)) + " seq " + std::to_string(shape.seq) +
+                               (shape.causal ? " causal" : "");
+      try {
+        const CudnnSdpaGraph g = cudnn_sdpa_graph(dtype, shape);
+        EXPECT_EQ(g.operations.size(), shape.causal ? 14u : 10u) << what;
+        EXPECT_EQ(g.ops().size(), g.operations.size()) << what;
+        // Q, K, V, O, the scale (and -inf when causal), then the virtual intermediates.
+        EXPECT_EQ(g.tensors.size(), shape.causal ? 6u + 13u : 5u + 9u) << what;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << what << ": " << e.what();
+      }
+    }
+}
+
 TEST(CudnnGraph, ATensorCuDnnRefusesThrowsWithTheStepAndStatus) {
   SKIP_WITHOUT_CUDNN();
   // Three strides for four dimensions.
@@ -49,7 +74,7 @@ TEST(CudnnGraph, ATensorCuDnnRefusesThrowsWithTheStepAndStatus) {
   }
 }
 
-TEST(CudnnGraph, LayernormAndRmsnormHaveTheCudnnVendor) {
+TEST(CudnnGraph, LayernormRmsnormAndAttentionHaveTheCudnnVendor) {
   const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
   for (const char* op : {"layernorm", "rmsnorm"}) {
     const KernelInfo* k = catalog.find("cuda.cudnn", op);
@@ -58,6 +83,11 @@ TEST(CudnnGraph, LayernormAndRmsnormHaveTheCudnnVendor) {
     EXPECT_EQ(k->family, "cudnn") << op;
     EXPECT_EQ(k->dtypes, (std::vector<DType>{DType::f32, DType::bf16})) << op;
   }
+  const KernelInfo* attention = catalog.find("cuda.cudnn", "attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->role, KernelRole::vendor);
+  EXPECT_EQ(attention->family, "cudnn");
+  EXPECT_EQ(attention->dtypes, std::vector<DType>{DType::bf16});
 }
 
 }  // namespace ridgeline

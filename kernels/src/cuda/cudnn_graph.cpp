@@ -59,7 +59,7 @@ CudnnDescriptor& CudnnDescriptor::finalize() {
 
 CudnnDescriptor cudnn_tensor(std::int64_t uid, cudnnDataType_t type,
                              const std::vector<std::int64_t>& dims,
-                             const std::vector<std::int64_t>& strides, bool by_value) {
+                             const std::vector<std::int64_t>& strides, CudnnTensorKind kind) {
   CudnnDescriptor t(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
   const std::int64_t alignment = 16;
   t.set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type)
@@ -69,9 +69,65 @@ CudnnDescriptor cudnn_tensor(std::int64_t uid, cudnnDataType_t type,
            strides.data())
       .set(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid)
       .set(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &alignment);
-  if (by_value) t.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value);
+  const bool yes = true;
+  if (kind == CudnnTensorKind::by_value)
+    t.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &yes);
+  if (kind == CudnnTensorKind::virtual_)
+    t.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &yes);
   t.finalize();
   return t;
+}
+
+CudnnDescriptor cudnn_pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math,
+                                const CudnnDescriptor& x, const CudnnDescriptor* b,
+                                const CudnnDescriptor* t, const CudnnDescriptor& y,
+                                std::int64_t axis) {
+  CudnnDescriptor pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+  pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode)
+      .set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &math);
+  if (mode == CUDNN_POINTWISE_GEN_INDEX)
+    pw.set(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, 1, &axis);
+  pw.finalize();
+  CudnnDescriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+  op.set(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, pw)
+      .set(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x)
+      .set(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y);
+  if (b) op.set(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b);
+  if (t) op.set(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, *t);
+  const float one = 1.0f;
+  op.set(CUDNN_ATTR_OPERATION_POINTWISE_ALPHA1, CUDNN_TYPE_FLOAT, 1, &one)
+      .set(CUDNN_ATTR_OPERATION_POINTWISE_ALPHA2, CUDNN_TYPE_FLOAT, 1, &one)
+      .finalize();
+  return op;
+}
+
+CudnnDescriptor cudnn_reduction(cudnnReduceTensorOp_t reduce, const CudnnDescriptor& x,
+                                const CudnnDescriptor& y) {
+  const cudnnDataType_t f32 = CUDNN_DATA_FLOAT;
+  CudnnDescriptor r(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+  r.set(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &f32)
+      .set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &reduce)
+      .finalize();
+  CudnnDescriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+  op.set(CUDNN_ATTR_OPERATION_REDUCTION_DESC, r)
+      .set(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x)
+      .set(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y)
+      .finalize();
+  return op;
+}
+
+CudnnDescriptor cudnn_matmul(const CudnnDescriptor& a, const CudnnDescriptor& b,
+                             const CudnnDescriptor& c) {
+  const cudnnDataType_t f32 = CUDNN_DATA_FLOAT;
+  CudnnDescriptor m(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+  m.set(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &f32).finalize();
+  CudnnDescriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+  op.set(CUDNN_ATTR_OPERATION_MATMUL_ADESC, a)
+      .set(CUDNN_ATTR_OPERATION_MATMUL_BDESC, b)
+      .set(CUDNN_ATTR_OPERATION_MATMUL_CDESC, c)
+      .set(CUDNN_ATTR_OPERATION_MATMUL_DESC, m)
+      .finalize();
+  return op;
 }
 
 namespace {
@@ -95,7 +151,8 @@ std::int64_t engine_index(cudnnBackendDescriptor_t config) {
 
 }  // namespace
 
-CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops) {
+CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops,
+                       CudnnFallback fallback) {
   constexpr std::int64_t kMostConfigs = 32;
   CudnnPlans out;
   out.kept.reserve(3 + 2 * kMostConfigs);  // the references below stay valid
@@ -110,6 +167,9 @@ CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescri
   std::string refusals;
   // Mode A's configs first, then the fallback list's engines A did not offer.
   for (const cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    if (mode == CUDNN_HEUR_MODE_FALLBACK && fallback == CudnnFallback::when_a_has_none &&
+        !out.plans.empty())
+      break;
     CudnnDescriptor& heuristics = out.kept.emplace_back(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
     heuristics.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph)
         .set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode)
@@ -191,6 +251,32 @@ std::vector<double> cudnn_time_plans(cudnnHandle_t handle, const CudnnPlans& pla
   // A failed launch leaves an error behind: the next checked call would report it.
   RIDGELINE_CUDA(cudaGetLastError());
   return best;
+}
+
+std::int64_t cudnn_workspace_bytes(const CudnnPlans& plans) {
+  std::int64_t bytes = 0;
+  for (const CudnnPlan& p : plans.plans) bytes = std::max(bytes, p.workspace_bytes);
+  return bytes;
+}
+
+CudnnChoice cudnn_fastest_plan(cudnnHandle_t handle, const CudnnPlans& plans,
+                               const CudnnDescriptor& pack, cudaStream_t stream) {
+  const std::vector<double> times = cudnn_time_plans(handle, plans, pack, stream, 3);
+  const std::size_t best =
+      static_cast<std::size_t>(std::min_element(times.begin(), times.end()) - times.begin());
+  if (times[best] == std::numeric_limits<double>::infinity())
+    throw std::runtime_error(
+        fmt::format("cuDNN: none of the {} plans that finalised ran", times.size()));
+  return {&plans.plans[best], times[best], times.front(), times.size()};
+}
+
+std::string cudnn_choice_note(const CudnnChoice& c) {
+  return fmt::format(
+      "engine config {} of heuristics mode {} (engine {}), the fastest of the {} plans that "
+      "finalised ({:.1f} against {:.1f} us for mode A's first; best of 3 calls each at setup), "
+      "workspace {} B",
+      c.plan->config, c.plan->mode, c.plan->engine, c.plans, c.seconds * 1e6, c.first_seconds * 1e6,
+      c.plan->workspace_bytes);
 }
 
 CudnnDescriptor cudnn_variant_pack(const std::vector<std::int64_t>& uids,

@@ -32,11 +32,30 @@ class CudnnDescriptor {
   cudnnBackendDescriptor_t d_ = nullptr;
 };
 
-// A finalised tensor of a graph: packed dims and strides, 16-byte aligned; `by_value` for a
-// scalar passed from the host (an epsilon).
+// Where a graph's tensor lives: device memory the variant pack names, a scalar passed from
+// the host (an epsilon, a scale), or nowhere (virtual: an intermediate cuDNN keeps inside its
+// kernel, never in memory).
+enum class CudnnTensorKind { memory, by_value, virtual_ };
+
+// A finalised tensor of a graph: its dims and strides, 16-byte aligned.
 CudnnDescriptor cudnn_tensor(std::int64_t uid, cudnnDataType_t type,
                              const std::vector<std::int64_t>& dims,
-                             const std::vector<std::int64_t>& strides, bool by_value = false);
+                             const std::vector<std::int64_t>& strides,
+                             CudnnTensorKind kind = CudnnTensorKind::memory);
+
+// Finalised operations of a graph, over finalised tensors. A pointwise operation of `mode`
+// computed in `math`: y = mode(x) with b for binary modes and t too for a select (b where t
+// is false); `axis` for CUDNN_POINTWISE_GEN_INDEX (the index along that dimension).
+CudnnDescriptor cudnn_pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math,
+                                const CudnnDescriptor& x, const CudnnDescriptor* b,
+                                const CudnnDescriptor* t, const CudnnDescriptor& y,
+                                std::int64_t axis = -1);
+// y = x reduced by `op` (in f32) over the dimensions where y has extent 1.
+CudnnDescriptor cudnn_reduction(cudnnReduceTensorOp_t op, const CudnnDescriptor& x,
+                                const CudnnDescriptor& y);
+// c = a b over the last two dimensions, batched over the others, accumulated in f32.
+CudnnDescriptor cudnn_matmul(const CudnnDescriptor& a, const CudnnDescriptor& b,
+                             const CudnnDescriptor& c);
 
 // One execution plan for a graph: which heuristics mode ("A", "fallback") and which of its
 // engine configs it came from, cuDNN's global index of that config's engine (-1 where cuDNN
@@ -55,14 +74,34 @@ struct CudnnPlans {
   int configs = 0;  // engine configs the heuristics offered (at most 32 a mode are tried)
 };
 // The plans that finalise for the graph of `ops`: heuristics mode A's engine configs, then
-// the fallback list's other engines; throws with each refusal's status when none does.
-CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops);
+// the fallback list's other engines (`fallback` always, or only where mode A's gave none);
+// throws with each refusal's status when none does.
+enum class CudnnFallback { always, when_a_has_none };
+CudnnPlans cudnn_plans(cudnnHandle_t handle, const std::vector<const CudnnDescriptor*>& ops,
+                       CudnnFallback fallback = CudnnFallback::always);
 
 // Each plan's best time in seconds over `runs` calls with `pack` on `stream` (after one
 // untimed call), by CUDA events, infinity for a plan that fails to run; the pack's workspace
 // must fit every plan.
 std::vector<double> cudnn_time_plans(cudnnHandle_t handle, const CudnnPlans& plans,
                                      const CudnnDescriptor& pack, cudaStream_t stream, int runs);
+
+// The largest workspace of the plans: one buffer serves whichever runs.
+std::int64_t cudnn_workspace_bytes(const CudnnPlans& plans);
+
+// The fastest plan on one call's pack, as a user tuning cuDNN would pick it (each plan timed
+// by cudnn_time_plans, 3 calls); throws where none of them ran.
+struct CudnnChoice {
+  const CudnnPlan* plan = nullptr;
+  double seconds = 0;        // its best time
+  double first_seconds = 0;  // mode A's first plan's, for the notes
+  std::size_t plans = 0;     // plans that finalised
+};
+CudnnChoice cudnn_fastest_plan(cudnnHandle_t handle, const CudnnPlans& plans,
+                               const CudnnDescriptor& pack, cudaStream_t stream);
+// The choice in words for a case's notes: "engine config 0 of heuristics mode A (engine 6),
+// the fastest of the 4 plans that finalised (…)".
+std::string cudnn_choice_note(const CudnnChoice& choice);
 
 // The pointers of one call (device memory, or host memory for a by-value tensor) by uid.
 CudnnDescriptor cudnn_variant_pack(const std::vector<std::int64_t>& uids,

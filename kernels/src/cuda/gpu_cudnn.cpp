@@ -1,7 +1,7 @@
 // cuDNN as the vendor of the GPU's memory-bound ops: softmax through cudnnSoftmaxForward
 // (the max-subtracted algorithm, one instance per row). Loaded at run time
 // (cudnn_library.hpp); without cuDNN the kernel says why. Layer and RMS normalisation come
-// through cuDNN's graph API (gpu_cudnn_norm.cpp); attention is not here yet.
+// through cuDNN's graph API (gpu_cudnn_norm.cpp), attention too (gpu_cudnn_attention.cpp).
 #include <fmt/format.h>
 
 #include <climits>

@@ -62,8 +62,7 @@ class CudnnNorm final : public GpuOpKernel {
     const RowShape r = row_shape(p);
     graph_ = std::make_unique<CudnnNormGraph>(cudnn_norm_graph(op_, p.dtype, r.rows, r.cols));
     plans_ = std::make_unique<CudnnPlans>(cudnn_plans(handle_, {graph_->operation.get()}));
-    std::int64_t workspace = 0;
-    for (const CudnnPlan& c : plans_->plans) workspace = std::max(workspace, c.workspace_bytes);
+    const std::int64_t workspace = cudnn_workspace_bytes(*plans_);
     if (workspace_.bytes() < static_cast<std::size_t>(workspace))
       workspace_ = DeviceBuffer(static_cast<std::size_t>(workspace));
 
@@ -81,23 +80,14 @@ class CudnnNorm final : public GpuOpKernel {
       packs_.emplace(o.in("x"), cudnn_variant_pack(uids, pointers, workspace_.get()));
     }
     RIDGELINE_CUDA(cudaStreamSynchronize(stream));
-    // The fastest plan on the first copy, as a user tuning cuDNN would pick it.
-    const std::vector<double> times =
-        cudnn_time_plans(handle_, *plans_, packs_.at(slots.front().in("x")), stream, 3);
-    const std::size_t best =
-        static_cast<std::size_t>(std::min_element(times.begin(), times.end()) - times.begin());
-    if (times[best] == std::numeric_limits<double>::infinity())
-      throw std::runtime_error("cuDNN: none of the " + std::to_string(times.size()) +
-                               " plans that finalised ran");
-    plan_ = &plans_->plans[best];
+    // The fastest plan on the first copy.
+    const CudnnChoice choice =
+        cudnn_fastest_plan(handle_, *plans_, packs_.at(slots.front().in("x")), stream);
+    plan_ = choice.plan;
     notes_["library"] = fmt::format("cuDNN {}", cudnn().cudnnGetVersion());
-    notes_["call"] = fmt::format(
-        "cudnnBackendExecute of a {} forward graph: engine config {} of heuristics mode {} "
-        "(engine {}), the fastest of the {} plans that finalised ({:.1f} against {:.1f} us for "
-        "mode A's first; best of 3 calls each at setup), workspace {} B",
-        op_ == RowwiseOp::layernorm ? "layer-norm" : "RMS-norm", plan_->config, plan_->mode,
-        plan_->engine, plans_->plans.size(), times[best] * 1e6, times.front() * 1e6,
-        plan_->workspace_bytes);
+    notes_["call"] = fmt::format("cudnnBackendExecute of a {} forward graph: {}",
+                                 op_ == RowwiseOp::layernorm ? "layer-norm" : "RMS-norm",
+                                 cudnn_choice_note(choice));
     if (p.dtype == DType::bf16)
       notes_["weights"] = "each copy's bf16 gamma (and beta) widened to f32 once, before timing";
   }
@@ -140,7 +130,8 @@ CudnnNormGraph cudnn_norm_graph(RowwiseOp op, DType dtype, std::int64_t rows, st
   g.tensors.push_back(cudnn_tensor(U::kX, io, rows_dims, strides));
   g.tensors.push_back(cudnn_tensor(U::kY, io, rows_dims, strides));
   g.tensors.push_back(cudnn_tensor(U::kScale, CUDNN_DATA_FLOAT, vec_dims, strides));
-  g.tensors.push_back(cudnn_tensor(U::kEpsilon, CUDNN_DATA_FLOAT, one, one, true));
+  g.tensors.push_back(
+      cudnn_tensor(U::kEpsilon, CUDNN_DATA_FLOAT, one, one, CudnnTensorKind::by_value));
   if (has_beta(op))
     g.tensors.push_back(cudnn_tensor(U::kBias, CUDNN_DATA_FLOAT, vec_dims, strides));
   const cudnnBackendNormMode_t mode =

@@ -11,6 +11,7 @@ void add_gpu_kernels(KernelCatalog& catalog) {
   add_gpu_attention_kernels(catalog);
   add_cudnn_kernels(catalog);
   add_cudnn_norm_kernels(catalog);
+  add_cudnn_attention_kernels(catalog);
 }
 
 }  // namespace ridgeline

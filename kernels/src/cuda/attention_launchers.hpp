@@ -22,8 +22,10 @@ struct DeviceAttention {
 
 // The head dims the flash kernel is built for (multiples of its 16-deep mma steps).
 bool flash_attention_head_dim(std::int64_t head_dim);
-// O = softmax(Q K^T / sqrt(head_dim)) V, bf16, tiles of 64 queries against blocks of 64 keys,
-// the scores in registers only.
+// The warps of 16 queries each a flash attention block takes at this head dim (4 or 8).
+int flash_attention_warps(std::int64_t head_dim);
+// O = softmax(Q K^T / sqrt(head_dim)) V, bf16, tiles of 16 x flash_attention_warps() queries
+// against blocks of 64 keys, the scores in registers only.
 void launch_flash_attention(const DeviceAttention& a, cudaStream_t s);
 
 // The unfused chain's element passes: out = in * scale (the scaled copy of Q), and the

@@ -1,6 +1,6 @@
 // Flash attention (FlashAttention-2's loop order) on mma.sync m16n8k16, bf16 operands, f32
-// accumulators: a block of 4 warps takes 64 queries of one head, each warp 16 of them, and
-// walks the keys in blocks of 64. K and V blocks come into shared memory by cp.async, the
+// accumulators: a block of WARPS warps takes 16 x WARPS queries of one head, each warp 16 of
+// them, and walks the keys in blocks of 64. K and V blocks come into shared memory by cp.async, the
 // next one while the tensor cores work on this one; per block a warp computes its 16 x 64
 // scores S = Q K^T in registers, updates each row's running max and sum (the online
 // softmax), rescales its O accumulators and adds P V, P passed from the score accumulators
@@ -10,6 +10,7 @@
 #include <cuda_bf16.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "attention_launchers.hpp"
 #include "cp_async.cuh"
@@ -21,15 +22,17 @@ namespace {
 
 using Index = long long;
 using bf16 = __nv_bfloat16;
-constexpr int kThreads = 128, kBlockM = 64, kBlockN = 64;
+constexpr int kBlockN = 64;
 constexpr float kNegInf = -INFINITY;
 
-template <int D>
+// A block's geometry: WARPS warps of 16 queries each, keys in blocks of kBlockN.
+template <int D, int WARPS>
 struct Tile {
+  static constexpr int threads = 32 * WARPS, block_m = 16 * WARPS;
   static constexpr int LD = D + 8;  // padded rows: the 8 rows an ldmatrix reads hit 8 bank groups
-  static constexpr int elements = kBlockM * LD;
+  static constexpr int q_elements = block_m * LD, kv_elements = kBlockN * LD;
   // Q, then two stages of K, then two of V.
-  static constexpr std::size_t shared_bytes = 5 * elements * sizeof(bf16);
+  static constexpr std::size_t shared_bytes = (q_elements + 4 * kv_elements) * sizeof(bf16);
 };
 
 __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const void* p) {
@@ -55,35 +58,45 @@ __device__ __forceinline__ unsigned pack_bf16(float lo, float hi) {
   return *reinterpret_cast<const unsigned*>(&v);
 }
 
-// 64 rows of D from `src` (rows from row0, seq of them) into `dst`, rows past seq zeroed.
-template <int D>
+// ROWS rows of D from `src` (rows from row0, seq of them) into `dst`, rows past seq zeroed,
+// by THREADS threads.
+template <int D, int ROWS, int THREADS>
 __device__ __forceinline__ void load_tile(bf16* dst, const bf16* src, int row0, int seq) {
-  for (int i = threadIdx.x; i < kBlockM * D / 8; i += kThreads) {
+  constexpr int LD = D + 8;
+  for (int i = threadIdx.x; i < ROWS * D / 8; i += THREADS) {
     const int r = i / (D / 8), c = (i % (D / 8)) * 8;
     const bool inside = row0 + r < seq;
-    copy16_async(&dst[r * Tile<D>::LD + c],
-                 inside ? &src[static_cast<Index>(row0 + r) * D + c] : src, inside);
+    copy16_async(&dst[r * LD + c], inside ? &src[static_cast<Index>(row0 + r) * D + c] : src,
+                 inside);
   }
 }
 
-template <int D, bool CAUSAL>
-__global__ void __launch_bounds__(kThreads)
+// Up to head_dim 64 a thread gets at most 128 registers, so 16 warps fit a multiprocessor's
+// 64 Ki registers (at 129, what the compiler chose for head_dim 64, 12 did); 0, no minimum.
+template <int D, int WARPS>
+constexpr int min_blocks() {
+  return D <= 64 ? 16 / WARPS : 0;
+}
+
+template <int D, bool CAUSAL, int WARPS>
+__global__ void __launch_bounds__(32 * WARPS, (min_blocks<D, WARPS>()))
     flash_attention(const bf16* q, const bf16* k, const bf16* v, bf16* o, int seq,
                     float scale_log2) {
   extern __shared__ __align__(128) unsigned char shared[];
-  constexpr int LD = Tile<D>::LD, E = Tile<D>::elements;
+  using T = Tile<D, WARPS>;
+  constexpr int LD = T::LD, E = T::kv_elements, kBlockM = T::block_m, kThreads = T::threads;
   bf16* qs = reinterpret_cast<bf16*>(shared);
-  bf16* ks = qs + E;      // two stages
-  bf16* vs = qs + 3 * E;  // two stages
+  bf16* ks = qs + T::q_elements;  // two stages
+  bf16* vs = ks + 2 * E;          // two stages
   const Index head = static_cast<Index>(blockIdx.y) * seq * D;
   const int m0 = static_cast<int>(blockIdx.x) * kBlockM;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int keys = CAUSAL ? min(seq, m0 + kBlockM) : seq;
   const int blocks = (keys + kBlockN - 1) / kBlockN;
 
-  load_tile<D>(qs, q + head, m0, seq);
-  load_tile<D>(ks, k + head, 0, seq);
-  load_tile<D>(vs, v + head, 0, seq);
+  load_tile<D, kBlockM, kThreads>(qs, q + head, m0, seq);
+  load_tile<D, kBlockN, kThreads>(ks, k + head, 0, seq);
+  load_tile<D, kBlockN, kThreads>(vs, v + head, 0, seq);
   commit_copies();
 
   unsigned qf[D / 16][4];
@@ -98,8 +111,8 @@ __global__ void __launch_bounds__(kThreads)
 
   for (int b = 0; b < blocks; ++b) {
     if (b + 1 < blocks) {  // the next key block, into the other stage
-      load_tile<D>(ks + ((b + 1) % 2) * E, k + head, (b + 1) * kBlockN, seq);
-      load_tile<D>(vs + ((b + 1) % 2) * E, v + head, (b + 1) * kBlockN, seq);
+      load_tile<D, kBlockN, kThreads>(ks + ((b + 1) % 2) * E, k + head, (b + 1) * kBlockN, seq);
+      load_tile<D, kBlockN, kThreads>(vs + ((b + 1) % 2) * E, v + head, (b + 1) * kBlockN, seq);
     }
     commit_copies();
     wait_copies<1>();  // this block's group has landed (Q too, with the first)
@@ -200,34 +213,58 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int D, bool CAUSAL>
+template <int D, bool CAUSAL, int WARPS>
 void launch_typed(const DeviceAttention& a, cudaStream_t stream) {
-  constexpr std::size_t bytes = Tile<D>::shared_bytes;
+  using T = Tile<D, WARPS>;
+  constexpr std::size_t bytes = T::shared_bytes;
   static bool configured = false;  // the dynamic shared-memory limit, once per instance
   if (!configured) {
-    RIDGELINE_CUDA(cudaFuncSetAttribute(flash_attention<D, CAUSAL>,
+    RIDGELINE_CUDA(cudaFuncSetAttribute(flash_attention<D, CAUSAL, WARPS>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(bytes)));
     configured = true;
   }
-  const dim3 grid(static_cast<unsigned>((a.seq + kBlockM - 1) / kBlockM),
+  const dim3 grid(static_cast<unsigned>((a.seq + T::block_m - 1) / T::block_m),
                   static_cast<unsigned>(a.heads));
   const float scale_log2 = 1.4426950408889634f / std::sqrt(static_cast<float>(D));
-  flash_attention<D, CAUSAL><<<grid, kThreads, bytes, stream>>>(
+  flash_attention<D, CAUSAL, WARPS><<<grid, T::threads, bytes, stream>>>(
       static_cast<const bf16*>(a.q), static_cast<const bf16*>(a.k), static_cast<const bf16*>(a.v),
       static_cast<bf16*>(a.o), static_cast<int>(a.seq), scale_log2);
   cuda_check_launch("flash_attention");
 }
 
+template <int D, int WARPS>
+void launch_warps(const DeviceAttention& a, cudaStream_t stream) {
+  if (a.causal)
+    launch_typed<D, true, WARPS>(a, stream);
+  else
+    launch_typed<D, false, WARPS>(a, stream);
+}
+
 template <int D>
 void launch_head_dim(const DeviceAttention& a, cudaStream_t stream) {
-  if (a.causal)
-    launch_typed<D, true>(a, stream);
+  if (flash_attention_warps(D) == 8)
+    launch_warps<D, 8>(a, stream);
   else
-    launch_typed<D, false>(a, stream);
+    launch_warps<D, 4>(a, stream);
 }
 
 }  // namespace
+
+int flash_attention_warps(std::int64_t head_dim) {
+  // RIDGELINE_FLASH_WARPS (4 or 8) overrides the choice, for tuning experiments.
+  static const int forced = [] {
+    const char* v = std::getenv("RIDGELINE_FLASH_WARPS");
+    const int w = v ? std::atoi(v) : 0;
+    return w == 4 || w == 8 ? w : 0;
+  }();
+  if (forced) return forced;
+  // Eight warps share each K and V block among 128 queries. On the H100 (b4 h16 seq 4096,
+  // 2026-11-27) that ran head_dim 64 in 1244 us against 1329 at four warps (causal 730 against
+  // 742); at 128 neither led by more than 3% (2535 / 2599 us, causal 1497 / 1480), where
+  // registers hold a multiprocessor to 8 warps either way: four stay.
+  return head_dim <= 64 ? 8 : 4;
+}
 
 bool flash_attention_head_dim(std::int64_t head_dim) {
   return head_dim == 32 || head_dim == 64 || head_dim == 128;

@@ -38,15 +38,16 @@ DeviceAttention on(DeviceAttention a, const DeviceOperands& o) {
 class FlashAttention final : public GpuOpKernel {
  public:
   FlashAttention()
-      : GpuOpKernel({"attention",
-                     "cuda.fused",
-                     Device::gpu,
-                     {DType::bf16},
-                     false,
-                     "flash attention on mma.sync: 64 queries per block against blocks of 64 keys, "
-                     "online softmax in registers, the scores never stored",
-                     KernelRole::fused,
-                     "cuda"}) {}
+      : GpuOpKernel(
+            {"attention",
+             "cuda.fused",
+             Device::gpu,
+             {DType::bf16},
+             false,
+             "flash attention on mma.sync: 64 or 128 queries per block against blocks of 64 keys, "
+             "online softmax in registers, the scores never stored",
+             KernelRole::fused,
+             "cuda"}) {}
 
  protected:
   Support supports_problem(const Problem& p) const override {
@@ -59,7 +60,9 @@ class FlashAttention final : public GpuOpKernel {
   }
   void setup(const Problem& p, const std::vector<DeviceOperands>&, cudaStream_t) override {
     dims_ = attention_dims(p);
-    notes_["tiles"] = "64 queries x 64 keys, 4 warps, K and V double-buffered by cp.async";
+    const int warps = flash_attention_warps(dims_.head_dim);
+    notes_["tiles"] = fmt::format(
+        "{} queries x 64 keys, {} warps, K and V double-buffered by cp.async", 16 * warps, warps);
   }
   void launch(const DeviceOperands& o, cudaStream_t s) override {
     launch_flash_attention(on(dims_, o), s);

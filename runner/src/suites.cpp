@@ -172,12 +172,12 @@ const std::vector<SuiteDefinition>& suites() {
        &gpu_suite, 5, 0.2},
       {"gpu-fusion",
        "GPU: fused against unfused: softmax, layernorm, rmsnorm at 4096x4096 and 1 GiB per "
-       "operand (f32 and bf16; cuDNN's softmax beside them), the eltwise chain at 2^28 elements "
+       "operand (f32 and bf16; cuDNN beside them), the eltwise chain at 2^28 elements "
        "for L = 1 ... 32, "
        "gemm_bias_act in bf16 at 8192^3 and 8192x8192x256 (own fused, own unfused, cuBLASLt's "
        "epilogue) and in f32 at 4096x4096x64, attention in bf16 at batch 4, 16 heads, seq 4096, "
-       "head_dim 64 and 128, causal and not (flash against the unfused chain)",
-       &gpu_fusion_suite, 5, 0.3},
+       "head_dim 64 and 128, causal and not (flash against the unfused chain and cuDNN)",
+       &gpu_fusion_suite, 5, 0.2},
       {"gpu-patterns",
        "GPU: cuBLAS bf16 at 8192^3 on zeros, constant, uniform, normal, integer, sparse50, "
        "sign_random, mantissa2 and subnormal inputs (power and clock per pattern with --collect "

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "ridgeline/core/dtype.hpp"
@@ -141,27 +143,37 @@ std::vector<EinsumNetworkComparison> einsum_network_comparisons(
       out.push_back(std::move(base));
       continue;
     }
+    // The network's paths per element size, enumerated once each.
+    std::map<std::size_t, std::vector<EinsumPath>> paths_by_size;
+    auto paths = [&](DType dtype) -> const std::vector<EinsumPath>& {
+      auto [it, fresh] = paths_by_size.try_emplace(size_of(dtype));
+      if (fresh) it->second = einsum_paths(n, size_of(dtype));
+      return it->second;
+    };
+    auto ran_a_step = [&](const EinsumComparison& c, DType dtype) {
+      for (const EinsumPath& p : paths(dtype))
+        for (const EinsumPathStep& st : p.steps)
+          if (is_step(c, st.equation, step_extents(n, st.equation))) return true;
+      return false;
+    };
     // Each dtype and thread count that ran a step of the network, in the run's order.
-    std::vector<std::pair<std::string, int>> configs;
+    std::vector<std::tuple<std::string, DType, int>> configs;
     for (const EinsumComparison& c : comparisons) {
-      const std::pair<std::string, int> config{c.dtype, c.threads};
-      if (std::find(configs.begin(), configs.end(), config) != configs.end()) continue;
       const auto dtype = parse_dtype(c.dtype);
       if (!dtype) continue;
-      for (const EinsumPath& p : einsum_paths(n, size_of(*dtype)))
-        for (const EinsumPathStep& st : p.steps)
-          if (is_step(c, st.equation, step_extents(n, st.equation)) &&
-              std::find(configs.begin(), configs.end(), config) == configs.end())
-            configs.push_back(config);
+      const std::tuple<std::string, DType, int> config{c.dtype, *dtype, c.threads};
+      if (std::find(configs.begin(), configs.end(), config) == configs.end() &&
+          ran_a_step(c, *dtype))
+        configs.push_back(config);
     }
-    for (const auto& [dtype, threads] : configs) {
+    for (const auto& [name, dtype, threads] : configs) {
       std::vector<EinsumComparison> same;
       for (const EinsumComparison& c : comparisons)
-        if (c.dtype == dtype && c.threads == threads) same.push_back(c);
+        if (c.dtype == name && c.threads == threads) same.push_back(c);
       EinsumNetworkComparison m = base;
-      m.dtype = dtype;
+      m.dtype = name;
       m.threads = threads;
-      m.paths = measure_paths(n, einsum_paths(n, size_of(*parse_dtype(dtype))), same);
+      m.paths = measure_paths(n, paths(dtype), same);
       m.verdict = paths_verdict(m.paths);
       m.framework = framework_verdict(m.paths);
       out.push_back(std::move(m));

@@ -159,6 +159,7 @@ class MainWindow : public QMainWindow {
   QTableView* einsum_view_ = nullptr;
   QLabel* einsum_lines_ = nullptr;      // the best one's lead, what the notation hides
   TableModel* einsum_steps_ = nullptr;  // the picked lowering's steps
+  SweepView* einsum_sweep_ = nullptr;   // the contraction's permutes beside the sweeps
   SweepView* sweep_ = nullptr;
 };
 

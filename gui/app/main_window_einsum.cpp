@@ -2,6 +2,8 @@
 // the report's einsum table, the best one's lead and what the notation hides; picking a
 // lowering shows its steps where its kernel lapped them (TTGT's permutes and GEMM, each
 // against its own roof) and selects its point on the roofline and its row in the results.
+// The permutes, which have no FLOPs and so no place on the roofline, are points beside the
+// machine's bandwidth sweeps, as in the report.
 // The run's networks come first in the list, each as the report's paths table.
 #include <QComboBox>
 #include <QItemSelectionModel>
@@ -12,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "main_window.hpp"
+#include "sweep_view.hpp"
 
 namespace ridgeline::gui {
 
@@ -31,6 +34,8 @@ void MainWindow::build_einsum_tab(QTabWidget* tabs) {
   layout->addWidget(einsum_lines_);
   einsum_steps_ = new TableModel(this);
   layout->addWidget(sortable_view(einsum_steps_, TableModel::kSortRole, page), 2);
+  einsum_sweep_ = new SweepView(page);
+  layout->addWidget(einsum_sweep_, 3);
   einsum_tab_ = tabs->addTab(page, "einsum");
   connect(einsum_choice_, &QComboBox::currentIndexChanged, this, &MainWindow::show_einsum);
   connect(einsum_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -60,6 +65,8 @@ void MainWindow::show_einsum(int index) {
   einsum_steps_->set_table({});
   einsum_table_->set_table({});
   einsum_lines_->clear();
+  einsum_sweep_->set_machine(nullptr);
+  einsum_sweep_->hide();
   if (index >= 0 && index < static_cast<int>(einsum_networks_.size())) {
     const EinsumNetworkComparison& n = einsum_networks_[static_cast<std::size_t>(index)];
     if (n.error.empty()) einsum_table_->set_table(einsum_paths_table(n));
@@ -77,6 +84,12 @@ void MainWindow::show_einsum(int index) {
   QString lines = QString::fromStdString(einsum_lead(c));
   if (!c.hides.empty()) lines += "\n" + QString::fromStdString(c.hides);
   einsum_lines_->setText(lines);
+  const RunDocument* shown_run = model_->document();
+  const std::vector<BandwidthMark> marks = einsum_permute_marks(c);
+  if (shown_run && shown_run->input.machine && !marks.empty()) {
+    einsum_sweep_->set_machine(&*shown_run->input.machine, marks);
+    einsum_sweep_->setVisible(einsum_sweep_->scene().has_value());
+  }
 }
 
 void MainWindow::einsum_lowering_selected() {

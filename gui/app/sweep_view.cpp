@@ -11,8 +11,8 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
   setMinimumHeight(200);
 }
 
-void SweepView::set_machine(const MachineModel* machine) {
-  scene_ = machine ? sweep_scene(*machine) : std::nullopt;
+void SweepView::set_machine(const MachineModel* machine, const std::vector<BandwidthMark>& marks) {
+  scene_ = machine ? sweep_scene(*machine, marks) : std::nullopt;
   update();
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// The Machine tab's memory sweep plot: the sweep scene of the run's machine model, scaled to
-// the widget (aspect kept), or a line saying the model has no sweep.
+// A memory sweep plot: the sweep scene of the run's machine model (the Machine tab), with
+// marks beside it (the einsum tab's permutes), scaled to the widget (aspect kept), or a line
+// saying the model has no sweep.
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "ridgeline/analysis/sweep_scene.hpp"
 
@@ -12,7 +14,8 @@ class SweepView : public QWidget {
   Q_OBJECT
  public:
   explicit SweepView(QWidget* parent = nullptr);
-  void set_machine(const MachineModel* machine);  // nullptr: none
+  void set_machine(const MachineModel* machine,  // nullptr: none
+                   const std::vector<BandwidthMark>& marks = {});
   const std::optional<SweepScene>& scene() const { return scene_; }
 
  protected:

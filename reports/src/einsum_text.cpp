@@ -31,18 +31,6 @@ std::string step_text(const EinsumLowering& l, const PassPoint& p) {
                                 : "");
 }
 
-// The steps without FLOPs (the permutes) of every lowering that lapped its steps, each at
-// its working set (the bytes it reads and writes) and bandwidth.
-std::vector<BandwidthMark> permute_marks(const EinsumComparison& c) {
-  std::vector<BandwidthMark> marks;
-  for (const EinsumLowering& l : c.lowerings)
-    if (l.passes)
-      for (const PassPoint& p : l.passes->passes)
-        if (p.flops == 0 && p.bytes > 0 && p.bandwidth > 0)
-          marks.push_back({p.name, l.backend, p.bytes, p.bandwidth, step_text(l, p)});
-  return marks;
-}
-
 std::string bound_text(const EinsumLowering& l) {
   if (l.bound.is_compute()) return "compute";
   if (l.bound.is_memory()) return l.bound.level;
@@ -51,6 +39,16 @@ std::string bound_text(const EinsumLowering& l) {
 }
 
 }  // namespace
+
+std::vector<BandwidthMark> einsum_permute_marks(const EinsumComparison& c) {
+  std::vector<BandwidthMark> marks;
+  for (const EinsumLowering& l : c.lowerings)
+    if (l.passes)
+      for (const PassPoint& p : l.passes->passes)
+        if (p.flops == 0 && p.bytes > 0 && p.bandwidth > 0)
+          marks.push_back({p.name, l.backend, p.bytes, p.bandwidth, step_text(l, p)});
+  return marks;
+}
 
 Table einsum_table(const EinsumComparison& c) {
   Table t;
@@ -111,7 +109,8 @@ std::string einsum_html(const ReportInput& in, const BackendColours& colours) {
                          html_table(unfused_pass_table(*l.passes), "<table>"));
     // The permutes have no FLOPs, so no place on the roofline: each is a point of its own
     // beside the probe's bandwidth sweeps, at its working set.
-    if (const std::vector<BandwidthMark> marks = permute_marks(c); !marks.empty() && in.machine)
+    if (const std::vector<BandwidthMark> marks = einsum_permute_marks(c);
+        !marks.empty() && in.machine)
       if (const std::string svg = memory_sweep_svg(*in.machine, marks, colours); !svg.empty())
         s += "<p>The permutes beside the probe's bandwidth sweeps, each at its working set "
              "(the bytes it reads and writes):</p>" +

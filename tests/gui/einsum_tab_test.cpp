@@ -15,6 +15,7 @@
 
 #include "gui_test_files.hpp"
 #include "main_window.hpp"
+#include "sweep_view.hpp"
 
 namespace ridgeline::gui {
 namespace {
@@ -54,6 +55,18 @@ TEST(EinsumTab, ShowsEachContractionAndTheStepsOfTheLoweringPicked) {
   lowerings->selectRow(ttgt);
   ASSERT_GT(steps->model()->rowCount(), 0);
   EXPECT_EQ(steps->model()->index(0, 0).data().toString(), "permute_A");
+  // The permutes beside the machine's sweeps: one mark per permute step, in TTGT's group.
+  int permutes = 0;
+  for (int r = 0; r < steps->model()->rowCount(); ++r)
+    permutes += steps->model()->index(r, 0).data().toString().startsWith("permute") ? 1 : 0;
+  const auto* sweep = tabs->widget(5)->findChild<SweepView*>();
+  ASSERT_NE(sweep, nullptr);
+  EXPECT_FALSE(sweep->isHidden());
+  ASSERT_TRUE(sweep->scene().has_value());
+  EXPECT_GE(permutes, 1);
+  EXPECT_EQ(sweep->scene()->marks.size(), static_cast<std::size_t>(permutes));
+  ASSERT_EQ(sweep->scene()->mark_groups.size(), 1u);
+  EXPECT_EQ(sweep->scene()->mark_groups[0].name, "cpu.ttgt");
   const auto selected = w.table()->selectionModel()->selectedRows();
   ASSERT_EQ(selected.size(), 1);
   const auto [run, placement] = w.results()->locate(
@@ -84,6 +97,7 @@ TEST(EinsumTab, ListsTheRunsNetworksFirstWithTheirPaths) {
   ASSERT_EQ(table->model()->rowCount(), 1);  // one path: the contraction itself
   EXPECT_EQ(table->model()->headerData(0, Qt::Horizontal).toString(), "path");
   EXPECT_TRUE(tab->findChild<QLabel*>()->text().contains("fewest FLOPs"));
+  EXPECT_TRUE(tab->findChild<SweepView*>()->isHidden());  // a network has no permutes
   choice->setCurrentIndex(1);
   EXPECT_EQ(table->model()->rowCount(), 3);  // a contraction's lowerings
 }

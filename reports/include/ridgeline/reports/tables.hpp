@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ridgeline/analysis/sweep_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/reports/report.hpp"
 
@@ -61,6 +62,10 @@ std::string einsum_title(const EinsumComparison& c);
 // "best cpu.strided: 1.38× faster than a framework's transpose-GEMM-transpose (cpu.ttgt), 47×
 // the slowest (cpu.loops)", or why nothing ran.
 std::string einsum_lead(const EinsumComparison& c);
+// The steps without FLOPs (the permutes) of every lowering that lapped its steps, each a
+// mark at its working set (the bytes it reads and writes) and bandwidth, labelled with the
+// step: what the report and the dashboard draw beside the probe's bandwidth sweeps.
+std::vector<BandwidthMark> einsum_permute_marks(const EinsumComparison& c);
 // One network's contraction paths: path, FLOPs, × fewest FLOPs, measured time, × fastest,
 // its steps with the fastest lowering of each.
 Table einsum_paths_table(const EinsumNetworkComparison& n);

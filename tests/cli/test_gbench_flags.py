@@ -83,9 +83,13 @@ class Flags(unittest.TestCase):
                      f"{COMPARE_PY} (Debian's libbenchmark-tools) is not installed")
 class ComparePy(unittest.TestCase):
     def test_compare_py_runs_ridgeline_as_both_benchmarks(self):
-        r = subprocess.run([DEBIAN_PYTHON, COMPARE_PY, "-a", "benchmarks", RIDGELINE, RIDGELINE,
-                            "--suite", "smoke", "--benchmark_filter=naive/f64", *FAST],
-                           capture_output=True, text=True, timeout=600, env=ENV)
+        # compare.py names each output with mkstemp; ridgeline keeps its journal (NAME.jsonl)
+        # and the placeholder it replaced (NAME.prev) beside it, so they go in a folder of ours.
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([DEBIAN_PYTHON, COMPARE_PY, "-a", "benchmarks", RIDGELINE,
+                                RIDGELINE, "--suite", "smoke", "--benchmark_filter=naive/f64",
+                                *FAST], capture_output=True, text=True, timeout=600,
+                               env={**ENV, "TMPDIR": tmp})
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
         self.assertNotIn("TEST FAILED", r.stdout)
         for case in ("gemm/cpu.naive/f64/m=64,n=64,k=64", "gemm/cpu.naive/f64/m=37,n=53,k=29"):

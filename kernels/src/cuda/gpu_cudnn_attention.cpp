@@ -6,14 +6,12 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
+#include <memory>
 
 #include "cuda_check.hpp"
-#include "cudnn_library.hpp"
+#include "cudnn_graph_kernel.hpp"
 #include "cudnn_sdpa_graph.hpp"
-#include "device_buffer.hpp"
 #include "gpu_kernels.hpp"
-#include "gpu_op_kernel.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {
@@ -25,28 +23,22 @@ CudnnSdpaShape sdpa_shape(const Problem& p) {
           p.params.dim("head_dim"), p.params.attr("causal") == "1"};
 }
 
-class CudnnAttention final : public GpuOpKernel {
+class CudnnAttention final : public CudnnGraphKernel {
  public:
   CudnnAttention()
-      : GpuOpKernel({"attention",
-                     "cuda.cudnn",
-                     Device::gpu,
-                     {DType::bf16},
-                     false,
-                     "cuDNN's graph API: scaled dot-product attention as one fused graph "
-                     "(matmul, scale, mask, softmax, matmul), the scores never stored",
-                     KernelRole::vendor,
-                     "cudnn"}) {}
-  ~CudnnAttention() override {
-    packs_.clear();
-    plans_.reset();
-    graph_.reset();
-    if (handle_) cudnn().cudnnDestroy(handle_);
-  }
+      : CudnnGraphKernel({"attention",
+                          "cuda.cudnn",
+                          Device::gpu,
+                          {DType::bf16},
+                          false,
+                          "cuDNN's graph API: scaled dot-product attention as one fused graph "
+                          "(matmul, scale, mask, softmax, matmul), the scores never stored",
+                          KernelRole::vendor,
+                          "cudnn"}) {}
 
  protected:
   Support supports_problem(const Problem& p) const override {
-    if (Support s = cudnn_status(); !s) return Support::no("cuDNN is not loaded: " + s.reason);
+    if (Support s = CudnnGraphKernel::supports_problem(p); !s) return s;
     const std::int64_t d = p.params.dim("head_dim");
     if (d % 8 != 0 || d > 256)
       return Support::no(fmt::format(
@@ -57,18 +49,9 @@ class CudnnAttention final : public GpuOpKernel {
 
   void setup(const Problem& p, const std::vector<DeviceOperands>& slots,
              cudaStream_t stream) override {
-    if (!handle_) RIDGELINE_CUDNN(cudnn().cudnnCreate(&handle_));
-    RIDGELINE_CUDNN(cudnn().cudnnSetStream(handle_, stream));
-    packs_.clear();
-    plan_ = nullptr;
-    plans_.reset();
     const CudnnSdpaShape shape = sdpa_shape(p);
-    graph_ = std::make_unique<CudnnSdpaGraph>(cudnn_sdpa_graph(p.dtype, shape));
-    plans_ = std::make_unique<CudnnPlans>(
-        cudnn_plans(handle_, graph_->ops(), CudnnFallback::when_a_has_none));
-    const std::int64_t workspace = cudnn_workspace_bytes(*plans_);
-    if (workspace_.bytes() < static_cast<std::size_t>(workspace))
-      workspace_ = DeviceBuffer(static_cast<std::size_t>(workspace));
+    auto graph = std::make_shared<CudnnSdpaGraph>(cudnn_sdpa_graph(p.dtype, shape));
+    plan(graph, graph->ops(), stream, CudnnFallback::when_a_has_none);
     scale_ = 1.0f / std::sqrt(static_cast<float>(shape.head_dim));
     for (const DeviceOperands& o : slots) {
       using G = CudnnSdpaGraph;
@@ -79,29 +62,16 @@ class CudnnAttention final : public GpuOpKernel {
         uids.push_back(G::kMasked);
         pointers.push_back(&masked_);
       }
-      packs_.emplace(o.in("Q"), cudnn_variant_pack(uids, pointers, workspace_.get()));
+      add_pack(o.in("Q"), uids, pointers);
     }
-    const CudnnChoice choice =
-        cudnn_fastest_plan(handle_, *plans_, packs_.at(slots.front().in("Q")), stream);
-    plan_ = choice.plan;
-    notes_["library"] = fmt::format("cuDNN {}", cudnn().cudnnGetVersion());
     notes_["call"] =
         fmt::format("cudnnBackendExecute of a {}scaled dot-product attention graph: {}",
-                    shape.causal ? "causal " : "", cudnn_choice_note(choice));
+                    shape.causal ? "causal " : "", choose_fastest(slots.front().in("Q"), stream));
   }
 
-  void launch(const DeviceOperands& o, cudaStream_t) override {
-    RIDGELINE_CUDNN(
-        cudnn().cudnnBackendExecute(handle_, plan_->plan->get(), packs_.at(o.in("Q")).get()));
-  }
+  void launch(const DeviceOperands& o, cudaStream_t) override { execute(o.in("Q")); }
 
  private:
-  cudnnHandle_t handle_ = nullptr;
-  std::unique_ptr<CudnnSdpaGraph> graph_;
-  std::unique_ptr<CudnnPlans> plans_;
-  const CudnnPlan* plan_ = nullptr;  // the fastest of plans_
-  DeviceBuffer workspace_;
-  std::map<const void*, CudnnDescriptor> packs_;  // by the copy's Q
   float scale_ = 1.0f;
   float masked_ = -std::numeric_limits<float>::infinity();
 };

@@ -5,13 +5,10 @@
 // before timing); epsilon passed by value.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <limits>
 #include <map>
-#include <stdexcept>
 
 #include "cuda_check.hpp"
-#include "cudnn_library.hpp"
+#include "cudnn_graph_kernel.hpp"
 #include "cudnn_norm_graph.hpp"
 #include "device_buffer.hpp"
 #include "gpu_kernels.hpp"
@@ -24,10 +21,10 @@ namespace ridgeline {
 
 namespace {
 
-class CudnnNorm final : public GpuOpKernel {
+class CudnnNorm final : public CudnnGraphKernel {
  public:
   explicit CudnnNorm(RowwiseOpName op)
-      : GpuOpKernel(
+      : CudnnGraphKernel(
             {std::string(op.name),
              "cuda.cudnn",
              Device::gpu,
@@ -38,34 +35,13 @@ class CudnnNorm final : public GpuOpKernel {
              KernelRole::vendor,
              "cudnn"}),
         op_(op.op) {}
-  ~CudnnNorm() override {
-    packs_.clear();
-    plan_ = nullptr;
-    plans_.reset();
-    graph_.reset();
-    if (handle_) cudnn().cudnnDestroy(handle_);
-  }
 
  protected:
-  Support supports_problem(const Problem&) const override {
-    if (Support s = cudnn_status(); !s) return Support::no("cuDNN is not loaded: " + s.reason);
-    return Support::yes();
-  }
-
   void setup(const Problem& p, const std::vector<DeviceOperands>& slots,
              cudaStream_t stream) override {
-    if (!handle_) RIDGELINE_CUDNN(cudnn().cudnnCreate(&handle_));
-    RIDGELINE_CUDNN(cudnn().cudnnSetStream(handle_, stream));
-    packs_.clear();
-    plan_ = nullptr;
-    plans_.reset();
     const RowShape r = row_shape(p);
-    graph_ = std::make_unique<CudnnNormGraph>(cudnn_norm_graph(op_, p.dtype, r.rows, r.cols));
-    plans_ = std::make_unique<CudnnPlans>(cudnn_plans(handle_, {graph_->operation.get()}));
-    const std::int64_t workspace = cudnn_workspace_bytes(*plans_);
-    if (workspace_.bytes() < static_cast<std::size_t>(workspace))
-      workspace_ = DeviceBuffer(static_cast<std::size_t>(workspace));
-
+    auto graph = std::make_shared<CudnnNormGraph>(cudnn_norm_graph(op_, p.dtype, r.rows, r.cols));
+    plan(graph, {graph->operation.get()}, stream, CudnnFallback::always);
     // Per operand copy: gamma and beta in f32, then the copy's variant pack.
     widened_.clear();
     for (const DeviceOperands& o : slots) {
@@ -77,25 +53,18 @@ class CudnnNorm final : public GpuOpKernel {
         uids.push_back(CudnnNormGraph::kBias);
         pointers.push_back(f32(o.in("beta"), p, r.cols, stream));
       }
-      packs_.emplace(o.in("x"), cudnn_variant_pack(uids, pointers, workspace_.get()));
+      add_pack(o.in("x"), uids, pointers);
     }
     RIDGELINE_CUDA(cudaStreamSynchronize(stream));
     // The fastest plan on the first copy.
-    const CudnnChoice choice =
-        cudnn_fastest_plan(handle_, *plans_, packs_.at(slots.front().in("x")), stream);
-    plan_ = choice.plan;
-    notes_["library"] = fmt::format("cuDNN {}", cudnn().cudnnGetVersion());
     notes_["call"] = fmt::format("cudnnBackendExecute of a {} forward graph: {}",
                                  op_ == RowwiseOp::layernorm ? "layer-norm" : "RMS-norm",
-                                 cudnn_choice_note(choice));
+                                 choose_fastest(slots.front().in("x"), stream));
     if (p.dtype == DType::bf16)
       notes_["weights"] = "each copy's bf16 gamma (and beta) widened to f32 once, before timing";
   }
 
-  void launch(const DeviceOperands& o, cudaStream_t) override {
-    RIDGELINE_CUDNN(
-        cudnn().cudnnBackendExecute(handle_, plan_->plan->get(), packs_.at(o.in("x")).get()));
-  }
+  void launch(const DeviceOperands& o, cudaStream_t) override { execute(o.in("x")); }
 
  private:
   // The weight as f32: itself for an f32 problem, else a widened copy made here.
@@ -108,13 +77,7 @@ class CudnnNorm final : public GpuOpKernel {
   }
 
   RowwiseOp op_;
-  cudnnHandle_t handle_ = nullptr;
-  std::unique_ptr<CudnnNormGraph> graph_;
-  std::unique_ptr<CudnnPlans> plans_;
-  const CudnnPlan* plan_ = nullptr;  // the fastest of plans_
-  DeviceBuffer workspace_;
   std::map<const void*, DeviceBuffer> widened_;
-  std::map<const void*, CudnnDescriptor> packs_;  // by the copy's x
   float epsilon_ = kNormEpsilon;
 };
 

@@ -9,19 +9,13 @@
 #include <tuple>
 #include <utility>
 
+#include "ridgeline/analysis/duration_text.hpp"
 #include "ridgeline/core/dtype.hpp"
 #include "ridgeline/core/ops/einsum.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// "16.4 µs", "1.98 ms", "2.1 s" (analysis writes its own lines; reports/format.hpp is above it).
-std::string time_text(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
-  return fmt::format("{:.3g} µs", seconds * 1e6);
-}
 
 // The comparison is of this step: its equation, and its extents whatever order the case
 // wrote them in.
@@ -98,8 +92,8 @@ std::string framework_verdict(const std::vector<MeasuredPath>& paths) {
   return fmt::format(
       "the {} path with the fastest lowering at each step ({}) is {:.2f}× a framework's order "
       "written with transpose-GEMM-transpose at each step ({})",
-      fastest->how, time_text(fastest->seconds), written->framework_seconds / fastest->seconds,
-      time_text(written->framework_seconds));
+      fastest->how, duration_text(fastest->seconds), written->framework_seconds / fastest->seconds,
+      duration_text(written->framework_seconds));
 }
 
 std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
@@ -121,7 +115,7 @@ std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
       "the {} path ran {:.2f}× the {} path's time despite {:.3g}× fewer FLOPs: its step {} "
       "took {} at {:.3g} GFLOP/s{}",
       fewest.how, fewest.vs_fastest, fastest->how, fastest->flops / fewest.flops, slow.equation,
-      time_text(slow.seconds), slow.achieved / 1e9,
+      duration_text(slow.seconds), slow.achieved / 1e9,
       slow.bound.empty() ? "" : ", " + to_string(slow.bound) + "-bound");
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "ridgeline/analysis/duration_text.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline::reports {
@@ -44,10 +45,7 @@ inline std::string flop_count(double flops) {
 
 // A time per call: "12.3 ms", "850 µs", "2.41 s".
 inline std::string duration(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
-  if (seconds >= 1e-6) return fmt::format("{:.3g} µs", seconds * 1e6);
-  return fmt::format("{:.3g} ns", seconds * 1e9);
+  return duration_text(seconds);
 }
 // A case's repetitions: "1.02 ms … 1.10 ms, cv 3.1%, n 5"; "1 repetition"; "—" without any.
 inline std::string spread(const RepetitionSamples& r) {

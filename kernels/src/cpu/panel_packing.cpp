@@ -12,9 +12,15 @@ namespace {
 // memmove call per k step (3% of an f64 n = 1024 GEMM in its B packing).
 template <int W, typename In>
 void copy_rows_of(const In* src, std::int64_t k_stride, std::int64_t kc, In* __restrict out) {
+  // The panel two to the right reads the next lines of these same rows: requested now, as
+  // the rows lie k_stride apart, more of them than the prefetchers follow (GETT packing
+  // nchw,oc->nohw's 32 rows 12.5 KB apart: 94% of the packing's samples on this load).
+  constexpr std::int64_t ahead = 2 * W * sizeof(In), bytes = W * sizeof(In);
   for (std::int64_t p = 0; p < kc; ++p) {
     const In* s = src + p * k_stride;
     In* d = out + p * W;
+    for (std::int64_t b = 0; b < bytes; b += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(s) + ahead + b);
 #pragma GCC unroll 32
     for (int l = 0; l < W; ++l) d[l] = s[l];
   }

@@ -14,8 +14,9 @@ function(ridgeline_precompile target)
   # GCC 12 warns -Warray-bounds and -Wstringop-overread inside std::string's char_traits.h
   # (a memcpy "out of the bounds" of a string it inlined, GCC bug 105651) once libstdc++
   # comes from a precompiled header, where it no longer counts as a system header; the same
-  # files compile clean without one. Off for GCC on these targets only: the kernels keep
-  # them, and the ASan build checks every access of this code at run time.
+  # files compile clean without one. Those two, and -Wstringop-overflow of the same
+  # family, off for GCC on these targets only: the kernels keep them, and the ASan build
+  # checks every access of this code at run time.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT CMAKE_DISABLE_PRECOMPILE_HEADERS)
     target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-stringop-overread
                                              -Wno-stringop-overflow)

@@ -61,6 +61,14 @@ TEST(GemmBiasActReference, EntriesMatchTheTextbookFormula) {
       gemm_bias_act_reference({a.data(), b.data(), bias.data(), 2, 3, 2, act}, i, 2, 3, one);
       ASSERT_EQ(one.size(), 1u);
       EXPECT_EQ(one[0].value, row[2].value);
+      for (int j = 0; j < 3; ++j) {  // and so does one entry from B's column
+        const float column[2] = {b[static_cast<std::size_t>(j)],
+                                 b[static_cast<std::size_t>(3 + j)]};
+        const ReferenceEntry e = gemm_bias_act_reference_entry(
+            {a.data(), b.data(), bias.data(), 2, 3, 2, act}, column, i, j);
+        EXPECT_EQ(e.value, row[j].value) << i << "," << j;
+        EXPECT_EQ(e.scale, row[j].scale) << i << "," << j;
+      }
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// gemm_bias_act's reference in long double, and the check of a kernel's C against it.
+// gemm_bias_act's reference (dot products in double, the activation in long double), and the
+// check of a kernel's C against it.
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +24,7 @@ struct GemmBiasActInputs {
   ops::Activation act;
 };
 
-// One entry of C in long double: value = act(z), z = sum_p a[i][p] b[p][j] + bias[j], and
+// One entry of C: value = act(z), z = sum_p a[i][p] b[p][j] + bias[j], and
 // the scale its error is measured against, sum_p |a[i][p] b[p][j]| + |bias[j]|.
 struct ReferenceEntry {
   long double value;
@@ -33,6 +34,10 @@ struct ReferenceEntry {
 // Entries [j0, j1) of row i of C (out is resized to j1 - j0).
 void gemm_bias_act_reference(const GemmBiasActInputs& in, std::int64_t i, std::int64_t j0,
                              std::int64_t j1, std::vector<ReferenceEntry>& out);
+
+// Entry (i, j) of C, given B's column j as k contiguous values.
+ReferenceEntry gemm_bias_act_reference_entry(const GemmBiasActInputs& in, const float* b_column,
+                                             std::int64_t i, std::int64_t j);
 
 // C (f32) of a gemm_bias_act problem (f32 or bf16 inputs) against the reference. Errors are |c -
 // act(z)| relative to the entry's scale: the activations' slopes are at most 1.13 (gelu) and 1

@@ -8,13 +8,17 @@
 // accumulators a thread) and releases the stage on its `empty` barrier. B is row-major
 // (k x n): N-major for wgmma, read with its transpose flag. Row-major, NN; n and k multiples
 // of 8 (the copy engine's 16-byte strides), any m; the copy engine fills what lies past an
-// edge with zeros. gemm_bias_act's epilogue as in the mma.sync kernel.
+// edge with zeros. gemm_bias_act's epilogue as in the mma.sync kernel. Persistent: one block
+// per multiprocessor walks the tiles, and the producer's slices run on across tiles through
+// the one ring of stages, so the next tile's operands arrive while the consumers store this
+// one's C (at k = 256 a tile is 4 slices of products and 128 KiB of C).
 // Built for sm_90a only (its own CMake target): the code runs on compute capability 9.0.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -123,27 +127,28 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 #undef RL_WGMMA_M64N256K16
 #undef RL_ACC8
 
+// Tile t of grid_m x grid_n block tiles: groups of 8 tile rows, column by column within a
+// group (as the mma.sync kernel), so the tiles resident at once share A and B panels in L2.
+__device__ __forceinline__ void tile_origin(int t, int grid_m, int grid_n, int& row0, int& col0) {
+  constexpr int GROUP = 8;
+  const int first_m = t / (GROUP * grid_n) * GROUP;
+  const int group_rows = min(grid_m - first_m, GROUP);
+  const int in_group = t % (GROUP * grid_n);
+  row0 = (first_m + in_group % group_rows) * BM;
+  col0 = in_group / group_rows * BN;
+}
+
 template <typename T, Epilogue EPI>
 __global__ void __launch_bounds__(THREADS, 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               Index m, Index n, Index k, float* c, Index ldc, const T* bias) {
+               Index m, Index n, Index k, float* c, Index ldc, const T* bias, int grid_m,
+               int grid_n) {
   extern __shared__ unsigned char shared_raw[];
   unsigned char* stages = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(shared_raw) + 1023) & ~std::uintptr_t{1023});
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(stages + STAGES * STAGE_BYTES);
   std::uint64_t* empty = full + STAGES;
   const int warpgroup = threadIdx.x / 128, in_group = threadIdx.x % 128;
-
-  // Blocks in groups of 8 block rows, column by column within a group (as the mma.sync
-  // kernel): resident blocks share A and B panels in L2.
-  constexpr int GROUP = 8;
-  const int grid_n = static_cast<int>(gridDim.x), grid_m = static_cast<int>(gridDim.y);
-  const int pid = static_cast<int>(blockIdx.y) * grid_n + static_cast<int>(blockIdx.x);
-  const int first_m = pid / (GROUP * grid_n) * GROUP;
-  const int group_rows = min(grid_m - first_m, GROUP);
-  const int in_grp = pid % (GROUP * grid_n);
-  const int row0 = (first_m + in_grp % group_rows) * BM;
-  const int col0 = in_grp / group_rows * BN;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -154,20 +159,26 @@ __global__ void __launch_bounds__(THREADS, 1)
   }
   __syncthreads();
   const int slices = static_cast<int>((k + BK - 1) / BK);
+  const int tiles = grid_m * grid_n;
+  int row0 = 0, col0 = 0;
 
   if (warpgroup == 0) {  // producer: few registers, one thread issues the copies
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (in_group == 0) {
-      for (int s = 0; s < slices; ++s) {
-        const int st = s % STAGES;
-        if (s >= STAGES) barrier_wait(&empty[st], (s / STAGES - 1) & 1);
-        unsigned char* a_stage = stages + st * STAGE_BYTES;
-        barrier_expect_bytes(&full[st], STAGE_BYTES);
-        copy_box(a_stage, &map_a, s * BK, row0, &full[st]);
+      int issued = 0;  // slices over every tile so far: the ring's position and phase
+      for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+        tile_origin(t, grid_m, grid_n, row0, col0);
+        for (int s = 0; s < slices; ++s, ++issued) {
+          const int st = issued % STAGES;
+          if (issued >= STAGES) barrier_wait(&empty[st], (issued / STAGES - 1) & 1);
+          unsigned char* a_stage = stages + st * STAGE_BYTES;
+          barrier_expect_bytes(&full[st], STAGE_BYTES);
+          copy_box(a_stage, &map_a, s * BK, row0, &full[st]);
 #pragma unroll
-        for (int j = 0; j < BN / B_BOX; ++j)
-          copy_box(a_stage + A_BYTES + j * B_BOX_BYTES, &map_b, col0 + j * B_BOX, s * BK,
-                   &full[st]);
+          for (int j = 0; j < BN / B_BOX; ++j)
+            copy_box(a_stage + A_BYTES + j * B_BOX_BYTES, &map_b, col0 + j * B_BOX, s * BK,
+                     &full[st]);
+        }
       }
     }
     return;
@@ -175,37 +186,41 @@ __global__ void __launch_bounds__(THREADS, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1, lane = in_group % 32, warp = in_group / 32;
-  float d[128];
+  int used = 0;  // slices consumed over every tile so far, as the producer counts them
+  for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
+    tile_origin(t, grid_m, grid_n, row0, col0);
+    float d[128];
 #pragma unroll
-  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-  for (int s = 0; s < slices; ++s) {
-    const int st = s % STAGES;
-    barrier_wait(&full[st], (s / STAGES) & 1);
-    const unsigned char* a_tile = stages + st * STAGE_BYTES + consumer * 64 * SWIZZLE;
-    const unsigned char* b_tile = stages + st * STAGE_BYTES + A_BYTES;
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    for (int s = 0; s < slices; ++s, ++used) {
+      const int st = used % STAGES;
+      barrier_wait(&full[st], (used / STAGES) & 1);
+      const unsigned char* a_tile = stages + st * STAGE_BYTES + consumer * 64 * SWIZZLE;
+      const unsigned char* b_tile = stages + st * STAGE_BYTES + A_BYTES;
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk)  // 16 k: 32 bytes along A's rows, 16 rows of B
-      wgmma_m64n256k16<T>(d, descriptor(a_tile + kk * 32, 16, 1024),
-                          descriptor(b_tile + kk * 16 * SWIZZLE, B_BOX_BYTES, 1024));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    if (lane == 0) barrier_arrive(&empty[st]);
-  }
+      for (int kk = 0; kk < BK / 16; ++kk)  // 16 k: 32 bytes along A's rows, 16 rows of B
+        wgmma_m64n256k16<T>(d, descriptor(a_tile + kk * 32, 16, 1024),
+                            descriptor(b_tile + kk * 16 * SWIZZLE, B_BOX_BYTES, 1024));
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      if (lane == 0) barrier_arrive(&empty[st]);
+    }
 
-  // Accumulators of m64nNk16: warp w holds rows 16w + lane/4 (and 8 on), each 8 columns j
-  // as d[4j], d[4j + 1] at 2 (lane % 4) + {0, 1}, d[4j + 2], d[4j + 3] eight rows on.
-  const Index row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
+    // Accumulators of m64nNk16: warp w holds rows 16w + lane/4 (and 8 on), each 8 columns j
+    // as d[4j], d[4j + 1] at 2 (lane % 4) + {0, 1}, d[4j + 2], d[4j + 3] eight rows on.
+    const Index row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
 #pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    const Index col = col0 + j * 8 + 2 * (lane % 4);
-    if (col >= n) continue;  // n is a multiple of 8: both columns are in or out
+    for (int j = 0; j < BN / 8; ++j) {
+      const Index col = col0 + j * 8 + 2 * (lane % 4);
+      if (col >= n) continue;  // n is a multiple of 8: both columns are in or out
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const Index row = row_base + h * 8;
-      if (row < m)
-        *reinterpret_cast<float2*>(&c[row * ldc + col]) =
-            gemm_epilogue<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], bias, col);
+      for (int h = 0; h < 2; ++h) {
+        const Index row = row_base + h * 8;
+        if (row < m)
+          *reinterpret_cast<float2*>(&c[row * ldc + col]) =
+              gemm_epilogue<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], bias, col);
+      }
     }
   }
 }
@@ -245,6 +260,17 @@ CUtensorMap tensor_map(const void* data, DType dtype, Index rows, Index cols, In
   return map;
 }
 
+// The current device's multiprocessors, asked once (a process uses one GPU).
+int multiprocessors() {
+  static const int count = [] {
+    int device = 0, n = 0;
+    RIDGELINE_CUDA(cudaGetDevice(&device));
+    RIDGELINE_CUDA(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+    return n;
+  }();
+  return count;
+}
+
 template <typename T, Epilogue EPI>
 void launch_typed(const DeviceGemm& g, cudaStream_t stream) {
   static bool configured = false;  // the dynamic shared-memory limit, once per instance
@@ -256,10 +282,13 @@ void launch_typed(const DeviceGemm& g, cudaStream_t stream) {
   }
   const CUtensorMap map_a = tensor_map(g.a, g.dtype, g.m, g.k, g.lda, BM, BK);
   const CUtensorMap map_b = tensor_map(g.b, g.dtype, g.k, g.n, g.ldb, BK, B_BOX);
-  const dim3 grid(static_cast<unsigned>((g.n + BN - 1) / BN),
-                  static_cast<unsigned>((g.m + BM - 1) / BM));
-  wgmma_gemm<T, EPI><<<grid, THREADS, SHARED_BYTES, stream>>>(
-      map_a, map_b, g.m, g.n, g.k, static_cast<float*>(g.c), g.ldc, static_cast<const T*>(g.bias));
+  const int grid_n = static_cast<int>((g.n + BN - 1) / BN),
+            grid_m = static_cast<int>((g.m + BM - 1) / BM);
+  // One block per multiprocessor (its shared memory allows no second), none idle.
+  const int blocks = std::min(grid_m * grid_n, multiprocessors());
+  wgmma_gemm<T, EPI><<<blocks, THREADS, SHARED_BYTES, stream>>>(
+      map_a, map_b, g.m, g.n, g.k, static_cast<float*>(g.c), g.ldc, static_cast<const T*>(g.bias),
+      grid_m, grid_n);
   cuda_check_launch("wgmma_gemm_128x256x64");
 }
 

@@ -17,7 +17,6 @@ namespace {
 using hierarchy::Curve;
 using hierarchy::geometric_middle;
 using hierarchy::significant;
-using hierarchy::Step;
 using hierarchy::step_near;
 
 std::string size_text(double bytes) {
@@ -27,7 +26,8 @@ std::string size_text(double bytes) {
 
 // Empty when every kernel and every pass shows `s` (a step of the first kernel's median),
 // large against the measured noise, after a plateau of min_level_points; else why not.
-std::string doubt(const Step& s, const std::vector<Curve>& curves, const HierarchyOptions& o) {
+std::string doubt(const hierarchy::Step& s, const std::vector<Curve>& curves,
+                  const HierarchyOptions& o) {
   constexpr double kAgree = 1.6;  // about two points at three per octave
   const Curve& first = curves.front();
   if (s.upper_points < o.min_level_points)
@@ -51,7 +51,7 @@ std::string doubt(const Step& s, const std::vector<Curve>& curves, const Hierarc
 
 // Which of the sizes os[first, last) each step of `pool` (in order, no more than the sizes)
 // ends: order kept, the sum of |log(step / size)| the least (dynamic programming).
-std::vector<std::size_t> order_preserving_match(const std::vector<Step>& steps,
+std::vector<std::size_t> order_preserving_match(const std::vector<hierarchy::Step>& steps,
                                                 const std::vector<std::size_t>& pool,
                                                 const std::vector<ReportedCache>& os,
                                                 std::size_t first, std::size_t last) {
@@ -78,7 +78,7 @@ std::vector<std::size_t> order_preserving_match(const std::vector<Step>& steps,
 // or more whose rate slopes by less than half the step (a VM's share of a shared L3 ending
 // softens the rate over an octave or two, which a fit cuts into pieces with steps between
 // them; none of those is a level).
-bool plateaus_on_both_sides(const Step& s, const HierarchyOptions& o) {
+bool plateaus_on_both_sides(const hierarchy::Step& s, const HierarchyOptions& o) {
   return s.upper_points >= o.min_extra_points && s.lower_points >= o.min_extra_points &&
          s.upper_slope < s.drop / 2 && s.lower_slope < s.drop / 2;
 }
@@ -136,7 +136,7 @@ Hierarchy detect_hierarchy(const std::vector<KernelSweeps>& sweeps,
     h.noise.push_back({c.kernel, static_cast<int>(c.pass_plateaus.size()), c.sigma, c.from_passes});
 
   const Curve& first = curves.front();
-  const std::vector<Step>& steps = first.steps;
+  const std::vector<hierarchy::Step>& steps = first.steps;
   std::vector<bool> taken(steps.size(), false);
   std::vector<std::optional<std::size_t>> at(os.size());  // the step that ends each cache
 
@@ -192,7 +192,7 @@ Hierarchy detect_hierarchy(const std::vector<KernelSweeps>& sweeps,
   for (std::size_t i = 0; i < os.size(); ++i) {
     const std::string b = size_text(static_cast<double>(os[i].bytes));
     if (at[i]) {
-      const Step& s = steps[*at[i]];
+      const hierarchy::Step& s = steps[*at[i]];
       whys[i] = fmt::format("{} steps down {:.0f}% at {} to {}, within {:g}x of the OS's {}",
                             first.kernel, 100 * (1 - std::exp(-s.drop)), size_text(s.lo),
                             size_text(s.hi), o.match_factor, b);
@@ -206,7 +206,7 @@ Hierarchy detect_hierarchy(const std::vector<KernelSweeps>& sweeps,
           100 * first.sigma);
       continue;
     }
-    const Step& s = steps[*best];
+    const hierarchy::Step& s = steps[*best];
     const std::string why = doubt(s, curves, o);
     const std::string seen =
         fmt::format("{} steps down {:.0f}% at {} to {}, not near the OS's {}", first.kernel,
@@ -293,7 +293,8 @@ Hierarchy detect_hierarchy(const std::vector<KernelSweeps>& sweeps,
       // Each kernel ends the level at its own step near the first kernel's, where it has one.
       std::int64_t lo = bd.lo, hi = bd.hi;
       if (ci > 0 && bd.measured)
-        if (const Step* s = step_near(c.steps, c.sigma, bd.lo, bd.hi, o.match_factor, o)) {
+        if (const hierarchy::Step* s =
+                step_near(c.steps, c.sigma, bd.lo, bd.hi, o.match_factor, o)) {
           lo = s->lo;
           hi = s->hi;
         }

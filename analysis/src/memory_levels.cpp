@@ -40,7 +40,7 @@ std::vector<std::size_t> segment_ends(const std::vector<double>& y, double penal
   return ends;
 }
 
-struct Run {
+struct LevelRun {
   std::size_t begin, end;  // point indices [begin, end)
   std::vector<double> rates;
 };
@@ -86,15 +86,15 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
   const double penalty = 2.0 * sigma * sigma * std::log(std::max(n, 2.0));
 
   const auto min_points = static_cast<std::size_t>(std::max(1, options.min_points));
-  std::vector<Run> levels;
+  std::vector<LevelRun> levels;
   std::size_t covered = 0;  // the end of the last run kept
   const auto keep = [&](std::size_t begin, std::size_t end) {
-    Run run{begin, end, {}};
+    LevelRun run{begin, end, {}};
     for (std::size_t i = begin; i < end; ++i) run.rates.push_back(sweep[i].bytes_per_s);
     // A run that does not step down from the level before it belongs to that level.
     if (!levels.empty() &&
         median_of(run.rates) >= options.same_level * median_of(levels.back().rates)) {
-      Run& last = levels.back();
+      LevelRun& last = levels.back();
       last.end = end;
       last.rates.insert(last.rates.end(), run.rates.begin(), run.rates.end());
     } else {
@@ -114,7 +114,7 @@ std::vector<SweepPlateau> find_plateaus(std::vector<SweepPoint> sweep,
   if (y.size() - covered >= min_points) keep(covered, y.size());
 
   std::vector<SweepPlateau> out;
-  for (const Run& r : levels)
+  for (const LevelRun& r : levels)
     out.push_back({sweep[r.begin].working_set_bytes, sweep[r.end - 1].working_set_bytes,
                    median_of(r.rates), static_cast<int>(r.rates.size())});
   return out;

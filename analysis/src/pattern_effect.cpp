@@ -5,21 +5,16 @@
 #include <map>
 #include <set>
 
+#include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/usable.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * v[n / 2 - 1] + 0.5 * v[n / 2];  // no overflow
-}
-
-std::optional<double> median_of(const std::vector<double>& v) {
+std::optional<double> median_or_none(const std::vector<double>& v) {
   if (v.empty()) return std::nullopt;
-  return median(v);
+  return median_of(v);
 }
 
 struct Series {
@@ -86,8 +81,9 @@ std::vector<PatternEffect> pattern_effects(const Run& run) {
       if (s.rate.empty() && s.left_out.empty()) continue;
       std::string note;
       for (const auto& why : s.left_out) note += (note.empty() ? "reading left out: " : "; ") + why;
-      e.points.push_back({pattern, s.rate.empty() ? 0 : median(s.rate), 0, median_of(s.power),
-                          median_of(s.clock), median_of(s.fpj), s.throttled, s.power_capped, note});
+      e.points.push_back({pattern, median_of(s.rate), 0, median_or_none(s.power),
+                          median_or_none(s.clock), median_or_none(s.fpj), s.throttled,
+                          s.power_capped, note});
     }
     // Against the first pattern; 0 (shown as no ratio) where either has no usable rate.
     for (auto& point : e.points) {

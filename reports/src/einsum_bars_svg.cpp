@@ -15,7 +15,8 @@ namespace ridgeline::reports {
 
 namespace {
 
-constexpr double kWidth = 640, kLeft = 130, kRight = 190, kRow = 22, kBar = 14, kTop = 8;
+constexpr double kBarsWidth = 640, kBarsLeft = 130, kBarsRight = 190, kRow = 22, kBar = 14,
+                 kBarsTop = 8;
 
 // One step's segment of a lowering's bar: x from, width, and its tooltip.
 std::string segment(double x, double width, double y, const std::string& colour, bool pale,
@@ -34,23 +35,23 @@ std::string einsum_bars_svg(const EinsumComparison& c, const BackendColours& col
   if (ran.empty()) return "";
   double fastest_rate = 0;
   for (const EinsumLowering* l : ran) fastest_rate = std::max(fastest_rate, l->achieved);
-  const double span = kWidth - kLeft - kRight;
-  const double height = kTop * 2 + kRow * static_cast<double>(ran.size()) + 18;
+  const double span = kBarsWidth - kBarsLeft - kBarsRight;
+  const double height = kBarsTop * 2 + kRow * static_cast<double>(ran.size()) + 18;
   std::string s = fmt::format(
       R"svg(<svg class="einsum-bars" xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1:.0f}" viewBox="0 0 {0} {1:.0f}" font-family="sans-serif" font-size="11">)svg",
-      kWidth, height);
+      kBarsWidth, height);
   for (std::size_t i = 0; i < ran.size(); ++i) {
     const EinsumLowering& l = *ran[i];
-    const double y = kTop + kRow * static_cast<double>(i);
+    const double y = kBarsTop + kRow * static_cast<double>(i);
     const double width = span * l.achieved / fastest_rate;
     const std::string colour = colour_of(colours, l.backend);
     s += fmt::format(
         R"svg(<text x="{}" y="{:.1f}" text-anchor="end" dominant-baseline="middle">{}</text>)svg",
-        kLeft - 6, y + kBar / 2, escape_html(l.backend));
+        kBarsLeft - 6, y + kBar / 2, escape_html(l.backend));
     const std::string tip =
         fmt::format("{}: {}, {}", l.backend, duration(l.seconds), gflops(l.achieved));
     if (l.passes && l.passes->passes_seconds > 0) {
-      double x = kLeft;
+      double x = kBarsLeft;
       for (const PassPoint& p : l.passes->passes) {
         const double w = width * p.seconds / l.passes->passes_seconds;
         const bool permute = p.name.rfind("permute", 0) == 0;
@@ -60,17 +61,17 @@ std::string einsum_bars_svg(const EinsumComparison& c, const BackendColours& col
         x += w;
       }
     } else {
-      s += segment(kLeft, width, y, colour, false, tip);
+      s += segment(kBarsLeft, width, y, colour, false, tip);
     }
     s += fmt::format(
         R"svg(<text x="{:.1f}" y="{:.1f}" dominant-baseline="middle">{} GFLOP/s, {}, {}</text>)svg",
-        kLeft + width + 6, y + kBar / 2, fixed(l.achieved / 1e9, 1), duration(l.seconds),
+        kBarsLeft + width + 6, y + kBar / 2, fixed(l.achieved / 1e9, 1), duration(l.seconds),
         times(l.vs_best));
   }
-  const double axis = kTop + kRow * static_cast<double>(ran.size()) + 2;
+  const double axis = kBarsTop + kRow * static_cast<double>(ran.size()) + 2;
   s += fmt::format(
       R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#868e96"/><text x="{0}" y="{3:.1f}">0</text><text x="{1}" y="{3:.1f}" text-anchor="middle">{4} GFLOP/s</text></svg>)svg",
-      kLeft, kLeft + span, axis, axis + 12, fixed(fastest_rate / 1e9, 1));
+      kBarsLeft, kBarsLeft + span, axis, axis + 12, fixed(fastest_rate / 1e9, 1));
   return s;
 }
 

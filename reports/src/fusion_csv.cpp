@@ -9,15 +9,13 @@
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "ridgeline/reports/tables.hpp"
+#include "table_cells.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-// A number cell holds a usable number or nothing, as in report.csv.
-std::string number(double v) {
-  return usable(v) ? fmt::format("{:.6g}", v) : "";
-}
+using reports::csv_number;
 
 std::string f(const std::string& x) {
   return escape_csv_field(x);
@@ -32,10 +30,10 @@ struct SideColumns {
 SideColumns columns(const FusionSide& s) {
   return {f(s.name),
           f(s.backend),
-          number(s.analytic.value),
-          number(s.counted.value),
+          csv_number(s.analytic.value),
+          csv_number(s.counted.value),
           s.counted.value > 0 ? std::string(to_string(s.counted.source)) : "",
-          number(s.seconds),
+          csv_number(s.seconds),
           s.memory_roof > 0 ? fmt::format("{:.4f}", s.memory_roof) : "",
           f(s.roof_level)};
 }
@@ -49,17 +47,17 @@ std::string row(const std::string& op, const std::string& params, const std::str
       "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
       f(op), f(params), f(dtype), f(pattern), threads, to_string(device), paired ? "yes" : "no",
       u.name, fu.name, u.backend, fu.backend, u.analytic, fu.analytic, u.counted, fu.counted,
-      u.counted_source, fu.counted_source, number(byte_ratio), number(counted_ratio), u.seconds,
-      fu.seconds, number(speedup), number(time_over_bytes), u.roof, fu.roof, u.level, fu.level,
-      over_compute > 0 ? number(over_compute) : "", energy, f(notes));
+      u.counted_source, fu.counted_source, csv_number(byte_ratio), csv_number(counted_ratio),
+      u.seconds, fu.seconds, csv_number(speedup), csv_number(time_over_bytes), u.roof, fu.roof,
+      u.level, fu.level, over_compute > 0 ? csv_number(over_compute) : "", energy, f(notes));
 }
 
 // unfused_joules_per_call,fused_joules_per_call,energy_ratio,energy_domain: empty where a
 // side read no energy.
 std::string energy_columns(const FusionPair& p) {
   if (p.energy_ratio <= 0) return ",,,";
-  return fmt::format("{},{},{},{}", number(p.unfused.joules), number(p.fused.joules),
-                     number(p.energy_ratio), f(p.energy_domain));
+  return fmt::format("{},{},{},{}", csv_number(p.unfused.joules), csv_number(p.fused.joules),
+                     csv_number(p.energy_ratio), f(p.energy_domain));
 }
 
 }  // namespace
@@ -94,12 +92,13 @@ std::string sweep_csv(const ReportInput& in) {
       "ridge_note\n";
   for (const auto& sw : in.fusion.eltwise_sweeps)
     for (const auto& p : sw.points)
-      s += fmt::format(
-          "eltwise_chain,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(sw.params),
-          f(sw.dtype), f(sw.pattern), sw.threads, to_string(sw.device), f(sw.backend),
-          sw.fused ? "yes" : "no", p.length, number(p.seconds), number(p.achieved / 1e9),
-          number(p.intensity), f(sw.level), number(sw.ridge_intensity), number(sw.ridge_length),
-          sw.ridge_length > 0 ? (sw.ridge_extrapolated ? "yes" : "no") : "", f(sw.ridge_note));
+      s += fmt::format("eltwise_chain,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       f(sw.params), f(sw.dtype), f(sw.pattern), sw.threads, to_string(sw.device),
+                       f(sw.backend), sw.fused ? "yes" : "no", p.length, csv_number(p.seconds),
+                       csv_number(p.achieved / 1e9), csv_number(p.intensity), f(sw.level),
+                       csv_number(sw.ridge_intensity), csv_number(sw.ridge_length),
+                       sw.ridge_length > 0 ? (sw.ridge_extrapolated ? "yes" : "no") : "",
+                       f(sw.ridge_note));
   return s;
 }
 
@@ -117,7 +116,7 @@ std::string passes_csv(const ReportInput& in) {
       s += fmt::format("{},{},{},{},{},{},{},{},{}", f(c.op), f(c.params), f(c.dtype), f(c.pattern),
                        c.threads, to_string(c.device), f(c.backend), f(c.name), f(c.level));
       for (const auto& cell : row)
-        s.append(",").append(std::isnan(cell.value) ? f(cell.text) : number(cell.value));
+        s.append(",").append(std::isnan(cell.value) ? f(cell.text) : csv_number(cell.value));
       s += "\n";
     }
   }

@@ -23,11 +23,6 @@ TableCell notes_cell(const std::vector<Note>& notes) {
   return c;
 }
 
-// A number report.csv can compute with, or nothing: a rejected value is named in the reason,
-// never written where a spreadsheet would use it.
-std::string csv_number(double v) {
-  return usable(v) ? fmt::format("{:.6g}", v) : "";
-}
 std::string yes_no(bool b) {
   return b ? "yes" : "no";
 }

@@ -10,8 +10,6 @@ namespace ridgeline {
 namespace {
 
 constexpr SuiteKernels kCpu{Device::cpu, "cpu"};
-constexpr KernelRole kUnfused = KernelRole::unfused, kFused = KernelRole::fused,
-                     kVendor = KernelRole::vendor;
 
 // 64 MiB per f32 operand (past the last-level cache) and 512 MiB (beyond any cache).
 constexpr const char* kRows4k = "rows=4096,cols=4096";

@@ -10,21 +10,19 @@ namespace ridgeline {
 namespace {
 
 constexpr SuiteKernels kGpu{Device::gpu, "cuda"};
-constexpr KernelRole kUnfused = KernelRole::unfused, kFused = KernelRole::fused,
-                     kVendor = KernelRole::vendor;
 
 // 64 MiB per f32 operand (about the H100's 50 MiB L2), and 1 GiB per operand.
-constexpr const char* kRows4k = "rows=4096,cols=4096";
+constexpr const char* kGpuRows4k = "rows=4096,cols=4096";
 // gelu_tanh at 8192 x 8192 x 256: the passes through C's 256 MiB weigh.
-constexpr const char* kShortGemm = "m=8192,n=8192,k=256/act=gelu_tanh";
+constexpr const char* kGpuShortGemm = "m=8192,n=8192,k=256/act=gelu_tanh";
 
 }  // namespace
 
 const std::vector<SuiteRow>& gpu_fusion_rows() {
   static const std::vector<SuiteRow> rows{
       {{"softmax", "layernorm", "rmsnorm"},
-       {{DType::f32, {kRows4k, "rows=65536,cols=4096"}},
-        {DType::bf16, {kRows4k, "rows=131072,cols=4096"}}},
+       {{DType::f32, {kGpuRows4k, "rows=65536,cols=4096"}},
+        {DType::bf16, {kGpuRows4k, "rows=131072,cols=4096"}}},
        {kUnfused, kFused, kVendor}},
       // 2^28 elements: 1 GiB in f32.
       {{"eltwise_chain"},
@@ -35,7 +33,7 @@ const std::vector<SuiteRow>& gpu_fusion_rows() {
       // 8192^3 gelu_tanh is compute-bound; f32 at 4096 x 4096 x 64 where a kernel has it.
       {{"gemm_bias_act"},
        {{DType::bf16,
-         {"m=8192,n=8192,k=8192/act=gelu_tanh", kShortGemm, "m=8192,n=8192,k=256/act=relu"}},
+         {"m=8192,n=8192,k=8192/act=gelu_tanh", kGpuShortGemm, "m=8192,n=8192,k=256/act=relu"}},
         {DType::f32, {"m=4096,n=4096,k=64/act=gelu_tanh"}}},
        {kUnfused, kFused, kVendor}},
       // The unfused chain's scores: 2 GiB.
@@ -59,10 +57,11 @@ std::vector<CaseSpec> gpu_fusion_suite(const KernelCatalog& catalog, int) {
 // gemm_bias_act at 8192 x 8192 x 256 bf16 (gelu_tanh), fused and unfused.
 std::vector<CaseSpec> gpu_fusion_sample(const KernelCatalog& catalog, int) {
   if (!gpu_probe().available()) return {};
-  return expand_suite_rows(catalog, kGpu,
-                           {{{"softmax"}, {{DType::f32, {kRows4k}}}, {kUnfused, kFused}},
-                            {{"gemm_bias_act"}, {{DType::bf16, {kShortGemm}}}, {kUnfused, kFused}}},
-                           {1});
+  return expand_suite_rows(
+      catalog, kGpu,
+      {{{"softmax"}, {{DType::f32, {kGpuRows4k}}}, {kUnfused, kFused}},
+       {{"gemm_bias_act"}, {{DType::bf16, {kGpuShortGemm}}}, {kUnfused, kFused}}},
+      {1});
 }
 
 }  // namespace ridgeline

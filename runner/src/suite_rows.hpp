@@ -24,6 +24,10 @@ struct SuiteRow {
   std::vector<KernelRole> roles;
 };
 
+// The roles as the suites' rows spell them.
+inline constexpr KernelRole kUnfused = KernelRole::unfused, kFused = KernelRole::fused,
+                            kVendor = KernelRole::vendor;
+
 // Where a suite's kernels come from: the device, and the family of its own fused and
 // unfused kernels ("cpu", "cuda"); a vendor of any family serves the vendor role.
 struct SuiteKernels {

@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "byte_sizes.hpp"
 #include "sweep_recordings.hpp"
 
 namespace ridgeline {
 namespace {
 
-constexpr std::int64_t KiB = 1024, MiB = 1024 * KiB;
+using test::KiB;
+using test::MiB;
 
 using testing_support::recorded_sweep;
 

@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 
+#include "gui_test_files.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/gui/comparison_model.hpp"
 #include "ridgeline/gui/exports.hpp"
@@ -30,10 +31,8 @@
 namespace ridgeline::gui {
 namespace {
 
-const std::string kRun = std::string(RIDGELINE_FIXTURES) + "/run-smoke-f64-zen4-vm.json";
-
 std::shared_ptr<const RunDocument> recorded() {
-  return std::make_shared<const RunDocument>(open_run_document(kRun));
+  return std::make_shared<const RunDocument>(open_run_document(test_files::kRun.toStdString()));
 }
 
 TEST(ResultsModel, PassesQtsModelTesterAndShowsWhatTheReportShows) {

@@ -16,12 +16,7 @@ inline Problem make(const std::string& params, DType dtype = DType::f32) {
   return p;
 }
 
-// Operands as the runner fills them: inputs from the normal pattern, O poisoned.
-inline Operands filled(const Problem& p) {
-  Operands ops = allocate_operands(p);
-  test::fill_operands(ops);
-  return ops;
-}
+using test::filled;
 
 // seq = 1, head_dim = 1, primes, head_dim off the vector widths (16, 8), causal with seq off
 // the tiles (16 and 8 rows and keys), batch and heads above 1, and one large enough for the

@@ -28,7 +28,7 @@ struct ConformanceCase {
   }
 };
 
-const KernelCatalog& catalog() {
+const KernelCatalog& conformance_catalog() {
   static const KernelCatalog c = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
   return c;
 }
@@ -42,9 +42,9 @@ Problem problem_of(const ConformanceCase& c) {
   return p;
 }
 
-std::vector<ConformanceCase> all_cases() {
+std::vector<ConformanceCase> conformance_cases() {
   std::vector<ConformanceCase> cases;
-  for (const auto& k : catalog().kernels())
+  for (const auto& k : conformance_catalog().kernels())
     for (DType dtype : k.dtypes)
       for (const std::string& params : op_definition(k.op).awkward)
         for (int threads : {1, 2})
@@ -53,7 +53,7 @@ std::vector<ConformanceCase> all_cases() {
   return cases;
 }
 
-std::string case_name(const ::testing::TestParamInfo<ConformanceCase>& info) {
+std::string conformance_case_name(const ::testing::TestParamInfo<ConformanceCase>& info) {
   const auto& c = info.param;
   std::string name =
       fmt::format("{}_{}_{}_{}_t{}", c.op, c.backend, to_string(c.dtype), c.params, c.threads);
@@ -88,7 +88,7 @@ class Conformance : public ::testing::TestWithParam<ConformanceCase> {};
 TEST_P(Conformance, ComputesTheOpsReferenceOrSaysWhyNot) {
   const ConformanceCase& c = GetParam();
   const Problem p = problem_of(c);
-  auto kernel = catalog().create(c.backend, c.op);
+  auto kernel = conformance_catalog().create(c.backend, c.op);
   ASSERT_TRUE(kernel);
   const Support support = kernel->supports(p, c.threads);
   if (!support) {
@@ -114,7 +114,8 @@ TEST_P(Conformance, ComputesTheOpsReferenceOrSaysWhyNot) {
   EXPECT_TRUE(outputs_of(ops) == first) << "a second run() changed the outputs";
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalog, Conformance, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Catalog, Conformance, ::testing::ValuesIn(conformance_cases()),
+                         conformance_case_name);
 
 TEST(Conformance, EveryOpHasAwkwardProblemsItAccepts) {
   for (const auto& op : op_registry()) {

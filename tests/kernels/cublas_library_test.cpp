@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "../support/text_checks.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/shared_library.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -21,9 +22,7 @@ namespace {
 const bool cublaslt_at_start = SharedLibrary::is_loaded(cublaslt_soname());
 const bool cublas_at_start = SharedLibrary::is_loaded(cublas_soname());
 
-bool one_line(const std::string& s) {
-  return !s.empty() && s.find('\n') == std::string::npos;
-}
+using test::one_line;
 
 }  // namespace
 

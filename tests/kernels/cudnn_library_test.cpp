@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "../support/text_checks.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/shared_library.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -18,9 +19,7 @@ namespace {
 
 const bool cudnn_at_start = SharedLibrary::is_loaded(cudnn_soname());
 
-bool one_line(const std::string& s) {
-  return !s.empty() && s.find('\n') == std::string::npos;
-}
+using test::one_line;
 
 }  // namespace
 

@@ -154,7 +154,7 @@ const IsaCase kIsas[] = {
     {"avx2", &packed::microkernel_f32_avx2, &packed::epilogue_passes_avx2,
      [] { return cpu_features().has_avx2_fma(); }}};
 
-std::string isa_name(const ::testing::TestParamInfo<IsaCase>& info) {
+std::string isa_case_name(const ::testing::TestParamInfo<IsaCase>& info) {
   return info.param.name;
 }
 
@@ -218,6 +218,6 @@ TEST_P(GemmBiasActIsa, ActivationsAreAccurateOverTheirRange) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(GemmBiasAct, GemmBiasActIsa, ::testing::ValuesIn(kIsas), isa_name);
+INSTANTIATE_TEST_SUITE_P(GemmBiasAct, GemmBiasActIsa, ::testing::ValuesIn(kIsas), isa_case_name);
 
 }  // namespace ridgeline

@@ -24,13 +24,6 @@ inline Problem make_gemm_bias_act(const std::string& params, const char* act,
   return p;
 }
 
-// Inputs from the normal pattern, C poisoned (NaN), as the runner prepares a case.
-inline Operands filled(const Problem& p) {
-  Operands ops = allocate_operands(p);
-  fill_operands(ops);
-  return ops;
-}
-
 // The textbook formula in double, straight from the op's definition.
 inline double gelu_by_hand(double x) {
   return 0.5 * x *

@@ -5,6 +5,7 @@
 
 #include "../support/op_cases.hpp"
 #include "onednn/onednn_ops.hpp"
+#include "onednn_test_support.hpp"
 
 #ifndef RIDGELINE_ONEDNN_ENABLED
 #error "RIDGELINE_ONEDNN_ENABLED (0 or 1) comes from tests/CMakeLists.txt"
@@ -16,14 +17,7 @@ namespace {
 using test::builtin_catalog;
 using test::make_problem;
 
-#define REQUIRE_ONEDNN()                                                         \
-  do {                                                                           \
-    const std::string why = ops::onednn_unavailable_reason();                    \
-    if (!why.empty()) {                                                          \
-      if (RIDGELINE_ONEDNN_ENABLED) FAIL() << "built with oneDNN, yet: " << why; \
-      GTEST_SKIP() << why;                                                       \
-    }                                                                            \
-  } while (0)
+using ops::onednn_unavailable_reason;  // REQUIRE_ONEDNN calls it unqualified
 
 TEST(OnednnKernels, AreVendorKernelsOfTheFusionOps) {
   for (const char* op : {"softmax", "layernorm", "gemm_bias_act", "attention"}) {

@@ -11,6 +11,7 @@
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/comparison.hpp"
 #include "ridgeline/reports/roofline_style.hpp"
+#include "text_checks.hpp"
 
 namespace ridgeline {
 namespace {
@@ -60,11 +61,7 @@ std::size_t case_index(const RunComparison& cmp, const std::string& backend) {
   throw std::logic_error("no case of " + backend);
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 TEST(ComparisonScene, AnArrowForEachCaseThatMovedAndWhyTheOthersHaveNone) {
   const TwoRuns t = two_runs();

@@ -9,12 +9,13 @@
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "text_checks.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-ReportInput recorded() {
+ReportInput recorded_einsum() {
   Run run = read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
   const MachineModel m =
       read_machine_file(std::string(RIDGELINE_FIXTURES) + "/machine-zen4-vm.json");
@@ -35,16 +36,12 @@ const EinsumLowering& lowering(const EinsumComparison& c, const std::string& bac
   throw std::runtime_error("no lowering " + backend);
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 }  // namespace
 
 TEST(EinsumComparison, LoweringsFastestFirstWithTheirAddedBytesAndTheLeads) {
-  const ReportInput in = recorded();
+  const ReportInput in = recorded_einsum();
   ASSERT_EQ(in.einsum.size(), 2u);
   const EinsumComparison& c = comparison(in, "bthr,bThr->bhtT");
   ASSERT_EQ(c.lowerings.size(), 3u);
@@ -71,7 +68,7 @@ TEST(EinsumComparison, LoweringsFastestFirstWithTheirAddedBytesAndTheLeads) {
 }
 
 TEST(EinsumComparison, TtgtsPermutesAreTimedAndPlacedOnTheirOwn) {
-  const ReportInput in = recorded();
+  const ReportInput in = recorded_einsum();
   const EinsumComparison& c = comparison(in, "bthr,bThr->bhtT");
   const EinsumLowering& ttgt = lowering(c, "cpu.ttgt");
   ASSERT_TRUE(ttgt.passes.has_value());
@@ -95,7 +92,7 @@ TEST(EinsumComparison, TtgtsPermutesAreTimedAndPlacedOnTheirOwn) {
 }
 
 TEST(EinsumComparison, ALoweringThatCannotApplyIsListedLastWithItsReason) {
-  const ReportInput in = recorded();
+  const ReportInput in = recorded_einsum();
   const EinsumComparison& c = comparison(in, "btd,hdk->bthk");
   const EinsumLowering& strided = c.lowerings.back();
   EXPECT_EQ(strided.backend, "cpu.strided");
@@ -107,7 +104,7 @@ TEST(EinsumComparison, ALoweringThatCannotApplyIsListedLastWithItsReason) {
 }
 
 TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
-  const ReportInput in = recorded();
+  const ReportInput in = recorded_einsum();
   const std::string html = html_report(in), md = markdown_report(in), text = einsum_terminal(in);
   EXPECT_EQ(count(html, "<h2>einsum</h2>"), 1u);
   EXPECT_EQ(count(md, "\n## einsum\n"), 1u);
@@ -136,7 +133,7 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
 
 // The CSV carries the same comparisons, one tidy row per contraction and lowering.
 TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
-  const ReportInput in = recorded();
+  const ReportInput in = recorded_einsum();
   const std::string csv = einsum_csv(in);
   std::size_t lowerings = 0;
   for (const auto& c : in.einsum) lowerings += c.lowerings.size();
@@ -195,7 +192,7 @@ TEST(EinsumComparison, ThePermutesArePointsOfTheirOwnBesideTheBandwidthSweeps) {
   const std::string html = html_report(in);
   EXPECT_EQ(count(html, "<g class=\"mark\">"), permutes);
   EXPECT_NE(html.find("<title>cpu.ttgt permute_A: "), std::string::npos);
-  EXPECT_EQ(count(html_report(recorded()), "<g class=\"mark\">"), 0u);
+  EXPECT_EQ(count(html_report(recorded_einsum()), "<g class=\"mark\">"), 0u);
 
   // The scene: a mark inside the plot, the axes widened for one past the sweeps, and one no
   // probe could measure left out.

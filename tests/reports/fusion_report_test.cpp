@@ -7,6 +7,7 @@
 
 #include "fusion_runs.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "text_checks.hpp"
 
 namespace ridgeline {
 
@@ -18,16 +19,9 @@ ReportInput input() {
   return make_report_input(std::move(run), "fusion.json", machine, "the test's machine");
 }
 
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1))
-    ++n;
-  return n;
-}
+using test::count;
 
-bool matches(const std::string& text, const std::string& pattern) {
-  return std::regex_search(text, std::regex(pattern));
-}
+using test::matches;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;

@@ -11,6 +11,7 @@
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/escape.hpp"
+#include "text_checks.hpp"
 
 namespace ridgeline {
 
@@ -23,16 +24,9 @@ ReportInput recorded() {
                            "the model embedded in the run");
 }
 
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1))
-    ++n;
-  return n;
-}
+using test::count;
 
-bool matches(const std::string& text, const std::string& pattern) {
-  return std::regex_search(text, std::regex(pattern));
-}
+using test::matches;
 
 ReportInput with_hostile_names() {
   ReportInput in = recorded();

@@ -2,12 +2,14 @@
 // level the probe's sweeps replaced on repeated evidence replaced, on recorded machine models.
 #include <gtest/gtest.h>
 
+#include "byte_sizes.hpp"
 #include "ridgeline/runner/probe.hpp"
 
 namespace ridgeline {
 namespace {
 
-constexpr std::int64_t KiB = 1024, MiB = 1024 * KiB;
+using test::KiB;
+using test::MiB;
 
 CacheSizes as_hwloc_reports(const MachineModel& m) {
   return {m.l1d_bytes, m.l2_bytes, m.l3_bytes, 2, "hwloc"};

@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "byte_sizes.hpp"
+
 namespace ridgeline {
 namespace {
 
-constexpr std::int64_t KiB = 1024, MiB = 1024 * KiB;
+using test::KiB;
+using test::MiB;
 
 TEST(MemorySweep, GrowsByPointsPerOctaveUpToTheBoundAndReusesItsArrays) {
   MemorySweepOptions o;

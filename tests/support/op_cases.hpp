@@ -27,6 +27,14 @@ inline void fill_operands(Operands& ops, const std::string& pattern = "normal") 
   }
 }
 
+// A problem's operands as the runner prepares a case: inputs from the normal pattern, outputs
+// poisoned (NaN), so an entry a kernel never writes shows.
+inline Operands filled(const Problem& p) {
+  Operands ops = allocate_operands(p);
+  fill_operands(ops);
+  return ops;
+}
+
 inline const KernelCatalog& builtin_catalog() {
   static const KernelCatalog c = KernelCatalog::with_builtin_kernels({});
   return c;

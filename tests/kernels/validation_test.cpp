@@ -165,6 +165,22 @@ TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   }
   Validation v2 = validate(p, dropped, 1);
   EXPECT_EQ(v2.disposition, Disposition::incorrect) << "max rel err " << v2.max_rel_err;
+
+  // The same in the last row.
+  Operands dropped_row = copy_of(p, ops);
+  for (std::int64_t j = 0; j < s.n; ++j) {
+    const std::int64_t i = s.m - 1;
+    double a = transposes_a(layout) ? dropped_row.at("A").at((s.k - 1) * s.m + i)
+                                    : dropped_row.at("A").at(i * s.k + s.k - 1);
+    double b = transposes_b(layout) ? dropped_row.at("B").at(j * s.k + s.k - 1)
+                                    : dropped_row.at("B").at((s.k - 1) * s.n + j);
+    if (dtype == DType::f32)
+      dropped_row.at("C").as<float>()[i * s.n + j] -= static_cast<float>(a * b);
+    else
+      dropped_row.at("C").as<double>()[i * s.n + j] -= a * b;
+  }
+  Validation v3 = validate(p, dropped_row, 1);
+  EXPECT_EQ(v3.disposition, Disposition::incorrect) << "max rel err " << v3.max_rel_err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ValidatorSizes,

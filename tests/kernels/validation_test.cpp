@@ -149,38 +149,27 @@ TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   EXPECT_EQ(v1.disposition, Disposition::incorrect);
   EXPECT_NE(v1.message.find("never written"), std::string::npos) << v1.message;
 
-  // A kernel that drops the last term of the sum in the last column (an edge-tile bug).
-  Operands dropped = copy_of(p, ops);
+  // A kernel that drops the last term of the sum in C[i, j] (an edge-tile bug), along the
+  // last column and along the last row.
   const auto& s = shape;
-  for (std::int64_t i = 0; i < s.m; ++i) {
-    const std::int64_t j = s.n - 1;
-    double a = transposes_a(layout) ? dropped.at("A").at((s.k - 1) * s.m + i)
-                                    : dropped.at("A").at(i * s.k + s.k - 1);
-    double b = transposes_b(layout) ? dropped.at("B").at(j * s.k + s.k - 1)
-                                    : dropped.at("B").at((s.k - 1) * s.n + j);
+  const auto drop_last_term = [&](Operands& o, std::int64_t i, std::int64_t j) {
+    const double a =
+        transposes_a(layout) ? o.at("A").at((s.k - 1) * s.m + i) : o.at("A").at(i * s.k + s.k - 1);
+    const double b =
+        transposes_b(layout) ? o.at("B").at(j * s.k + s.k - 1) : o.at("B").at((s.k - 1) * s.n + j);
     if (dtype == DType::f32)
-      dropped.at("C").as<float>()[i * s.n + j] -= static_cast<float>(a * b);
+      o.at("C").as<float>()[i * s.n + j] -= static_cast<float>(a * b);
     else
-      dropped.at("C").as<double>()[i * s.n + j] -= a * b;
+      o.at("C").as<double>()[i * s.n + j] -= a * b;
+  };
+  Operands column = copy_of(p, ops), row = copy_of(p, ops);
+  for (std::int64_t i = 0; i < s.m; ++i) drop_last_term(column, i, s.n - 1);
+  for (std::int64_t j = 0; j < s.n; ++j) drop_last_term(row, s.m - 1, j);
+  for (Operands* wrong : {&column, &row}) {
+    const Validation v = validate(p, *wrong, 1);
+    EXPECT_EQ(v.disposition, Disposition::incorrect)
+        << (wrong == &row ? "last row" : "last column") << ", max rel err " << v.max_rel_err;
   }
-  Validation v2 = validate(p, dropped, 1);
-  EXPECT_EQ(v2.disposition, Disposition::incorrect) << "max rel err " << v2.max_rel_err;
-
-  // The same in the last row.
-  Operands dropped_row = copy_of(p, ops);
-  for (std::int64_t j = 0; j < s.n; ++j) {
-    const std::int64_t i = s.m - 1;
-    double a = transposes_a(layout) ? dropped_row.at("A").at((s.k - 1) * s.m + i)
-                                    : dropped_row.at("A").at(i * s.k + s.k - 1);
-    double b = transposes_b(layout) ? dropped_row.at("B").at(j * s.k + s.k - 1)
-                                    : dropped_row.at("B").at((s.k - 1) * s.n + j);
-    if (dtype == DType::f32)
-      dropped_row.at("C").as<float>()[i * s.n + j] -= static_cast<float>(a * b);
-    else
-      dropped_row.at("C").as<double>()[i * s.n + j] -= a * b;
-  }
-  Validation v3 = validate(p, dropped_row, 1);
-  EXPECT_EQ(v3.disposition, Disposition::incorrect) << "max rel err " << v3.max_rel_err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ValidatorSizes,

@@ -152,7 +152,9 @@ TEST_P(ValidatorSizes, AcceptsCorrectAndCatchesEachKindOfWrong) {
   // A kernel that drops the last term of the sum in C[i, j] (an edge-tile bug), along the
   // last column and along the last row.
   const auto& s = shape;
-  const auto drop_last_term = [&](Operands& o, std::int64_t i, std::int64_t j) {
+  // (clang 14 captures no structured binding: layout and dtype by init-capture)
+  const auto drop_last_term = [&s, layout = layout, dtype = dtype](Operands& o, std::int64_t i,
+                                                                   std::int64_t j) {
     const double a =
         transposes_a(layout) ? o.at("A").at((s.k - 1) * s.m + i) : o.at("A").at(i * s.k + s.k - 1);
     const double b =

@@ -105,7 +105,7 @@ void add_hand_written_gpu_kernels(KernelCatalog& catalog) {
   add("cuda.wgmma_128x256x64", {DType::bf16, DType::f16},
       "Hopper's wgmma (m64n256k16) fed by the tensor memory accelerator: a producer warpgroup "
       "issues the bulk copies of a four-stage pipeline, two consumer warpgroups of 64x256 "
-      "multiply (sm_90a)",
+      "multiply and hand C to the copy engine through shared memory (sm_90a)",
       &launch_wgmma_128x256x64, 8, 8, true);
   // gemm_bias_act fused: the best own GEMM for the device with the bias and activation
   // applied to its accumulators before the one store of C.

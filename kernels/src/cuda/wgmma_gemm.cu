@@ -11,7 +11,10 @@
 // edge with zeros. gemm_bias_act's epilogue as in the mma.sync kernel. Persistent: one block
 // per multiprocessor walks the tiles, and the producer's slices run on across tiles through
 // the one ring of stages, so the next tile's operands arrive while the consumers store this
-// one's C (at k = 256 a tile is 4 slices of products and 128 KiB of C).
+// one's C (at k = 256 a tile is 4 slices of products and 128 KiB of C). C leaves through
+// shared memory: each consumer warpgroup writes 64 x 32 chunks of f32 into one of its two
+// swizzled buffers and the copy engine stores each chunk in whole 128-byte lines (clipping
+// at the matrix's edges), while the warps fill the other buffer or start the next tile.
 // Built for sm_90a only (its own CMake target): the code runs on compute capability 9.0.
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -43,9 +46,15 @@ constexpr int A_BYTES = BM * BK * 2;                // 128 rows of 128 bytes
 constexpr int B_BOX = SWIZZLE / 2;                  // columns of B per copy
 constexpr int B_BOX_BYTES = BK * B_BOX * 2;         // 64 k rows of 128 bytes
 constexpr int STAGE_BYTES = A_BYTES + BK * BN * 2;  // 48 KiB
-// The stages start on a 1024-byte boundary (the swizzle's period); the barriers follow.
-constexpr std::size_t SHARED_BYTES =
-    1024 + STAGES * STAGE_BYTES + 2 * STAGES * sizeof(std::uint64_t);
+constexpr int C_COLS = SWIZZLE / 4;                 // f32 columns of C per stored chunk
+constexpr int C_CHUNK_BYTES = 64 * SWIZZLE;         // a warpgroup's 64 rows of them: 8 KiB
+constexpr int C_BUFFERS = 2;                        // per consumer warpgroup
+// The stages start on a 1024-byte boundary (the swizzle's period), then C's buffers (on the
+// same period), then the barriers: 225 KiB of the multiprocessor's 227.
+constexpr std::size_t SHARED_BYTES = 1024 + STAGES * STAGE_BYTES +
+                                     CONSUMERS * C_BUFFERS * C_CHUNK_BYTES +
+                                     2 * STAGES * sizeof(std::uint64_t);
+static_assert(SHARED_BYTES <= 227 * 1024, "more than a Hopper block's shared memory");
 
 __device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count));
@@ -80,6 +89,27 @@ __device__ __forceinline__ void copy_box(void* dst, const CUtensorMap* map, int 
       "%3}], [%4];\n" ::"r"(shared_address(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(shared_address(bar))
       : "memory");
+}
+
+// One chunk of shared memory to a box of C; the copy engine reads the chunk asynchronously
+// (the thread's bulk group) and writes only the part of the box inside the matrix.
+__device__ __forceinline__ void store_box(const CUtensorMap* map, const void* src, int inner,
+                                          int outer) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(inner), "r"(outer), "r"(shared_address(src))
+      : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+// Returns once at most `Pending` of this thread's stores still read shared memory.
+template <int Pending>
+__device__ __forceinline__ void wait_store_reads() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+// The 128 threads of consumer warpgroup `consumer` (named barriers 1 and 2; 0 is the block's).
+__device__ __forceinline__ void sync_warpgroup(int consumer) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(1 + consumer) : "memory");
 }
 
 // wgmma's shared-memory matrix descriptor with the 128-byte swizzle. K-major A: `stride` is
@@ -141,12 +171,14 @@ __device__ __forceinline__ void tile_origin(int t, int grid_m, int grid_n, int& 
 template <typename T, Epilogue EPI>
 __global__ void __launch_bounds__(THREADS, 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               Index m, Index n, Index k, float* c, Index ldc, const T* bias, int grid_m,
-               int grid_n) {
+               const __grid_constant__ CUtensorMap map_c, Index n, Index k, const T* bias,
+               int grid_m, int grid_n) {
   extern __shared__ unsigned char shared_raw[];
   unsigned char* stages = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(shared_raw) + 1023) & ~std::uintptr_t{1023});
-  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(stages + STAGES * STAGE_BYTES);
+  unsigned char* c_buffers = stages + STAGES * STAGE_BYTES;
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(c_buffers + CONSUMERS * C_BUFFERS * C_CHUNK_BYTES);
   std::uint64_t* empty = full + STAGES;
   const int warpgroup = threadIdx.x / 128, in_group = threadIdx.x % 128;
 
@@ -186,7 +218,9 @@ __global__ void __launch_bounds__(THREADS, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1, lane = in_group % 32, warp = in_group / 32;
-  int used = 0;  // slices consumed over every tile so far, as the producer counts them
+  unsigned char* my_buffers = c_buffers + consumer * C_BUFFERS * C_CHUNK_BYTES;
+  int used = 0;    // slices consumed over every tile so far, as the producer counts them
+  int chunks = 0;  // chunks of C stored so far: the buffer's turn
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
     tile_origin(t, grid_m, grid_n, row0, col0);
     float d[128];
@@ -208,21 +242,38 @@ __global__ void __launch_bounds__(THREADS, 1)
     }
 
     // Accumulators of m64nNk16: warp w holds rows 16w + lane/4 (and 8 on), each 8 columns j
-    // as d[4j], d[4j + 1] at 2 (lane % 4) + {0, 1}, d[4j + 2], d[4j + 3] eight rows on.
-    const Index row_base = row0 + consumer * 64 + warp * 16 + lane / 4;
+    // as d[4j], d[4j + 1] at 2 (lane % 4) + {0, 1}, d[4j + 2], d[4j + 3] eight rows on. A
+    // chunk's row r is 128 bytes at 128 r, its 16-byte units in the order unit ^ (r % 8)
+    // (the 128-byte swizzle the store's tensor map undoes): each store instruction's 32
+    // lanes then fill 256 bytes in two passes over the banks.
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      const Index col = col0 + j * 8 + 2 * (lane % 4);
-      if (col >= n) continue;  // n is a multiple of 8: both columns are in or out
+    for (int q = 0; q < BN / C_COLS; ++q, ++chunks) {
+      unsigned char* buffer = my_buffers + (chunks % C_BUFFERS) * C_CHUNK_BYTES;
+      if (in_group == 0) wait_store_reads<C_BUFFERS - 1>();  // this buffer's last store read it
+      sync_warpgroup(consumer);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const Index row = row_base + h * 8;
-        if (row < m)
-          *reinterpret_cast<float2*>(&c[row * ldc + col]) =
-              gemm_epilogue<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], bias, col);
+      for (int jj = 0; jj < C_COLS / 8; ++jj) {
+        const int j = q * (C_COLS / 8) + jj;
+        const Index col = col0 + j * 8 + 2 * (lane % 4);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = warp * 16 + lane / 4 + h * 8;
+          const int unit = (jj * 2 + (lane % 4) / 2) ^ (r % 8);
+          // Past n (a multiple of 8: both columns are in or out) the bias is not read, and
+          // the store leaves those columns out.
+          *reinterpret_cast<float2*>(buffer + r * SWIZZLE + unit * 16 + (lane % 2) * 8) =
+              col < n ? gemm_epilogue<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], bias, col)
+                      : make_float2(0.0f, 0.0f);
+        }
       }
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // visible to the copy engine
+      sync_warpgroup(consumer);
+      if (in_group == 0)
+        store_box(&map_c, buffer, static_cast<int>(col0) + q * C_COLS,
+                  static_cast<int>(row0) + consumer * 64);
     }
   }
+  if (in_group == 0) wait_store_reads<0>();  // the block's shared memory outlives the reads
 }
 
 // cuTensorMapEncodeTiled from the driver, through the runtime (no link to libcuda).
@@ -240,19 +291,19 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encode;
 }
 
-// A row-major rows x cols matrix (row length ld) read in boxes of box_rows x box_cols.
-CUtensorMap tensor_map(const void* data, DType dtype, Index rows, Index cols, Index ld,
+// A row-major rows x cols matrix (row length ld) read or written in boxes of box_rows x
+// box_cols: A and B in bf16 or f16, C in f32.
+CUtensorMap tensor_map(const void* data, CUtensorMapDataType type, Index rows, Index cols, Index ld,
                        unsigned box_rows, unsigned box_cols) {
   CUtensorMap map{};
+  const cuuint64_t bytes = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * bytes};
   const cuuint32_t box[2] = {box_cols, box_rows};
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = tensor_map_encoder()(
-      &map,
-      dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(data), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      &map, type, 2, const_cast<void*>(data), dims, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r) +
@@ -280,15 +331,18 @@ void launch_typed(const DeviceGemm& g, cudaStream_t stream) {
                                         static_cast<int>(SHARED_BYTES)));
     configured = true;
   }
-  const CUtensorMap map_a = tensor_map(g.a, g.dtype, g.m, g.k, g.lda, BM, BK);
-  const CUtensorMap map_b = tensor_map(g.b, g.dtype, g.k, g.n, g.ldb, BK, B_BOX);
+  const CUtensorMapDataType input =
+      g.dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const CUtensorMap map_a = tensor_map(g.a, input, g.m, g.k, g.lda, BM, BK);
+  const CUtensorMap map_b = tensor_map(g.b, input, g.k, g.n, g.ldb, BK, B_BOX);
+  const CUtensorMap map_c =
+      tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.m, g.n, g.ldc, 64, C_COLS);
   const int grid_n = static_cast<int>((g.n + BN - 1) / BN),
             grid_m = static_cast<int>((g.m + BM - 1) / BM);
   // One block per multiprocessor (its shared memory allows no second), none idle.
   const int blocks = std::min(grid_m * grid_n, multiprocessors());
   wgmma_gemm<T, EPI><<<blocks, THREADS, SHARED_BYTES, stream>>>(
-      map_a, map_b, g.m, g.n, g.k, static_cast<float*>(g.c), g.ldc, static_cast<const T*>(g.bias),
-      grid_m, grid_n);
+      map_a, map_b, map_c, g.n, g.k, static_cast<const T*>(g.bias), grid_m, grid_n);
   cuda_check_launch("wgmma_gemm_128x256x64");
 }
 

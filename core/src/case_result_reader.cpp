@@ -118,6 +118,12 @@ CaseDetails details_from_json(const Fields& f) {
       d.kernel_notes[std::string(key)] = value.string();
     });
   }
+  if (f.has("rank")) {
+    const std::int64_t rank = f.integer("rank");
+    if (rank < 0 || rank > std::numeric_limits<int>::max())
+      f.fail("rank", fmt::format("must be a rank of an MPI job (0 or more), got {}", rank));
+    d.origin = RankOrigin{static_cast<int>(rank), f.string("host")};
+  }
   return d;
 }
 

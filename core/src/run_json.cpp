@@ -42,12 +42,50 @@ json details_to_json(const CaseDetails& d) {
             {"power", nullptr}};
   if (d.fp_env != FpEnv::ieee) j["fp_env"] = std::string(to_string(d.fp_env));
   if (d.cache != CacheState::warm) j["cache"] = std::string(to_string(d.cache));
+  if (d.origin) {
+    j["rank"] = d.origin->rank;
+    j["host"] = d.origin->host;
+  }
   return j;
 }
 
 std::string aggregate_unit_of(const CaseResult& r) {
   if (!r.aggregate_unit.empty()) return r.aggregate_unit;
   return r.aggregate_name == "cv" ? "percentage" : "time";
+}
+
+json ranks_to_json(const std::vector<RankContext>& ranks) {
+  json out = json::array();
+  for (const RankContext& r : ranks) {
+    json j = {{"rank", r.rank}, {"host", r.host},
+              {"node", r.node}, {"local_rank", r.local_rank},
+              {"cpus", r.cpus}, {"outcome", r.outcome}};
+    if (r.machine) j["machine"] = to_json(*r.machine);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::vector<RankContext> ranks_from_json(const json& ranks, const std::string& origin) {
+  std::vector<RankContext> out;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const JsonFields f(ranks[i], origin, fmt::format("context.ridgeline.ranks[{}]", i));
+    RankContext r;
+    r.rank = static_cast<int>(f.integer("rank"));
+    r.host = f.string("host");
+    r.node = static_cast<int>(f.integer_or("node", 0));
+    r.local_rank = static_cast<int>(f.integer_or("local_rank", 0));
+    if (f.has("cpus"))
+      for (const auto& c : f.array("cpus"))
+        if (c.is_number_integer()) r.cpus.push_back(c.get<int>());
+    r.outcome = f.string_or("outcome", "finished");
+    if (f.has("machine")) {
+      const JsonFields m = f.object("machine");
+      r.machine = machine_from_json(m.raw(), origin, m.path());
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace
@@ -136,6 +174,7 @@ json to_json(const Run& run) {
                                             {"commit", p.commit},
                                             {"compiler", p.compiler},
                                             {"flags", p.flags}};
+    if (!c.ranks.empty()) context["ridgeline"]["ranks"] = ranks_to_json(c.ranks);
     if (!p.einsum_networks.empty()) {
       json networks = json::array();
       for (const EinsumNetworkRun& n : p.einsum_networks)
@@ -237,6 +276,7 @@ Run run_from_json(const json& j, const std::string& origin) {
         }
       }
     }
+    if (r.has("ranks")) ctx.ranks = ranks_from_json(r.array("ranks"), origin);
     if (r.has("collectors")) {
       const json& cols = r.array("collectors");
       for (std::size_t i = 0; i < cols.size(); ++i) {

@@ -133,6 +133,35 @@ TEST_F(RunFiles, AColdCacheIsWrittenAndReadBackAndWarmIsTheDefault) {
       << error_of(bad.dump());
 }
 
+TEST_F(RunFiles, ARunUnderMpiKeepsEachResultsRankAndHostAndEachRanksPlace) {
+  ridgeline::Run run = sample_run();
+  run.benchmarks[0].ridgeline->origin = RankOrigin{0, "node-a"};
+  run.benchmarks[1].ridgeline->origin = RankOrigin{3, "node-b"};
+  MachineModel node_b;
+  node_b.fingerprint = "node-b";
+  node_b.cores = 4;
+  node_b.memory.push_back({});
+  node_b.memory.back().level = "DRAM";
+  node_b.memory.back().kernel = "copy";
+  node_b.memory.back().bytes_per_s = 20e9;
+  run.context.ranks = {{0, "node-a", 0, 0, {0, 1}, "finished", std::nullopt},
+                       {3, "node-b", 1, 0, {2}, "died: killed by SIGKILL", node_b}};
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(p));
+  EXPECT_EQ(j["benchmarks"][1]["ridgeline"]["rank"], 3);
+  EXPECT_EQ(j["benchmarks"][1]["ridgeline"]["host"], "node-b");
+  EXPECT_FALSE(j["benchmarks"][2]["ridgeline"].contains("rank"));  // one process: none
+  EXPECT_EQ(j["context"]["ridgeline"]["ranks"][1]["outcome"], "died: killed by SIGKILL");
+  nlohmann::json bad = sample_json();
+  bad["benchmarks"][0]["ridgeline"]["rank"] = -1;
+  bad["benchmarks"][0]["ridgeline"]["host"] = "h";
+  EXPECT_NE(error_of(bad.dump()).find("benchmarks[0].ridgeline.rank: must be a rank"),
+            std::string::npos)
+      << error_of(bad.dump());
+}
+
 TEST_F(RunFiles, WritesGoogleBenchmarkShape) {
   nlohmann::json j = sample_json();
   EXPECT_EQ(j["context"]["json_schema_version"], 1);

@@ -23,6 +23,14 @@ struct Validation {
   bool operator==(const Validation&) const = default;
 };
 
+// Which process of a run under MPI (mpirun, srun) measured a result: its rank in the job
+// and the host it ran on. Absent in a run of one process.
+struct RankOrigin {
+  int rank = 0;
+  std::string host;
+  bool operator==(const RankOrigin&) const = default;
+};
+
 // Ridgeline's block attached to one Google Benchmark result entry.
 struct CaseDetails {
   std::string backend;          // e.g. "cpu.packed_avx512"
@@ -37,6 +45,7 @@ struct CaseDetails {
   std::vector<Metric> metrics;
   Validation validation;
   std::map<std::string, std::string> kernel_notes;  // e.g. micro-kernel name, BLAS path
+  std::optional<RankOrigin> origin;                 // "rank" and "host" in the JSON
   bool operator==(const CaseDetails&) const = default;
 };
 

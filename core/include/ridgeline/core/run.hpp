@@ -70,6 +70,21 @@ struct MachineLoad {
   bool operator==(const MachineLoad&) const = default;
 };
 
+// One process of a run under MPI (mpirun, srun): where it ran and how it ended. A run of one
+// process has none.
+struct RankContext {
+  int rank = 0;
+  std::string host;
+  int node = 0;           // its host's index among the run's hosts, numbered in rank order
+  int local_rank = 0;     // among the ranks on its host
+  std::vector<int> cpus;  // the CPUs it ran on (its share of the host)
+  // "finished", "interrupted", or why its results are missing ("died: ..."): a rank whose
+  // results did not reach rank 0 is named here, never left out.
+  std::string outcome = "finished";
+  std::optional<MachineModel> machine;  // its host's probed model, on each host's first rank
+  bool operator==(const RankContext&) const = default;
+};
+
 // Google Benchmark's "context" plus Ridgeline's own block.
 struct RunContext {
   std::string date;
@@ -93,6 +108,7 @@ struct RunContext {
   bool interrupted = false;                 // the run was stopped before its plan finished
   std::optional<MachineLoad> machine_load;  // absent where /proc could not be read
   RunProvenance provenance;
+  std::vector<RankContext> ranks;  // under MPI: every rank of the job, in rank order
   bool operator==(const RunContext&) const = default;
 };
 

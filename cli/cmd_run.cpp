@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "number_checks.hpp"
 #include "progress.hpp"
+#include "ranked_run.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
@@ -101,6 +102,10 @@ bool failed(Disposition d) {
 }
 
 }  // namespace
+
+bool interrupted_by_signal() {
+  return g_interrupted.load();
+}
 
 std::vector<std::string>& invocation_storage() {
   static std::vector<std::string> args;
@@ -295,6 +300,8 @@ Command add_run_command(CLI::App& app) {
   add_run_options(sub, *opt, true);
   sub->footer(kRunExitStatus);
   return {sub, [opt] {
+            if (const std::string launcher = launched_by(); !launcher.empty())
+              return execute_ranked_run(*opt, launcher);
             Run run;
             return execute_run(
                 *opt,

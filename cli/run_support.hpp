@@ -58,6 +58,9 @@ void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run);
 
+// Whether SIGINT or SIGTERM stopped the run (a launcher ending the job sends SIGTERM).
+bool interrupted_by_signal();
+
 // This machine's model: the cached one, or a probe when none is cached (unless
 // `probe_if_missing` is false); `origin` says which, or why there is none.
 struct MachineChoice {

@@ -1,0 +1,147 @@
+#include "ranked_run.hpp"
+
+#include <fmt/format.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "ridgeline/cluster/host_share.hpp"
+#include "ridgeline/cluster/rank_runs.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/run_json.hpp"
+#include "ridgeline/core/visible_text.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// The rank's share of its host. A launcher that bound the rank already (mpirun's
+// --bind-to core, srun's --cpu-bind) is left as it is; an unbound rank, which may run on
+// every CPU of the host, is bound to its block of them.
+std::vector<int> bind_to_share(const cluster::RankPlace& place) {
+  const std::vector<int> allowed = allowed_cpus();
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (allowed.empty() || static_cast<long>(allowed.size()) < online) return allowed;
+  const std::vector<int> share = cluster::host_share(allowed, place.local_rank, place.local_ranks);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : share) CPU_SET(c, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) {
+    fmt::print(stderr, "ridgeline run: rank {}: could not bind to CPUs {}: runs unbound\n",
+               place.rank, fmt::join(share, ","));
+    return allowed;
+  }
+  return share;
+}
+
+// Up to half a second for the other ranks, stopped too, to finish writing their Runs (a
+// launcher kills what is left soon after).
+void wait_for_rank_runs(const std::string& merged, int ranks) {
+  for (int waited_ms = 0; waited_ms < 500; waited_ms += 10) {
+    bool all = true;
+    std::error_code ec;
+    for (int r = 1; r < ranks && all; ++r)
+      all = std::filesystem::exists(cluster::rank_output(merged, r), ec);
+    if (all) return;
+    ::usleep(10000);
+  }
+}
+
+}  // namespace
+
+std::string launched_by() {
+  return cluster::mpi_launcher();
+}
+
+int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
+  if (const std::string why = cluster::mpi_off_reason(); !why.empty())
+    throw InputError(
+        fmt::format("started by {}, but {}: each process would run alone and write the same files",
+                    launcher, why));
+  if (opt.output == "-" || opt.output.rfind("/dev/", 0) == 0)
+    throw InputError(fmt::format(
+        "-o {}: under {} each rank writes its own Run beside the one named; name a file",
+        escape_visible(opt.output), launcher));
+  const std::string merged = opt.output;
+  cluster::RankWorld world;
+  const cluster::RankPlace& place = world.place();
+  const std::vector<int> cpus = bind_to_share(place);
+  opt.output = cluster::rank_output(merged, place.rank);
+
+  // One probe per host: its first rank probes (or reads the cache) while the others wait,
+  // then they read what it cached.
+  auto machine_for_run = [&]() -> std::optional<MachineModel> {
+    if (place.local_rank != 0) world.host_barrier();
+    MachineChoice machine = this_machine(!opt.no_probe && place.local_rank == 0, false);
+    if (place.local_rank == 0) world.host_barrier();
+    if (!machine.model && place.rank == 0)
+      fmt::print(stderr, "no machine model: {}\n", machine.origin);
+    return machine.model;
+  };
+  // Every rank's place and CPUs at every rank, while all are alive: rank 0 can then name
+  // each one from its files when the gather at the end cannot happen.
+  std::vector<cluster::RankRun> ranks;
+  {
+    const std::vector<std::string> all =
+        world.all_gather(cluster::encode_rank_run({place, cpus, std::nullopt, ""}));
+    for (std::size_t r = 0; r < all.size(); ++r)
+      ranks.push_back(cluster::decode_rank_run(all[r], static_cast<int>(r)));
+  }
+  cluster::RankRun part{place, cpus, Run{}, ""};
+  int rc = 0;
+  try {
+    rc = execute_run(opt, machine_for_run, *part.run);
+  } catch (const InputError&) {
+    throw;  // every rank was given the same command line: all of them stop here
+  } catch (const std::exception& e) {
+    part.run.reset();
+    part.failure = fmt::format("failed: {}", e.what());
+    rc = 1;
+  }
+  std::optional<std::vector<std::string>> gathered;
+  if (!interrupted_by_signal())
+    gathered = world.gather_at_root(cluster::encode_rank_run(part), interrupted_by_signal);
+  if (place.rank != 0) return rc;
+  std::vector<cluster::RankRun> decoded;
+  if (gathered) {
+    for (std::size_t r = 0; r < gathered->size(); ++r)
+      decoded.push_back(cluster::decode_rank_run((*gathered)[r], static_cast<int>(r)));
+  } else {
+    // Stopped (a rank died and the launcher is ending the job, or Ctrl-C): MPI is left alone
+    // and each rank's part is read from its files, given a moment to write its Run.
+    wait_for_rank_runs(merged, place.ranks);
+    decoded.push_back(std::move(part));
+    for (std::size_t r = 1; r < ranks.size(); ++r)
+      decoded.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
+  }
+  const Run run = cluster::merge_rank_runs(decoded);
+  write_run_file(merged, run);
+  std::size_t missing = 0;
+  for (const cluster::RankRun& r : decoded)
+    if (!r.failure.empty()) {
+      if (!r.run) ++missing;
+      fmt::print(stderr, "ridgeline run: rank {} on {}: {}\n", r.place.rank,
+                 escape_visible(r.place.host), escape_visible(r.failure));
+    }
+  fmt::print(stderr, "wrote {}: {} results from {} ranks on {} host{}{}{}\n",
+             escape_visible(merged), run.benchmarks.size(), place.ranks, place.nodes,
+             place.nodes == 1 ? "" : "s",
+             missing ? fmt::format(" ({} without results)", missing) : "",
+             gathered ? "" : ", read from the ranks' files (the job was stopped)");
+  if (!gathered) return rc == 0 ? 130 : rc;
+  return missing ? std::max(rc, 1) : rc;
+}
+
+}  // namespace ridgeline::cli

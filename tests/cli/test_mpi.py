@@ -1,0 +1,150 @@
+"""`mpirun -np N ridgeline run` (issue #41): every rank runs the plan on its share of the
+host and writes its own Run and journal beside the one named (run.rank1.json and .jsonl);
+rank 0 gathers them into the one Run named, whose results carry rank and host and whose
+context names every rank with its host, CPUs, outcome and (on each host's first rank) the
+host's machine model.
+
+Skipped, with the reason, where mpirun is absent or the build has no MPI
+(RIDGELINE_MPI_BUILT, set by CTest). RIDGELINE names the binary.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+from cli_support import ENV, RIDGELINE, remove_cache
+
+MPIRUN = shutil.which("mpirun")
+QUICK = ["--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/", "--repetitions", "1",
+         "--min-time", "0.01", "--no-probe"]
+
+
+def tearDownModule():
+    remove_cache()
+
+
+def rank_process(rank):
+    """The pid of the ridgeline process of MPI rank `rank` (not one of its cases' children,
+    which share its environment)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = f.read().rsplit(")", 1)[1].split()[1]
+            with open(f"/proc/{ppid}/comm") as f:
+                parent = f.read().strip()
+        except OSError:
+            continue
+        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in env and parent != "ridgeline":
+            found.append(int(pid))
+    assert len(found) == 1, found
+    return found[0]
+
+
+@unittest.skipIf(MPIRUN is None, "mpirun not found (openmpi-bin: scripts/install-deps)")
+@unittest.skipIf(os.environ.get("RIDGELINE_MPI_BUILT") != "1",
+                 "this build has no MPI (RIDGELINE_WITH_MPI, libopenmpi-dev)")
+class UnderMpirun(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.out = os.path.join(self.dir.name, "run.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def mpirun(self, ranks, *args):
+        # --oversubscribe: more ranks than this machine's cores (CI has 2).
+        return subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+                               RIDGELINE, "run", *args], capture_output=True, text=True,
+                              timeout=240, env=ENV)
+
+    def check_merged(self, ranks):
+        r = self.mpirun(ranks, *QUICK, "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"from {ranks} ranks on 1 host", r.stderr)
+        with open(self.out) as f:
+            run = json.load(f)
+        context = run["context"]["ridgeline"]
+        self.assertEqual([k["rank"] for k in context["ranks"]], list(range(ranks)))
+        self.assertEqual({k["outcome"] for k in context["ranks"]}, {"finished"})
+        self.assertEqual([k["local_rank"] for k in context["ranks"]], list(range(ranks)))
+        host = context["ranks"][0]["host"]
+        per_rank = {}
+        for b in run["benchmarks"]:
+            self.assertEqual(b["ridgeline"]["host"], host)
+            per_rank.setdefault(b["ridgeline"]["rank"], []).append(b["name"])
+            self.assertEqual(b["ridgeline"]["validation"]["disposition"], "passed", b["name"])
+        # Every rank ran the whole plan, and its own files hold what the merged Run has of it.
+        self.assertEqual(sorted(per_rank), list(range(ranks)))
+        self.assertEqual(len({tuple(v) for v in per_rank.values()}), 1, per_rank)
+        for rank in range(ranks):
+            own = os.path.join(self.dir.name, f"run.rank{rank}.json")
+            with open(own) as f:
+                self.assertEqual([b["name"] for b in json.load(f)["benchmarks"]], per_rank[rank])
+            self.assertTrue(os.path.exists(os.path.join(self.dir.name, f"run.rank{rank}.jsonl")))
+        return context["ranks"]
+
+    def test_two_ranks_give_one_run_and_each_has_its_own_cpu_of_the_two(self):
+        ranks = self.check_merged(2)
+        if os.cpu_count() == 2:
+            self.assertEqual(sorted(c for k in ranks for c in k["cpus"]), [0, 1], ranks)
+
+    def test_four_ranks_give_one_run(self):
+        self.check_merged(4)
+
+    def test_a_report_reads_the_merged_run(self):
+        self.check_merged(2)
+        md = os.path.join(self.dir.name, "report.md")
+        r = subprocess.run([RIDGELINE, "report", self.out, "-o", md], capture_output=True,
+                           text=True, timeout=120, env=ENV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(md) as f:
+            self.assertIn("gemm/cpu.naive/f32/", f.read())
+
+    def test_a_rank_killed_mid_run_is_named_and_every_finished_case_is_kept(self):
+        args = ["--suite", "smoke", "--filter", "^gemm/cpu\\.(naive|reordered|tiled)/",
+                "--repetitions", "3", "--min-time", "0.1", "--no-probe", "-o", self.out]
+        job = subprocess.Popen([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                                RIDGELINE, "run", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=ENV)
+        journal = os.path.join(self.dir.name, "run.rank1.jsonl")
+        deadline = time.time() + 120
+        while time.time() < deadline and job.poll() is None:
+            if os.path.exists(journal):
+                with open(journal) as f:
+                    if f.read().count("\n") >= 4:  # at least one whole case
+                        break
+            time.sleep(0.02)
+        os.kill(rank_process(1), signal.SIGKILL)
+        _, err = job.communicate(timeout=120)
+        self.assertNotEqual(job.returncode, 0, err)
+        with open(self.out) as f:
+            run = json.load(f)
+        ranks = run["context"]["ridgeline"]["ranks"]
+        self.assertEqual(ranks[0]["outcome"], "interrupted", err)
+        self.assertIn("ended before writing its Run (killed?)", ranks[1]["outcome"])
+        self.assertIn("read from the ranks' files (the job was stopped)", err)
+        self.assertTrue(run["context"]["ridgeline"]["interrupted"])
+        # What rank 1's journal kept is in the merged Run, rank 0's whole cases too.
+        with open(journal) as f:
+            kept = [json.loads(line)["name"] for line in f if line.endswith("}\n")]
+        merged = [b["name"] for b in run["benchmarks"] if b["ridgeline"]["rank"] == 1]
+        self.assertGreaterEqual(len(merged), 4)
+        self.assertEqual(merged, kept[:len(merged)])
+        self.assertTrue(any(b["ridgeline"]["rank"] == 0 for b in run["benchmarks"]))
+
+    def test_a_run_to_standard_output_is_refused_in_one_line(self):
+        r = self.mpirun(2, *QUICK, "-o", "-")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("each rank writes its own Run beside the one named; name a file", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,186 @@
+// The cluster module's parts that need no MPI job: the launcher's variables, each rank's
+// share of its host, and every rank's Run joined into one. Under mpirun: tests/cli/test_mpi.py.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "ridgeline/cluster/host_share.hpp"
+#include "ridgeline/cluster/rank_runs.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
+#include "ridgeline/core/run_json.hpp"
+#include "scratch_dir.hpp"
+
+namespace ridgeline::cluster {
+namespace {
+
+const char* g_variable = nullptr;  // the one variable fake_environment has
+char g_value[] = "4";
+char* fake_environment(const char* name) {
+  return g_variable && std::strcmp(name, g_variable) == 0 ? g_value : nullptr;
+}
+
+TEST(MpiLauncher, EachLaunchersVariableNamesItAndNoneMeansNoLauncher) {
+  g_variable = nullptr;
+  EXPECT_EQ(mpi_launcher(&fake_environment), "");
+  g_variable = "OMPI_COMM_WORLD_SIZE";
+  EXPECT_EQ(mpi_launcher(&fake_environment), "Open MPI's mpirun");
+  g_variable = "PMIX_RANK";
+  EXPECT_EQ(mpi_launcher(&fake_environment), "PMIx");
+  g_variable = "PMI_SIZE";
+  EXPECT_EQ(mpi_launcher(&fake_environment), "PMI (srun)");
+  g_variable = "OMPI_SOMETHING_ELSE";
+  EXPECT_EQ(mpi_launcher(&fake_environment), "");
+}
+
+TEST(HostShare, RanksGetContiguousBlocksAsEvenAsTheCountAllows) {
+  const std::vector<int> cpus = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  EXPECT_EQ(host_share(cpus, 0, 1), cpus);
+  EXPECT_EQ(host_share(cpus, 0, 2), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(host_share(cpus, 1, 2), (std::vector<int>{5, 6, 7, 8, 9}));
+  // 10 over 4: 3, 3, 2, 2, every CPU once.
+  std::vector<int> all;
+  for (int r = 0; r < 4; ++r) {
+    const std::vector<int> share = host_share(cpus, r, 4);
+    EXPECT_EQ(share.size(), r < 2 ? 3u : 2u) << r;
+    all.insert(all.end(), share.begin(), share.end());
+  }
+  EXPECT_EQ(all, cpus);
+  // An allowed set with holes (a cgroup's CPUs) is split as it is.
+  EXPECT_EQ(host_share({2, 5, 7, 11}, 1, 2), (std::vector<int>{7, 11}));
+}
+
+TEST(HostShare, MoreRanksThanCpusShareThemInTurn) {
+  const std::vector<int> cpus = {0, 1};
+  EXPECT_EQ(host_share(cpus, 0, 4), std::vector<int>{0});
+  EXPECT_EQ(host_share(cpus, 1, 4), std::vector<int>{1});
+  EXPECT_EQ(host_share(cpus, 2, 4), std::vector<int>{0});
+  EXPECT_EQ(host_share(cpus, 3, 4), std::vector<int>{1});
+}
+
+TEST(RankOutput, EachRanksRunGoesBesideTheMergedOne) {
+  EXPECT_EQ(rank_output("run.json", 3), "run.rank3.json");
+  EXPECT_EQ(rank_output("out/nightly.json", 0), "out/nightly.rank0.json");
+  EXPECT_EQ(rank_output("results", 12), "results.rank12.json");
+}
+
+Run rank_run(const std::string& host, bool interrupted) {
+  Run run;
+  run.context.has_ridgeline = true;
+  run.context.host_name = host;
+  run.context.interrupted = interrupted;
+  MachineModel m;
+  m.fingerprint = host;
+  m.cores = 2;
+  run.context.machine = m;
+  CaseResult r;
+  r.name = r.run_name = "gemm/cpu.naive/f32/m=4,n=5,k=6/layout=NN/pattern=normal/threads=1";
+  r.real_time = 1.0;
+  CaseDetails d;
+  d.backend = "cpu.naive";
+  d.problem = gemm_problem({4, 5, 6, 1}, Layout::NN, DType::f32, "normal");
+  d.work = op_work(d.problem);
+  d.validation.disposition = Disposition::passed;
+  r.ridgeline = d;
+  run.benchmarks = {r, r};
+  return run;
+}
+
+RankPlace place(int rank, int ranks, int local_rank, int node, const std::string& host) {
+  return {rank, ranks, local_rank, 2, node, 2, host};
+}
+
+TEST(MergeRankRuns, EveryResultCarriesItsRankAndHostAndEveryRankIsNamed) {
+  std::vector<RankRun> parts = {
+      {place(0, 4, 0, 0, "node-a"), {0, 1}, rank_run("node-a", false), ""},
+      {place(1, 4, 1, 0, "node-a"), {2, 3}, rank_run("node-a", false), ""},
+      {place(2, 4, 0, 1, "node-b"), {0, 1}, rank_run("node-b", true), ""},
+      {place(3, 4, 1, 1, "node-b"), {2, 3}, std::nullopt, "failed: out of memory"}};
+  // Through the text each rank sends, as rank 0 receives it.
+  std::vector<RankRun> received;
+  for (std::size_t r = 0; r < parts.size(); ++r)
+    received.push_back(decode_rank_run(encode_rank_run(parts[r]), static_cast<int>(r)));
+  const ridgeline::Run merged = merge_rank_runs(received);
+
+  for (const RankRun& r : received) EXPECT_EQ(r.failure, parts[r.place.rank].failure);
+  ASSERT_EQ(merged.benchmarks.size(), 6u);  // two from each rank with a Run
+  for (std::size_t i = 0; i < merged.benchmarks.size(); ++i) {
+    const RankOrigin& o = *merged.benchmarks[i].ridgeline->origin;
+    EXPECT_EQ(o.rank, static_cast<int>(i / 2));
+    EXPECT_EQ(o.host, i < 4 ? "node-a" : "node-b");
+  }
+  ASSERT_EQ(merged.context.ranks.size(), 4u);
+  EXPECT_EQ(merged.context.host_name, "node-a");  // rank 0's context
+  EXPECT_TRUE(merged.context.interrupted);        // rank 2 was
+  EXPECT_EQ(merged.context.ranks[0].outcome, "finished");
+  EXPECT_EQ(merged.context.ranks[2].outcome, "interrupted");
+  EXPECT_EQ(merged.context.ranks[3].outcome, "failed: out of memory");
+  EXPECT_EQ(merged.context.ranks[3].cpus, (std::vector<int>{2, 3}));
+  // Each host's model once, on its first rank.
+  EXPECT_EQ(merged.context.ranks[0].machine->fingerprint, "node-a");
+  EXPECT_FALSE(merged.context.ranks[1].machine);
+  EXPECT_EQ(merged.context.ranks[2].machine->fingerprint, "node-b");
+  EXPECT_EQ(merged.context.ranks[2].node, 1);
+  // The merged Run is a Run: written and read back whole.
+  EXPECT_EQ(run_from_json(to_json(merged), "merged"), merged);
+}
+
+TEST(MergeRankRuns, APartThatCannotBeReadNamesItsRankAndWhy) {
+  const RankRun bad = decode_rank_run("{\"ranks\": 2, \"cut", 1);
+  EXPECT_FALSE(bad.run);
+  EXPECT_EQ(bad.place.rank, 1);
+  EXPECT_NE(bad.failure.find("could not be read at rank 0"), std::string::npos) << bad.failure;
+  const ridgeline::Run merged =
+      merge_rank_runs({{place(0, 2, 0, 0, "a"), {0}, rank_run("a", false), ""}, bad});
+  ASSERT_EQ(merged.context.ranks.size(), 2u);
+  EXPECT_EQ(merged.context.ranks[1].outcome, bad.failure);
+  EXPECT_EQ(merged.benchmarks.size(), 2u);
+}
+
+class RankFiles : public ScratchDirTest {
+ protected:
+  RankFiles() : ScratchDirTest("ridgeline_rank_files_") {}
+};
+
+TEST_F(RankFiles, AStoppedJobsRanksAreReadFromTheirRunTheirJournalOrNamedWithWhy) {
+  const std::string merged = (dir_ / "run.json").string();
+  EXPECT_EQ(rank_journal(merged, 2), (dir_ / "run.rank2.jsonl").string());
+  write_run_file(rank_output(merged, 1), rank_run("node-a", true));
+  {  // rank 2 was killed: its journal has one entry and half of the next
+    std::ofstream journal(rank_journal(merged, 2));
+    const ridgeline::Run run = rank_run("node-b", false);
+    journal << to_json(run.benchmarks[0]).dump() << "\n"
+            << to_json(run.benchmarks[1]).dump().substr(0, 40);
+  }
+  const RankRun one = rank_run_from_files(place(1, 4, 1, 0, "node-a"), {1}, merged);
+  ASSERT_TRUE(one.run);
+  EXPECT_EQ(one.failure, "");
+  EXPECT_TRUE(one.run->context.interrupted);
+  const RankRun two = rank_run_from_files(place(2, 4, 0, 1, "node-b"), {0}, merged);
+  ASSERT_TRUE(two.run);
+  EXPECT_EQ(two.run->benchmarks.size(), 1u);
+  EXPECT_NE(two.failure.find("ended before writing its Run (killed?): the 1 results its journal"),
+            std::string::npos)
+      << two.failure;
+  const RankRun three = rank_run_from_files(place(3, 4, 1, 1, "node-b"), {1}, merged);
+  EXPECT_FALSE(three.run);
+  EXPECT_NE(three.failure.find("neither its Run"), std::string::npos) << three.failure;
+
+  const ridgeline::Run run = merge_rank_runs(
+      {{place(0, 4, 0, 0, "node-a"), {0}, rank_run("node-a", true), ""}, one, two, three});
+  EXPECT_EQ(run.benchmarks.size(), 2u + 2u + 1u);
+  EXPECT_EQ(run.context.ranks[2].outcome, two.failure);
+  EXPECT_EQ(run.context.ranks[3].outcome, three.failure);
+  EXPECT_TRUE(run.context.interrupted);
+}
+
+TEST(RankWorld, ABuildWithoutMpiSaysWhyAndHowToTurnItOn) {
+  if (mpi_off_reason().empty())
+    GTEST_SKIP() << "this build has MPI (tests/cli/test_mpi.py runs it)";
+  EXPECT_EQ(mpi_off_reason().rfind("this build has no MPI: ", 0), 0u) << mpi_off_reason();
+  EXPECT_THROW(RankWorld{}, std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ridgeline::cluster

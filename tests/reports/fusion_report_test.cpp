@@ -3,7 +3,6 @@
 // the Markdown section, the CSV files' columns, the terminal lines.
 #include <gtest/gtest.h>
 
-#include <regex>
 
 #include "fusion_runs.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -20,7 +19,6 @@ ReportInput input() {
 }
 
 using test::count;
-
 using test::matches;
 
 std::vector<std::string> lines(const std::string& text) {

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <tuple>
 
 #include "ridgeline/core/ops/gemm.hpp"

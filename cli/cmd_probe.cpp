@@ -3,6 +3,8 @@
 
 #include "commands.hpp"
 #include "number_checks.hpp"
+#include "probe_network.hpp"
+#include "ranked_run.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -18,6 +20,8 @@ struct ProbeCommandOptions {
   bool force = false;
   bool check = false;
   bool no_check = false;
+  bool network = false;
+  std::int64_t network_max_bytes = std::int64_t{64} << 20;
   ProbeOptions probe;
 };
 
@@ -137,7 +141,19 @@ Command add_probe_command(CLI::App& app) {
                 "Do not check the 1-thread read and copy ceilings against likwid-bench (saves "
                 "about 9 s)")
       ->excludes("--check");
-  return {sub, [opt] { return run_probe(*opt); }};
+  sub->add_flag("--network", opt->network,
+                "Under mpirun or srun: measure the network between the ranks instead (latency, "
+                "bandwidth, bibw, allreduce, allgather, reduce_scatter, alltoall; 1 B to "
+                "--network-max-bytes), on this host's cached model; not cached");
+  sub->add_option("--network-max-bytes", opt->network_max_bytes,
+                  "Largest message of --network (bytes)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  return {sub, [opt] {
+            if (opt->network) return run_network_probe(opt->output, opt->network_max_bytes);
+            refuse_under_launcher("ridgeline probe (without --network)");
+            return run_probe(*opt);
+          }};
 }
 
 }  // namespace ridgeline::cli

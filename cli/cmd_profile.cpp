@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "ranked_run.hpp"
 #include "report_writer.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
@@ -82,7 +83,10 @@ Command add_profile_command(CLI::App& app) {
                 "Re-measure the machine even if a model is cached");
   add_run_options(sub, opt->run, false);
   sub->footer(kRunExitStatus);
-  return {sub, [opt] { return run_profile(*opt); }};
+  return {sub, [opt] {
+            refuse_under_launcher("ridgeline profile");
+            return run_profile(*opt);
+          }};
 }
 
 }  // namespace ridgeline::cli

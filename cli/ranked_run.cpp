@@ -65,6 +65,15 @@ std::string launched_by() {
   return cluster::mpi_launcher();
 }
 
+void refuse_under_launcher(const std::string& what) {
+  if (const std::string launcher = launched_by(); !launcher.empty())
+    throw InputError(fmt::format(
+        "{} under {}: every rank would measure its host at the same time and write the same "
+        "files; under a launcher use `ridgeline run` (each host's first rank probes it) or "
+        "`ridgeline probe --network`",
+        what, launcher));
+}
+
 int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
   if (const std::string why = cluster::mpi_off_reason(); !why.empty())
     throw InputError(

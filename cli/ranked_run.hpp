@@ -13,4 +13,8 @@ std::string launched_by();
 // Runs as one rank of the job; the exit code is this rank's (mpirun reports the worst).
 int execute_ranked_run(RunOptions& opt, const std::string& launcher);
 
+// Refuses (InputError, exit 2) a command that has no form under a launcher yet: every rank
+// would measure its host at once and write the same files. `what` names the command.
+void refuse_under_launcher(const std::string& what);
+
 }  // namespace ridgeline::cli

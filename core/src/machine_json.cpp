@@ -82,6 +82,17 @@ json to_json(const MachineModel& m) {
                         {"device", to_string(o.device)},
                         {"method", o.method},
                         {"source", std::string(to_string(o.source))}});
+  json network = json::array();
+  for (const auto& n : m.network)
+    network.push_back({{"scope", n.scope},
+                       {"pattern", n.pattern},
+                       {"ranks", n.ranks},
+                       {"bytes", n.bytes},
+                       {"seconds", n.seconds},
+                       {"bytes_per_s", n.bytes_per_s},
+                       {"bus_bytes_per_s", n.bus_bytes_per_s},
+                       {"method", n.method},
+                       {"source", std::string(to_string(n.source))}});
   json sweeps = json::array(), levels = json::array();
   for (const auto& w : m.sweeps)
     sweeps.push_back({{"kernel", w.kernel},
@@ -141,7 +152,9 @@ json to_json(const MachineModel& m) {
       {"gpu_reason", m.gpu_reason},
       {"check_reason", m.check_reason},
       {"probe_seconds", m.probe_seconds},
-      {"phases", phases}};
+      {"phases", phases},
+      {"network", network},
+      {"network_reason", m.network_reason}};
 }
 
 MachineModel machine_from_json(const json& j, const std::string& origin, const std::string& path) {
@@ -291,6 +304,22 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.phases = read_array<ProbePhase>(f, "phases", [](const JsonFields& p) {
     return ProbePhase{p.string("name"), non_negative(p, "seconds")};
   });
+  m.network = read_array<NetworkCeiling>(f, "network", [](const JsonFields& n) {
+    NetworkCeiling x;
+    x.scope = n.string("scope");
+    x.pattern = n.string("pattern");
+    x.ranks = static_cast<int>(n.integer("ranks"));
+    if (x.ranks < 2) n.fail("ranks", fmt::format("a network needs 2 ranks or more, got {}", x.ranks));
+    x.bytes = n.integer("bytes");
+    if (x.bytes <= 0) n.fail("bytes", fmt::format("must be positive, got {}", x.bytes));
+    x.seconds = non_negative(n, "seconds");
+    x.bytes_per_s = non_negative(n, "bytes_per_s");
+    x.bus_bytes_per_s = non_negative(n, "bus_bytes_per_s");
+    x.source = source_of(n);
+    x.method = n.string_or("method", "");
+    return x;
+  });
+  m.network_reason = f.string_or("network_reason", "");
   return m;
 }
 

@@ -139,11 +139,60 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(merged, kept[:len(merged)])
         self.assertTrue(any(b["ridgeline"]["rank"] == 0 for b in run["benchmarks"]))
 
+    def test_the_network_probe_measures_every_pattern_between_the_ranks(self):
+        net = os.path.join(self.dir.name, "network.json")
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "4",
+                            RIDGELINE, "probe", "--network", "--network-max-bytes", "65536",
+                            "-o", net], capture_output=True, text=True, timeout=240, env=ENV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("network between 4 ranks on 1 host", r.stdout)
+        with open(net) as f:
+            model = json.load(f)
+        points = model["network"]
+        patterns = {(p["scope"], p["pattern"]) for p in points}
+        self.assertEqual(patterns, {("intra-node", p) for p in (
+            "latency", "bandwidth", "bibw", "allreduce", "allgather", "reduce_scatter",
+            "alltoall")})
+        self.assertIn("no inter-node point to point: every rank on rank 0's host",
+                      model["network_reason"])
+        for p in points:
+            self.assertGreater(p["seconds"], 0, p)
+            self.assertEqual(p["source"], "timed")
+            self.assertAlmostEqual(p["bytes_per_s"] * p["seconds"],
+                                   p["bytes"] * (2 if p["pattern"] == "bibw" else 1),
+                                   delta=p["bytes"] * 1e-6 + 1e-9)
+            factor = {"allreduce": 1.5, "allgather": 0.75, "reduce_scatter": 0.75,
+                      "alltoall": 0.75}.get(p["pattern"], 1.0)
+            self.assertAlmostEqual(p["bus_bytes_per_s"], p["bytes_per_s"] * factor,
+                                   delta=p["bytes_per_s"] * 1e-9)
+            self.assertEqual(p["ranks"], 2 if p["pattern"] in ("latency", "bandwidth", "bibw")
+                             else 4)
+        latency = sorted((p["bytes"], p) for p in points if p["pattern"] == "latency")
+        self.assertEqual(latency[0][0], 1)
+        self.assertEqual(latency[-1][0], 65536)
+
+    def test_probe_and_profile_without_network_are_refused_under_mpirun(self):
+        for args in (["probe"], ["profile", "-d", self.dir.name]):
+            r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                                RIDGELINE, *args], capture_output=True, text=True, timeout=120,
+                               env=ENV)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("every rank would measure its host at the same time", r.stderr)
+
     def test_a_run_to_standard_output_is_refused_in_one_line(self):
         r = self.mpirun(2, *QUICK, "-o", "-")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("each rank writes its own Run beside the one named; name a file", r.stderr)
         self.assertFalse(os.path.exists(self.out))
+
+
+class WithoutALauncher(unittest.TestCase):
+    def test_the_network_probe_says_to_run_under_mpirun(self):
+        r = subprocess.run([RIDGELINE, "probe", "--network"], capture_output=True, text=True,
+                           timeout=60, env=ENV)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--network measures between MPI ranks: run it under a launcher", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
 
 if __name__ == "__main__":

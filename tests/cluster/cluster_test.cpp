@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "ridgeline/cluster/host_share.hpp"
+#include "ridgeline/cluster/network_probe.hpp"
 #include "ridgeline/cluster/rank_runs.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
@@ -57,6 +58,28 @@ TEST(HostShare, MoreRanksThanCpusShareThemInTurn) {
   EXPECT_EQ(host_share(cpus, 1, 4), std::vector<int>{1});
   EXPECT_EQ(host_share(cpus, 2, 4), std::vector<int>{0});
   EXPECT_EQ(host_share(cpus, 3, 4), std::vector<int>{1});
+}
+
+TEST(NetworkProbe, SizesRunFromOneByteToTheLargestByTheFactor) {
+  NetworkProbeOptions o;
+  const std::vector<std::int64_t> sizes = message_sizes(o);
+  EXPECT_EQ(sizes.front(), 1);
+  EXPECT_EQ(sizes.back(), std::int64_t{64} << 20);
+  EXPECT_EQ(sizes.size(), 14u);  // 4^0 ... 4^13 = 64 MiB
+  o.max_bytes = 1000;
+  EXPECT_EQ(message_sizes(o), (std::vector<std::int64_t>{1, 4, 16, 64, 256, 1000}));
+  o.min_bytes = o.max_bytes = 8;
+  EXPECT_EQ(message_sizes(o), std::vector<std::int64_t>{8});
+}
+
+TEST(NetworkProbe, BusBandwidthIsNcclTestsFactorOfTheAlgorithmBandwidth) {
+  EXPECT_DOUBLE_EQ(bus_factor("allreduce", 4), 1.5);  // 2 (n - 1) / n
+  EXPECT_DOUBLE_EQ(bus_factor("allreduce", 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor("allgather", 4), 0.75);  // (n - 1) / n
+  EXPECT_DOUBLE_EQ(bus_factor("reduce_scatter", 8), 0.875);
+  EXPECT_DOUBLE_EQ(bus_factor("alltoall", 2), 0.5);
+  EXPECT_DOUBLE_EQ(bus_factor("latency", 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_factor("bibw", 2), 1.0);
 }
 
 TEST(RankOutput, EachRanksRunGoesBesideTheMergedOne) {

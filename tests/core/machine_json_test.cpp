@@ -162,6 +162,35 @@ TEST(MachineModelJson, TheChecksWorkingSetRoundTripsAndOlderChecksHaveNone) {
   EXPECT_EQ(machine_from_json(j, "test", "").memory[0].check->working_set_bytes, 0);
 }
 
+TEST(MachineModelJson, TheNetworksCeilingsRoundTripAndOlderModelsHaveNone) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  EXPECT_TRUE(m.network.empty());
+  EXPECT_EQ(m.network_reason, "");
+  NetworkCeiling c;
+  c.scope = "intra-node";
+  c.pattern = "allreduce";
+  c.ranks = 4;
+  c.bytes = 1 << 20;
+  c.seconds = 2e-4;
+  c.bytes_per_s = 5.24e9;
+  c.bus_bytes_per_s = 7.86e9;
+  c.method = "MPI_Allreduce of f32 sums";
+  m.network = {c};
+  m.network_reason = "no inter-node point to point: every rank on rank 0's host";
+  nlohmann::json j = to_json(m);
+  EXPECT_EQ(j["network"][0]["bus_bytes_per_s"], 7.86e9);
+  EXPECT_EQ(machine_from_json(j, "test", ""), m);
+  nlohmann::json bad = j;
+  bad["network"][0]["ranks"] = 1;
+  EXPECT_NE(error_reading(bad).find("network[0].ranks: a network needs 2 ranks or more, got 1"),
+            std::string::npos)
+      << error_reading(bad);
+  bad = j;
+  bad["network"][0]["bytes_per_s"] = -3;
+  EXPECT_NE(error_reading(bad).find("network[0].bytes_per_s: must not be negative"),
+            std::string::npos);
+}
+
 TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
   const MachineModel zen5 = read_machine_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
   EXPECT_EQ(cache_bytes_for_placement(zen5, MemoryLevel::l1),

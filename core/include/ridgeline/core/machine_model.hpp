@@ -145,6 +145,25 @@ struct GpuDescription {
   bool operator==(const GpuDescription&) const = default;
 };
 
+// One point of the network between MPI ranks, measured by `probe --network` under mpirun
+// (docs/cluster.md): one message size of one pattern in one scope, OSU's and nccl-tests'
+// methods.
+struct NetworkCeiling {
+  std::string scope;    // "intra-node" (ranks on one host) or "inter-node" (on different hosts)
+  std::string pattern;  // "latency", "bandwidth", "bibw", "allreduce", "allgather",
+                        // "reduce_scatter", "alltoall"
+  int ranks = 2;        // ranks taking part
+  std::int64_t bytes = 0;  // the message (point to point) or nccl-tests' size (collectives)
+  double seconds = 0;      // per operation; one way for latency
+  double bytes_per_s = 0;  // algorithm bandwidth, bytes / seconds (bibw: both directions)
+  // nccl-tests' bus bandwidth: algbw x 2(n-1)/n for allreduce, x (n-1)/n for allgather,
+  // reduce_scatter and alltoall; point to point, the algorithm bandwidth.
+  double bus_bytes_per_s = 0;
+  MetricSource source = MetricSource::timed;
+  std::string method;
+  bool operator==(const NetworkCeiling&) const = default;
+};
+
 struct MachineModel {
   int schema = kMachineSchemaVersion;
   std::string fingerprint;  // CPU model, cores, ISA flags, memory: the cache key
@@ -175,6 +194,8 @@ struct MachineModel {
   std::string check_reason;
   double probe_seconds = 0;
   std::vector<ProbePhase> phases;  // in the order they ran; empty in older models
+  std::vector<NetworkCeiling> network;  // from `probe --network` under mpirun; else empty
+  std::string network_reason;           // why `network` is empty or lacks a scope
   bool operator==(const MachineModel&) const = default;
 };
 

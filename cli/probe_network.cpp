@@ -1,0 +1,91 @@
+#include "probe_network.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+
+#include "ranked_run.hpp"
+#include "ridgeline/cluster/network_probe.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
+#include "ridgeline/core/visible_text.hpp"
+#include "ridgeline/runner/probe.hpp"
+#include "ridgeline/runner/runner.hpp"
+
+namespace ridgeline::cli {
+
+namespace {
+
+std::string bytes_label(std::int64_t b) {
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+// This host's cached model where there is one (the CPU and memory ceilings beside the
+// network's), else a bare one naming the host.
+MachineModel model_for_network() {
+  std::error_code ec;
+  if (std::filesystem::exists(machine_cache_path(), ec)) {
+    try {
+      return read_machine_file(machine_cache_path());
+    } catch (const std::exception&) {  // a stale or foreign cache: the network alone
+    }
+  }
+  const RunContext ctx = current_context();
+  MachineModel m;
+  m.date = ctx.date;
+  m.host = ctx.host_name;
+  m.cpu_model = ctx.cpu_model;
+  m.ridgeline_version = ctx.version;
+  return m;
+}
+
+// One line per scope and pattern: the smallest message's time, the largest one's rates.
+void print_network(const MachineModel& m) {
+  std::map<std::pair<std::string, std::string>, std::vector<const NetworkCeiling*>> rows;
+  for (const NetworkCeiling& c : m.network) rows[{c.scope, c.pattern}].push_back(&c);
+  for (const auto& [key, points] : rows) {
+    const NetworkCeiling& small = *points.front();
+    const NetworkCeiling& large = *points.back();
+    fmt::print("  {:<10} {:<14} {} ranks  {:>6}: {:9.2f} us   {:>6}: {:8.2f} GB/s (bus {:.2f})\n",
+               key.first, key.second, small.ranks, bytes_label(small.bytes), small.seconds * 1e6,
+               bytes_label(large.bytes), large.bytes_per_s / 1e9, large.bus_bytes_per_s / 1e9);
+  }
+  if (!m.network_reason.empty()) fmt::print("  ({})\n", m.network_reason);
+}
+
+}  // namespace
+
+int run_network_probe(const std::string& output, std::int64_t max_bytes) {
+  const std::string launcher = launched_by();
+  if (launcher.empty())
+    throw InputError(
+        "--network measures between MPI ranks: run it under a launcher, e.g. `mpirun -np 2 "
+        "ridgeline probe --network -o network.json` (one rank per host for the inter-node "
+        "ceilings)");
+  if (const std::string why = cluster::mpi_off_reason(); !why.empty())
+    throw InputError(fmt::format("started by {}, but {}", launcher, why));
+  if (!output.empty()) check_output_file(output);
+  cluster::RankWorld world;
+  cluster::NetworkProbeOptions options;
+  options.max_bytes = max_bytes;
+  std::string reason;
+  std::vector<NetworkCeiling> network = cluster::probe_network(world, options, reason);
+  if (world.place().rank != 0) return 0;
+  MachineModel m = model_for_network();
+  m.network = std::move(network);
+  m.network_reason = reason;
+  fmt::print("network between {} ranks on {} host{} ({}):\n", world.place().ranks,
+             world.place().nodes, world.place().nodes == 1 ? "" : "s", launcher);
+  print_network(m);
+  if (!output.empty()) {
+    write_machine_file(output, m);
+    fmt::print(stderr, "wrote {}\n", escape_visible(output));
+  }
+  return 0;
+}
+
+}  // namespace ridgeline::cli

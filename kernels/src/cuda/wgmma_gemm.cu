@@ -52,7 +52,7 @@ constexpr int C_BUFFERS = 2;                        // per consumer warpgroup
 // The stages start on a 1024-byte boundary (the swizzle's period), then C's buffers (on the
 // same period), then the barriers: 225 KiB of the multiprocessor's 227.
 constexpr std::size_t SHARED_BYTES = 1024 + STAGES * STAGE_BYTES +
-                                     CONSUMERS * C_BUFFERS * C_CHUNK_BYTES +
+                                     CONSUMERS * C_BUFFERS * C_CHUNK_BYTES + BN * sizeof(float) +
                                      2 * STAGES * sizeof(std::uint64_t);
 static_assert(SHARED_BYTES <= 227 * 1024, "more than a Hopper block's shared memory");
 
@@ -106,6 +106,10 @@ __device__ __forceinline__ void store_box(const CUtensorMap* map, const void* sr
 template <int Pending>
 __device__ __forceinline__ void wait_store_reads() {
   asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+// The 256 threads of both consumer warpgroups (named barrier 3).
+__device__ __forceinline__ void sync_consumers() {
+  asm volatile("bar.sync 3, 256;\n" ::: "memory");
 }
 // The 128 threads of consumer warpgroup `consumer` (named barriers 1 and 2; 0 is the block's).
 __device__ __forceinline__ void sync_warpgroup(int consumer) {
@@ -177,8 +181,8 @@ __global__ void __launch_bounds__(THREADS, 1)
   unsigned char* stages = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(shared_raw) + 1023) & ~std::uintptr_t{1023});
   unsigned char* c_buffers = stages + STAGES * STAGE_BYTES;
-  std::uint64_t* full =
-      reinterpret_cast<std::uint64_t*>(c_buffers + CONSUMERS * C_BUFFERS * C_CHUNK_BYTES);
+  float* tile_bias = reinterpret_cast<float*>(c_buffers + CONSUMERS * C_BUFFERS * C_CHUNK_BYTES);
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(tile_bias + BN);
   std::uint64_t* empty = full + STAGES;
   const int warpgroup = threadIdx.x / 128, in_group = threadIdx.x % 128;
 
@@ -223,6 +227,12 @@ __global__ void __launch_bounds__(THREADS, 1)
   int chunks = 0;  // chunks of C stored so far: the buffer's turn
   for (int t = static_cast<int>(blockIdx.x); t < tiles; t += static_cast<int>(gridDim.x)) {
     tile_origin(t, grid_m, grid_n, row0, col0);
+    // The tile's bias: each consumer thread loads one column's now, so that the load's
+    // latency passes under the products, and shares it after them.
+    const int bias_column = consumer * 128 + in_group;
+    float my_bias = 0.0f;
+    if constexpr (EPI != Epilogue::none)
+      if (col0 + bias_column < n) my_bias = cuda::to_f(bias[col0 + bias_column]);
     float d[128];
 #pragma unroll
     for (int i = 0; i < 128; ++i) d[i] = 0.0f;
@@ -241,6 +251,11 @@ __global__ void __launch_bounds__(THREADS, 1)
       if (lane == 0) barrier_arrive(&empty[st]);
     }
 
+    if constexpr (EPI != Epilogue::none) {
+      sync_consumers();  // every consumer is past the last tile's epilogue
+      tile_bias[bias_column] = my_bias;
+      sync_consumers();
+    }
     // Accumulators of m64nNk16: warp w holds rows 16w + lane/4 (and 8 on), each 8 columns j
     // as d[4j], d[4j + 1] at 2 (lane % 4) + {0, 1}, d[4j + 2], d[4j + 3] eight rows on. A
     // chunk's row r is 128 bytes at 128 r, its 16-byte units in the order unit ^ (r % 8)
@@ -254,16 +269,16 @@ __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
       for (int jj = 0; jj < C_COLS / 8; ++jj) {
         const int j = q * (C_COLS / 8) + jj;
-        const Index col = col0 + j * 8 + 2 * (lane % 4);
+        const int col = j * 8 + 2 * (lane % 4);  // within the tile
+        const float2 b = EPI == Epilogue::none ? make_float2(0.0f, 0.0f)
+                                               : *reinterpret_cast<const float2*>(&tile_bias[col]);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int r = warp * 16 + lane / 4 + h * 8;
           const int unit = (jj * 2 + (lane % 4) / 2) ^ (r % 8);
-          // Past n (a multiple of 8: both columns are in or out) the bias is not read, and
-          // the store leaves those columns out.
+          // Past n the store leaves the columns out (their bias was staged as 0).
           *reinterpret_cast<float2*>(buffer + r * SWIZZLE + unit * 16 + (lane % 2) * 8) =
-              col < n ? gemm_epilogue<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], bias, col)
-                      : make_float2(0.0f, 0.0f);
+              gemm_epilogue_biased<EPI>(d[4 * j + 2 * h], d[4 * j + 2 * h + 1], b);
         }
       }
       asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // visible to the copy engine

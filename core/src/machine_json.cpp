@@ -309,7 +309,8 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.scope = n.string("scope");
     x.pattern = n.string("pattern");
     x.ranks = static_cast<int>(n.integer("ranks"));
-    if (x.ranks < 2) n.fail("ranks", fmt::format("a network needs 2 ranks or more, got {}", x.ranks));
+    if (x.ranks < 2)
+      n.fail("ranks", fmt::format("a network needs 2 ranks or more, got {}", x.ranks));
     x.bytes = n.integer("bytes");
     if (x.bytes <= 0) n.fail("bytes", fmt::format("must be positive, got {}", x.bytes));
     x.seconds = non_negative(n, "seconds");

@@ -3,7 +3,6 @@
 // the Markdown section, the CSV files' columns, the terminal lines.
 #include <gtest/gtest.h>
 
-
 #include "fusion_runs.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "text_checks.hpp"

@@ -149,10 +149,10 @@ struct GpuDescription {
 // (docs/cluster.md): one message size of one pattern in one scope, OSU's and nccl-tests'
 // methods.
 struct NetworkCeiling {
-  std::string scope;    // "intra-node" (ranks on one host) or "inter-node" (on different hosts)
-  std::string pattern;  // "latency", "bandwidth", "bibw", "allreduce", "allgather",
-                        // "reduce_scatter", "alltoall"
-  int ranks = 2;        // ranks taking part
+  std::string scope;       // "intra-node" (ranks on one host) or "inter-node" (on different hosts)
+  std::string pattern;     // "latency", "bandwidth", "bibw", "allreduce", "allgather",
+                           // "reduce_scatter", "alltoall"
+  int ranks = 2;           // ranks taking part
   std::int64_t bytes = 0;  // the message (point to point) or nccl-tests' size (collectives)
   double seconds = 0;      // per operation; one way for latency
   double bytes_per_s = 0;  // algorithm bandwidth, bytes / seconds (bibw: both directions)
@@ -193,7 +193,7 @@ struct MachineModel {
   // every one does.
   std::string check_reason;
   double probe_seconds = 0;
-  std::vector<ProbePhase> phases;  // in the order they ran; empty in older models
+  std::vector<ProbePhase> phases;       // in the order they ran; empty in older models
   std::vector<NetworkCeiling> network;  // from `probe --network` under mpirun; else empty
   std::string network_reason;           // why `network` is empty or lacks a scope
   bool operator==(const MachineModel&) const = default;

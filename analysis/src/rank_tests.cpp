@@ -172,6 +172,45 @@ std::vector<double> holm_adjust(std::span<const double> p) {
   return adjusted;
 }
 
+namespace {
+
+// Which order statistics of the n1·n2 differences bound the shift's interval: k, the largest
+// with P(U <= k - 1) <= alpha / 2 (the interval is [d_(k), d_(count + 1 - k)] and covers the
+// shift with probability 1 - 2 P(U <= k - 1)), and that tail. Where even k = 1 misses (too few
+// values), the whole range of differences, at the confidence it has. `cdf` is U's exact
+// distribution, or null for the normal approximation with `tie_term`.
+std::pair<std::size_t, double> interval_order(double n1, double n2, double tie_term, double alpha,
+                                              const std::vector<double>* cdf) {
+  const auto count = static_cast<std::size_t>(n1 * n2);
+  std::size_t k = 1;
+  if (cdf) {
+    while (k < (count + 1) / 2 && (*cdf)[k] <= alpha / 2) ++k;
+    return {k, (*cdf)[k - 1]};
+  }
+  const double sigma = u_sigma(n1, n2, tie_term);
+  const boost::math::normal normal;
+  const double z = boost::math::quantile(normal, 1 - alpha / 2);
+  const double raw = std::floor(n1 * n2 / 2 - z * sigma);
+  k = static_cast<std::size_t>(std::clamp(raw, 1.0, static_cast<double>((count + 1) / 2)));
+  const double tail =
+      sigma > 0 ? boost::math::cdf(normal, (static_cast<double>(k) - 0.5 - n1 * n2 / 2) / sigma)
+                : 0.5;
+  return {k, tail};
+}
+
+// The estimate and interval from the k-th smallest difference `d` (1-based) of `count`.
+template <class Kth>
+ShiftEstimate shift_from(const Kth& d, std::size_t count, std::pair<std::size_t, double> order) {
+  ShiftEstimate s;
+  s.estimate = count % 2 ? d(count / 2 + 1) : (d(count / 2) + d(count / 2 + 1)) / 2;
+  s.low = d(order.first);
+  s.high = d(count + 1 - order.first);
+  s.confidence = std::max(0.0, 1 - 2 * order.second);
+  return s;
+}
+
+}  // namespace
+
 ShiftEstimate hodges_lehmann(std::span<const double> x, std::span<const double> y, double alpha,
                              RankTestMethod method) {
   check_samples(x, y);
@@ -180,34 +219,112 @@ ShiftEstimate hodges_lehmann(std::span<const double> x, std::span<const double> 
   std::sort(xs.begin(), xs.end());
   std::sort(ys.begin(), ys.end());
   const auto d = [&](std::size_t k) { return kth_difference(xs, ys, k); };  // 1-based
-  const std::size_t count = xs.size() * ys.size();
-  ShiftEstimate s;
-  s.estimate = count % 2 ? d(count / 2 + 1) : (d(count / 2) + d(count / 2 + 1)) / 2;
   const Ranked r = rank(x, y);
   const double n1 = static_cast<double>(x.size()), n2 = static_cast<double>(y.size());
-  // k: the largest with P(U <= k - 1) <= alpha / 2; the interval is [d_(k), d_(count + 1 - k)]
-  // and covers the shift with probability 1 - 2 P(U <= k - 1). Where even k = 1 misses
-  // (too few values), the whole range of differences, at the confidence it has.
-  std::size_t k = 1;
-  double tail = 0;  // P(U <= k - 1)
-  if (choose(x.size(), y.size(), r.ties, method) == RankTestMethod::exact) {
-    const auto cdf = mann_whitney_cdf(static_cast<int>(x.size()), static_cast<int>(y.size()));
-    while (k < (count + 1) / 2 && cdf[k] <= alpha / 2) ++k;
-    tail = cdf[k - 1];
-  } else {
-    const double sigma = u_sigma(n1, n2, r.tie_term);
-    const boost::math::normal normal;
-    const double z = boost::math::quantile(normal, 1 - alpha / 2);
-    const double raw = std::floor(n1 * n2 / 2 - z * sigma);
-    k = static_cast<std::size_t>(std::clamp(raw, 1.0, static_cast<double>((count + 1) / 2)));
-    tail = sigma > 0
-               ? boost::math::cdf(normal, (static_cast<double>(k) - 0.5 - n1 * n2 / 2) / sigma)
-               : 0.5;
+  std::vector<double> cdf;
+  if (choose(x.size(), y.size(), r.ties, method) == RankTestMethod::exact)
+    cdf = mann_whitney_cdf(static_cast<int>(x.size()), static_cast<int>(y.size()));
+  return shift_from(d, xs.size() * ys.size(),
+                    interval_order(n1, n2, r.tie_term, alpha, cdf.empty() ? nullptr : &cdf));
+}
+
+RankPool::RankPool(std::vector<double> values) : sorted_(std::move(values)) {
+  check_samples(sorted_, sorted_);
+  std::sort(sorted_.begin(), sorted_.end());
+  for (std::size_t i = 0; i < sorted_.size();) {
+    std::size_t j = i;
+    while (j < sorted_.size() && sorted_[j] == sorted_[i]) ++j;
+    const double t = static_cast<double>(j - i);
+    tie_term_ += t * t * t - t;
+    ties_ = ties_ || j - i > 1;
+    i = j;
   }
-  s.low = d(k);
-  s.high = d(count + 1 - k);
-  s.confidence = std::max(0.0, 1 - 2 * tail);
-  return s;
+}
+
+std::vector<double> RankPool::member(std::span<const double> x) const {
+  check_samples(x, sorted_);
+  std::vector<double> xs(x.begin(), x.end());
+  std::sort(xs.begin(), xs.end());
+  if (xs.size() >= sorted_.size())
+    throw std::invalid_argument("rank pool: the sample is the whole pool, nothing to test against");
+  return xs;
+}
+
+const std::vector<double>* RankPool::exact_cdf(std::size_t n1, RankTestMethod method) const {
+  const std::size_t n2 = sorted_.size() - n1;
+  if (choose(n1, n2, ties_, method) != RankTestMethod::exact) return nullptr;
+  auto it = cdfs_.find(n1);
+  if (it == cdfs_.end())
+    it = cdfs_.emplace(n1, mann_whitney_cdf(static_cast<int>(n1), static_cast<int>(n2))).first;
+  return &it->second;
+}
+
+MannWhitney RankPool::test(std::span<const double> x, RankTestMethod method) const {
+  const std::vector<double> xs = member(x);
+  const double n1 = static_cast<double>(xs.size());
+  const double n2 = static_cast<double>(sorted_.size() - xs.size());
+  // U of x against the rest: for each of x's values, the rest's values below it, and half
+  // those equal, each count the pool's less x's own.
+  MannWhitney out;
+  for (double a : xs) {
+    const auto below = [a](const std::vector<double>& v) {
+      return static_cast<double>(std::lower_bound(v.begin(), v.end(), a) - v.begin());
+    };
+    const auto equal = [a](const std::vector<double>& v) {
+      const auto range = std::equal_range(v.begin(), v.end(), a);
+      return static_cast<double>(range.second - range.first);
+    };
+    out.u += below(sorted_) - below(xs) + (equal(sorted_) - equal(xs)) / 2;
+  }
+  const double u = std::max(out.u, n1 * n2 - out.u);
+  const std::vector<double>* cdf = exact_cdf(xs.size(), method);
+  out.method = cdf ? RankTestMethod::exact : RankTestMethod::asymptotic;
+  if (cdf) {
+    out.p = 2 * (*cdf)[static_cast<std::size_t>(n1 * n2 - std::floor(u))];
+  } else {
+    const double sigma = u_sigma(n1, n2, tie_term_);
+    out.p = sigma > 0 ? std::erfc((u - n1 * n2 / 2 - 0.5) / sigma / std::sqrt(2.0)) : 2;
+  }
+  out.p = std::clamp(out.p, 0.0, 1.0);
+  return out;
+}
+
+ShiftEstimate RankPool::shift(std::span<const double> x, double alpha,
+                              RankTestMethod method) const {
+  if (!(alpha > 0 && alpha < 1)) throw std::invalid_argument("rank pool: alpha not in (0, 1)");
+  const std::vector<double> xs = member(x);
+  const std::size_t n2 = sorted_.size() - xs.size();
+  // The differences a - b (a of x, b of the rest) at most t: for each a, the rest's values at
+  // least a - t, counted in the pool less in x, by bisection: O(|x| log |pool|) a count.
+  const auto at_most = [&](double t) {
+    std::size_t n = 0;
+    for (double a : xs) {
+      const auto from = [&](const std::vector<double>& v) {
+        return static_cast<std::size_t>(
+            v.end() -
+            std::partition_point(v.begin(), v.end(), [&](double b) { return !(a - b <= t); }));
+      };
+      n += from(sorted_) - from(xs);
+    }
+    return n;
+  };
+  const auto d = [&](std::size_t k) {  // as kth_difference, the pool's ends bounding the search
+    std::int64_t lo = order_of(xs.front() - sorted_.back());
+    std::int64_t hi = order_of(xs.back() - sorted_.front());
+    while (lo < hi) {
+      const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+      const std::int64_t mid = lo + static_cast<std::int64_t>(span / 2);
+      if (at_most(from_order(mid)) >= k)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return from_order(lo);
+  };
+  const std::vector<double>* cdf = exact_cdf(xs.size(), method);
+  return shift_from(d, xs.size() * n2,
+                    interval_order(static_cast<double>(xs.size()), static_cast<double>(n2),
+                                   tie_term_, alpha, cdf));
 }
 
 }  // namespace ridgeline

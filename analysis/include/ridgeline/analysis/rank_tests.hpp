@@ -3,6 +3,8 @@
 // Mann–Whitney U test (as SciPy's mannwhitneyu, two-sided), the Hodges–Lehmann shift with
 // its confidence interval, and Holm's correction over many tests. docs/compare.md says how
 // `ridgeline compare` uses them.
+#include <cstddef>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -47,5 +49,31 @@ struct ShiftEstimate {
 };
 ShiftEstimate hodges_lehmann(std::span<const double> x, std::span<const double> y, double alpha,
                              RankTestMethod method = RankTestMethod::automatic);
+
+// One sample against all the others of a large pool it is part of (ridgeline fleet: a node's
+// repetitions against every other node's): the pool sorted once, then each member's test and
+// shift as mann_whitney_u(x, rest) and hodges_lehmann(rest, x) give them, without forming the
+// rest or its |x|·|rest| differences: O(|x| log |pool|) per count, U's exact distribution
+// computed once per sample size. 1,000 nodes × 5 repetitions take 60,000 such tests in about
+// a second, where the two-sample forms would take an hour.
+class RankPool {
+ public:
+  explicit RankPool(std::vector<double> values);  // finite; every member's values among them
+  std::size_t size() const { return sorted_.size(); }
+  // x's values must be in the pool (as a multiset); the rest is the pool without them.
+  MannWhitney test(std::span<const double> x,
+                   RankTestMethod method = RankTestMethod::automatic) const;
+  // The shift of x against the rest (the median of every x_i - rest_j) and its interval.
+  ShiftEstimate shift(std::span<const double> x, double alpha,
+                      RankTestMethod method = RankTestMethod::automatic) const;
+
+ private:
+  std::vector<double> member(std::span<const double> x) const;  // x sorted, checked
+  const std::vector<double>* exact_cdf(std::size_t n1, RankTestMethod method) const;
+  std::vector<double> sorted_;
+  double tie_term_ = 0;  // of the whole pool: every test's combined sample is the pool
+  bool ties_ = false;
+  mutable std::map<std::size_t, std::vector<double>> cdfs_;  // by |x|
+};
 
 }  // namespace ridgeline

@@ -17,5 +17,6 @@ Command add_profile_command(CLI::App& app);
 Command add_collectors_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
 Command add_einsum_command(CLI::App& app);
+Command add_fleet_command(CLI::App& app);
 
 }  // namespace ridgeline::cli

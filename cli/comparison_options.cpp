@@ -10,10 +10,7 @@
 
 namespace ridgeline::cli {
 
-namespace {
-
-// "5%" or "0.05": a fraction in (0, 1).
-double parse_threshold(const std::string& text) {
+double parse_fraction(const std::string& text, const std::string& option) {
   const bool pct = !text.empty() && text.back() == '%';
   const std::string number = pct ? text.substr(0, text.size() - 1) : text;
   std::size_t used = 0;
@@ -25,12 +22,10 @@ double parse_threshold(const std::string& text) {
   }
   if (pct) v /= 100;
   if (used == 0 || used != number.size() || !(v > 0 && v < 1))
-    throw InputError(fmt::format(
-        "--threshold: '{}' is not a fraction between 0 and 1 (write 5% or 0.05)", text));
+    throw InputError(
+        fmt::format("{}: '{}' is not a fraction between 0 and 1 (write 5% or 0.05)", option, text));
   return v;
 }
-
-}  // namespace
 
 void add_comparison_options(CLI::App* sub, ComparisonOptions& opt) {
   opt.given[0] = sub->add_option("--threshold", opt.threshold,
@@ -63,7 +58,7 @@ ComparisonSettings comparison_settings(const ComparisonOptions& opt) {
   if (threshold_is_file(opt))
     apply_thresholds(read_thresholds_file(opt.threshold), settings);
   else
-    settings.threshold = parse_threshold(opt.threshold);
+    settings.threshold = parse_fraction(opt.threshold, "--threshold");
   if (!(opt.alpha > 0 && opt.alpha < 1))
     throw InputError(fmt::format("--alpha: {} is not between 0 and 1", opt.alpha));
   settings.alpha = opt.alpha;

@@ -17,6 +17,9 @@ struct ComparisonOptions {
   CLI::Option* given[3] = {};  // the three options, to tell whether any was given
 };
 
+// "5%" or "0.05": a fraction in (0, 1); else an InputError naming `option`.
+double parse_fraction(const std::string& text, const std::string& option);
+
 // Adds --threshold, --alpha and --fail-on to `sub`.
 void add_comparison_options(CLI::App* sub, ComparisonOptions& opt);
 // The settings they give; an InputError names the option that is wrong.

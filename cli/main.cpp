@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
       ridgeline::cli::add_list_command(app),    ridgeline::cli::add_run_command(app),
       ridgeline::cli::add_probe_command(app),   ridgeline::cli::add_report_command(app),
       ridgeline::cli::add_profile_command(app), ridgeline::cli::add_collectors_command(app),
-      ridgeline::cli::add_compare_command(app), ridgeline::cli::add_einsum_command(app)};
+      ridgeline::cli::add_compare_command(app), ridgeline::cli::add_einsum_command(app),
+      ridgeline::cli::add_fleet_command(app)};
   // Tools written for Google Benchmark binaries (compare.py) run `ridgeline --benchmark_out=...
   // [their options]`: options with no subcommand before them mean `run`.
   ridgeline::cli::remember_invocation(argc, argv);

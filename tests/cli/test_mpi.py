@@ -9,6 +9,7 @@ Skipped, with the reason, where mpirun is absent or the build has no MPI
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -95,8 +96,24 @@ class UnderMpirun(unittest.TestCase):
         if os.cpu_count() == 2:
             self.assertEqual(sorted(c for k in ranks for c in k["cpus"]), [0, 1], ranks)
 
-    def test_four_ranks_give_one_run(self):
+    def test_four_ranks_give_one_run_and_fleet_compares_its_ranks(self):
         self.check_merged(4)
+        # One host: as nodes there is nothing to compare (one line, exit 2); as ranks, four
+        # members, one testcase each (whether one is out of family is this VM's to say).
+        r = subprocess.run([RIDGELINE, "fleet", self.out], capture_output=True, text=True,
+                           timeout=60, env=ENV)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("fleet needs at least two nodes to compare, found 1", r.stderr)
+        self.assertIn("--by rank", r.stderr)
+        junit = os.path.join(self.dir.name, "fleet.xml")
+        r = subprocess.run([RIDGELINE, "fleet", self.out, "--by", "rank", "--junit", junit],
+                           capture_output=True, text=True, timeout=60, env=ENV)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        self.assertIn("fleet: 4 ranks, ", r.stdout)
+        with open(junit) as f:
+            cases = re.findall(r'<testcase classname="ridgeline.fleet.rank" name="(rank \d)"', f.read())
+        self.assertEqual(sorted(cases), [f"rank {i}" for i in range(4)])
 
     def test_a_report_reads_the_merged_run(self):
         self.check_merged(2)

@@ -1,0 +1,305 @@
+#include "ridgeline/analysis/fleet.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "ridgeline/analysis/memory_levels.hpp"
+#include "ridgeline/analysis/rank_tests.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+// Each case once, in the order the members first name it; each member's samples of it.
+struct CaseTable {
+  std::vector<FleetCase> cases;
+  std::vector<std::vector<const FleetCaseSamples*>> samples;  // [case][member], null: none
+};
+
+CaseTable case_table(const std::vector<FleetMember>& members) {
+  CaseTable t;
+  std::map<CaseKey, std::size_t> index;
+  for (std::size_t m = 0; m < members.size(); ++m)
+    for (const auto& c : members[m].cases) {
+      auto [it, added] = index.emplace(c.key, t.cases.size());
+      if (added) {
+        t.cases.push_back({c.key, c.name, "", 0, 0});
+        t.samples.emplace_back(members.size(), nullptr);
+      }
+      auto& slot = t.samples[it->second][m];
+      if (!slot) slot = &c;  // a member's first row of a key, as compare matches them
+    }
+  return t;
+}
+
+// The logarithms of a member's usable repetitions: ratios of times become shifts.
+std::vector<double> log_seconds(const FleetCaseSamples& s) {
+  std::vector<double> out;
+  for (double v : s.seconds)
+    if (std::isfinite(v) && v > 0) out.push_back(std::log(v));
+  return out;
+}
+
+// Every member's test of one case against the rest; untested cells say why.
+void test_case(const std::vector<const FleetCaseSamples*>& row, const FleetSettings& settings,
+               FleetCase& kase, std::vector<FleetNode>& nodes, std::size_t c) {
+  std::vector<std::vector<double>> logs(row.size());
+  std::vector<double> all;
+  std::map<std::string, int> bounds;
+  for (std::size_t m = 0; m < row.size(); ++m) {
+    FleetCell& cell = nodes[m].cells[c];
+    if (!row[m]) {
+      cell.reason = "not in this member's runs";
+      continue;
+    }
+    if (!row[m]->passed) {
+      cell.reason = "it did not pass validation here";
+      continue;
+    }
+    logs[m] = log_seconds(*row[m]);
+    cell.repetitions = static_cast<int>(logs[m].size());
+    if (logs[m].empty()) {
+      cell.reason = "no timed repetition";
+      continue;
+    }
+    all.insert(all.end(), logs[m].begin(), logs[m].end());
+    ++kase.nodes;
+    ++bounds[row[m]->bound];
+  }
+  for (const auto& [bound, n] : bounds)
+    if (n > bounds[kase.bound]) kase.bound = bound;
+  if (!all.empty()) kase.median_seconds = std::exp(median_of(all));
+  if (kase.nodes < 2) {
+    for (std::size_t m = 0; m < row.size(); ++m)
+      if (!logs[m].empty()) nodes[m].cells[c].reason = "no other member ran it";
+    return;
+  }
+  const RankPool pool(std::move(all));
+  for (std::size_t m = 0; m < row.size(); ++m) {
+    if (logs[m].empty()) continue;
+    FleetCell& cell = nodes[m].cells[c];
+    const MannWhitney u = pool.test(logs[m]);
+    const ShiftEstimate s = pool.shift(logs[m], settings.alpha);
+    cell.p = u.p;
+    cell.rest = static_cast<int>(pool.size() - logs[m].size());
+    cell.ratio = std::exp(s.estimate);
+    cell.low = std::exp(s.low);
+    cell.high = std::exp(s.high);
+    cell.confidence = s.confidence;
+    cell.verdict = FleetVerdict::inconclusive;  // judged after Holm
+  }
+}
+
+// Each member's ceilings by a name that says what was measured and how wide.
+std::vector<std::pair<std::string, std::pair<std::string, double>>> ceilings_of(
+    const MachineModel& m) {
+  std::vector<std::pair<std::string, std::pair<std::string, double>>> out;
+  const auto threads = [](int n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); };
+  for (const auto& c : m.memory)
+    if (c.bytes_per_s > 0)
+      out.push_back({c.device == Device::gpu
+                         ? fmt::format("GPU {} {}", c.level, c.kernel)
+                         : fmt::format("{} {}, {}", c.level, c.kernel, threads(c.threads)),
+                     {"B/s", c.bytes_per_s}});
+  for (const auto& c : m.compute)
+    if (c.per_second > 0)
+      out.push_back({c.device == Device::gpu ? "GPU " + c.name
+                                             : fmt::format("{}, {}", c.name, threads(c.threads)),
+                     {c.unit, c.per_second}});
+  return out;
+}
+
+void compare_ceilings(const std::vector<FleetMember>& members, Fleet& fleet) {
+  std::map<std::string, std::size_t> index;
+  std::vector<std::vector<double>> values;  // [ceiling][member], 0: none
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    if (!members[m].machine) continue;
+    for (const auto& [name, measured] : ceilings_of(*members[m].machine)) {
+      auto [it, added] = index.emplace(name, fleet.ceilings.size());
+      if (added) {
+        fleet.ceilings.push_back({name, measured.first, 0, 0});
+        values.emplace_back(members.size(), 0.0);
+      }
+      if (values[it->second][m] == 0) values[it->second][m] = measured.second;
+    }
+  }
+  for (std::size_t c = 0; c < fleet.ceilings.size(); ++c) {
+    std::vector<double> present;
+    for (double v : values[c])
+      if (v > 0) present.push_back(v);
+    fleet.ceilings[c].nodes = static_cast<int>(present.size());
+    fleet.ceilings[c].median = median_of(present);
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      FleetNode& node = fleet.nodes[m];
+      node.ceilings.push_back(
+          values[c][m] > 0 && present.size() > 1 ? values[c][m] / fleet.ceilings[c].median : 0.0);
+      if (node.ceilings.back() > 0 &&
+          std::abs(node.ceilings.back() - 1) > fleet.settings.ceiling_margin)
+        node.ceilings_out.push_back(c);
+    }
+  }
+}
+
+FleetVerdict judge_cell(const FleetCell& cell, const FleetSettings& s) {
+  const bool significant = cell.p_holm < s.alpha;
+  if (significant && cell.low > 1 + s.margin) return FleetVerdict::slower;
+  if (significant && cell.high < 1 - s.margin) return FleetVerdict::faster;
+  if (cell.low >= 1 - s.margin && cell.high <= 1 + s.margin) return FleetVerdict::same;
+  return FleetVerdict::inconclusive;
+}
+
+std::string change_text(double ratio) {
+  return fmt::format("{:+.0f}%", (ratio - 1) * 100);
+}
+
+// "DRAM-bound 3 of 20 (+8 … +12%)": the node's cases of `verdict` grouped by bound; "+8 …
+// +12%" alone where no case could be placed (no machine model).
+std::string grouped(const Fleet& fleet, const FleetNode& node, FleetVerdict verdict) {
+  std::map<std::string, std::pair<int, int>> groups;  // bound -> (with the verdict, tested)
+  std::map<std::string, std::pair<double, double>> range;
+  for (std::size_t c = 0; c < fleet.cases.size(); ++c) {
+    const FleetCell& cell = node.cells[c];
+    if (cell.verdict == FleetVerdict::untested) continue;
+    const std::string& bound = fleet.cases[c].bound;
+    ++groups[bound].second;
+    if (cell.verdict != verdict) continue;
+    auto [it, added] = range.emplace(bound, std::pair{cell.ratio, cell.ratio});
+    it->second.first = std::min(it->second.first, cell.ratio);
+    it->second.second = std::max(it->second.second, cell.ratio);
+    ++groups[bound].first;
+  }
+  std::string out;
+  for (const auto& [bound, r] : range) {
+    const auto [lo, hi] = r;
+    const std::string span =
+        lo == hi ? change_text(lo) : fmt::format("{} … {}", change_text(lo), change_text(hi));
+    out += (out.empty() ? "" : ", ") +
+           (bound.empty() ? fmt::format("{} of unknown bound ({})", groups[bound].first, span)
+                          : fmt::format("{}-bound {} of {} ({})", bound, groups[bound].first,
+                                        groups[bound].second, span));
+  }
+  return out;
+}
+
+void summarise(const Fleet& fleet, FleetNode& node) {
+  const int tested = node.slower + node.faster + node.same + node.inconclusive;
+  std::vector<std::string> parts;
+  if (node.slower)
+    parts.push_back(fmt::format("{} of {} cases slower: {}", node.slower, tested,
+                                grouped(fleet, node, FleetVerdict::slower)));
+  if (node.faster)
+    parts.push_back(fmt::format("{} of {} cases faster: {}", node.faster, tested,
+                                grouped(fleet, node, FleetVerdict::faster)));
+  for (std::size_t c : node.ceilings_out)
+    parts.push_back(fmt::format("{} {} against the fleet's median", fleet.ceilings[c].name,
+                                change_text(node.ceilings[c])));
+  if (parts.empty())
+    parts.push_back(fmt::format("in family: {} of {} cases the same, {} inconclusive", node.same,
+                                tested, node.inconclusive));
+  else if (node.slower + node.faster < tested)
+    parts.push_back(fmt::format("{} the same, {} inconclusive", node.same, node.inconclusive));
+  for (const auto& p : parts) node.summary += (node.summary.empty() ? "" : "; ") + p;
+}
+
+}  // namespace
+
+std::string_view to_string(FleetVerdict verdict) {
+  switch (verdict) {
+    case FleetVerdict::slower:
+      return "slower";
+    case FleetVerdict::faster:
+      return "faster";
+    case FleetVerdict::same:
+      return "same";
+    case FleetVerdict::inconclusive:
+      return "inconclusive";
+    case FleetVerdict::untested:
+      return "untested";
+  }
+  return "untested";
+}
+
+Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings& settings) {
+  Fleet fleet;
+  fleet.settings = settings;
+  fleet.member_kind = settings.by_rank ? "rank" : "node";
+  CaseTable table = case_table(members);
+  fleet.cases = std::move(table.cases);
+  for (const auto& m : members)
+    fleet.nodes.push_back({m.name,
+                           m.sources,
+                           m.ranks,
+                           std::vector<FleetCell>(fleet.cases.size()),
+                           {},
+                           0,
+                           0,
+                           0,
+                           0,
+                           0,
+                           {},
+                           0,
+                           false,
+                           ""});
+  for (std::size_t c = 0; c < fleet.cases.size(); ++c)
+    test_case(table.samples[c], settings, fleet.cases[c], fleet.nodes, c);
+
+  std::vector<double> p;
+  std::vector<FleetCell*> tested;
+  for (auto& node : fleet.nodes)
+    for (auto& cell : node.cells)
+      if (cell.verdict != FleetVerdict::untested) {
+        p.push_back(cell.p);
+        tested.push_back(&cell);
+      }
+  const std::vector<double> adjusted = holm_adjust(p);
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    tested[i]->p_holm = adjusted[i];
+    tested[i]->verdict = judge_cell(*tested[i], settings);
+  }
+  fleet.tested = static_cast<int>(tested.size());
+  compare_ceilings(members, fleet);
+
+  for (auto& node : fleet.nodes) {
+    for (const auto& cell : node.cells) {
+      int* counts[] = {&node.slower, &node.faster, &node.same, &node.inconclusive, &node.untested};
+      ++*counts[static_cast<int>(cell.verdict)];
+      if (cell.verdict == FleetVerdict::slower || cell.verdict == FleetVerdict::faster)
+        node.departure = std::max(node.departure, std::abs(std::log(cell.ratio)));
+    }
+    for (std::size_t c : node.ceilings_out)
+      node.departure = std::max(node.departure, std::abs(std::log(node.ceilings[c])));
+    node.out_of_family = node.slower + node.faster > 0 || !node.ceilings_out.empty();
+    fleet.out_of_family += node.out_of_family;
+    summarise(fleet, node);
+  }
+  std::stable_sort(fleet.nodes.begin(), fleet.nodes.end(), [](const auto& a, const auto& b) {
+    if (a.out_of_family != b.out_of_family) return a.out_of_family;
+    if (a.departure != b.departure) return a.departure > b.departure;
+    return a.name < b.name;
+  });
+
+  // Whether the repetitions could find anything: the smallest p the thinnest test can reach
+  // (fully separated samples), beside the level Holm needs of the first test.
+  const FleetCell* thinnest = nullptr;
+  for (const auto& node : fleet.nodes)
+    for (const auto& cell : node.cells)
+      if (cell.verdict != FleetVerdict::untested &&
+          (!thinnest || std::pair{cell.repetitions, cell.rest} <
+                            std::pair{thinnest->repetitions, thinnest->rest}))
+        thinnest = &cell;
+  if (thinnest) {
+    const double smallest = smallest_two_sided_p(thinnest->repetitions, thinnest->rest);
+    if (smallest * fleet.tested >= settings.alpha)
+      fleet.notes.push_back(fmt::format(
+          "{} repetitions against {} can reach p = {:.2g} at best, and Holm over {} tests needs "
+          "below {:.2g}: no case can be found out of family; run more repetitions",
+          thinnest->repetitions, thinnest->rest, smallest, fleet.tested,
+          settings.alpha / fleet.tested));
+  }
+  return fleet;
+}
+
+}  // namespace ridgeline

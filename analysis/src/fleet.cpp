@@ -8,6 +8,7 @@
 
 #include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/rank_tests.hpp"
+#include "ridgeline/analysis/side_by_side.hpp"
 
 namespace ridgeline {
 
@@ -243,8 +244,11 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
                            0,
                            false,
                            ""});
-  for (std::size_t c = 0; c < fleet.cases.size(); ++c)
-    test_case(table.samples[c], settings, fleet.cases[c], fleet.nodes, c);
+  // Each case's tests touch only its own column of cells: side by side.
+  for (const auto& e : side_by_side(fleet.cases.size(), [&](std::size_t c) {
+         test_case(table.samples[c], settings, fleet.cases[c], fleet.nodes, c);
+       }))
+    if (e) std::rethrow_exception(e);
 
   std::vector<double> p;
   std::vector<FleetCell*> tested;

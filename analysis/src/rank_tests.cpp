@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace ridgeline {
@@ -242,7 +243,7 @@ RankPool::RankPool(std::vector<double> values) : sorted_(std::move(values)) {
 }
 
 std::vector<double> RankPool::member(std::span<const double> x) const {
-  check_samples(x, sorted_);
+  check_samples(x, std::span<const double>(sorted_.data(), 1));  // the pool was checked whole
   std::vector<double> xs(x.begin(), x.end());
   std::sort(xs.begin(), xs.end());
   if (xs.size() >= sorted_.size())
@@ -297,20 +298,32 @@ ShiftEstimate RankPool::shift(std::span<const double> x, double alpha,
   // The differences a - b (a of x, b of the rest) at most t: for each a, the rest's values at
   // least a - t, counted in the pool less in x, by bisection: O(|x| log |pool|) a count.
   const auto at_most = [&](double t) {
-    std::size_t n = 0;
+    std::size_t c = 0;
     for (double a : xs) {
       const auto from = [&](const std::vector<double>& v) {
         return static_cast<std::size_t>(
             v.end() -
             std::partition_point(v.begin(), v.end(), [&](double b) { return !(a - b <= t); }));
       };
-      n += from(sorted_) - from(xs);
+      c += from(sorted_) - from(xs);
     }
-    return n;
+    return c;
   };
-  const auto d = [&](std::size_t k) {  // as kth_difference, the pool's ends bounding the search
-    std::int64_t lo = order_of(xs.front() - sorted_.back());
-    std::int64_t hi = order_of(xs.back() - sorted_.front());
+  // The k-th smallest (1-based), as kth_difference finds it, from a bracket: the k-th of the
+  // union of |x| ascending rows (x_i less the rest, the rest descending) lies between the
+  // smallest and the largest of the rows' q-th entries, q = ceil(k / |x|); the rest's q-th
+  // largest is within |x| places of the pool's. A bracket of about the spread of x, not of
+  // the pool, saves a third of the steps.
+  const std::size_t n = sorted_.size(), m = xs.size();
+  const auto d = [&](std::size_t k) {
+    const std::size_t q = (k + m - 1) / m - 1;  // 0-based
+    double low = xs.front() - sorted_[n - 1 - q],
+           high = xs.back() - sorted_[n - 1 - std::min(n - 1, q + m)];
+    for (double a : xs) {
+      low = std::min(low, a - sorted_[n - 1 - q]);
+      high = std::max(high, a - sorted_[n - 1 - std::min(n - 1, q + m)]);
+    }
+    std::int64_t lo = order_of(low), hi = order_of(high);
     while (lo < hi) {
       const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
       const std::int64_t mid = lo + static_cast<std::int64_t>(span / 2);
@@ -321,10 +334,17 @@ ShiftEstimate RankPool::shift(std::span<const double> x, double alpha,
     }
     return from_order(lo);
   };
-  const std::vector<double>* cdf = exact_cdf(xs.size(), method);
-  return shift_from(d, xs.size() * n2,
-                    interval_order(static_cast<double>(xs.size()), static_cast<double>(n2),
-                                   tie_term_, alpha, cdf));
+  // The order statistics depend on the sizes and alpha alone: once for the pool's members of
+  // one size.
+  const std::tuple key{xs.size(), alpha, method};
+  auto order = orders_.find(key);
+  if (order == orders_.end())
+    order =
+        orders_
+            .emplace(key, interval_order(static_cast<double>(xs.size()), static_cast<double>(n2),
+                                         tie_term_, alpha, exact_cdf(xs.size(), method)))
+            .first;
+  return shift_from(d, xs.size() * n2, order->second);
 }
 
 }  // namespace ridgeline

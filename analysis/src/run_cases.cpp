@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "foreign_time_base.hpp"
+#include "ridgeline/analysis/side_by_side.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
@@ -84,26 +85,11 @@ RunCases read_run_cases(const std::filesystem::path& file) {
 }
 
 namespace {
-// Each file read into out[i], side by side (as many at once as there are CPUs); errors[i] keeps
-// what reading file i threw.
+// Each file read into out[i], side by side; errors[i] keeps what reading file i threw.
 void read_each(const std::vector<std::filesystem::path>& files, std::vector<RunCases>& out,
                std::vector<std::exception_ptr>& errors) {
   out.assign(files.size(), {});
-  errors.assign(files.size(), nullptr);
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i; (i = next++) < files.size();) try {
-        out[i] = read_run_cases(files[i]);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-  };
-  const std::size_t threads =
-      std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> team;
-  for (std::size_t t = 1; t < threads; ++t) team.emplace_back(work);
-  work();
-  for (auto& t : team) t.join();
+  errors = side_by_side(files.size(), [&](std::size_t i) { out[i] = read_run_cases(files[i]); });
 }
 }  // namespace
 

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <map>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ridgeline {
@@ -74,6 +76,9 @@ class RankPool {
   double tie_term_ = 0;  // of the whole pool: every test's combined sample is the pool
   bool ties_ = false;
   mutable std::map<std::size_t, std::vector<double>> cdfs_;  // by |x|
+  // The interval's order statistic and tail, by |x|, alpha and method.
+  mutable std::map<std::tuple<std::size_t, double, RankTestMethod>, std::pair<std::size_t, double>>
+      orders_;
 };
 
 }  // namespace ridgeline

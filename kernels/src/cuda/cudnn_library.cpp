@@ -8,14 +8,14 @@ namespace ridgeline {
 
 namespace {
 
-struct Loaded {
+struct CudnnLoaded {  // named apart from cublas_library.cpp's: they may share a unity batch
   CudnnApi api;
   Support status;
 };
 
-const Loaded& loaded() {
-  static const Loaded once = [] {
-    Loaded l;
+const CudnnLoaded& cudnn_loaded() {
+  static const CudnnLoaded once = [] {
+    CudnnLoaded l;
     l.status = load_cudnn_api(l.api, cudnn_soname());
     return l;
   }();
@@ -40,11 +40,11 @@ Support load_cudnn_api(CudnnApi& api, const std::string& name) {
 }
 
 Support cudnn_status() {
-  return loaded().status;
+  return cudnn_loaded().status;
 }
 
 const CudnnApi& cudnn() {
-  const Loaded& l = loaded();
+  const CudnnLoaded& l = cudnn_loaded();
   if (!l.status) throw std::runtime_error(l.status.reason);
   return l.api;
 }

@@ -5,6 +5,7 @@
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
+#include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/problem.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -95,6 +96,7 @@ int run_list(const ListOptions& opt) {
     if (probes.back().loadable) spec.has_thread_setter = !probes.back().thread_setter.empty();
   }
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
+  cluster::add_collective_kernels(catalog, nullptr);  // listed; they run under mpirun
   const int cpus = usable_cpus();
   const GpuProbe& gpu = gpu_probe();
 

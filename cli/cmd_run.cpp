@@ -16,6 +16,7 @@
 #include "number_checks.hpp"
 #include "progress.hpp"
 #include "ranked_run.hpp"
+#include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
@@ -161,6 +162,7 @@ int execute_run(RunOptions& opt,
   std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
   // A user library joins the suite's rungs unless --backend already chose.
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);
+  cluster::add_collective_kernels(catalog, opt.world);
   std::vector<CaseSpec> plan = make_plan(catalog, opt.plan);
   if (plan.empty()) throw InputError("no case matches the given suite and filters");
   if (opt.list_tests) {

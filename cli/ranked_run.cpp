@@ -88,6 +88,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
   const cluster::RankPlace& place = world.place();
   const std::vector<int> cpus = bind_to_share(place);
   opt.output = cluster::rank_output(merged, place.rank);
+  opt.world = &world;
 
   // One probe per host: its first rank probes (or reads the cache) while the others wait,
   // then they read what it cached.

@@ -11,6 +11,10 @@
 #include "ridgeline/runner/plan.hpp"
 #include "ridgeline/runner/runner.hpp"
 
+namespace ridgeline::cluster {
+class RankWorld;
+}
+
 namespace ridgeline::cli {
 
 struct RunOptions {
@@ -36,6 +40,9 @@ struct RunOptions {
   bool list_tests = false;               // print the planned case names, run nothing
   bool dry_run = false;                  // print the plan and settings, run and write nothing
   bool strict = false;  // an event asked for that cannot be counted refuses the run (exit 2)
+  // The MPI job this process is a rank of (ranked_run.cpp), for the collective kernels; null
+  // outside a job, where they say why they cannot run.
+  const cluster::RankWorld* world = nullptr;
 };
 
 // The command line as given, recorded in every Run (set once by main).

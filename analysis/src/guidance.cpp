@@ -29,6 +29,17 @@ std::string placement_guidance(const RooflinePlacement& p) {
                      at, p.dtype);
   if (p.bound.kind == Bound::Kind::call_overhead)
     return fmt::format("bound by call overhead at {}: give each call more work", at);
+  if (p.bound.level.rfind("network", 0) == 0)  // network_level(scope): a collective case
+    return p.efficiency < 0.5
+               ? fmt::format(
+                     "network-bound ({}) at {} of the point-to-point roof: the collective "
+                     "does not reach the link's bandwidth (message size, its algorithm, ranks "
+                     "busy-polling for the CPUs); overlap it with computation or send less",
+                     p.bound.level, at)
+               : fmt::format(
+                     "network-bound ({}) at {} of the point-to-point roof: only sending "
+                     "fewer bytes (more work per byte sent) moves it further",
+                     p.bound.level, at);
   return p.efficiency < 0.5
              ? fmt::format(
                    "memory-bound at {} at {} of the roof: the accesses do not reach the "

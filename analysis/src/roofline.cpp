@@ -67,6 +67,28 @@ Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Devi
     auto it = roof.memory.find(c.level);
     if (it == roof.memory.end() || c.bytes_per_s > it->second.bytes_per_s) roof.memory[c.level] = c;
   }
+  // The network's roofs (probe --network under mpirun): per scope, the largest point-to-point
+  // bandwidth measured in it, which a collective case's network bytes (what each rank sends)
+  // are placed under (the communication-aware roofline of Cardwell and Song).
+  for (const auto& n : m.network) {
+    if (device != Device::cpu || n.pattern != "bandwidth") continue;
+    if (!usable(n.bytes_per_s)) {
+      note_unusable(roof.notes, "network ceiling " + n.scope + " bandwidth", n.bytes_per_s, "B/s");
+      continue;
+    }
+    const std::string level = network_level(n.scope);
+    auto it = roof.memory.find(level);
+    if (it != roof.memory.end() && it->second.bytes_per_s >= n.bytes_per_s) continue;
+    MemoryCeiling c;
+    c.level = level;
+    c.kernel = "bandwidth";
+    c.bytes_per_s = n.bytes_per_s;
+    c.working_set_bytes = n.bytes;
+    c.threads = n.ranks;
+    c.source = n.source;
+    c.method = n.method;
+    roof.memory[level] = c;
+  }
   // The floor of one call: the runner's call overhead on the CPU, a kernel launch on a GPU.
   for (const auto& o : m.overhead) {
     if (o.name != (device == Device::gpu ? "gpu.launch" : "call")) continue;

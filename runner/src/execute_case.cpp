@@ -220,8 +220,11 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   });
   bench->Repetitions(settings.repetitions)
       ->Unit(time_unit_of(time_unit_for(work, kernel->info().device)));
-  if (settings.iterations)  // a fixed count: Google Benchmark allows no warm-up with it
-    bench->Iterations(*settings.iterations);
+  // A collective kernel's ranks must make the same calls: a count they agreed on.
+  const std::optional<std::int64_t> agreed =
+      settings.iterations ? settings.iterations : kernel->fixed_iterations(settings.min_time_s);
+  if (agreed)  // a fixed count: Google Benchmark allows no warm-up with it
+    bench->Iterations(*agreed);
   else
     bench->MinTime(settings.min_time_s)->MinWarmUpTime(settings.warmup_s);
   if (device_timed || cold)

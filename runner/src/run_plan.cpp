@@ -48,7 +48,8 @@ std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& sp
           {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()), info)});
     }
   };
-  if (!settings.isolate) return decode(body());
+  // A collective kernel runs in this process: a forked child cannot take part in MPI.
+  if (!settings.isolate || (info && info->ranks > 0)) return decode(body());
   ChildOutcome out = run_isolated(body, settings.case_timeout_s, interrupted);
   switch (out.status) {
     case ChildOutcome::Status::completed:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collective_suite.hpp"
 #include "einsum_suite.hpp"
 #include "fusion_suites.hpp"
 #include "pattern_suites.hpp"
@@ -191,6 +192,11 @@ const std::vector<SuiteDefinition>& suites() {
        "transpose-GEMM-transpose, oneDNN's strided matmul) and each step of a chain's "
        "contraction paths (ij,jk,kl->il), f32 and f64, 1 and all threads",
        &einsum_suite, 3, 0.05, &einsum_suite_networks},
+      {"collectives",
+       "under mpirun: allreduce of 1 KiB, 256 KiB and 16 MiB (f32) and 256 KiB (f64), and a "
+       "tensor-parallel GEMM (each rank's 1024x1024x256 or 1024x1024x16 shard, then an "
+       "allreduce of C), among the job's ranks, one thread each",
+       &collectives_suite, 3, 0.1},
       {"patterns",
        "CPU: the packed GEMM at 1024^3 on every input pattern; subnormal against normal inputs "
        "with IEEE arithmetic and with FTZ/DAZ, through the GEMM, OpenBLAS and the eltwise chain",

@@ -222,7 +222,7 @@ class ListCommand(unittest.TestCase):
             self.assertIn(b, backends)
         self.assertEqual({s["name"] for s in doc["suites"]},
                          {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-fusion", "gpu-patterns",
-                          "einsum", "patterns"})
+                          "einsum", "collectives", "patterns"})
         ops = {k["op"] for k in doc["kernels"]}
         self.assertTrue(
             {"gemm", "softmax", "layernorm", "rmsnorm", "eltwise_chain", "attention"} <= ops, ops)
@@ -244,7 +244,8 @@ class ListCommand(unittest.TestCase):
         doc = json.loads(ridgeline("list", "--json").stdout)
         ops = {o["name"]: o for o in doc["ops"]}
         self.assertEqual(set(ops), {"gemm", "gemm_bias_act", "softmax", "layernorm", "rmsnorm",
-                                    "eltwise_chain", "attention", "einsum"})
+                                    "eltwise_chain", "attention", "einsum", "allreduce",
+                                    "tp_gemm"})
         attention = ops["attention"]
         dims = {d["name"]: d for d in attention["dims"]}
         self.assertEqual(list(dims), ["batch", "heads", "seq", "head_dim"])

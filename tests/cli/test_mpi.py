@@ -7,6 +7,7 @@ host's machine model.
 Skipped, with the reason, where mpirun is absent or the build has no MPI
 (RIDGELINE_MPI_BUILT, set by CTest). RIDGELINE names the binary.
 """
+import csv as csv_module
 import json
 import os
 import re
@@ -114,6 +115,45 @@ class UnderMpirun(unittest.TestCase):
         with open(junit) as f:
             cases = re.findall(r'<testcase classname="ridgeline.fleet.rank" name="(rank \d)"', f.read())
         self.assertEqual(sorted(cases), [f"rank {i}" for i in range(4)])
+
+    def test_the_collective_ops_run_among_the_ranks_and_are_placed_under_the_network_roof(self):
+        r = self.mpirun(4, "--suite", "collectives", "--repetitions", "1", "--min-time", "0.01",
+                        "--no-probe", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out) as f:
+            run = json.load(f)
+        cases = {}
+        for b in run["benchmarks"]:
+            d = b["ridgeline"]
+            self.assertEqual(d["validation"]["disposition"], "passed", b["name"])
+            self.assertEqual(d["params"]["dims"]["ranks"], 4)
+            self.assertGreater(d["work"]["bytes"]["network"], 0)
+            cases.setdefault(b["run_name"], set()).add(d["rank"])
+            self.assertEqual(d["kernel"]["network_scope"], "intra-node")
+        self.assertEqual(len(cases), 6, sorted(cases))
+        self.assertEqual({frozenset(v) for v in cases.values()}, {frozenset(range(4))})
+        # The tensor-parallel GEMM laps its two passes: the shard's product, the allreduce.
+        tp = [b for b in run["benchmarks"] if b["ridgeline"]["backend"] == "mpi.tp_gemm"
+              and b.get("run_type") == "iteration"]
+        names = {m["name"] for b in tp for m in b["ridgeline"]["metrics"]}
+        self.assertIn("pass_time.1.gemm", names)
+        self.assertIn("pass_time.2.allreduce", names)
+        # Placed under the network roof the same placement measured.
+        net = os.path.join(self.dir.name, "net.json")
+        p = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "4",
+                            RIDGELINE, "probe", "--network", "--network-max-bytes", "65536",
+                            "-o", net], capture_output=True, text=True, timeout=240, env=ENV)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        csv = os.path.join(self.dir.name, "report.csv")
+        r = subprocess.run([RIDGELINE, "report", self.out, "--machine", net, "-o", csv],
+                           capture_output=True, text=True, timeout=120, env=ENV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(csv) as f:
+            rows = list(csv_module.DictReader(f))
+        allreduce = [row for row in rows if row["op"] == "allreduce"]
+        self.assertEqual(len(allreduce), 4)
+        for row in allreduce:
+            self.assertEqual(row["bound"], "network (intra-node)", row)
 
     def test_a_report_reads_the_merged_run(self):
         self.check_merged(2)

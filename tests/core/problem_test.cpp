@@ -102,7 +102,8 @@ TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
     }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"gemm", "gemm_bias_act", "softmax", "layernorm",
-                                             "rmsnorm", "eltwise_chain", "attention", "einsum"}));
+                                             "rmsnorm", "eltwise_chain", "attention", "einsum",
+                                             "allreduce", "tp_gemm"}));
   EXPECT_EQ(find_op("conv"), nullptr);
   EXPECT_THROW(op_definition("conv"), InputError);
 }

@@ -40,9 +40,10 @@ std::string shape_error(const std::string& text) {
 TEST(Plan, UnknownNamesAreErrorsListingTheKnownOnes) {
   PlanRequest r;
   r.suite = "nightly";
-  EXPECT_NE(plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas, "
-                               "fusion, gpu, gpu-fusion, gpu-patterns, einsum, patterns)"),
-            std::string::npos);
+  EXPECT_NE(
+      plan_error(r).find("unknown suite 'nightly' (known: smoke, default, ladder, blas, "
+                         "fusion, gpu, gpu-fusion, gpu-patterns, einsum, collectives, patterns)"),
+      std::string::npos);
   r = {};
   r.backends = {"cpu.magic"};
   EXPECT_NE(plan_error(r).find("unknown backend 'cpu.magic'"), std::string::npos);

@@ -17,6 +17,8 @@ OpDefinition rmsnorm_definition();
 OpDefinition eltwise_chain_definition();
 OpDefinition attention_definition();
 OpDefinition einsum_definition();
+OpDefinition allreduce_definition();
+OpDefinition tp_gemm_definition();
 
 // A dimension that must be given (at least 1, at most `max` where there is one).
 inline DimSpec required_dim(std::string name, std::string meaning,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention_validation.hpp"
+#include "collective_validation.hpp"
 #include "einsum_validation.hpp"
 #include "gemm_bias_act_validation.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
@@ -263,6 +264,8 @@ std::map<std::string, OpValidator, std::less<>>& validators() {
       {"eltwise_chain", &validate_rowwise_op<RowwiseOp::eltwise_chain>},
       {"attention", &validate_attention},
       {"einsum", &validate_einsum},
+      {"allreduce", &validate_allreduce},
+      {"tp_gemm", &validate_tp_gemm},
   };
   return table;
 }

@@ -67,6 +67,14 @@ Device inferred_device(std::string_view backend);  // "cuda." is the GPU's
 // and CUPTI's table.
 inline constexpr std::string_view kFlopsMetric = "flops";
 inline constexpr std::string_view kMainMemory = "dram";
+// The bytes each rank sends over the network in a collective op's work model (nccl-tests'
+// bus bytes); placed against the network roof of the scope the case ran in (the
+// communication-aware roofline), "network (intra-node)" or "network (inter-node)".
+inline constexpr std::string_view kNetworkBytes = "network";
+// The level a scope's network bytes and roof go by: "network (inter-node)".
+inline std::string network_level(std::string_view scope) {
+  return "network (" + std::string(scope) + ")";
+}
 // The level of a "bytes.<level>" metric ("bytes.dram" -> "dram"); nullopt for any other name.
 // "bytes.DRAM", which the MEM counter groups wrote before they were renamed, reads as "dram".
 std::optional<std::string_view> byte_metric_level(std::string_view metric);

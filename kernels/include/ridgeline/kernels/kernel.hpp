@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ struct KernelInfo {
   // A fused/unfused pair's stem ("cpu.avx2"), "blas", or "" (vocabulary.hpp); its default
   // initialiser lets kernels of no family leave it out without -Wmissing-field-initializers.
   std::string family{};
+  // A collective kernel (allreduce, tp_gemm): the job's ranks it runs among, every rank
+  // running the case at the same time, in its own process (a forked child cannot call MPI),
+  // with a count of calls they agree on (Kernel::fixed_iterations); 0 for every other kernel.
+  int ranks = 0;
   std::string id() const { return op + "." + backend; }
 };
 
@@ -53,6 +58,12 @@ class Kernel {
   // One run() timed by the device itself (CUDA events around it), in seconds; nullopt for
   // kernels the host clock times.
   virtual std::optional<double> timed_run() { return std::nullopt; }
+  // A count of calls per repetition that every rank of a collective kernel agrees on,
+  // sized to take about `min_time_s` (each rank calls it at the same point); nullopt for
+  // kernels the harness times by the clock alone.
+  virtual std::optional<std::int64_t> fixed_iterations(double /*min_time_s*/) {
+    return std::nullopt;
+  }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
   // A chain's clock, lapped by each of its passes in the order of passes(); nullptr for a

@@ -214,3 +214,53 @@ TEST(Patterns, FillAsNamedAndPoisonIsNan) {
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline {
+namespace {
+
+Problem collective(const std::string& op, const std::string& params) {
+  Problem p;
+  p.op = op;
+  p.params = parse_params(op_definition(op), params);
+  p.dtype = DType::f32;
+  return p;
+}
+
+// Every rank's inputs are the same: the reference is `ranks` times this rank's share.
+TEST(CollectiveValidation, AnAllreduceIsRanksTimesTheInputAndAWrongCountFails) {
+  const Problem p = collective("allreduce", "count=1000,ranks=3");
+  Operands ops = allocate_operands(p);
+  fill_operands(ops, "normal", 7);
+  auto x = ops.at("x").as<float>();
+  auto y = ops.at("y").as<float>();
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i] + x[i] + x[i];
+  EXPECT_EQ(validate(p, ops, 1).disposition, Disposition::passed);
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = 2 * x[i];  // a rank left out
+  const Validation missed = validate(p, ops, 1);
+  EXPECT_EQ(missed.disposition, Disposition::incorrect);
+  EXPECT_NE(missed.message.find("exceeds tolerance"), std::string::npos) << missed.message;
+  y[5] = NAN;
+  EXPECT_NE(validate(p, ops, 1).message.find("y[5] is nan"), std::string::npos);
+}
+
+TEST(CollectiveValidation, ATensorParallelGemmIsRanksTimesTheShardsProduct) {
+  const Problem p = collective("tp_gemm", "m=7,n=5,k=12,ranks=3");  // shards of k = 4
+  Operands ops = allocate_operands(p);
+  fill_operands(ops, "normal", 9);
+  auto a = ops.at("A").as<float>();
+  auto b = ops.at("B").as<float>();
+  auto c = ops.at("C").as<float>();
+  ASSERT_EQ(a.size(), 28u);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 5; ++j) {
+      double sum = 0;
+      for (int q = 0; q < 4; ++q) sum += static_cast<double>(a[i * 4 + q]) * b[q * 5 + j];
+      c[i * 5 + j] = static_cast<float>(3 * sum);
+    }
+  EXPECT_EQ(validate(p, ops, 1).disposition, Disposition::passed);
+  c[12] *= 1.5f;
+  EXPECT_EQ(validate(p, ops, 1).disposition, Disposition::incorrect);
+}
+
+}  // namespace
+}  // namespace ridgeline

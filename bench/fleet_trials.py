@@ -44,6 +44,7 @@ def main():
     p.add_argument("--trials", type=int, default=10, help="of each kind")
     p.add_argument("--factor", type=float, default=1.05)
     p.add_argument("--slow-noise", type=float, default=0.01)
+    p.add_argument("--seed", type=int, default=1000, help="the first fleet's; each next one's +1")
     a = p.parse_args()
     with open(a.run) as f:
         run = json.load(f)
@@ -62,10 +63,10 @@ def main():
         for t in range(a.trials):
             for slow in (True, False):
                 shutil.rmtree(folder)
-                node = (t * 37) % a.nodes  # the case's noise is --slow-noise either way
+                node = (a.seed + t * 37) % a.nodes  # the case's noise is --slow-noise either way
                 write_fleet(run, folder, a.nodes, a.repetitions,
                             slow=[(node, case, a.factor if slow else 1.0)],
-                            slow_noise=a.slow_noise, seed=1000 + 2 * t + slow,
+                            slow_noise=a.slow_noise, seed=a.seed + 2 * t + slow,
                             first_cases=a.cases)
                 doc, seconds, peak = judge(a.ridgeline, folder, os.path.join(work, "fleet.json"))
                 out = [m["name"] for m in doc["members"] if m["out_of_family"]]

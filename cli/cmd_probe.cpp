@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "number_checks.hpp"
 #include "probe_network.hpp"
+#include "ranked_probe.hpp"
 #include "ranked_run.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -151,7 +152,14 @@ Command add_probe_command(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   return {sub, [opt] {
             if (opt->network) return run_network_probe(opt->output, opt->network_max_bytes);
-            refuse_under_launcher("ridgeline probe (without --network)");
+            if (const std::string launcher = launched_by(); !launcher.empty()) {
+              if (opt->check || !opt->probe.only.empty())
+                throw InputError(fmt::format(
+                    "probe --check and --only run on one machine, not under {}", launcher));
+              ProbeOptions probe = opt->probe;
+              probe.check = opt->no_check ? ProbeCheck::none : ProbeCheck::read_copy_one_thread;
+              return run_ranked_probe(opt->output, opt->force, probe, launcher);
+            }
             return run_probe(*opt);
           }};
 }

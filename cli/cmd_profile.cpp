@@ -32,23 +32,12 @@ std::string dashboard_beside(const std::string& executable) {
   return "";
 }
 
-int run_profile(ProfileOptions& opt) {
+// The reports of `run` in the profile's directory, the summary and the paths.
+void write_profile(const ProfileOptions& opt, Run run, std::optional<MachineModel> model,
+                   std::string origin) {
   const std::filesystem::path dir(opt.directory);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(fmt::format("-d {}: cannot create: {}", dir.string(), ec.message()));
-  opt.run.output = (dir / "run.json").string();
-  MachineChoice machine;
-  Run run;
-  const int rc = execute_run(
-      opt.run,
-      [&] {
-        machine = this_machine(true, opt.force_probe);
-        return machine.model;
-      },
-      run);
   ReportInput input =
-      make_report_input(std::move(run), opt.run.output, machine.model, machine.origin);
+      make_report_input(std::move(run), opt.run.output, std::move(model), std::move(origin));
   const auto html = dir / "report.html";
   write_report(input, html);
   write_report(input, dir / "report.md");
@@ -68,6 +57,39 @@ int run_profile(ProfileOptions& opt) {
     fmt::print("Dashboard: {} {}\n", gui, escape_visible(run_path));
   fmt::print("Run:    {}\nReport: {}\n", escape_visible(run_path),
              escape_visible(std::filesystem::absolute(html).string()));
+}
+
+int run_profile(ProfileOptions& opt) {
+  const std::filesystem::path dir(opt.directory);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("-d {}: cannot create: {}", dir.string(), ec.message()));
+  opt.run.output = (dir / "run.json").string();
+  if (const std::string launcher = launched_by(); !launcher.empty()) {
+    // Every rank runs the suite (each host's first rank probes it, or reads its cache); rank 0
+    // writes the reports from the merged Run, under its own host's model.
+    if (opt.force_probe)
+      throw InputError(fmt::format(
+          "--force-probe under {}: re-measure each host first with `mpirun ... ridgeline probe "
+          "--force` (one rank per host probes)",
+          launcher));
+    return execute_ranked_run(opt.run, launcher, [&](Run merged) {
+      std::optional<MachineModel> model = merged.context.machine;
+      const std::string origin =
+          model ? "rank 0's host (" + model->host + ")" : "none: no host's model reached rank 0";
+      write_profile(opt, std::move(merged), std::move(model), origin);
+    });
+  }
+  MachineChoice machine;
+  Run run;
+  const int rc = execute_run(
+      opt.run,
+      [&] {
+        machine = this_machine(true, opt.force_probe);
+        return machine.model;
+      },
+      run);
+  write_profile(opt, std::move(run), machine.model, machine.origin);
   return rc;
 }
 
@@ -83,10 +105,7 @@ Command add_profile_command(CLI::App& app) {
                 "Re-measure the machine even if a model is cached");
   add_run_options(sub, opt->run, false);
   sub->footer(kRunExitStatus);
-  return {sub, [opt] {
-            refuse_under_launcher("ridgeline profile");
-            return run_profile(*opt);
-          }};
+  return {sub, [opt] { return run_profile(*opt); }};
 }
 
 }  // namespace ridgeline::cli

@@ -65,16 +65,8 @@ std::string launched_by() {
   return cluster::mpi_launcher();
 }
 
-void refuse_under_launcher(const std::string& what) {
-  if (const std::string launcher = launched_by(); !launcher.empty())
-    throw InputError(fmt::format(
-        "{} under {}: every rank would measure its host at the same time and write the same "
-        "files; under a launcher use `ridgeline run` (each host's first rank probes it) or "
-        "`ridgeline probe --network`",
-        what, launcher));
-}
-
-int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
+int execute_ranked_run(RunOptions& opt, const std::string& launcher,
+                       const std::function<void(Run merged)>& at_root) {
   if (const std::string why = cluster::mpi_off_reason(); !why.empty())
     throw InputError(
         fmt::format("started by {}, but {}: each process would run alone and write the same files",
@@ -136,7 +128,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
     for (std::size_t r = 1; r < ranks.size(); ++r)
       decoded.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
   }
-  const Run run = cluster::merge_rank_runs(decoded);
+  Run run = cluster::merge_rank_runs(decoded);
   write_run_file(merged, run);
   std::size_t missing = 0;
   for (const cluster::RankRun& r : decoded)
@@ -150,6 +142,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher) {
              place.nodes == 1 ? "" : "s",
              missing ? fmt::format(" ({} without results)", missing) : "",
              gathered ? "" : ", read from the ranks' files (the job was stopped)");
+  if (at_root) at_root(std::move(run));
   if (!gathered) return rc == 0 ? 130 : rc;
   return missing ? std::max(rc, 1) : rc;
 }

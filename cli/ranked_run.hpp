@@ -3,6 +3,8 @@
 // share of its host and writes its own Run and journal beside the one named (run.rank3.json,
 // run.rank3.jsonl); rank 0 gathers them and writes the one Run named, whose results carry
 // rank and host.
+#include <functional>
+
 #include "run_support.hpp"
 
 namespace ridgeline::cli {
@@ -11,10 +13,9 @@ namespace ridgeline::cli {
 std::string launched_by();
 
 // Runs as one rank of the job; the exit code is this rank's (mpirun reports the worst).
-int execute_ranked_run(RunOptions& opt, const std::string& launcher);
-
-// Refuses (InputError, exit 2) a command that has no form under a launcher yet: every rank
-// would measure its host at once and write the same files. `what` names the command.
-void refuse_under_launcher(const std::string& what);
+// `at_root`, where given, is called at rank 0 with the merged Run once it is written
+// (`profile` writes its reports from it), while every other rank has returned.
+int execute_ranked_run(RunOptions& opt, const std::string& launcher,
+                       const std::function<void(Run merged)>& at_root = {});
 
 }  // namespace ridgeline::cli

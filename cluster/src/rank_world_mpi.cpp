@@ -135,7 +135,11 @@ std::optional<std::vector<std::string>> RankWorld::gather_at_root(
 }
 
 void RankWorld::host_barrier() const {
-  check(MPI_Barrier(mpi_->host), "MPI_Barrier");
+  // Polled with a sleep, not MPI_Barrier: a rank waiting there spins on a CPU, and the ranks
+  // that wait here wait for their host's probe, which would time their spinning.
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(mpi_->host, &request), "MPI_Ibarrier");
+  wait_unless(request, [] { return false; });
 }
 
 int RankWorld::max_over_ranks(int value) const {

@@ -228,13 +228,41 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(latency[0][0], 1)
         self.assertEqual(latency[-1][0], 65536)
 
-    def test_probe_and_profile_without_network_are_refused_under_mpirun(self):
-        for args in (["probe"], ["profile", "-d", self.dir.name]):
-            r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                                RIDGELINE, *args], capture_output=True, text=True, timeout=120,
-                               env=ENV)
-            self.assertNotEqual(r.returncode, 0)
-            self.assertIn("every rank would measure its host at the same time", r.stderr)
+    def test_probe_then_profile_under_mpirun(self):
+        # One rank per host probes it (here: one host, a quick probe); rank 0 prints each
+        # host against the hosts' median and writes the model. The profile then reads that
+        # host's cached model, runs on every rank, and rank 0 writes the reports.
+        machine = os.path.join(self.dir.name, "machine.json")
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            RIDGELINE, "probe", "--force", "--seconds", "0.01", "--trials", "1",
+                            "--no-check", "-o", machine], capture_output=True, text=True,
+                           timeout=300, env=ENV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 host probed, one rank each (Open MPI's mpirun)", r.stdout)
+        self.assertRegex(r.stdout, r"\n  \S+ +\d+ cores  f64 [\d.]+ GFLOP/s \(\+0\.0%\)")
+        with open(machine) as f:
+            self.assertTrue(json.load(f)["compute"])
+        profile = os.path.join(self.dir.name, "profile")
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            RIDGELINE, "profile", "-d", profile, "--suite", "smoke", "--filter",
+                            "^gemm/cpu\\.naive/f32/", "--repetitions", "1", "--min-time",
+                            "0.01"], capture_output=True, text=True, timeout=300, env=ENV)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("from 2 ranks on 1 host", r.stderr)
+        self.assertEqual(r.stdout.count("Report: "), 1, r.stdout)  # rank 0's
+        for name in ("run.json", "run.rank1.json", "report.html", "report.md", "report.csv"):
+            self.assertTrue(os.path.exists(os.path.join(profile, name)), name)
+        with open(os.path.join(profile, "run.json")) as f:
+            run = json.load(f)
+        self.assertEqual({b["ridgeline"]["rank"] for b in run["benchmarks"]}, {0, 1})
+        self.assertIn("machine", run["context"]["ridgeline"])
+        # Re-measuring each host is the probe's job: said in one line.
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            RIDGELINE, "profile", "-d", profile, "--force-probe"],
+                           capture_output=True, text=True, timeout=120, env=ENV)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--force-probe under Open MPI's mpirun: re-measure each host first",
+                      r.stderr)
 
     def test_a_run_to_standard_output_is_refused_in_one_line(self):
         r = self.mpirun(2, *QUICK, "-o", "-")

@@ -47,7 +47,8 @@ class RankWorld {
   // not say so: the launcher ends the job instead, and `stop` sees its signal).
   std::optional<std::vector<std::string>> gather_at_root(const std::string& mine,
                                                          const std::function<bool()>& stop) const;
-  // Returns once every rank on this host has called it.
+  // Returns once every rank on this host has called it; a rank waiting sleeps between polls
+  // (MPI_Barrier would spin on a CPU the host's probe is measuring).
   void host_barrier() const;
   // The largest of the ranks' values, at every rank.
   int max_over_ranks(int value) const;

@@ -2,8 +2,10 @@
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -147,6 +149,19 @@ std::string machine_fingerprint() {
   return hex64(h);
 }
 
+namespace {
+// This host's name as a part of a file name: a home directory shared by a cluster's nodes
+// holds one cache per node, so each node's model is its own measurement, never a twin's.
+std::string host_for_cache() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+  std::string out;
+  for (const char* c = name; *c; ++c)
+    out += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '.' ? *c : '_';
+  return out;
+}
+}  // namespace
+
 std::filesystem::path machine_cache_path() {
   std::filesystem::path base;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
@@ -155,7 +170,8 @@ std::filesystem::path machine_cache_path() {
     base = std::filesystem::path(home) / ".cache";
   else
     base = std::filesystem::temp_directory_path();
-  return base / "ridgeline" / ("machine-" + machine_fingerprint() + ".json");
+  return base / "ridgeline" /
+         ("machine-" + host_for_cache() + "-" + machine_fingerprint() + ".json");
 }
 
 MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progress) {

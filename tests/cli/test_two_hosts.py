@@ -82,6 +82,22 @@ class TwoHosts(unittest.TestCase):
             self.assertGreater(n["bytes_per_s"], 0, n)
             self.assertEqual(n["source"], "timed")
 
+    def test_each_host_is_probed_and_its_model_written(self):
+        out = os.path.join(self.dir.name, "machine.json")
+        r = self.two_hosts("probe", "--force", "--seconds", "0.01", "--trials", "1", "--no-check",
+                           "-o", out, per_host=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 hosts probed, one rank each", r.stdout)
+        self.assertEqual(len(re.findall(r"^  node-[ab] +\d+ cores  f64 ", r.stdout, re.M)), 2,
+                         r.stdout)
+        hosts = set()
+        for name in ("machine.json", "machine.node-b.json"):
+            with open(os.path.join(self.dir.name, name)) as f:
+                model = json.load(f)
+            self.assertTrue(model["compute"], name)
+            hosts.add(model["host"])
+        self.assertEqual(hosts, {"node-a", "node-b"})
+
     def test_a_run_on_two_hosts_is_one_run_and_fleet_compares_the_nodes(self):
         out = os.path.join(self.dir.name, "run.json")
         r = self.two_hosts("run", "--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/",

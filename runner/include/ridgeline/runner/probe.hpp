@@ -43,7 +43,8 @@ std::string machine_fingerprint();
 // the source names the levels replaced. Pass it to use_cache_sizes before cases run.
 CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported);
 
-// $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<fingerprint>.json
+// $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<host>-<fingerprint>.json: one per
+// host, so that the nodes of a cluster sharing a home directory each keep their own
 std::filesystem::path machine_cache_path();
 
 // The cached model of this machine, or a fresh probe written to the cache; `force`

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ridgeline/core/ops/gemm.hpp"
+#include "../support/op_cases.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 
 namespace ridgeline {
@@ -218,17 +219,11 @@ TEST(Patterns, FillAsNamedAndPoisonIsNan) {
 namespace ridgeline {
 namespace {
 
-Problem collective(const std::string& op, const std::string& params) {
-  Problem p;
-  p.op = op;
-  p.params = parse_params(op_definition(op), params);
-  p.dtype = DType::f32;
-  return p;
-}
+using test::make_problem;
 
 // Every rank's inputs are the same: the reference is `ranks` times this rank's share.
 TEST(CollectiveValidation, AnAllreduceIsRanksTimesTheInputAndAWrongCountFails) {
-  const Problem p = collective("allreduce", "count=1000,ranks=3");
+  const Problem p = make_problem("allreduce", "count=1000,ranks=3");
   Operands ops = allocate_operands(p);
   fill_operands(ops, "normal", 7);
   auto x = ops.at("x").as<float>();
@@ -244,7 +239,7 @@ TEST(CollectiveValidation, AnAllreduceIsRanksTimesTheInputAndAWrongCountFails) {
 }
 
 TEST(CollectiveValidation, ATensorParallelGemmIsRanksTimesTheShardsProduct) {
-  const Problem p = collective("tp_gemm", "m=7,n=5,k=12,ranks=3");  // shards of k = 4
+  const Problem p = make_problem("tp_gemm", "m=7,n=5,k=12,ranks=3");  // shards of k = 4
   Operands ops = allocate_operands(p);
   fill_operands(ops, "normal", 9);
   auto a = ops.at("A").as<float>();

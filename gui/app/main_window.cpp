@@ -119,6 +119,11 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
     if (const QString error = use_ceilings_from(path); !error.isEmpty())
       QMessageBox::warning(this, "Ridgeline", error);
   });
+  file->addAction("Open its &nodes apart", this, [this] {
+    if (open_nodes() == 0)
+      statusBar()->showMessage(
+          "the run shown has results of one host (or names none): nothing to open apart");
+  });
   recent_ = file->addMenu("Open &recent");
   fill_recent_menu();
   add_export_actions(file);
@@ -187,6 +192,28 @@ QStringList MainWindow::open_files(const QStringList& paths) {
   if (!documents_.empty()) runs_->setCurrentIndex(static_cast<int>(documents_.size()) - 1);
   if (!errors.isEmpty()) statusBar()->showMessage(errors.join("; "));
   return errors;
+}
+
+int MainWindow::open_nodes() {
+  const int current = runs_->currentIndex();
+  if (current < 0) return 0;
+  std::vector<RunDocument> nodes =
+      node_documents(*documents_[static_cast<std::size_t>(current)], ceilings_, ceilings_origin_);
+  const int first = static_cast<int>(documents_.size());
+  for (RunDocument& d : nodes) {
+    const QString path = QString::fromStdString(d.path);
+    documents_.push_back(std::make_shared<const RunDocument>(std::move(d)));
+    runs_->addItem(shown(path), path);
+  }
+  if (nodes.empty()) return 0;
+  fill_compare_choices();
+  runs_->setCurrentIndex(static_cast<int>(documents_.size()) - 1);  // the last node shown
+  std::vector<int> others;
+  for (int i = first; i + 1 < static_cast<int>(documents_.size()); ++i) others.push_back(i);
+  overlay(others);
+  for (QAction* a : findChildren<QAction*>())  // View → Colour points by → run: by node
+    if (a->text() == "&run" && a->isCheckable()) a->trigger();
+  return static_cast<int>(nodes.size());
 }
 
 void MainWindow::show_run(int index) {

@@ -46,6 +46,9 @@ class MainWindow : public QMainWindow {
   // Opens each file and shows the last opened; returns one line per file that could not be
   // opened (also shown in the status bar).
   QStringList open_files(const QStringList& paths);
+  // File → Open its nodes apart: the run shown, a merged Run of several hosts, as one run per
+  // host, shown overlaid and coloured by run (node); the number of runs opened (0: one host).
+  int open_nodes();
   // Ceilings for the documents opened from now on and the current one re-placed; "" or the
   // reason it could not be read.
   QString use_ceilings_from(const QString& machine_path);

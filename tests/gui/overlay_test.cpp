@@ -247,3 +247,48 @@ TEST(Overlay, MarkersOnAHighDpiDeviceAreDrawnAtItsResolution) {
 
 }  // namespace
 }  // namespace ridgeline::gui
+
+namespace ridgeline::gui {
+namespace {
+
+using namespace test_files;
+
+// A merged Run of two hosts (`mpirun ridgeline run`): File → Open its nodes apart shows one
+// run per host, overlaid, coloured by node; node-b's cases 10% slower.
+TEST(Overlay, AMergedRunOpensAsOneRunPerNodeColouredByNode) {
+  QTemporaryDir dir;
+  const QString merged = dir.filePath("merged.json");
+  nlohmann::json run = recorded_run();
+  nlohmann::json both = nlohmann::json::array();
+  for (const auto& [rank, host, factor] : {std::tuple{0, "node-a", 1.0}, {1, "node-b", 1.1}})
+    for (nlohmann::json b : run["benchmarks"]) {
+      b["ridgeline"]["rank"] = rank;
+      b["ridgeline"]["host"] = host;
+      b["real_time"] = b["real_time"].get<double>() * factor;
+      both.push_back(b);
+    }
+  run["benchmarks"] = both;
+  write(merged, run);
+
+  MainWindow w(false);
+  ASSERT_TRUE(w.open_files({kRun}).isEmpty());
+  EXPECT_EQ(w.open_nodes(), 0);  // a run of one process: nothing to open apart
+  ASSERT_TRUE(w.open_files({merged}).isEmpty());
+  const std::size_t cases = w.results()->document()->input.placements.size();
+  ASSERT_EQ(w.open_nodes(), 2);
+  EXPECT_EQ(w.results()->document()->path, merged.toStdString() + " — node-b");
+  EXPECT_EQ(w.overlaid_runs(), std::vector<int>{2});  // node-a's, under node-b's
+  RooflineView* view = w.roofline();
+  EXPECT_EQ(view->paint().by, ColourBy::run);
+  std::set<std::string> keys;
+  for (const auto& [key, colour] : view->paint().colours) keys.insert(key);
+  EXPECT_EQ(keys, (std::set<std::string>{"merged.json — node-a", "merged.json — node-b"}));
+  EXPECT_EQ(w.filter()->rowCount(), static_cast<int>(2 * cases));
+  // Each node's document holds its own cases only, placed under the run's model.
+  const auto& b = w.results()->document()->input.placements;
+  ASSERT_EQ(b.size(), cases);
+  EXPECT_TRUE(b.front().placeable) << b.front().reason;
+}
+
+}  // namespace
+}  // namespace ridgeline::gui

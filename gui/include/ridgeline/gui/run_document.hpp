@@ -22,6 +22,14 @@ RunDocument open_run_document(const std::string& path,
                               const std::optional<MachineModel>& machine = std::nullopt,
                               const std::string& machine_origin = "");
 
+// A merged Run of several hosts (`mpirun ridgeline run`) as one document per host: that host's
+// results alone, under its own model (its first rank's) unless `machine` is given, each named
+// "<path> — <host>" so that an overlay of them colours points by node. Empty where the run's
+// results come from one host or name none.
+std::vector<RunDocument> node_documents(const RunDocument& merged,
+                                        const std::optional<MachineModel>& machine = std::nullopt,
+                                        const std::string& machine_origin = "");
+
 // The names runs go by on the chart and in the table: each file's name, or its path where
 // two of `runs` share a file name.
 std::vector<std::string> run_labels(const std::vector<const RunDocument*>& runs);

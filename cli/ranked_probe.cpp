@@ -11,6 +11,7 @@
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/visible_text.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline::cli {
 
@@ -28,7 +29,8 @@ double best_compute(const MachineModel& m, const std::string& dtype) {
 double dram_copy(const MachineModel& m) {
   double best = 0;
   for (const auto& c : m.memory)
-    if (c.device == Device::cpu && c.level == "DRAM" && c.kernel == "copy" && c.threads == m.cores)
+    if (c.device == Device::cpu && c.level == display_name(MemoryLevel::main) &&
+        c.kernel == "copy" && c.threads == m.cores)
       best = std::max(best, c.bytes_per_s);
   return best;
 }

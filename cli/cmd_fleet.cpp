@@ -69,7 +69,7 @@ int run_fleet(const FleetOptions& opt) {
                            "one node"));
   Fleet fleet = analyse_fleet(members, settings);
   fleet.notes.insert(fleet.notes.begin(), notes.begin(), notes.end());
-  const FleetView view{fleet, opt.files, opt.all};
+  const FleetView view{fleet, opt.files, opt.all, &members};
   fmt::print("{}", fleet_text(view));
   for (const auto& [flag, path, print] : outputs) {
     if (path->empty()) continue;

@@ -194,9 +194,22 @@ void summarise(const Fleet& fleet, FleetNode& node) {
   if (node.faster)
     parts.push_back(fmt::format("{} of {} cases faster: {}", node.faster, tested,
                                 grouped(fleet, node, FleetVerdict::faster)));
-  for (std::size_t c : node.ceilings_out)
-    parts.push_back(fmt::format("{} {} against the fleet's median", fleet.ceilings[c].name,
-                                change_text(node.ceilings[c])));
+  if (node.ceilings_out.size() <= 2) {
+    for (std::size_t c : node.ceilings_out)
+      parts.push_back(fmt::format("{} {} against the fleet's median", fleet.ceilings[c].name,
+                                  change_text(node.ceilings[c])));
+  } else {  // many (a slow memory moves every level's ceilings): how many, how far, the first
+    double lo = 0, hi = 0;
+    for (std::size_t c : node.ceilings_out) {
+      lo = lo == 0 ? node.ceilings[c] : std::min(lo, node.ceilings[c]);
+      hi = std::max(hi, node.ceilings[c]);
+    }
+    parts.push_back(fmt::format(
+        "{} ceilings out, {} against the fleet's median ({}, {}, …)", node.ceilings_out.size(),
+        change_text(lo) == change_text(hi) ? change_text(lo)
+                                           : change_text(lo) + " … " + change_text(hi),
+        fleet.ceilings[node.ceilings_out[0]].name, fleet.ceilings[node.ceilings_out[1]].name));
+  }
   if (parts.empty())
     parts.push_back(fmt::format("in family: {} of {} cases the same, {} inconclusive", node.same,
                                 tested, node.inconclusive));

@@ -7,8 +7,10 @@
 
 #include "html_cells.hpp"
 #include "html_page.hpp"
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/fleet.hpp"
+#include "roofline_svg.hpp"
 
 namespace ridgeline {
 
@@ -76,6 +78,35 @@ std::string heatmap(const Fleet& f) {
   return s + "</svg>";
 }
 
+// The roofs of the members out of family (at most four, the farthest first) beside those of
+// the first member in family, on one roofline: where a node's ceilings differ, its roofs do.
+std::string roofs_overlay(const FleetView& view) {
+  std::vector<SceneMachine> machines;
+  std::vector<const MachineModel*> models;
+  const FleetMember* reference = nullptr;
+  for (const FleetNode& n : view.fleet.nodes) {
+    if (reference && (models.size() == 4 || !n.out_of_family)) break;
+    if (const FleetMember* m = view.member(n.name); m && m->machine) {
+      if (n.out_of_family && models.size() < 4) {
+        models.push_back(&*m->machine);
+      } else if (!n.out_of_family && !reference) {
+        reference = m;
+      }
+    }
+  }
+  if (reference) models.push_back(&*reference->machine);
+  if (models.size() < 2) return "";
+  const std::vector<std::string> names = machine_names(models);
+  for (std::size_t i = 0; i < models.size(); ++i) machines.push_back({models[i], names[i]});
+  const std::vector<RooflinePlacement> none;
+  const RooflineScene scene = overlay_scene(none, {}, machines);
+  const BackendColours colours;
+  return "<h2>Roofs</h2><p>Each " + view.fleet.member_kind +
+         " out of family (solid: the first, dotted: the others) beside the first in family: "
+         "where its ceilings differ, its roofs do.</p>" +
+         roofline_svg(scene, {none, colours, 0, {}, {}, {}});
+}
+
 }  // namespace
 
 std::string fleet_html(const FleetView& view) {
@@ -94,13 +125,18 @@ std::string fleet_html(const FleetView& view) {
       f.out_of_family ? "out" : "", f.out_of_family, f.nodes.size(), f.member_kind, f.member_kind,
       f.member_kind, f.tested, f.settings.alpha, f.settings.margin * 100,
       f.settings.ceiling_margin * 100);
-  s += "<p>From " + escape_html(fmt::format("{}", fmt::join(view.files, ", "))) + ".</p>";
+  s += "<p>From " +
+       escape_html(view.files.size() <= 10 ? fmt::format("{}", fmt::join(view.files, ", "))
+                                           : fmt::format("{} files ({} … {})", view.files.size(),
+                                                         view.files.front(), view.files.back())) +
+       ".</p>";
   for (const auto& note : f.notes) s += "<p class=\"note\">" + escape_html(note) + "</p>";
   s += "<h2>Time over the rest, per " + f.member_kind +
        " and case</h2><p>Red: slower than the other " + f.member_kind +
        "s, blue: faster (full colour at four margins); outlined where the test found it; grey: "
        "untested. Hover a cell for its ratio, interval and p.</p>" +
        heatmap(f);
+  s += roofs_overlay(view);
   s += "<h2>" + escape_html(f.member_kind) + "s</h2>" +
        html_table(fleet_member_table(f), "<table class=\"sortable\" id=\"members\">");
   s +=

@@ -12,7 +12,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from cli_support import ridgeline, remove_cache
+from cli_support import FIXTURES, ridgeline, remove_cache
 
 SIMULATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
                           "fleet_simulation.py")
@@ -75,6 +75,31 @@ class Fleet(unittest.TestCase):
         self.assertEqual(html.count('class="found"'), 1)
         with open(out["md"]) as f:
             self.assertIn("| node-0003 | **out of family** |", f.read())
+
+    def test_a_node_whose_ceilings_are_low_is_out_and_its_roofs_are_drawn(self):
+        files = self.fleet_files("ceilings", "--noise", "0.01")
+        with open(os.path.join(FIXTURES, "machine-zen4-vm.json")) as f:
+            machine = json.load(f)
+        for i, path in enumerate(files):
+            with open(path) as f:
+                doc = json.load(f)
+            m = json.loads(json.dumps(machine))
+            m["host"] = doc["context"]["host_name"]
+            if i == 5:  # a node whose memory runs 15% slow
+                for c in m["memory"]:
+                    c["bytes_per_s"] *= 0.85
+            doc["context"]["ridgeline"]["machine"] = m
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        html = os.path.join(self.dir, "ceilings.html")
+        r = ridgeline("fleet", *files, "--html", html)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertRegex(r.stdout, r"node-0005  out of family +0 +0  \d+ ceilings out, -15% against "
+                                   r"the fleet's median \(L1 read, 1 thread, ")
+        with open(html) as f:
+            page = f.read()
+        self.assertIn("<h2>Roofs</h2>", page)
+        self.assertIn("node-0005", page[page.index("<h2>Roofs</h2>"):page.index("<h2>nodes</h2>")])
 
     def test_a_fleet_without_a_slow_node_passes(self):
         files = self.fleet_files("even", "--noise", "0.01")

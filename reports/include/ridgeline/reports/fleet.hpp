@@ -14,6 +14,14 @@ struct FleetView {
   const Fleet& fleet;
   std::vector<std::string> files;  // as the user named them
   bool all = false;                // the terminal lists the members in family too
+  // The members read, for their machine models (the page's roofs); may be empty.
+  const std::vector<FleetMember>* members = nullptr;
+  const FleetMember* member(const std::string& name) const {
+    if (members)
+      for (const FleetMember& m : *members)
+        if (m.name == name) return &m;
+    return nullptr;
+  }
 };
 
 // One row per member, out of family first: member, verdict, cases slower / faster / same /

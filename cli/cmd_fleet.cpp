@@ -77,6 +77,13 @@ int run_fleet(const FleetOptions& opt) {
     if (!resolve_output_file(*path).stream)
       fmt::print("{}\n", escape_visible(std::filesystem::absolute(*path).string()));
   }
+  if (fleet.tested == 0) {  // nothing compared is not a pass
+    fmt::print(stderr,
+               "ridgeline fleet: no case was run by two {}s or more: nothing was compared, so "
+               "nothing passed\n",
+               opt.by);
+    return 1;
+  }
   return fleet.out_of_family > 0 ? 1 : 0;
 }
 

@@ -108,6 +108,20 @@ class Fleet(unittest.TestCase):
         self.assertIn(": 0 out of family", r.stdout)
         self.assertEqual(len(re.findall(r"^  node-\d{4}  in family", r.stdout, re.M)), 12)
 
+    def test_nodes_without_a_case_in_common_fail(self):
+        files = self.fleet_files("apart", "--noise", "0.01")
+        for i, path in enumerate(files):  # each node ran its own problem
+            with open(path) as f:
+                doc = json.load(f)
+            for b in doc["benchmarks"]:
+                b["ridgeline"]["params"]["dims"]["m"] += i
+                b["name"] = b["run_name"] = b["name"] + f"/{i}"
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        r = ridgeline("fleet", *files)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("no case was run by two nodes or more: nothing was compared", r.stderr)
+
     def test_bad_input_is_one_line_and_exit_2_and_nothing_is_written(self):
         files = self.fleet_files("bad", "--noise", "0.01")
         junit = os.path.join(self.dir, "bad.xml")

@@ -122,11 +122,18 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
       decoded.push_back(cluster::decode_rank_run((*gathered)[r], static_cast<int>(r)));
   } else {
     // Stopped (a rank died and the launcher is ending the job, or Ctrl-C): MPI is left alone
-    // and each rank's part is read from its files, given a moment to write its Run.
+    // and each rank's part is read from its files. Merged at once from what they hold (the
+    // launcher kills what is left a second after its SIGTERM, sooner than a loaded machine
+    // may let the other ranks finish), then again once they have written their Runs.
+    const auto from_files = [&] {
+      std::vector<cluster::RankRun> parts{part};
+      for (std::size_t r = 1; r < ranks.size(); ++r)
+        parts.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
+      return parts;
+    };
+    write_run_file(merged, cluster::merge_rank_runs(from_files()));
     wait_for_rank_runs(merged, place.ranks);
-    decoded.push_back(std::move(part));
-    for (std::size_t r = 1; r < ranks.size(); ++r)
-      decoded.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
+    decoded = from_files();
   }
   Run run = cluster::merge_rank_runs(decoded);
   write_run_file(merged, run);

@@ -75,11 +75,25 @@ std::string machine_load_warning(const RunContext& context) {
                     l.clock_start_hz / 1e9, l.clock_end_hz / 1e9,
                     100 * (l.clock_end_hz / l.clock_start_hz - 1)));
   if (!(capacity > 0)) return out;
-  if (l.others_cpu_s > kBusyOthers * capacity)
+  // A merged Run's load is rank 0's view, which counts the job's other ranks on its host:
+  // they are the job, not other processes. Their CPUs, taken as busy for the whole run, come
+  // off the count.
+  int ranks = 0;
+  double ranks_cpu_s = 0;
+  for (const RankContext& r : context.ranks)
+    if (r.rank != 0 && !context.ranks.empty() && r.host == context.ranks.front().host) {
+      ++ranks;
+      ranks_cpu_s += static_cast<double>(std::max<std::size_t>(1, r.cpus.size())) * l.wall_s;
+    }
+  const double others = std::max(0.0, l.others_cpu_s - ranks_cpu_s);
+  if (others > kBusyOthers * capacity)
     add(
         fmt::format("other processes used {:.0f}% of the {} CPUs while the run was timed "
-                    "({:.1f} CPU-seconds in {:.1f} s, /proc/stat)",
-                    100 * l.others_cpu_s / capacity, l.cpus, l.others_cpu_s, l.wall_s));
+                    "({:.1f} CPU-seconds in {:.1f} s, /proc/stat{})",
+                    100 * others / capacity, l.cpus, others, l.wall_s,
+                    ranks ? fmt::format("; beyond the job's {} other rank{} on this host", ranks,
+                                        ranks == 1 ? "" : "s")
+                          : ""));
   if (l.steal_s > kBusySteal * capacity)
     add(fmt::format("the hypervisor took {:.0f}% of the CPUs' time (steal, /proc/stat)",
                     100 * l.steal_s / capacity));

@@ -56,6 +56,30 @@ TEST(MachineLoad, OthersAreTheMachinesBusyTimeLessOurs) {
             "the clock moved from 4.00 to 3.60 GHz between the run's start and end (-10.0%)");
 }
 
+// A merged Run (mpirun): rank 0's load counts the job's other ranks on its host, which are
+// the job; their CPUs come off the count, and only what is left is other processes.
+TEST(MachineLoad, AMergedRunsOtherRanksOnTheHostAreNotLoad) {
+  RunContext c;
+  MachineLoad l;
+  l.wall_s = 10;
+  l.cpus = 4;
+  l.others_cpu_s = 31;  // three other ranks busy on a CPU each: 30, and 1 more
+  c.machine_load = l;
+  EXPECT_NE(machine_load_warning(c), "");  // a run of one process: 78% of the CPUs
+  for (int r = 0; r < 5; ++r) {
+    RankContext rank;
+    rank.rank = r;
+    rank.host = r < 4 ? "a" : "b";  // four ranks on rank 0's host, one elsewhere
+    rank.cpus = {r};
+    c.ranks.push_back(rank);
+  }
+  EXPECT_EQ(machine_load_warning(c), "");  // 1 CPU-second of 40 beyond the ranks: quiet
+  c.machine_load->others_cpu_s = 38;       // 8 of 40 beyond them: 20%
+  EXPECT_EQ(machine_load_warning(c),
+            "other processes used 20% of the 4 CPUs while the run was timed (8.0 CPU-seconds in "
+            "10.0 s, /proc/stat; beyond the job's 3 other ranks on this host)");
+}
+
 TEST(MachineLoad, ThisProcesssOwnWorkIsItsOwn) {
   const auto start = read_cpu_times();
   if (!start) GTEST_SKIP() << "/proc/stat or /proc/self/stat unreadable here";

@@ -1,10 +1,13 @@
 #include "ranked_run.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sched.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <numeric>
 
 #include "ridgeline/cluster/host_share.hpp"
 #include "ridgeline/cluster/rank_runs.hpp"
@@ -46,6 +49,20 @@ std::vector<int> bind_to_share(const cluster::RankPlace& place) {
   return share;
 }
 
+// One GPU per rank where the host has GPUs (its share of them, as of its CPUs), given through
+// CUDA_VISIBLE_DEVICES before anything opens CUDA; where the launcher or the user set it, it
+// is kept and nothing is recorded.
+std::vector<int> give_gpus(const cluster::RankPlace& place) {
+  if (std::getenv("CUDA_VISIBLE_DEVICES")) return {};
+  const int count = cluster::nvidia_gpus();
+  if (count == 0) return {};
+  std::vector<int> all(static_cast<std::size_t>(count));
+  std::iota(all.begin(), all.end(), 0);
+  const std::vector<int> share = cluster::host_share(all, place.local_rank, place.local_ranks);
+  ::setenv("CUDA_VISIBLE_DEVICES", fmt::format("{}", fmt::join(share, ",")).c_str(), 1);
+  return share;
+}
+
 // Up to half a second for the other ranks, stopped too, to finish writing their Runs (a
 // launcher kills what is left soon after).
 void wait_for_rank_runs(const std::string& merged, int ranks) {
@@ -79,6 +96,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   cluster::RankWorld world;
   const cluster::RankPlace& place = world.place();
   const std::vector<int> cpus = bind_to_share(place);
+  const std::vector<int> gpus = give_gpus(place);
   opt.output = cluster::rank_output(merged, place.rank);
   opt.world = &world;
 
@@ -97,11 +115,11 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   std::vector<cluster::RankRun> ranks;
   {
     const std::vector<std::string> all =
-        world.all_gather(cluster::encode_rank_run({place, cpus, std::nullopt, ""}));
+        world.all_gather(cluster::encode_rank_run({place, cpus, std::nullopt, "", gpus}));
     for (std::size_t r = 0; r < all.size(); ++r)
       ranks.push_back(cluster::decode_rank_run(all[r], static_cast<int>(r)));
   }
-  cluster::RankRun part{place, cpus, Run{}, ""};
+  cluster::RankRun part{place, cpus, Run{}, "", gpus};
   int rc = 0;
   try {
     rc = execute_run(opt, machine_for_run, *part.run);
@@ -127,8 +145,10 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     // may let the other ranks finish), then again once they have written their Runs.
     const auto from_files = [&] {
       std::vector<cluster::RankRun> parts{part};
-      for (std::size_t r = 1; r < ranks.size(); ++r)
+      for (std::size_t r = 1; r < ranks.size(); ++r) {
         parts.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
+        parts.back().gpus = ranks[r].gpus;
+      }
       return parts;
     };
     write_run_file(merged, cluster::merge_rank_runs(from_files()));

@@ -15,4 +15,12 @@ std::vector<int> host_share(const std::vector<int>& allowed, int local_rank, int
   return {allowed.begin() + first, allowed.begin() + first + count};
 }
 
+int nvidia_gpus(const std::filesystem::path& root) {
+  std::error_code ec;
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(root / "proc/driver/nvidia/gpus", ec))
+    n += e.is_directory(ec);
+  return n;
+}
+
 }  // namespace ridgeline::cluster

@@ -22,6 +22,7 @@ std::string encode_rank_run(const RankRun& part) {
             {"nodes", p.nodes},
             {"host", p.host},
             {"cpus", part.cpus},
+            {"gpus", part.gpus},
             {"failure", part.failure}};
   if (part.run) j["run"] = to_json(*part.run);
   return j.dump();
@@ -40,6 +41,7 @@ RankRun decode_rank_run(const std::string& text, int rank) {
     p.nodes = j.at("nodes").get<int>();
     p.host = j.at("host").get<std::string>();
     part.cpus = j.at("cpus").get<std::vector<int>>();
+    if (j.contains("gpus")) part.gpus = j.at("gpus").get<std::vector<int>>();
     part.failure = j.at("failure").get<std::string>();
     if (j.contains("run")) part.run = run_from_json(j.at("run"), fmt::format("rank {}", rank));
   } catch (const std::exception& e) {
@@ -65,6 +67,7 @@ Run merge_rank_runs(const std::vector<RankRun>& parts) {
     rank.node = part.place.node;
     rank.local_rank = part.place.local_rank;
     rank.cpus = part.cpus;
+    rank.gpus = part.gpus;
     if (!part.run) {
       rank.outcome = part.failure.empty() ? "its results never reached rank 0" : part.failure;
       merged.context.interrupted = true;

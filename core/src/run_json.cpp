@@ -60,6 +60,7 @@ json ranks_to_json(const std::vector<RankContext>& ranks) {
     json j = {{"rank", r.rank}, {"host", r.host},
               {"node", r.node}, {"local_rank", r.local_rank},
               {"cpus", r.cpus}, {"outcome", r.outcome}};
+    if (!r.gpus.empty()) j["gpus"] = r.gpus;
     if (r.machine) j["machine"] = to_json(*r.machine);
     out.push_back(std::move(j));
   }
@@ -78,6 +79,9 @@ std::vector<RankContext> ranks_from_json(const json& ranks, const std::string& o
     if (f.has("cpus"))
       for (const auto& c : f.array("cpus"))
         if (c.is_number_integer()) r.cpus.push_back(c.get<int>());
+    if (f.has("gpus"))
+      for (const auto& g : f.array("gpus"))
+        if (g.is_number_integer()) r.gpus.push_back(g.get<int>());
     r.outcome = f.string_or("outcome", "finished");
     if (f.has("machine")) {
       const JsonFields m = f.object("machine");

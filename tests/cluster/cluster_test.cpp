@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "ridgeline/cluster/host_share.hpp"
@@ -58,6 +59,24 @@ TEST(HostShare, MoreRanksThanCpusShareThemInTurn) {
   EXPECT_EQ(host_share(cpus, 1, 4), std::vector<int>{1});
   EXPECT_EQ(host_share(cpus, 2, 4), std::vector<int>{0});
   EXPECT_EQ(host_share(cpus, 3, 4), std::vector<int>{1});
+}
+
+class GpuTree : public ScratchDirTest {
+ protected:
+  GpuTree() : ScratchDirTest("ridgeline-gpus-") {}
+};
+
+// The driver's /proc tree (a fixture: one directory per GPU, named by its bus address), and
+// each rank's share of the GPUs as of the CPUs: one each where ranks outnumber them.
+TEST_F(GpuTree, TheHostsGpusAreCountedFromTheDriverAndSharedAmongItsRanks) {
+  EXPECT_EQ(nvidia_gpus(dir_), 0);  // no driver
+  for (const char* bus : {"0000:18:00.0", "0000:2a:00.0", "0000:3a:00.0", "0000:5d:00.0"})
+    std::filesystem::create_directories(dir_ / "proc/driver/nvidia/gpus" / bus);
+  EXPECT_EQ(nvidia_gpus(dir_), 4);
+  const std::vector<int> gpus{0, 1, 2, 3};
+  EXPECT_EQ(host_share(gpus, 1, 4), std::vector<int>{1});       // one GPU per rank
+  EXPECT_EQ(host_share(gpus, 1, 2), (std::vector<int>{2, 3}));  // two each
+  EXPECT_EQ(host_share(gpus, 5, 8), std::vector<int>{1});       // ranks share them in turn
 }
 
 TEST(NetworkProbe, SizesRunFromOneByteToTheLargestByTheFactor) {
@@ -116,7 +135,7 @@ RankPlace place(int rank, int ranks, int local_rank, int node, const std::string
 
 TEST(MergeRankRuns, EveryResultCarriesItsRankAndHostAndEveryRankIsNamed) {
   std::vector<RankRun> parts = {
-      {place(0, 4, 0, 0, "node-a"), {0, 1}, rank_run("node-a", false), ""},
+      {place(0, 4, 0, 0, "node-a"), {0, 1}, rank_run("node-a", false), "", {0}},
       {place(1, 4, 1, 0, "node-a"), {2, 3}, rank_run("node-a", false), ""},
       {place(2, 4, 0, 1, "node-b"), {0, 1}, rank_run("node-b", true), ""},
       {place(3, 4, 1, 1, "node-b"), {2, 3}, std::nullopt, "failed: out of memory"}};
@@ -140,6 +159,8 @@ TEST(MergeRankRuns, EveryResultCarriesItsRankAndHostAndEveryRankIsNamed) {
   EXPECT_EQ(merged.context.ranks[2].outcome, "interrupted");
   EXPECT_EQ(merged.context.ranks[3].outcome, "failed: out of memory");
   EXPECT_EQ(merged.context.ranks[3].cpus, (std::vector<int>{2, 3}));
+  EXPECT_EQ(merged.context.ranks[0].gpus, std::vector<int>{0});  // through the text too
+  EXPECT_TRUE(merged.context.ranks[1].gpus.empty());
   // Each host's model once, on its first rank.
   EXPECT_EQ(merged.context.ranks[0].machine->fingerprint, "node-a");
   EXPECT_FALSE(merged.context.ranks[1].machine);

@@ -144,7 +144,7 @@ TEST_F(RunFiles, ARunUnderMpiKeepsEachResultsRankAndHostAndEachRanksPlace) {
   node_b.memory.back().level = "DRAM";
   node_b.memory.back().kernel = "copy";
   node_b.memory.back().bytes_per_s = 20e9;
-  run.context.ranks = {{0, "node-a", 0, 0, {0, 1}, "finished", std::nullopt},
+  run.context.ranks = {{0, "node-a", 0, 0, {0, 1}, "finished", std::nullopt, {0, 1}},
                        {3, "node-b", 1, 0, {2}, "died: killed by SIGKILL", node_b}};
   fs::path p = dir_ / "run.json";
   write_run_file(p, run);
@@ -154,6 +154,8 @@ TEST_F(RunFiles, ARunUnderMpiKeepsEachResultsRankAndHostAndEachRanksPlace) {
   EXPECT_EQ(j["benchmarks"][1]["ridgeline"]["host"], "node-b");
   EXPECT_FALSE(j["benchmarks"][2]["ridgeline"].contains("rank"));  // one process: none
   EXPECT_EQ(j["context"]["ridgeline"]["ranks"][1]["outcome"], "died: killed by SIGKILL");
+  EXPECT_EQ(j["context"]["ridgeline"]["ranks"][0]["gpus"], nlohmann::json::array({0, 1}));
+  EXPECT_FALSE(j["context"]["ridgeline"]["ranks"][1].contains("gpus"));  // none given
   nlohmann::json bad = sample_json();
   bad["benchmarks"][0]["ridgeline"]["rank"] = -1;
   bad["benchmarks"][0]["ridgeline"]["host"] = "h";

@@ -15,7 +15,8 @@ struct RankRun {
   RankPlace place;
   std::vector<int> cpus;
   std::optional<Run> run;
-  std::string failure;  // why `run` is absent, or what is missing from it
+  std::string failure;      // why `run` is absent, or what is missing from it
+  std::vector<int> gpus{};  // the GPUs it was given (CUDA_VISIBLE_DEVICES); empty: none chosen
 };
 
 // One rank's part as text (JSON) for the gather, and back; a part that cannot be read

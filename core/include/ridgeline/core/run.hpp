@@ -82,6 +82,9 @@ struct RankContext {
   // results did not reach rank 0 is named here, never left out.
   std::string outcome = "finished";
   std::optional<MachineModel> machine;  // its host's probed model, on each host's first rank
+  // The GPUs it was given (CUDA_VISIBLE_DEVICES), its share of the host's; empty where the
+  // host has none or the launcher chose them.
+  std::vector<int> gpus{};
   bool operator==(const RankContext&) const = default;
 };
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "ridgeline/core/ops/gemm.hpp"
 #include "../support/op_cases.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 
 namespace ridgeline {

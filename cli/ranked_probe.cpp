@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/machine_model.hpp"
@@ -35,11 +36,10 @@ double dram_copy(const MachineModel& m) {
   return best;
 }
 
+// Over the hosts that have the ceiling.
 double median(std::vector<double> v) {
   std::erase(v, 0.0);
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return median_of(std::move(v));
 }
 
 std::string against(double value, double mid, double scale, const char* unit) {

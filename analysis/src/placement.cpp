@@ -8,7 +8,9 @@
 #include <cmath>
 #include <limits>
 
+#include "byte_text.hpp"
 #include "foreign_time_base.hpp"
+#include "network_placement.hpp"
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/noise.hpp"
@@ -63,12 +65,6 @@ double working_set_bytes(const CaseDetails& d, double bytes) {
   } catch (const std::exception&) {
     return bytes;
   }
-}
-
-std::string human_bytes(double b) {
-  if (b >= 1 << 30) return fmt::format("{:.4g} GiB", b / (1 << 30));
-  if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
-  return fmt::format("{:.0f} KiB", b / 1024);
 }
 
 // Sets `p.reason` when `value` is not usable; true when it is.
@@ -249,30 +245,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
              : fmt::format("analytic bytes ({} per call); the {} working set fits {}",
                            human_bytes(analytic->second), human_bytes(working_set), fits)});
   }
-  // A collective case's network bytes, under the roof of the scope it ran in (its kernel's
-  // note; intra-node where it names none).
-  if (const auto net = d.work.bytes.find(std::string(kNetworkBytes));
-      net != d.work.bytes.end() && usable(net->second)) {
-    const auto scope = d.kernel_notes.find("network_scope");
-    const std::string level =
-        network_level(scope != d.kernel_notes.end() ? scope->second : "intra-node");
-    p.bytes[level] = net->second;
-    const bool roofed =
-        machine &&
-        std::any_of(machine->network.begin(), machine->network.end(), [&](const NetworkCeiling& n) {
-          return network_level(n.scope) == level && n.pattern == "bandwidth";
-        });
-    p.notes.push_back(
-        {NoteKind::level,
-         roofed ? fmt::format("network bytes (analytic, what each rank sends): {} per call, "
-                              "under the {} roof",
-                              human_bytes(net->second), level)
-                : fmt::format("network bytes (analytic): {} per call; no {} ceiling in the "
-                              "machine model: measure it with `mpirun ... ridgeline probe "
-                              "--network -o net.json` on the same placement, then report with "
-                              "--machine net.json",
-                              human_bytes(net->second), level)});
-  }
+  place_network_bytes(p, d, machine);
   if (!check(p, "FLOP count per call", p.flops)) return p;
   if (p.bytes.empty()) {
     p.reason = analytic == d.work.bytes.end()

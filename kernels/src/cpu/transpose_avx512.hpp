@@ -1,11 +1,13 @@
 #pragma once
 // In-register transposes and tail masks for the AVX-512 panel packing
-// (panel_packing_bf16_avx512.cpp, panel_packing_avx512.cpp). Included only by translation
-// units compiled for AVX-512 (F; BW for the 16-bit masks those files use themselves).
-// GCC 12 reports its own _mm512_undefined_* placeholders as "may be used uninitialized" once
-// they are inlined (GCC bug 105593, fixed in GCC 13).
+// (panel_packing_bf16_avx512.cpp, panel_packing_avx512.cpp) and the einsum permute
+// (permute_blocks_avx512.cpp). Included only by translation units compiled for AVX-512 (F;
+// BW for the 16-bit masks those files use themselves).
+// GCC 12 reports its own _mm512_undefined_* placeholders as "may be used uninitialized" (or
+// "is used uninitialized") once they are inlined (GCC bug 105593, fixed in GCC 13).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 

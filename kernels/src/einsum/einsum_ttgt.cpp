@@ -113,6 +113,13 @@ class EinsumTtgt final : public Kernel {
     if (plan_.permute_a) buf.a.resize(static_cast<std::size_t>(spec_.elements(spec_.a)));
     if (plan_.permute_b) buf.b.resize(static_cast<std::size_t>(spec_.elements(spec_.b)));
     if (plan_.permute_c) buf.c.resize(static_cast<std::size_t>(spec_.elements(spec_.c)));
+    // A call touches the operands and every buffer: where that outgrows the last-level
+    // cache, each permute's output is cold when written, and streamed.
+    const double e = sizeof(T);
+    const double operands = static_cast<double>(spec_.elements(spec_.a) + spec_.elements(spec_.b) +
+                                                spec_.elements(spec_.c));
+    permute_ = permute_options(
+        static_cast<std::int64_t>((operands + ttgt_added_elements(spec_, plan_) / 2) * e));
   }
   template <typename T>
   void run_as(TtgtBuffers<T>& buf) {
@@ -120,12 +127,12 @@ class EinsumTtgt final : public Kernel {
     const T* b = static_cast<const T*>(b_);
     T* c = plan_.permute_c ? buf.c.data.get() : static_cast<T*>(c_);
     if (plan_.permute_a) {
-      einsum_permute(spec_, spec_.a, a, plan_.a, buf.a.data.get(), threads_);
+      einsum_permute(spec_, spec_.a, a, plan_.a, buf.a.data.get(), threads_, permute_);
       a = buf.a.data.get();
       pass_done();
     }
     if (plan_.permute_b) {
-      einsum_permute(spec_, spec_.b, b, plan_.b, buf.b.data.get(), threads_);
+      einsum_permute(spec_, spec_.b, b, plan_.b, buf.b.data.get(), threads_, permute_);
       b = buf.b.data.get();
       pass_done();
     }
@@ -133,7 +140,7 @@ class EinsumTtgt final : public Kernel {
     pass_done();
     if (plan_.permute_c) {
       einsum_permute(spec_, plan_.c, static_cast<const T*>(c), spec_.c, static_cast<T*>(c_),
-                     threads_);
+                     threads_, permute_);
       pass_done();
     }
   }
@@ -144,6 +151,7 @@ class EinsumTtgt final : public Kernel {
   TtgtPlan plan_;
   int threads_ = 1;
   bool f64_ = false;
+  PermuteOptions permute_;
   const void* a_ = nullptr;
   const void* b_ = nullptr;
   void* c_ = nullptr;

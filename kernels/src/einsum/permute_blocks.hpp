@@ -1,0 +1,28 @@
+#pragma once
+// The inner loops of the permute (einsum_permute.cpp), one translation unit per instruction
+// set: a tile of a 2-d transpose and a run copied whole, each with regular or streaming
+// (non-temporal) stores. The caller picks the tile's shape for the ISA (permute_tiling) and
+// whether to stream; these only move the bytes.
+#include <cstdint>
+
+namespace ridgeline::permute {
+
+// out[i * so + j] = in[i + j * si] for i < ex, j < ey: the input's stride-1 index i becomes
+// the output's row. Streaming stores only where a block's rows are whole aligned lines (the
+// rest, and the edges, are stored as usual); the caller fences after its loop.
+// AVX2: 8 x 8 (f32) or 4 x 4 (f64) blocks in registers, half a line per row.
+void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int64_t so,
+                         std::int64_t ex, std::int64_t ey, bool stream);
+void transpose_tile_avx2(const double* in, std::int64_t si, double* out, std::int64_t so,
+                         std::int64_t ex, std::int64_t ey, bool stream);
+// AVX-512: 16 x 16 (f32) or 8 x 8 (f64) blocks, a whole 64-byte line per row read and written.
+void transpose_tile_avx512(const float* in, std::int64_t si, float* out, std::int64_t so,
+                           std::int64_t ex, std::int64_t ey, bool stream);
+void transpose_tile_avx512(const double* in, std::int64_t si, double* out, std::int64_t so,
+                           std::int64_t ex, std::int64_t ey, bool stream);
+
+// out[0, n) = in[0, n); streamed where out is 32-byte aligned (AVX2 stores).
+void copy_run(const float* in, float* out, std::int64_t n, bool stream);
+void copy_run(const double* in, double* out, std::int64_t n, bool stream);
+
+}  // namespace ridgeline::permute

@@ -1,0 +1,98 @@
+// The TTGT permute (kernels/src/einsum/einsum_permute.hpp) against an element-by-element
+// copy: every order of up to four indices, extents of 1, primes and more than one register
+// block, each instruction set this CPU has, with and without streaming stores, outputs that
+// are not aligned, one thread and two.
+#include "einsum/einsum_permute.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "einsum/einsum_strides.hpp"
+#include "ridgeline/kernels/cache_sizes.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+std::vector<PermuteOptions> options_here() {
+  std::vector<PermuteOptions> all{{false, false}, {false, true}};
+  if (cpu_features().has_avx512()) {
+    all.push_back({true, false});
+    all.push_back({true, true});
+  }
+  return all;
+}
+
+// Every permutation of `from`, each checked element by element; `shift` elements of padding
+// before the output, so that lines and vectors do not start where the allocator put them.
+template <typename T>
+void check_every_order(const std::string& from, const std::map<char, std::int64_t>& extents,
+                       std::int64_t shift) {
+  EinsumSpec s;
+  s.a = s.c = from;
+  s.extents = extents;
+  const std::int64_t n = s.elements(from);
+  std::vector<T> in(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<T>(i);
+  std::string to = from;
+  std::sort(to.begin(), to.end());
+  do {
+    // Where each output element comes from: its index values walked by the input's strides.
+    std::vector<T> want(static_cast<std::size_t>(n));
+    for (std::int64_t o = 0; o < n; ++o) {
+      std::int64_t rest = o, at = 0;
+      for (std::size_t d = to.size(); d-- > 0;) {
+        const std::int64_t e = extents.at(to[d]);
+        at += rest % e * stride_of(from, to[d], s);
+        rest /= e;
+      }
+      want[static_cast<std::size_t>(o)] = in[static_cast<std::size_t>(at)];
+    }
+    for (const PermuteOptions& opt : options_here())
+      for (int threads : {1, 2}) {
+        std::vector<T> out(static_cast<std::size_t>(n + shift), T(-1));
+        einsum_permute(s, from, in.data(), to, out.data() + shift, threads, opt);
+        const std::vector<T> got(out.begin() + shift, out.end());
+        ASSERT_EQ(got, want) << from << " -> " << to << (opt.avx512 ? " avx512" : " avx2")
+                             << (opt.stream ? " streamed" : "") << ", " << threads
+                             << " threads, output shifted by " << shift;
+      }
+  } while (std::next_permutation(to.begin(), to.end()));
+}
+
+}  // namespace
+
+TEST(EinsumPermute, EveryOrderOfFourIndicesMatchesTheElementwiseCopy) {
+  const std::map<char, std::int64_t> extents{{'a', 3}, {'b', 17}, {'c', 33}, {'d', 16}};
+  for (std::int64_t shift : {0, 1}) {
+    check_every_order<float>("abcd", extents, shift);
+    check_every_order<double>("abcd", extents, shift);
+  }
+}
+
+TEST(EinsumPermute, ExtentsOfOneAndSmallerThanABlock) {
+  check_every_order<float>("abc", {{'a', 1}, {'b', 5}, {'c', 7}}, 0);
+  check_every_order<double>("abc", {{'a', 2}, {'b', 1}, {'c', 3}}, 3);
+  check_every_order<float>("a", {{'a', 37}}, 1);
+}
+
+// Whole blocks only (16 x 16 f32, 8 x 8 f64, every line aligned): the streamed path without
+// edges, at strides that are multiples of 1 KiB.
+TEST(EinsumPermute, PowerOfTwoExtentsStreamWholeLines) {
+  check_every_order<float>("ij", {{'i', 64}, {'j', 256}}, 0);
+  check_every_order<double>("bij", {{'b', 2}, {'i', 128}, {'j', 32}}, 0);
+  check_every_order<float>("bthr", {{'b', 2}, {'t', 32}, {'h', 4}, {'r', 16}}, 0);
+}
+
+TEST(EinsumPermute, StreamingOnlyPastTheLastLevelCache) {
+  EXPECT_FALSE(permute_options(cache_sizes().l3).stream);
+  EXPECT_TRUE(permute_options(cache_sizes().l3 + 1).stream);
+  EXPECT_TRUE(permute_options(std::int64_t{1} << 40).stream);
+  EXPECT_EQ(permute_options(1).avx512, cpu_features().has_avx512());
+}
+
+}  // namespace ridgeline

@@ -134,7 +134,7 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
       if (opt.avx512)
         permute::transpose_tile_avx512(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
       else
-        permute::transpose_tile_avx2(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
+        permute::transpose_tile_avx2(in + at.in, sy, out + at.out, sx, w, h);
     }
     if (opt.stream) _mm_sfence();
   }

@@ -4,8 +4,9 @@
 // otherwise the input's and the output's stride-1 indices are transposed in tiles (HPTT's
 // idea), blocks of them in registers: on AVX-512 16 x 16 (f32) or 8 x 8 (f64), each row of a
 // block one whole line read and one written, the input walked in order; on AVX2 8 x 8 or
-// 4 x 4 in L1-sized tiles (permute_blocks.hpp). Streaming stores where the output is too big
-// to stay in cache. OpenMP over the other indices and the tiles.
+// 4 x 4 in L1-sized tiles (permute_blocks.hpp). Streaming stores for the runs and the
+// AVX-512 blocks where the data would not stay in cache anyway. OpenMP over the other
+// indices and the tiles.
 #include <cstdint>
 #include <string>
 

@@ -9,23 +9,10 @@ namespace ridgeline::permute {
 
 namespace {
 
-inline void store(float* p, __m256 v, bool stream) {
-  if (stream)
-    _mm256_stream_ps(p, v);
-  else
-    _mm256_storeu_ps(p, v);
-}
-inline void store(double* p, __m256d v, bool stream) {
-  if (stream)
-    _mm256_stream_pd(p, v);
-  else
-    _mm256_storeu_pd(p, v);
-}
-
 // out[i * so + j] = in[i + j * si] for an 8 x 8 (f32) or 4 x 4 (f64) block, in registers:
 // eight (four) loads along the input's stride-1 index, the transpose, eight (four) stores
 // along the output's.
-inline void block(const float* in, std::int64_t si, float* out, std::int64_t so, bool stream) {
+inline void block(const float* in, std::int64_t si, float* out, std::int64_t so) {
   __m256 r[8], t[8];
   for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(in + j * si);
   for (int j = 0; j < 8; j += 2) {
@@ -39,19 +26,19 @@ inline void block(const float* in, std::int64_t si, float* out, std::int64_t so,
     r[g + 3] = _mm256_shuffle_ps(t[g + 1], t[g + 3], _MM_SHUFFLE(3, 2, 3, 2));
   }
   for (int i = 0; i < 4; ++i) {
-    store(out + i * so, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20), stream);
-    store(out + (i + 4) * so, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31), stream);
+    _mm256_storeu_ps(out + i * so, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+    _mm256_storeu_ps(out + (i + 4) * so, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
   }
 }
-inline void block(const double* in, std::int64_t si, double* out, std::int64_t so, bool stream) {
+inline void block(const double* in, std::int64_t si, double* out, std::int64_t so) {
   __m256d r[4];
   for (int j = 0; j < 4; ++j) r[j] = _mm256_loadu_pd(in + j * si);
   const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
   const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
-  store(out, _mm256_permute2f128_pd(t0, t2, 0x20), stream);
-  store(out + so, _mm256_permute2f128_pd(t1, t3, 0x20), stream);
-  store(out + 2 * so, _mm256_permute2f128_pd(t0, t2, 0x31), stream);
-  store(out + 3 * so, _mm256_permute2f128_pd(t1, t3, 0x31), stream);
+  _mm256_storeu_pd(out, _mm256_permute2f128_pd(t0, t2, 0x20));
+  _mm256_storeu_pd(out + so, _mm256_permute2f128_pd(t1, t3, 0x20));
+  _mm256_storeu_pd(out + 2 * so, _mm256_permute2f128_pd(t0, t2, 0x31));
+  _mm256_storeu_pd(out + 3 * so, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
 inline bool aligned(const void* p, std::int64_t bytes) {
@@ -59,17 +46,11 @@ inline bool aligned(const void* p, std::int64_t bytes) {
 }
 
 template <typename T>
-void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex, std::int64_t ey,
-          bool stream) {
+void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex, std::int64_t ey) {
   constexpr std::int64_t V = 32 / sizeof(T);
-  // A block's rows are 32-byte aligned where its first is and the output's stride keeps them.
-  stream = stream && so * static_cast<std::int64_t>(sizeof(T)) % 32 == 0;
   const std::int64_t xv = ex / V * V, yv = ey / V * V;
   for (std::int64_t i = 0; i < xv; i += V)
-    for (std::int64_t j = 0; j < yv; j += V) {
-      T* o = out + i * so + j;
-      block(in + i + j * si, si, o, so, stream && aligned(o, 32));
-    }
+    for (std::int64_t j = 0; j < yv; j += V) block(in + i + j * si, si, out + i * so + j, so);
   for (std::int64_t i = 0; i < ex; ++i) {  // the edges, element by element
     T* dst = out + i * so;
     for (std::int64_t j = i < xv ? yv : 0; j < ey; ++j) dst[j] = in[i + j * si];
@@ -96,12 +77,12 @@ void run(const T* in, T* out, std::int64_t n, bool stream) {
 }  // namespace
 
 void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int64_t so,
-                         std::int64_t ex, std::int64_t ey, bool stream) {
-  tile(in, si, out, so, ex, ey, stream);
+                         std::int64_t ex, std::int64_t ey) {
+  tile(in, si, out, so, ex, ey);
 }
 void transpose_tile_avx2(const double* in, std::int64_t si, double* out, std::int64_t so,
-                         std::int64_t ex, std::int64_t ey, bool stream) {
-  tile(in, si, out, so, ex, ey, stream);
+                         std::int64_t ex, std::int64_t ey) {
+  tile(in, si, out, so, ex, ey);
 }
 void copy_run(const float* in, float* out, std::int64_t n, bool stream) {
   run(in, out, n, stream);

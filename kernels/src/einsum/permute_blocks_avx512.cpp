@@ -51,8 +51,8 @@ void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex
       T* o = out + i * so + j;
       block(in + i + j * si, si, o, so, stream && reinterpret_cast<std::uintptr_t>(o) % 64 == 0);
     }
-  if (yv < ey) transpose_tile_avx2(in + yv * si, si, out + yv, so, xv, ey - yv, stream);
-  if (xv < ex) transpose_tile_avx2(in + xv, si, out + xv * so, so, ex - xv, ey, stream);
+  if (yv < ey) transpose_tile_avx2(in + yv * si, si, out + yv, so, xv, ey - yv);
+  if (xv < ex) transpose_tile_avx2(in + xv, si, out + xv * so, so, ex - xv, ey);
 }
 
 }  // namespace

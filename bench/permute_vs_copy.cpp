@@ -2,7 +2,8 @@
 // at the same working set, measured in this process, one after the other, so that the
 // ratio in docs/einsum.md compares like with like:
 //   warm: the permute called again and again on the same operands (so they stay in whatever
-//         cache holds them), against the probe's copy sweep (measure_bandwidth) over the
+//         cache holds them), its stores as einsum_permute picks them (streamed past the
+//         last-level cache), against the probe's copy sweep (measure_bandwidth) over the
 //         same number of bytes;
 //   cold: a pass over twice the last-level cache before every call, against a plain copy
 //         of the same bytes in the same state; the permute with cached and with streaming
@@ -118,7 +119,9 @@ void run(const Case& c, int threads, int calls) {
   const double cold_copy = timed(true, copy);
   for (bool avx512 : isas) {
     const char* isa = avx512 ? "avx512" : "avx2";
-    const double warm = timed(false, permute({avx512, false}));
+    const double warm = timed(
+        false,
+        permute({avx512, ridgeline::permute_options(static_cast<std::int64_t>(bytes)).stream}));
     const double cold = timed(true, permute({avx512, false}));
     const double streamed = timed(true, permute({avx512, true}));
     std::printf(

@@ -3,10 +3,12 @@
 namespace ridgeline::cluster {
 
 std::string mpi_launcher(EnvironmentLookup lookup) {
-  // Each sets its variables in every process it starts, before main().
+  // Each sets its variables in every process it starts, before main(); srun also sets the
+  // step's SLURM_STEP_ID beside the PMI its --mpi plugin serves.
   if (lookup("OMPI_COMM_WORLD_SIZE")) return "Open MPI's mpirun";
-  if (lookup("PMIX_RANK")) return "PMIx";
-  if (lookup("PMI_RANK") || lookup("PMI_SIZE")) return "PMI (srun)";
+  const bool srun = lookup("SLURM_STEP_ID") != nullptr;
+  if (lookup("PMIX_RANK")) return srun ? "Slurm's srun (PMIx)" : "PMIx";
+  if (lookup("PMI_RANK") || lookup("PMI_SIZE")) return srun ? "Slurm's srun (PMI-2)" : "PMI";
   return "";
 }
 

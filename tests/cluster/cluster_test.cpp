@@ -2,9 +2,11 @@
 // share of its host, and every rank's Run joined into one. Under mpirun: tests/cli/test_mpi.py.
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "ridgeline/cluster/host_share.hpp"
 #include "ridgeline/cluster/network_probe.hpp"
@@ -17,23 +19,27 @@
 namespace ridgeline::cluster {
 namespace {
 
-const char* g_variable = nullptr;  // the one variable fake_environment has
+std::vector<std::string> g_variables;  // the variables fake_environment has
 char g_value[] = "4";
 char* fake_environment(const char* name) {
-  return g_variable && std::strcmp(name, g_variable) == 0 ? g_value : nullptr;
+  return std::find(g_variables.begin(), g_variables.end(), name) != g_variables.end() ? g_value
+                                                                                      : nullptr;
 }
 
-TEST(MpiLauncher, EachLaunchersVariableNamesItAndNoneMeansNoLauncher) {
-  g_variable = nullptr;
-  EXPECT_EQ(mpi_launcher(&fake_environment), "");
-  g_variable = "OMPI_COMM_WORLD_SIZE";
-  EXPECT_EQ(mpi_launcher(&fake_environment), "Open MPI's mpirun");
-  g_variable = "PMIX_RANK";
-  EXPECT_EQ(mpi_launcher(&fake_environment), "PMIx");
-  g_variable = "PMI_SIZE";
-  EXPECT_EQ(mpi_launcher(&fake_environment), "PMI (srun)");
-  g_variable = "OMPI_SOMETHING_ELSE";
-  EXPECT_EQ(mpi_launcher(&fake_environment), "");
+TEST(MpiLauncher, EachLaunchersVariablesNameItAndNoneMeansNoLauncher) {
+  const auto launcher = [](std::vector<std::string> variables) {
+    g_variables = std::move(variables);
+    return mpi_launcher(&fake_environment);
+  };
+  EXPECT_EQ(launcher({}), "");
+  EXPECT_EQ(launcher({"OMPI_COMM_WORLD_SIZE", "PMIX_RANK"}), "Open MPI's mpirun");
+  EXPECT_EQ(launcher({"PMIX_RANK"}), "PMIx");
+  EXPECT_EQ(launcher({"PMIX_RANK", "SLURM_STEP_ID"}), "Slurm's srun (PMIx)");
+  EXPECT_EQ(launcher({"PMI_SIZE"}), "PMI");
+  EXPECT_EQ(launcher({"PMI_RANK", "SLURM_STEP_ID"}), "Slurm's srun (PMI-2)");
+  // A batch script's own environment (sbatch, salloc) is no launcher until srun starts a step.
+  EXPECT_EQ(launcher({"SLURM_STEP_ID"}), "");
+  EXPECT_EQ(launcher({"OMPI_SOMETHING_ELSE"}), "");
 }
 
 TEST(HostShare, RanksGetContiguousBlocksAsEvenAsTheCountAllows) {

@@ -17,6 +17,7 @@
 #include "progress.hpp"
 #include "ranked_run.hpp"
 #include "ridgeline/cluster/collective_kernels.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/counter_group.hpp"
 #include "ridgeline/collectors/likwid.hpp"
@@ -220,22 +221,35 @@ int execute_run(RunOptions& opt,
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  const bool tty = stderr_takes_escapes();
-  fmt::print(stderr, "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
-             plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
-             opt.settings.repetitions == 1 ? "" : "s", escape_visible(opt.output),
-             escape_visible(journal.string()));
+  // Under a launcher every rank runs the same plan: rank 0 alone shows the progress; another
+  // rank prints a case only where it failed, with its rank and host, and no closing lines
+  // (rank 0's merged Run counts them).
+  const cluster::RankPlace* rank = opt.world ? &opt.world->place() : nullptr;
+  const bool quiet = rank && rank->rank != 0;
+  const bool tty = !quiet && stderr_takes_escapes();
+  if (!quiet)
+    fmt::print(stderr,
+               "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
+               plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
+               opt.settings.repetitions == 1 ? "" : "s", escape_visible(opt.output),
+               escape_visible(journal.string()));
   // Interleaved, each case is started once per round.
   Progress progress(plan.size() * static_cast<std::size_t>(
                                       opt.settings.interleave ? opt.settings.repetitions : 1),
                     tty);
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {
-    progress.started(i, c.name());
+    if (!quiet) progress.started(i, c.name());
   };
   observer.case_finished = [&](std::size_t i, std::size_t, const CaseSpec& c,
                                const std::vector<CaseResult>& results) {
-    progress.finished(i, c.name(), "  " + headline(results));
+    if (!quiet) return progress.finished(i, c.name(), "  " + headline(results));
+    for (const CaseResult& r : results)
+      if (r.ridgeline && failed(r.ridgeline->validation.disposition)) {
+        fmt::print(stderr, "rank {} on {}: {}  {}\n", rank->rank, escape_visible(rank->host),
+                   escape_visible(c.name()), headline(results));
+        return;
+      }
   };
   run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
@@ -267,13 +281,16 @@ int execute_run(RunOptions& opt,
   std::string summary;
   for (const auto& [k, v] : counts)
     summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);
-  progress.close(fmt::format("wrote {} ({} of {} cases: {})", escape_visible(opt.output), cases,
-                             plan.size(), summary.empty() ? "none" : summary));
+  if (!quiet)
+    progress.close(fmt::format("wrote {} ({} of {} cases: {})", escape_visible(opt.output), cases,
+                               plan.size(), summary.empty() ? "none" : summary));
   if (run.context.interrupted) {
-    fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n",
-               escape_visible(opt.output));
+    if (!quiet)
+      fmt::print(stderr, "interrupted: the cases that finished are kept in {}\n",
+                 escape_visible(opt.output));
     return 130;
   }
+  if (failures > 0 && quiet) return 1;
   if (failures > 0) {
     fmt::print(stderr, "{} of {} cases failed (incorrect, crashed or timed out): exit status 1\n",
                failures, cases);

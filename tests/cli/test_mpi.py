@@ -70,6 +70,10 @@ class UnderMpirun(unittest.TestCase):
         r = self.mpirun(ranks, *QUICK, "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(f"from {ranks} ranks on 1 host", r.stderr)
+        # Rank 0's progress alone: each case's line once, one closing line.
+        self.assertEqual(len(re.findall(r"^\[1/\d+\] ", r.stderr, re.M)), 1, r.stderr)
+        self.assertEqual(len(re.findall(r"^wrote \S*run\.rank\d+\.json", r.stderr, re.M)), 1,
+                         r.stderr)
         with open(self.out) as f:
             run = json.load(f)
         context = run["context"]["ridgeline"]
@@ -163,6 +167,14 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(md) as f:
             self.assertIn("gemm/cpu.naive/f32/", f.read())
+
+    def test_another_ranks_progress_is_its_failed_cases_alone_named_by_rank(self):
+        # A case limit nothing meets: every case times out on every rank.
+        r = self.mpirun(2, *QUICK, "--case-timeout", "0.001", "-o", self.out)
+        self.assertNotEqual(r.returncode, 0, r.stderr)
+        lines = re.findall(r"^rank 1 on \S+: gemm/cpu\.naive/f32/\S+  timed_out: ", r.stderr, re.M)
+        self.assertEqual(len(lines), 2, r.stderr)  # QUICK's two cases
+        self.assertEqual(len(re.findall(r"^\[1/2\] ", r.stderr, re.M)), 1, r.stderr)  # rank 0's
 
     def test_a_rank_killed_mid_run_is_named_and_every_finished_case_is_kept(self):
         args = ["--suite", "smoke", "--filter", "^gemm/cpu\\.(naive|reordered|tiled)/",

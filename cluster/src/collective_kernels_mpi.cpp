@@ -70,6 +70,13 @@ std::int64_t agreed_calls(Kernel& kernel, double min_time_s) {
       std::clamp(std::ceil(min_time_s / std::max(slowest, 1e-9)), 1.0, 1e7));
 }
 
+// Whether every rank says `mine` (Kernel::all_ranks).
+bool every_rank(bool mine) {
+  int in = mine ? 1 : 0, all = 0;
+  MPI_Allreduce(&in, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+
 class Allreduce final : public Kernel {
  public:
   explicit Allreduce(const RankWorld* world)
@@ -88,6 +95,7 @@ class Allreduce final : public Kernel {
   std::optional<std::int64_t> fixed_iterations(double min_time_s) override {
     return agreed_calls(*this, min_time_s);
   }
+  bool all_ranks(bool mine) override { return every_rank(mine); }
   std::map<std::string, std::string> notes() const override { return job_notes(*world_); }
 
  private:
@@ -128,6 +136,7 @@ class TpGemm final : public Kernel {
   std::optional<std::int64_t> fixed_iterations(double min_time_s) override {
     return agreed_calls(*this, min_time_s);
   }
+  bool all_ranks(bool mine) override { return every_rank(mine); }
   PassClock* pass_clock() override { return &clock_; }
   std::vector<PassWork> passes(const Problem& problem) const override {
     Problem sum;

@@ -147,9 +147,28 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   // Validation always runs on fresh random data, whatever pattern is timed, so a kernel
   // cannot pass by being right only on zeros; outputs start poisoned.
   fill_operands(ops, "normal", settings.seed);
-  Validation validation;
+  // A collective kernel's ranks go on together or stop together (Kernel::all_ranks): here
+  // prepared, and below validated, at every rank or the case is left untimed at all of them.
+  const auto elsewhere = [&](const char* what) {
+    return std::vector<CaseResult>{untimed_result(
+        spec, Disposition::skipped,
+        fmt::format("not timed: {} on another rank of the job (a collective's ranks time it "
+                    "together or not at all)",
+                    what),
+        &kernel->info())};
+  };
+  std::string threw;
   try {
     kernel->prepare(problem, ops, spec.threads);
+  } catch (const std::exception& e) {
+    threw = fmt::format("threw: {}", e.what());
+  }
+  if (!kernel->all_ranks(threw.empty()))
+    return threw.empty() ? elsewhere("prepare() failed")
+                         : std::vector<CaseResult>{
+                               untimed_result(spec, Disposition::crashed, threw, &kernel->info())};
+  Validation validation;
+  try {
     kernel->run();
     kernel->finish();
     validation = validate(problem, ops, settings.seed + 100);
@@ -158,7 +177,14 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
                            &kernel->info())};
   }
   WorkModel work = kernel->work(problem);
-  if (validation.disposition != Disposition::passed) {
+  const bool passed = validation.disposition == Disposition::passed;
+  if (!kernel->all_ranks(passed) && passed) {
+    std::vector<CaseResult> r = elsewhere("the result was not correct");
+    r[0].ridgeline->validation.method = validation.method;
+    r[0].ridgeline->kernel_notes = kernel->notes();
+    return r;
+  }
+  if (!passed) {
     CaseResult r =
         untimed_result(spec, validation.disposition, validation.message, &kernel->info());
     r.ridgeline->validation = validation;

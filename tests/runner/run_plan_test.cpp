@@ -109,6 +109,22 @@ TEST(ExecuteCase, AFaultWhileTimedIsRecordedWithItsReason) {
   EXPECT_TRUE(recorded) << results.front().error_message;
 }
 
+// A collective's ranks time a case together or not at all (Kernel::all_ranks): a rank whose
+// own result was right, in a job where another rank's was not (or another could not prepare),
+// leaves the case untimed, says why, and is not itself counted as wrong.
+TEST(ExecuteCase, ACollectiveRankLeavesTheCaseUntimedWhenAnotherRankFailed) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  for (const char* backend : {"test.other_rank_wrong", "test.other_rank_unprepared"}) {
+    const std::vector<CaseResult> results = execute_case(catalog, spec(backend, 8), quick());
+    ASSERT_EQ(results.size(), 1u) << backend;
+    const CaseResult& r = results.front();
+    EXPECT_EQ(r.ridgeline->validation.disposition, Disposition::skipped) << backend;
+    EXPECT_NE(r.ridgeline->validation.message.find("on another rank of the job"), std::string::npos)
+        << r.ridgeline->validation.message;
+    EXPECT_EQ(r.iterations, 0) << backend;
+  }
+}
+
 TEST(RunPlan, InterruptKeepsWhatFinished) {
   const KernelCatalog catalog = testing::catalog_with_test_kernels();
   const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec("test.hang", 8),

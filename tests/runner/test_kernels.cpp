@@ -11,7 +11,18 @@ namespace ridgeline::testing {
 
 namespace {
 
-enum class Misbehaviour { wrong, segfault, abort, hang, unwritten, throws_when_timed };
+enum class Misbehaviour {
+  wrong,
+  segfault,
+  abort,
+  hang,
+  unwritten,
+  throws_when_timed,
+  // A collective's rank that is right, in a job where another rank was not: its agreement
+  // (Kernel::all_ranks) says no after validation, or already after prepare().
+  other_rank_wrong,
+  other_rank_unprepared
+};
 
 class MisbehavingKernel : public Kernel {
  public:
@@ -28,6 +39,12 @@ class MisbehavingKernel : public Kernel {
     inner_->prepare(p, ops, threads);
     c_ = &ops.at("C");
   }
+  bool all_ranks(bool mine) override {
+    ++agreements_;
+    if (how_ == Misbehaviour::other_rank_unprepared) return false;
+    if (how_ == Misbehaviour::other_rank_wrong) return agreements_ == 1 && mine;
+    return mine;
+  }
   void run() override {
     switch (how_) {
       case Misbehaviour::segfault:
@@ -38,6 +55,10 @@ class MisbehavingKernel : public Kernel {
       case Misbehaviour::hang:
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
       case Misbehaviour::unwritten:
+        return;
+      case Misbehaviour::other_rank_wrong:
+      case Misbehaviour::other_rank_unprepared:
+        inner_->run();
         return;
       case Misbehaviour::throws_when_timed:  // right once (validation), then a device-like fault
         if (runs_++ > 0)
@@ -60,6 +81,7 @@ class MisbehavingKernel : public Kernel {
   std::unique_ptr<Kernel> inner_;
   OperandBuffer* c_ = nullptr;
   int runs_ = 0;
+  int agreements_ = 0;
 };
 
 }  // namespace
@@ -72,7 +94,9 @@ KernelCatalog catalog_with_test_kernels() {
       {"test.abort", Misbehaviour::abort},
       {"test.hang", Misbehaviour::hang},
       {"test.unwritten", Misbehaviour::unwritten},
-      {"test.throws_when_timed", Misbehaviour::throws_when_timed}};
+      {"test.throws_when_timed", Misbehaviour::throws_when_timed},
+      {"test.other_rank_wrong", Misbehaviour::other_rank_wrong},
+      {"test.other_rank_unprepared", Misbehaviour::other_rank_unprepared}};
   for (const auto& test : tests) {
     std::string backend = test.first;
     Misbehaviour how = test.second;

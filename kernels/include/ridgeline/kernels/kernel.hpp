@@ -64,6 +64,11 @@ class Kernel {
   virtual std::optional<std::int64_t> fixed_iterations(double /*min_time_s*/) {
     return std::nullopt;
   }
+  // Whether every rank of a collective kernel's job says `mine` (each rank calls it at the
+  // same point: after prepare(), after validation), so that the ranks time a case all
+  // together or not at all; a rank that timed it alone would wait for the others' calls
+  // forever. Every other kernel is its own job: `mine`.
+  virtual bool all_ranks(bool mine) { return mine; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
   // A chain's clock, lapped by each of its passes in the order of passes(); nullptr for a

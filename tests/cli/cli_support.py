@@ -21,3 +21,24 @@ def remove_cache():
 
 def ridgeline(*args, timeout=300):
     return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+
+
+def launched_process(variable, parent_is):
+    """The pid of the one process whose environment has `variable` (b"NAME=value") and whose
+    parent passes `parent_is(parent's comm)`: a rank as its launcher started it, not one of
+    its cases' children, which share its environment."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = f.read().rsplit(")", 1)[1].split()[1]
+            with open(f"/proc/{ppid}/comm") as f:
+                parent = f.read().strip()
+        except OSError:
+            continue
+        if variable in env and parent_is(parent):
+            found.append(int(pid))
+    assert len(found) == 1, found
+    return found[0]

@@ -18,7 +18,7 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache
+from cli_support import ENV, RIDGELINE, launched_process, remove_cache
 
 MPIRUN = shutil.which("mpirun")
 QUICK = ["--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/", "--repetitions", "1",
@@ -30,23 +30,9 @@ def tearDownModule():
 
 
 def rank_process(rank):
-    """The pid of the ridgeline process of MPI rank `rank` (not one of its cases' children,
-    which share its environment)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                env = f.read().split(b"\0")
-            with open(f"/proc/{pid}/stat") as f:
-                ppid = f.read().rsplit(")", 1)[1].split()[1]
-            with open(f"/proc/{ppid}/comm") as f:
-                parent = f.read().strip()
-        except OSError:
-            continue
-        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in env and parent != "ridgeline":
-            found.append(int(pid))
-    assert len(found) == 1, found
-    return found[0]
+    """The pid of the ridgeline process of MPI rank `rank`."""
+    return launched_process(f"OMPI_COMM_WORLD_RANK={rank}".encode(),
+                            lambda parent: parent != "ridgeline")
 
 
 @unittest.skipIf(MPIRUN is None, "mpirun not found (openmpi-bin: scripts/install-deps)")

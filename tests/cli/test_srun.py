@@ -17,7 +17,7 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache
+from cli_support import ENV, RIDGELINE, launched_process, remove_cache
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 ONE_NODE_SLURM = os.path.join(SCRIPTS, "one-node-slurm")
@@ -47,22 +47,9 @@ REASON = why_not()
 
 
 def task_process(rank):
-    """The pid of srun's task `rank` (started by slurmstepd; not one of its cases' children)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                env = f.read().split(b"\0")
-            with open(f"/proc/{pid}/stat") as f:
-                ppid = f.read().rsplit(")", 1)[1].split()[1]
-            with open(f"/proc/{ppid}/comm") as f:
-                parent = f.read().strip()
-        except OSError:
-            continue
-        if f"SLURM_PROCID={rank}".encode() in env and parent == "slurmstepd":
-            found.append(int(pid))
-    assert len(found) == 1, found
-    return found[0]
+    """The pid of srun's task `rank` (started by slurmstepd)."""
+    return launched_process(f"SLURM_PROCID={rank}".encode(),
+                            lambda parent: parent == "slurmstepd")
 
 
 @unittest.skipIf(REASON is not None, REASON or "")

@@ -1,12 +1,13 @@
-"""Ridgeline under Slurm's srun (issue #41), on a Slurm cluster of this one machine
-(scripts/one-node-slurm: munge, slurmctld and slurmd from a temporary directory; srun
+"""Ridgeline under Slurm's srun (issue #41), on a Slurm cluster on this one machine
+(scripts/local-slurm: munge, slurmctld and slurmd from a temporary directory; srun
 --mpi=pmix, which Debian's Open MPI speaks): every task a rank, one Run from all of them,
 the network probe between them; stopped with `scancel --signal=INT`, the merged Run is still
 written from the ranks' files; a task that dies makes Slurm end the step (it kills the other
-tasks), and each rank's journal keeps its finished cases.
+tasks), and each rank's journal keeps its finished cases. Then two nodes (network
+namespaces, a slurmd each): one Run over both hosts, the inter-node ceilings.
 
 Skipped, with the reason, without root, Slurm's daemons and srun, munge, or MPI in the build
-(RIDGELINE_MPI_BUILT).
+(RIDGELINE_MPI_BUILT); the two-node tests also without network namespaces.
 """
 import json
 import os
@@ -20,7 +21,7 @@ import unittest
 from cli_support import ENV, RIDGELINE, launched_process, remove_cache
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
-ONE_NODE_SLURM = os.path.join(SCRIPTS, "one-node-slurm")
+LOCAL_SLURM = os.path.join(SCRIPTS, "local-slurm")
 QUICK = ["--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/", "--repetitions", "1",
          "--min-time", "0.01", "--no-probe"]
 SLOW = ["--suite", "smoke", "--filter", "^gemm/cpu\\.(naive|reordered|tiled)/",
@@ -46,6 +47,21 @@ def why_not():
 REASON = why_not()
 
 
+def why_not_two_nodes():
+    for tool in ("ip", "nsenter", "unshare"):
+        if shutil.which(tool) is None:
+            return f"{tool} not found (scripts/install-deps)"
+    name = f"rl-check-{os.getpid()}"
+    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"cannot make a network namespace here: {r.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return None
+
+
+TWO_NODES = None if REASON else why_not_two_nodes()
+
+
 def task_process(rank):
     """The pid of srun's task `rank` (started by slurmstepd)."""
     return launched_process(f"SLURM_PROCID={rank}".encode(),
@@ -61,14 +77,15 @@ class UnderSrun(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def srun(self, tasks, *args):
-        return subprocess.run([ONE_NODE_SLURM, "-n", str(tasks), "--", RIDGELINE, *args],
+    def srun(self, tasks, *args, nodes=1):
+        return subprocess.run([LOCAL_SLURM, "--nodes", str(nodes), "-n", str(tasks), "--",
+                               RIDGELINE, *args],
                               capture_output=True, text=True, timeout=300, env=ENV,
                               cwd=self.dir.name)
 
     def start(self, tasks, *args):
         """srun in the background, once its Slurm is up: the job and its SLURM_CONF."""
-        job = subprocess.Popen([ONE_NODE_SLURM, "-n", str(tasks), "--", RIDGELINE, *args],
+        job = subprocess.Popen([LOCAL_SLURM, "-n", str(tasks), "--", RIDGELINE, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=ENV, cwd=self.dir.name)
         line = job.stderr.readline()
@@ -150,6 +167,30 @@ class UnderSrun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(md) as f:
             self.assertIn(kept[0].split("/pattern=")[0], f.read())
+
+
+    @unittest.skipIf(TWO_NODES is not None, TWO_NODES or "")
+    def test_two_nodes_give_one_run_over_both_hosts(self):
+        r = self.srun(2, "run", *QUICK, "-o", self.out, nodes=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("from 2 ranks on 2 hosts", r.stderr)
+        with open(self.out) as f:
+            run = json.load(f)
+        ranks = run["context"]["ridgeline"]["ranks"]
+        self.assertEqual([(k["rank"], k["host"]) for k in ranks], [(0, "node-a"), (1, "node-b")])
+        self.assertEqual({b["ridgeline"]["host"] for b in run["benchmarks"]}, {"node-a", "node-b"})
+
+    @unittest.skipIf(TWO_NODES is not None, TWO_NODES or "")
+    def test_the_network_probe_measures_between_two_nodes(self):
+        net = os.path.join(self.dir.name, "network.json")
+        r = self.srun(2, "probe", "--network", "--network-max-bytes", "4096", "-o", net, nodes=2)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("on 2 hosts (Slurm's srun (PMIx))", r.stdout)
+        with open(net) as f:
+            network = json.load(f)["network"]
+        scopes = {(n["scope"], n["pattern"]) for n in network}
+        for pattern in ("latency", "bandwidth", "allreduce"):
+            self.assertIn(("inter-node", pattern), scopes)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,9 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
 
   if (x == y) {  // the last index stays last: runs of it copied whole, read in input order
     const std::int64_t run = ext[y];
+    // Streamed only in whole lines: a run shorter than one leaves lines partly written
+    // (runs of 8 and 4 f32 ran 10-25% slower streamed on Zen 4).
+    const bool stream = opt.stream && run * static_cast<std::int64_t>(sizeof(T)) % 64 == 0;
     walk.in_input_order();
     // The index nearest the run in the input walked in a loop of its own: one offset
     // computation per row of runs, not per run.
@@ -105,10 +108,9 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
       for (std::int64_t r = 0; r < rows; ++r) {
         const Walk::At at = walk.at(r);
         for (std::int64_t i = 0; i < inner.extent; ++i)
-          permute::copy_run(in + at.in + i * inner.in, out + at.out + i * inner.out, run,
-                            opt.stream);
+          permute::copy_run(in + at.in + i * inner.in, out + at.out + i * inner.out, run, stream);
       }
-      if (opt.stream) _mm_sfence();  // the streamed lines visible before the barrier
+      if (stream) _mm_sfence();  // the streamed lines visible before the barrier
     }
     return;
   }

@@ -3,6 +3,8 @@
 // set: a tile of a 2-d transpose and a run copied whole, each with regular or streaming
 // (non-temporal) stores. The caller picks the tile's shape for the ISA (permute_tiling) and
 // whether to stream; these only move the bytes.
+#include <immintrin.h>
+
 #include <cstdint>
 
 namespace ridgeline::permute {
@@ -24,8 +26,23 @@ void transpose_tile_avx512(const float* in, std::int64_t si, float* out, std::in
 void transpose_tile_avx512(const double* in, std::int64_t si, double* out, std::int64_t so,
                            std::int64_t ex, std::int64_t ey, bool stream);
 
-// out[0, n) = in[0, n); streamed where out is 32-byte aligned (AVX2 stores).
-void copy_run(const float* in, float* out, std::int64_t n, bool stream);
-void copy_run(const double* in, double* out, std::int64_t n, bool stream);
+// out[0, n) = in[0, n); streamed (AVX2, the build's baseline) from the first 32-byte aligned
+// element of out. Inline: a call per run of a few hundred bytes costs more than the copy.
+template <typename T>
+inline void copy_run(const T* in, T* out, std::int64_t n, bool stream) {
+  constexpr std::int64_t V = 32 / sizeof(T);
+  std::int64_t k = 0;
+  if (stream) {
+    for (; k < n && reinterpret_cast<std::uintptr_t>(out + k) % 32 != 0; ++k) out[k] = in[k];
+    for (; k + V <= n; k += V) {
+      if constexpr (sizeof(T) == 4)
+        _mm256_stream_ps(out + k, _mm256_loadu_ps(in + k));
+      else
+        _mm256_stream_pd(out + k, _mm256_loadu_pd(in + k));
+    }
+  }
+#pragma omp simd
+  for (std::int64_t m = k; m < n; ++m) out[m] = in[m];
+}
 
 }  // namespace ridgeline::permute

@@ -1,4 +1,4 @@
-// The permute's AVX2 tiles and runs (permute_blocks.hpp), in the build's baseline ISA.
+// The permute's AVX2 tiles (permute_blocks.hpp), in the build's baseline ISA.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -41,10 +41,6 @@ inline void block(const double* in, std::int64_t si, double* out, std::int64_t s
   _mm256_storeu_pd(out + 3 * so, _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
-inline bool aligned(const void* p, std::int64_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(bytes) == 0;
-}
-
 template <typename T>
 void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex, std::int64_t ey) {
   constexpr std::int64_t V = 32 / sizeof(T);
@@ -57,23 +53,6 @@ void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex
   }
 }
 
-template <typename T>
-void run(const T* in, T* out, std::int64_t n, bool stream) {
-  constexpr std::int64_t V = 32 / sizeof(T);
-  std::int64_t k = 0;
-  if (stream) {
-    for (; k < n && !aligned(out + k, 32); ++k) out[k] = in[k];
-    for (; k + V <= n; k += V) {
-      if constexpr (sizeof(T) == 4)
-        _mm256_stream_ps(out + k, _mm256_loadu_ps(in + k));
-      else
-        _mm256_stream_pd(out + k, _mm256_loadu_pd(in + k));
-    }
-  }
-#pragma omp simd
-  for (std::int64_t m = k; m < n; ++m) out[m] = in[m];
-}
-
 }  // namespace
 
 void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int64_t so,
@@ -83,12 +62,6 @@ void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int6
 void transpose_tile_avx2(const double* in, std::int64_t si, double* out, std::int64_t so,
                          std::int64_t ex, std::int64_t ey) {
   tile(in, si, out, so, ex, ey);
-}
-void copy_run(const float* in, float* out, std::int64_t n, bool stream) {
-  run(in, out, n, stream);
-}
-void copy_run(const double* in, double* out, std::int64_t n, bool stream) {
-  run(in, out, n, stream);
 }
 
 }  // namespace ridgeline::permute

@@ -5,6 +5,7 @@ apart from the user's, and removed when the module ends (call remove_cache from
 tearDownModule).
 """
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -42,3 +43,13 @@ def launched_process(variable, parent_is):
             found.append(int(pid))
     assert len(found) == 1, found
     return found[0]
+
+
+def assert_namespaces_removed(test, stderr):
+    """The two network namespaces a script (two-hosts, local-slurm --nodes 2) said it made
+    are gone again (other tests' may exist meanwhile)."""
+    made = re.search(r"are the network namespaces (\S+) and (\S+)$", stderr, re.M)
+    test.assertIsNotNone(made, stderr)
+    now = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+    for name in made.groups():
+        test.assertNotIn(name, now)

@@ -18,7 +18,7 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, launched_process, remove_cache
+from cli_support import ENV, RIDGELINE, assert_namespaces_removed, launched_process, remove_cache
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 LOCAL_SLURM = os.path.join(SCRIPTS, "local-slurm")
@@ -174,6 +174,7 @@ class UnderSrun(unittest.TestCase):
         r = self.srun(2, "run", *QUICK, "-o", self.out, nodes=2)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("from 2 ranks on 2 hosts", r.stderr)
+        assert_namespaces_removed(self, r.stderr)
         with open(self.out) as f:
             run = json.load(f)
         ranks = run["context"]["ridgeline"]["ranks"]

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache
+from cli_support import ENV, RIDGELINE, assert_namespaces_removed, remove_cache
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 TWO_HOSTS = os.path.join(SCRIPTS, "two-hosts")
@@ -54,14 +54,10 @@ class TwoHosts(unittest.TestCase):
         self.dir.cleanup()
 
     def two_hosts(self, *args, per_host=1):
-        def namespaces():
-            return subprocess.run(["ip", "netns", "list"], capture_output=True,
-                                  text=True).stdout
-        before = namespaces()
         r = subprocess.run([TWO_HOSTS, "-n", str(per_host), "--", RIDGELINE, *args],
                            capture_output=True, text=True, timeout=300, env=ENV,
                            cwd=self.dir.name)
-        self.assertEqual(namespaces(), before)  # both removed again
+        assert_namespaces_removed(self, r.stderr)
         return r
 
     def test_the_network_probe_measures_between_the_two_hosts(self):

@@ -88,6 +88,16 @@ TEST(EinsumPermute, PowerOfTwoExtentsStreamWholeLines) {
   check_every_order<float>("bthr", {{'b', 2}, {'t', 32}, {'h', 4}, {'r', 16}}, 0);
 }
 
+// Runs of 16 and 32 bytes (4 and 8 f32, 2 and 4 f64) whose neighbouring indices change
+// places: transposed as elements in blocks of lanes, with edges in both directions.
+TEST(EinsumPermute, RunsOfHalfALineOrLessMatchTheElementwiseCopy) {
+  for (std::int64_t run : {4, 8}) {
+    check_every_order<float>("abcd", {{'a', 3}, {'b', 9}, {'c', 6}, {'d', run}}, 0);
+    check_every_order<double>("abcd", {{'a', 2}, {'b', 5}, {'c', 11}, {'d', run / 2}}, 1);
+  }
+  check_every_order<float>("ijk", {{'i', 12}, {'j', 8}, {'k', 8}}, 0);
+}
+
 TEST(EinsumPermute, StreamingOnlyPastTheLastLevelCache) {
   EXPECT_FALSE(permute_options(cache_sizes().l3).stream);
   EXPECT_TRUE(permute_options(cache_sizes().l3 + 1).stream);

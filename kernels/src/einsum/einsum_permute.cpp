@@ -88,11 +88,11 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
   for (std::size_t d = 0; d < n; ++d)
     if (d != x && d != y) walk.dims.push_back({ext[d], is[d], os[d]});
 
-  if (x == y && opt.avx512 && n >= 3) {
+  if (x == y && n >= 3) {
     // Runs of 16 or 32 bytes whose neighbours change places (the input's next index is not
     // the output's): each run lands in another output row, so runs are transposed as
     // elements, in blocks of whole lines, across strips of the input (as the tiles below).
-    const int run_bytes = static_cast<int>(ext[y] * static_cast<std::int64_t>(sizeof(T)));
+    const std::int64_t run_bytes = ext[y] * static_cast<std::int64_t>(sizeof(T));
     const std::size_t u = to.find(from[from.size() - 2]), v = n - 2;
     if ((run_bytes == 16 || run_bytes == 32) && u != v) {
       const std::int64_t L = 64 / run_bytes, E = sizeof(T);
@@ -105,9 +105,11 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
 #pragma omp parallel for num_threads(threads) schedule(static)
       for (std::int64_t t = 0; t < tasks; ++t) {
         const Walk::At at = strips.at(t);
-        permute::transpose_runs_avx512(reinterpret_cast<const char*>(in + at.in), is[v] * E,
-                                       reinterpret_cast<char*>(out + at.out), os[u] * E, ext[u],
-                                       std::min(L, ext[v] - at.y_tile * L), run_bytes);
+        const auto* src = reinterpret_cast<const char*>(in + at.in);
+        auto* dst = reinterpret_cast<char*>(out + at.out);
+        const std::int64_t rows = std::min(L, ext[v] - at.y_tile * L);
+        permute::transpose_runs_avx2(src, is[v] * E, dst, os[u] * E, ext[u], rows,
+                                     static_cast<int>(run_bytes));
       }
       return;
     }

@@ -1,7 +1,8 @@
 #pragma once
 // An operand's indices put in another order (a tensor transpose), as TTGT needs it: where
 // the last index stays last, runs of it are copied as they are, in the input's order (runs
-// of 16 or 32 bytes, on AVX-512, transposed as elements in blocks of 128/256-bit lanes);
+// of 16 or 32 bytes whose neighbours change places transposed as elements, in blocks of
+// 128/256-bit lanes);
 // otherwise the input's and the output's stride-1 indices are transposed in tiles (HPTT's
 // idea), blocks of them in registers: on AVX-512 16 x 16 (f32) or 8 x 8 (f64), each row of a
 // block one whole line read and one written, the input walked in order; on AVX2 8 x 8 or

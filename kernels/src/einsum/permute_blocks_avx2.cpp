@@ -2,6 +2,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "permute_blocks.hpp"
 
@@ -53,7 +54,52 @@ void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex
   }
 }
 
+// Four rows of four 16-byte lanes (each row a line, two ymm), or two rows of two 32-byte
+// halves, transposed: lanes moved between registers, no arithmetic.
+inline void lane_block(const char* in, std::int64_t si, char* out, std::int64_t so, int run_bytes) {
+  const auto load = [](const char* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  };
+  const auto store = [](char* p, __m256i v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  };
+  if (run_bytes == 32) {
+    const __m256i a0 = load(in), a1 = load(in + 32), b0 = load(in + si), b1 = load(in + si + 32);
+    store(out, a0);
+    store(out + 32, b0);
+    store(out + so, a1);
+    store(out + so + 32, b1);
+    return;
+  }
+  __m256i lo[4], hi[4];  // row j: lanes 0, 1 and lanes 2, 3
+  for (int j = 0; j < 4; ++j) {
+    lo[j] = load(in + j * si);
+    hi[j] = load(in + j * si + 32);
+  }
+  // Output row i holds lane i of rows 0..3: rows 0, 1 in its first half, 2, 3 in its second.
+  store(out, _mm256_permute2x128_si256(lo[0], lo[1], 0x20));
+  store(out + 32, _mm256_permute2x128_si256(lo[2], lo[3], 0x20));
+  store(out + so, _mm256_permute2x128_si256(lo[0], lo[1], 0x31));
+  store(out + so + 32, _mm256_permute2x128_si256(lo[2], lo[3], 0x31));
+  store(out + 2 * so, _mm256_permute2x128_si256(hi[0], hi[1], 0x20));
+  store(out + 2 * so + 32, _mm256_permute2x128_si256(hi[2], hi[3], 0x20));
+  store(out + 3 * so, _mm256_permute2x128_si256(hi[0], hi[1], 0x31));
+  store(out + 3 * so + 32, _mm256_permute2x128_si256(hi[2], hi[3], 0x31));
+}
+
 }  // namespace
+
+void transpose_runs_avx2(const char* in, std::int64_t si, char* out, std::int64_t so,
+                         std::int64_t eu, std::int64_t ev, int run_bytes) {
+  const std::int64_t L = 64 / run_bytes, E = run_bytes;
+  const std::int64_t uv = eu / L * L, vv = ev / L * L;
+  for (std::int64_t j = 0; j < vv; j += L)
+    for (std::int64_t i = 0; i < uv; i += L)
+      lane_block(in + i * E + j * si, si, out + i * so + j * E, so, run_bytes);
+  for (std::int64_t i = 0; i < eu; ++i)  // the edges, run by run
+    for (std::int64_t j = i < uv ? vv : 0; j < ev; ++j)
+      std::memcpy(out + i * so + j * E, in + i * E + j * si, static_cast<std::size_t>(E));
+}
 
 void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int64_t so,
                          std::int64_t ex, std::int64_t ey) {

@@ -4,7 +4,6 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "../cpu/transpose_avx512.hpp"
 #include "permute_blocks.hpp"
@@ -56,39 +55,7 @@ void tile(const T* in, std::int64_t si, T* out, std::int64_t so, std::int64_t ex
   if (xv < ex) transpose_tile_avx2(in + xv, si, out + xv * so, so, ex - xv, ey);
 }
 
-// Four rows of four 16-byte lanes (or two of two 32-byte halves) transposed.
-inline void lane_block(const char* in, std::int64_t si, char* out, std::int64_t so, int run_bytes) {
-  if (run_bytes == 16) {
-    __m512i r[4];
-    for (int j = 0; j < 4; ++j) r[j] = _mm512_loadu_si512(in + j * si);
-    const __m512i t0 = _mm512_shuffle_i64x2(r[0], r[1], 0x44);  // r0.0 r0.1 r1.0 r1.1
-    const __m512i t1 = _mm512_shuffle_i64x2(r[0], r[1], 0xEE);  // r0.2 r0.3 r1.2 r1.3
-    const __m512i t2 = _mm512_shuffle_i64x2(r[2], r[3], 0x44);
-    const __m512i t3 = _mm512_shuffle_i64x2(r[2], r[3], 0xEE);
-    _mm512_storeu_si512(out, _mm512_shuffle_i64x2(t0, t2, 0x88));  // lane 0 of each row
-    _mm512_storeu_si512(out + so, _mm512_shuffle_i64x2(t0, t2, 0xDD));
-    _mm512_storeu_si512(out + 2 * so, _mm512_shuffle_i64x2(t1, t3, 0x88));
-    _mm512_storeu_si512(out + 3 * so, _mm512_shuffle_i64x2(t1, t3, 0xDD));
-  } else {
-    const __m512i r0 = _mm512_loadu_si512(in), r1 = _mm512_loadu_si512(in + si);
-    _mm512_storeu_si512(out, _mm512_shuffle_i64x2(r0, r1, 0x44));  // both lower halves
-    _mm512_storeu_si512(out + so, _mm512_shuffle_i64x2(r0, r1, 0xEE));
-  }
-}
-
 }  // namespace
-
-void transpose_runs_avx512(const char* in, std::int64_t si, char* out, std::int64_t so,
-                           std::int64_t eu, std::int64_t ev, int run_bytes) {
-  const std::int64_t L = 64 / run_bytes, E = run_bytes;
-  const std::int64_t uv = eu / L * L, vv = ev / L * L;
-  for (std::int64_t j = 0; j < vv; j += L)
-    for (std::int64_t i = 0; i < uv; i += L)
-      lane_block(in + i * E + j * si, si, out + i * so + j * E, so, run_bytes);
-  for (std::int64_t i = 0; i < eu; ++i)  // the edges, run by run
-    for (std::int64_t j = i < uv ? vv : 0; j < ev; ++j)
-      std::memcpy(out + i * so + j * E, in + i * E + j * si, static_cast<std::size_t>(E));
-}
 
 void transpose_tile_avx512(const float* in, std::int64_t si, float* out, std::int64_t so,
                            std::int64_t ex, std::int64_t ey, bool stream) {

@@ -9,11 +9,13 @@ import re
 import shutil
 import subprocess
 import tempfile
+from itertools import count
 
 RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
 CACHE = tempfile.mkdtemp(prefix="ridgeline-test-cache-")
 ENV = {**os.environ, "NO_COLOR": "1", "XDG_CACHE_HOME": CACHE}
+_jobs = count()
 
 
 def remove_cache():
@@ -24,10 +26,18 @@ def ridgeline(*args, timeout=300):
     return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
 
 
-def launched_process(variable, parent_is):
-    """The pid of the one process whose environment has `variable` (b"NAME=value") and whose
-    parent passes `parent_is(parent's comm)`: a rank as its launcher started it, not one of
-    its cases' children, which share its environment."""
+def job_environment():
+    """ENV with a mark of its own (RIDGELINE_TEST_JOB), which a launcher hands every rank:
+    launched_process finds this job's ranks, not those of another test running beside it."""
+    return dict(ENV, RIDGELINE_TEST_JOB=f"{os.getpid()}-{next(_jobs)}")
+
+
+def launched_process(job_env, variable, parent_is):
+    """The pid of the one process of the job started with `job_env` (job_environment) whose
+    environment has `variable` (b"NAME=value") and whose parent passes `parent_is(parent's
+    comm)`: a rank as its launcher started it, not one of its cases' children, which share its
+    environment."""
+    mark = f"RIDGELINE_TEST_JOB={job_env['RIDGELINE_TEST_JOB']}".encode()
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -39,7 +49,7 @@ def launched_process(variable, parent_is):
                 parent = f.read().strip()
         except OSError:
             continue
-        if variable in env and parent_is(parent):
+        if mark in env and variable in env and parent_is(parent):
             found.append(int(pid))
     assert len(found) == 1, found
     return found[0]
@@ -53,3 +63,16 @@ def assert_namespaces_removed(test, stderr):
     now = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
     for name in made.groups():
         test.assertNotIn(name, now)
+
+
+def network_namespace_reason():
+    """Why no network namespace can be made here (not root in a container without
+    CAP_SYS_ADMIN, no iproute2), or None: one is made and removed again to find out."""
+    if shutil.which("ip") is None:
+        return "ip not found (iproute2: scripts/install-deps)"
+    name = f"rl-check-{os.getpid()}"
+    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"cannot make a network namespace here: {r.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return None

@@ -18,7 +18,7 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, launched_process, remove_cache
+from cli_support import ENV, RIDGELINE, job_environment, launched_process, remove_cache
 
 MPIRUN = shutil.which("mpirun")
 QUICK = ["--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/", "--repetitions", "1",
@@ -29,9 +29,9 @@ def tearDownModule():
     remove_cache()
 
 
-def rank_process(rank):
-    """The pid of the ridgeline process of MPI rank `rank`."""
-    return launched_process(f"OMPI_COMM_WORLD_RANK={rank}".encode(),
+def rank_process(job_env, rank):
+    """The pid of the ridgeline process of MPI rank `rank` in the job started with `job_env`."""
+    return launched_process(job_env, f"OMPI_COMM_WORLD_RANK={rank}".encode(),
                             lambda parent: parent != "ridgeline")
 
 
@@ -165,9 +165,10 @@ class UnderMpirun(unittest.TestCase):
     def test_a_rank_killed_mid_run_is_named_and_every_finished_case_is_kept(self):
         args = ["--suite", "smoke", "--filter", "^gemm/cpu\\.(naive|reordered|tiled)/",
                 "--repetitions", "3", "--min-time", "0.1", "--no-probe", "-o", self.out]
+        job_env = job_environment()
         job = subprocess.Popen([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
                                 RIDGELINE, "run", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=ENV)
+                               stderr=subprocess.PIPE, text=True, env=job_env)
         journal = os.path.join(self.dir.name, "run.rank1.jsonl")
         deadline = time.time() + 120
         while time.time() < deadline and job.poll() is None:
@@ -176,7 +177,7 @@ class UnderMpirun(unittest.TestCase):
                     if f.read().count("\n") >= 4:  # at least one whole case
                         break
             time.sleep(0.02)
-        os.kill(rank_process(1), signal.SIGKILL)
+        os.kill(rank_process(job_env, 1), signal.SIGKILL)
         _, err = job.communicate(timeout=120)
         self.assertNotEqual(job.returncode, 0, err)
         with open(self.out) as f:

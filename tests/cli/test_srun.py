@@ -18,7 +18,8 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, assert_namespaces_removed, launched_process, remove_cache
+from cli_support import (ENV, RIDGELINE, assert_namespaces_removed, job_environment,
+                         launched_process, network_namespace_reason, remove_cache)
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 LOCAL_SLURM = os.path.join(SCRIPTS, "local-slurm")
@@ -48,23 +49,18 @@ REASON = why_not()
 
 
 def why_not_two_nodes():
-    for tool in ("ip", "nsenter", "unshare"):
+    for tool in ("nsenter", "unshare"):
         if shutil.which(tool) is None:
-            return f"{tool} not found (scripts/install-deps)"
-    name = f"rl-check-{os.getpid()}"
-    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"cannot make a network namespace here: {r.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", name], capture_output=True)
-    return None
+            return f"{tool} not found (util-linux)"
+    return network_namespace_reason()
 
 
 TWO_NODES = None if REASON else why_not_two_nodes()
 
 
-def task_process(rank):
-    """The pid of srun's task `rank` (started by slurmstepd)."""
-    return launched_process(f"SLURM_PROCID={rank}".encode(),
+def task_process(job_env, rank):
+    """The pid of srun's task `rank` (started by slurmstepd) in the job started with `job_env`."""
+    return launched_process(job_env, f"SLURM_PROCID={rank}".encode(),
                             lambda parent: parent == "slurmstepd")
 
 
@@ -84,10 +80,12 @@ class UnderSrun(unittest.TestCase):
                               cwd=self.dir.name)
 
     def start(self, tasks, *args):
-        """srun in the background, once its Slurm is up: the job and its SLURM_CONF."""
+        """srun in the background, once its Slurm is up: the job, its SLURM_CONF and its
+        environment (job_environment)."""
+        self.job_env = job_environment()
         job = subprocess.Popen([LOCAL_SLURM, "-n", str(tasks), "--", RIDGELINE, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=ENV, cwd=self.dir.name)
+                               env=self.job_env, cwd=self.dir.name)
         line = job.stderr.readline()
         self.assertIn("SLURM_CONF=", line)
         return job, line.strip().split("SLURM_CONF=", 1)[1]
@@ -151,7 +149,7 @@ class UnderSrun(unittest.TestCase):
     def test_a_task_that_dies_ends_the_step_and_each_journal_keeps_its_cases(self):
         job, _ = self.start(2, "run", *SLOW, "-o", self.out)
         journal = self.wait_for_cases(1, 4)
-        os.kill(task_process(1), signal.SIGKILL)
+        os.kill(task_process(self.job_env, 1), signal.SIGKILL)
         _, err = job.communicate(timeout=120)
         # Slurm's PMIx plugin ends the step when a task dies: the others are killed, no
         # merged Run; what each rank finished is in its journal, which report reads.

@@ -15,7 +15,8 @@ import subprocess
 import tempfile
 import unittest
 
-from cli_support import ENV, RIDGELINE, assert_namespaces_removed, remove_cache
+from cli_support import (ENV, RIDGELINE, assert_namespaces_removed, network_namespace_reason,
+                         remove_cache)
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 TWO_HOSTS = os.path.join(SCRIPTS, "two-hosts")
@@ -32,14 +33,7 @@ def why_not():
         return "mpirun not found (openmpi-bin: scripts/install-deps)"
     if os.environ.get("RIDGELINE_MPI_BUILT") != "1":
         return "this build has no MPI (RIDGELINE_WITH_MPI, libopenmpi-dev)"
-    if shutil.which("ip") is None:
-        return "ip not found (iproute2: scripts/install-deps)"
-    name = f"rl-check-{os.getpid()}"
-    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"cannot make a network namespace here: {r.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", name], capture_output=True)
-    return None
+    return network_namespace_reason()
 
 
 REASON = why_not()

@@ -245,14 +245,6 @@ TEST(Overlay, MarkersOnAHighDpiDeviceAreDrawnAtItsResolution) {
   EXPECT_GT(split, blocks / 20) << split << " of " << blocks;  // 13% here; 0 when scaled up
 }
 
-}  // namespace
-}  // namespace ridgeline::gui
-
-namespace ridgeline::gui {
-namespace {
-
-using namespace test_files;
-
 // A merged Run of two hosts (`mpirun ridgeline run`): File → Open its nodes apart shows one
 // run per host, overlaid, coloured by node; node-b's cases 10% slower.
 TEST(Overlay, AMergedRunOpensAsOneRunPerNodeColouredByNode) {

@@ -9,6 +9,8 @@
 #include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
+#include "ridgeline/kernels/patterns.hpp"
+#include "ridgeline/kernels/validation.hpp"
 
 namespace ridgeline {
 
@@ -192,6 +194,34 @@ TEST(EinsumLowering, EigenNamesTheOperandThatIsNotADenseMatrixPerBatch) {
   const Support apart = eigen->supports(einsum("btd,hdk->bthk", "b=2,t=3,d=4,h=5,k=6"), 1);
   EXPECT_FALSE(apart.ok);
   EXPECT_NE(apart.reason.find("B (hdk)"), std::string::npos) << apart.reason;
+}
+
+// Where Eigen's rank-2 form cannot take the operands, TTGT with Eigen's contraction as its GEMM
+// step runs them (as TensorFlow's Eigen path does): TTGT's work model and lapped steps, Eigen
+// named in the GEMM step's notes, the result the reference's.
+TEST(EinsumLowering, EigenRunsEveryOtherEquationBehindTtgtsPermutes) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const Problem p = einsum("bthr,bThr->bhtT", "b=2,t=3,h=4,r=5,T=6");
+  const auto k = catalog.create("cpu.eigen.ttgt", "einsum");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->info().role, KernelRole::vendor);
+  const Support s = k->supports(p, 2);
+  if (!s.ok && s.reason.find("built without Eigen") != std::string::npos) GTEST_SKIP() << s.reason;
+  ASSERT_TRUE(s.ok) << s.reason;
+  EXPECT_FALSE(catalog.create("cpu.eigen", "einsum")->supports(p, 2).ok);
+  EXPECT_EQ(k->work(p).bytes, catalog.create("cpu.ttgt", "einsum")->work(p).bytes);
+  std::vector<std::string> steps;
+  for (const PassWork& pass : k->passes(p)) steps.push_back(pass.name);
+  EXPECT_EQ(steps, (std::vector<std::string>{"permute_A", "permute_B", "gemm"}));
+  Operands ops = allocate_operands(p);
+  fill_operands(ops, "normal", 1);
+  k->prepare(p, ops, 2);
+  k->run();
+  const Validation v = validate(p, ops, 7);
+  EXPECT_EQ(v.disposition, Disposition::passed) << v.message;
+  const std::string gemm = k->notes().at("gemm");
+  EXPECT_NE(gemm.find("Eigen"), std::string::npos) << gemm;
+  EXPECT_NE(gemm.find("8 products of 3x6x5"), std::string::npos) << gemm;
 }
 
 // oneDNN's matmul takes the strided view with every batch index a dimension of its own: one

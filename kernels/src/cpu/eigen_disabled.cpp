@@ -8,9 +8,14 @@ namespace ridgeline {
 namespace {
 class EigenDisabled : public Kernel {
  public:
-  explicit EigenDisabled(const char* op)
-      : info_{op,   "cpu.eigen",        Device::cpu,       {DType::f32, DType::f64},
-              true, "Eigen (disabled)", KernelRole::vendor} {}
+  EigenDisabled(const char* op, const char* backend)
+      : info_{op,
+              backend,
+              Device::cpu,
+              {DType::f32, DType::f64},
+              true,
+              "Eigen (disabled)",
+              KernelRole::vendor} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem&, int) const override {
     return Support::no("built without Eigen; reconfigure with -DRIDGELINE_WITH_EIGEN=ON");
@@ -24,11 +29,15 @@ class EigenDisabled : public Kernel {
 }  // namespace
 
 std::unique_ptr<Kernel> make_eigen_gemm() {
-  return std::make_unique<EigenDisabled>("gemm");
+  return std::make_unique<EigenDisabled>("gemm", "cpu.eigen");
 }
 
 std::unique_ptr<Kernel> make_einsum_eigen() {
-  return std::make_unique<EigenDisabled>("einsum");
+  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen");
+}
+
+std::unique_ptr<Kernel> make_einsum_eigen_ttgt() {
+  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen.ttgt");
 }
 
 }  // namespace ridgeline

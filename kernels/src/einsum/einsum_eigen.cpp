@@ -8,6 +8,10 @@
 // equation from one instantiation, but Eigen's index arithmetic then runs over the padding:
 // on a 512^3 matmul (Zen 3, f32, 1 thread) that ran at 0.4x the rank-2 form, a number about
 // our wrapper rather than Eigen, so it is not offered. No added bytes.
+//
+// Every other equation reaches Eigen as TensorFlow's Eigen path runs einsum on the CPU: the
+// operands permuted to [batch, m, k] and [batch, k, n], the same rank-2 contraction per batch, the
+// result permuted back (cpu.eigen.ttgt: the TTGT kernel's permutes, einsum_ttgt.hpp).
 #define EIGEN_USE_THREADS
 #include <fmt/format.h>
 
@@ -18,28 +22,54 @@
 #include "../cpu/eigen_isa.hpp"
 #include "einsum_kernels.hpp"
 #include "einsum_lowering.hpp"
+#include "einsum_ttgt.hpp"
 
 namespace ridgeline {
 
 namespace {
 
+// Eigen's thread pool and the device that runs a contraction on it.
+class EigenThreads {
+ public:
+  void start(int threads) {
+    device_.reset();
+    pool_.emplace(threads);
+    device_.emplace(&*pool_, threads);
+  }
+  const Eigen::ThreadPoolDevice& device() const { return *device_; }
+
+ private:
+  std::optional<Eigen::ThreadPool> pool_;
+  std::optional<Eigen::ThreadPoolDevice> device_;
+};
+
 // Per batch: C (m x n) = A (m x k, or k x m with ta) times B (k x n, or n x k with tb),
-// contracted over k; the strided call's operands (B first where the product is swapped).
+// contracted over k; `left` and `right` are the view's operands (B first where the product
+// is swapped).
 template <typename T>
-void eigen_matrices(const StridedCall& call, const Eigen::ThreadPoolDevice& device) {
-  const StridedView& v = call.view;
+void eigen_matrices(const StridedView& v, const std::vector<BatchOffsets>& offsets,
+                    const void* left_operand, const void* right_operand, void* c_operand,
+                    const Eigen::ThreadPoolDevice& device) {
   using Matrix = Eigen::TensorMap<const Eigen::Tensor<T, 2, Eigen::RowMajor>>;
   using Pair = Eigen::IndexPair<Eigen::Index>;
   const std::array<Pair, 1> pair{Pair(v.ta ? 0 : 1, v.tb ? 1 : 0)};
-  const T* left = static_cast<const T*>(call.left);
-  const T* right = static_cast<const T*>(call.right);
-  T* c = static_cast<T*>(call.c);
-  for (const BatchOffsets& o : call.offsets) {
+  const T* left = static_cast<const T*>(left_operand);
+  const T* right = static_cast<const T*>(right_operand);
+  T* c = static_cast<T*>(c_operand);
+  for (const BatchOffsets& o : offsets) {
     Matrix a(left + o.a, v.ta ? v.k : v.m, v.ta ? v.m : v.k);
     Matrix b(right + o.b, v.tb ? v.n : v.k, v.tb ? v.k : v.n);
     Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>>(c + o.c, v.m, v.n).device(device) =
         a.contract(b, pair);
   }
+}
+
+void eigen_products(bool f64, const StridedView& v, const std::vector<BatchOffsets>& offsets,
+                    const void* left, const void* right, void* c, const EigenThreads& threads) {
+  if (f64)
+    eigen_matrices<double>(v, offsets, left, right, c, threads.device());
+  else
+    eigen_matrices<float>(v, offsets, left, right, c, threads.device());
 }
 
 // A matrix of `rows` rows of `length` elements stored `ld` apart is dense where `ld` is the
@@ -56,7 +86,8 @@ Support matrices_view(const EinsumSpec& s, StridedView& v) {
   const auto not_dense = [](const char* which, const std::string& indices) {
     return Support::no(
         fmt::format("{} ({}) is not a dense matrix per batch: Eigen's rank-2 "
-                    "contraction (the one this build compiles) needs it",
+                    "contraction (the one this build compiles) needs it; cpu.eigen.ttgt "
+                    "permutes it first",
                     which, indices));
   };
   if (!dense(v.ta ? v.k : v.m, v.ta ? v.m : v.k, v.lda))
@@ -79,15 +110,10 @@ class EinsumEigen final : public Kernel {
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     call_ = strided_call(problem, operands);
     f64_ = problem.dtype == DType::f64;
-    device_.reset();
-    pool_.emplace(threads);
-    device_.emplace(&*pool_, threads);
+    threads_.start(threads);
   }
   void run() override {
-    if (f64_)
-      eigen_matrices<double>(call_, *device_);
-    else
-      eigen_matrices<float>(call_, *device_);
+    eigen_products(f64_, call_.view, call_.offsets, call_.left, call_.right, call_.c, threads_);
   }
   std::map<std::string, std::string> notes() const override {
     return {{"isa", eigen_isa()}, {"contraction", describe(call_.view)}};
@@ -106,14 +132,61 @@ class EinsumEigen final : public Kernel {
       KernelRole::vendor};
   StridedCall call_;
   bool f64_ = false;
-  std::optional<Eigen::ThreadPool> pool_;
-  std::optional<Eigen::ThreadPoolDevice> device_;
+  EigenThreads threads_;
+};
+
+// TTGT's GEMM step as Eigen's rank-2 contraction per batch of the dense permuted operands.
+class EigenTtgtGemm final : public TtgtGemm {
+ public:
+  Support supports(const KernelInfo& info, const Problem& problem, int threads) const override {
+    if (Support s = check_common_support(info, problem, threads); !s) return s;
+    return gemm_lowering_support(einsum_spec(problem));
+  }
+  void prepare(DType dtype, const TtgtPlan& plan, int threads) override {
+    view_ = StridedView{};
+    view_.m = plan.m;
+    view_.n = plan.n;
+    view_.k = view_.lda = plan.k;
+    view_.ldb = plan.n;
+    view_.batches = plan.batch;
+    batches_ = dense_batch_offsets(plan);
+    f64_ = dtype == DType::f64;
+    threads_.start(threads);
+  }
+  void run(const void* a, const void* b, void* c) override {
+    eigen_products(f64_, view_, batches_, a, b, c, threads_);
+  }
+  std::string describe() const override {
+    return fmt::format("Eigen {}.{}.{} rank-2 contraction per batch ({})", EIGEN_WORLD_VERSION,
+                       EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa());
+  }
+
+ private:
+  StridedView view_;
+  std::vector<BatchOffsets> batches_;
+  bool f64_ = false;
+  EigenThreads threads_;
 };
 
 }  // namespace
 
 std::unique_ptr<Kernel> make_einsum_eigen() {
   return std::make_unique<EinsumEigen>();
+}
+
+std::unique_ptr<Kernel> make_einsum_eigen_ttgt() {
+  return make_einsum_ttgt_with(
+      {"einsum",
+       "cpu.eigen.ttgt",
+       Device::cpu,
+       {DType::f32, DType::f64},
+       true,
+       fmt::format("transpose-GEMM-transpose as TensorFlow's Eigen path runs einsum: the own "
+                   "permutes around Eigen {}.{}.{}'s rank-2 Tensor contraction per batch ({}), "
+                   "on Eigen's thread pool",
+                   EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa()),
+       KernelRole::vendor},
+      std::make_unique<EigenTtgtGemm>());
 }
 
 }  // namespace ridgeline

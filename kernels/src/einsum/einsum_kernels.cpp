@@ -8,6 +8,7 @@ void add_einsum_kernels(KernelCatalog& catalog) {
   catalog.add(make_einsum_strided);
   catalog.add(make_einsum_gett);
   catalog.add(make_einsum_eigen);
+  catalog.add(make_einsum_eigen_ttgt);
   catalog.add(make_einsum_onednn);
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "blas_probe.hpp"
+#include "collective_watch.hpp"
 #include "commands.hpp"
 #include "number_checks.hpp"
 #include "progress.hpp"
@@ -239,10 +240,13 @@ int execute_run(RunOptions& opt,
                     tty);
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {
+    const KernelInfo* info = catalog.find(c.backend, c.problem.op);
+    if (opt.collective_watch && info && info->ranks > 0) opt.collective_watch->entered(c);
     if (!quiet) progress.started(i, c.name());
   };
   observer.case_finished = [&](std::size_t i, std::size_t, const CaseSpec& c,
                                const std::vector<CaseResult>& results) {
+    if (opt.collective_watch) opt.collective_watch->left();
     if (!quiet) return progress.finished(i, c.name(), "  " + headline(results));
     for (const CaseResult& r : results)
       if (r.ridgeline && failed(r.ridgeline->validation.disposition)) {

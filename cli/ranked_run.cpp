@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <numeric>
 
+#include "collective_watch.hpp"
 #include "ridgeline/cluster/host_share.hpp"
 #include "ridgeline/cluster/rank_runs.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
+#include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -76,6 +78,51 @@ void wait_for_rank_runs(const std::string& merged, int ranks) {
   }
 }
 
+// Every rank's part from its files, where the gather cannot happen; `own` is this rank's
+// where it has one in memory (rank 0 after its plan), else rank 0's is read too.
+std::vector<cluster::RankRun> parts_from_files(const std::vector<cluster::RankRun>& ranks,
+                                               const std::string& merged,
+                                               const std::optional<cluster::RankRun>& own) {
+  std::vector<cluster::RankRun> parts;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    if (r == 0 && own) {
+      parts.push_back(*own);
+      continue;
+    }
+    parts.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
+    parts.back().gpus = ranks[r].gpus;
+  }
+  return parts;
+}
+
+// Ends this rank where it cannot leave a collective (it does not return), `why` being its
+// outcome: rank 0 first writes the merged Run from every rank's files, its own included
+// (the plan's Run is still being made), with this process's context. Exiting without
+// MPI_Finalize makes the launcher end the job, stopping the other ranks, which a watch ends
+// the same way where a call holds them.
+[[noreturn]] void end_rank_in_collective(const std::vector<cluster::RankRun>& ranks,
+                                         const cluster::RankPlace& place, const std::string& merged,
+                                         const std::string& why, int status) {
+  if (place.rank == 0) {
+    std::vector<cluster::RankRun> parts = parts_from_files(ranks, merged, std::nullopt);
+    if (cluster::RankRun& own = parts.front(); own.run) {
+      own.failure =
+          fmt::format("{}: the {} results its journal kept", why, own.run->benchmarks.size());
+      own.run->context = current_context();
+      own.run->context.machine = this_machine(false, false).model;
+    }
+    const Run run = cluster::merge_rank_runs(parts);
+    write_run_file(merged, run);
+    fmt::print(stderr,
+               "wrote {}: {} results from {} ranks on {} host{}, read from the ranks' files "
+               "(the job was stopped)\n",
+               escape_visible(merged), run.benchmarks.size(), place.ranks, place.nodes,
+               place.nodes == 1 ? "" : "s");
+  }
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
 }  // namespace
 
 std::string launched_by() {
@@ -119,12 +166,50 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     for (std::size_t r = 0; r < all.size(); ++r)
       ranks.push_back(cluster::decode_rank_run(all[r], static_cast<int>(r)));
   }
+  // A collective case this rank cannot leave ends it: past the case time limit (the case
+  // journaled as timed out), stopped while held inside, or left part-way by a throw here.
+  const std::string journal = cluster::rank_journal(merged, place.rank);
+  const double limit_s = opt.settings.case_timeout_s;
+  CollectiveWatch watch(limit_s, [&](const CaseSpec& held_in, bool timed_out) {
+    // Stopped: the launcher kills every rank a second after its SIGTERM; only rank 0 has
+    // something to do first (the other ranks' journals hold what they finished).
+    if (!timed_out && place.rank != 0) return;
+    if (timed_out) {
+      append_line_durably(
+          journal,
+          to_json(untimed_result(held_in, Disposition::timed_out,
+                                 fmt::format("still inside the collective after {} s (the case "
+                                             "time limit): another rank stopped answering (it "
+                                             "hung, died or left a call part-way); this rank "
+                                             "ended the job",
+                                             limit_s)))
+              .dump());
+      fmt::print(stderr,
+                 "ridgeline run: rank {} on {}: {} timed out inside the collective after {} s: "
+                 "ending the job\n",
+                 place.rank, escape_visible(place.host), escape_visible(held_in.name()), limit_s);
+    }
+    end_rank_in_collective(
+        ranks, place, merged,
+        timed_out ? fmt::format("ended the job: {} timed out inside the collective", held_in.name())
+                  : fmt::format("stopped inside the collective of {}", held_in.name()),
+        timed_out ? 1 : 130);
+  });
+  opt.collective_watch = &watch;
+
   cluster::RankRun part{place, cpus, Run{}, "", gpus};
   int rc = 0;
   try {
     rc = execute_run(opt, machine_for_run, *part.run);
   } catch (const InputError&) {
     throw;  // every rank was given the same command line: all of them stop here
+  } catch (const CollectiveLeft& left) {
+    fmt::print(stderr, "ridgeline run: rank {} on {}: {}: ending the job\n", place.rank,
+               escape_visible(place.host),
+               escape_visible(left.result.ridgeline->validation.message));
+    end_rank_in_collective(
+        ranks, place, merged,
+        fmt::format("ended the job: {} was left part-way here", left.result.run_name), 1);
   } catch (const std::exception& e) {
     part.run.reset();
     part.failure = fmt::format("failed: {}", e.what());
@@ -143,17 +228,9 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     // and each rank's part is read from its files. Merged at once from what they hold (the
     // launcher kills what is left a second after its SIGTERM, sooner than a loaded machine
     // may let the other ranks finish), then again once they have written their Runs.
-    const auto from_files = [&] {
-      std::vector<cluster::RankRun> parts{part};
-      for (std::size_t r = 1; r < ranks.size(); ++r) {
-        parts.push_back(cluster::rank_run_from_files(ranks[r].place, ranks[r].cpus, merged));
-        parts.back().gpus = ranks[r].gpus;
-      }
-      return parts;
-    };
-    write_run_file(merged, cluster::merge_rank_runs(from_files()));
+    write_run_file(merged, cluster::merge_rank_runs(parts_from_files(ranks, merged, part)));
     wait_for_rank_runs(merged, place.ranks);
-    decoded = from_files();
+    decoded = parts_from_files(ranks, merged, part);
   }
   Run run = cluster::merge_rank_runs(decoded);
   write_run_file(merged, run);

@@ -17,6 +17,8 @@ class RankWorld;
 
 namespace ridgeline::cli {
 
+class CollectiveWatch;
+
 struct RunOptions {
   PlanRequest plan;
   std::vector<std::string> shapes;
@@ -43,6 +45,9 @@ struct RunOptions {
   // The MPI job this process is a rank of (ranked_run.cpp), for the collective kernels; null
   // outside a job, where they say why they cannot run.
   const cluster::RankWorld* world = nullptr;
+  // Under a launcher: told when each collective case starts and ends at this rank, so that
+  // a rank held inside one can be ended from outside the call (collective_watch.hpp).
+  CollectiveWatch* collective_watch = nullptr;
 };
 
 // The command line as given, recorded in every Run (set once by main).

@@ -117,6 +117,9 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   return r;
 }
 
+CollectiveLeft::CollectiveLeft(CaseResult r)
+    : std::runtime_error(r.error_message), result(std::move(r)) {}
+
 std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, double flops) {
   std::vector<Metric> out;
   for (const auto& m : readings)
@@ -167,14 +170,25 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     return threw.empty() ? elsewhere("prepare() failed")
                          : std::vector<CaseResult>{
                                untimed_result(spec, Disposition::crashed, threw, &kernel->info())};
+  // From here a collective's ranks are inside its calls together: one that throws cannot
+  // leave them there and go on (CollectiveLeft).
+  const bool collective = kernel->info().ranks > 0;
+  const auto crashed = [&](const std::string& why) -> std::vector<CaseResult> {
+    if (!collective) return {untimed_result(spec, Disposition::crashed, why, &kernel->info())};
+    throw CollectiveLeft(untimed_result(
+        spec, Disposition::crashed,
+        fmt::format("{} (part-way through a collective, whose other ranks wait inside it: this "
+                    "rank ended the job)",
+                    why),
+        &kernel->info()));
+  };
   Validation validation;
   try {
     kernel->run();
     kernel->finish();
     validation = validate(problem, ops, settings.seed + 100);
   } catch (const std::exception& e) {
-    return {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()),
-                           &kernel->info())};
+    return crashed(fmt::format("threw: {}", e.what()));
   }
   WorkModel work = kernel->work(problem);
   const bool passed = validation.disposition == Disposition::passed;
@@ -214,6 +228,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   PassClock* pass_clock = kernel->pass_clock();
   const std::vector<PassWork> passes =
       pass_clock ? kernel->passes(problem) : std::vector<PassWork>{};
+  std::string threw_while_timed;
   auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& state) {
     if (pass_clock) pass_clock->reset();
     for (auto& c : collectors) c->start();
@@ -226,7 +241,8 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
       else
         for (auto _ : state) kernel->run();
     } catch (const std::exception& e) {  // a device fault mid-run: recorded with its reason
-      state.SkipWithError(fmt::format("threw while timed: {}", e.what()).c_str());
+      threw_while_timed = fmt::format("threw while timed: {}", e.what());
+      state.SkipWithError(threw_while_timed.c_str());
     }
     likwid_marker_stop(region, spec.threads);
     for (auto& c : collectors) c->stop();
@@ -247,8 +263,13 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   bench->Repetitions(settings.repetitions)
       ->Unit(time_unit_of(time_unit_for(work, kernel->info().device)));
   // A collective kernel's ranks must make the same calls: a count they agreed on.
-  const std::optional<std::int64_t> agreed =
-      settings.iterations ? settings.iterations : kernel->fixed_iterations(settings.min_time_s);
+  std::optional<std::int64_t> agreed = settings.iterations;
+  try {
+    if (!agreed) agreed = kernel->fixed_iterations(settings.min_time_s);
+  } catch (const std::exception& e) {
+    benchmark::ClearRegisteredBenchmarks();
+    return crashed(fmt::format("threw: {}", e.what()));
+  }
   if (agreed)  // a fixed count: Google Benchmark allows no warm-up with it
     bench->Iterations(*agreed);
   else
@@ -265,6 +286,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     benchmark::RunSpecifiedBenchmarks(&reporter, ".");
   }
   benchmark::ClearRegisteredBenchmarks();
+  if (collective && !threw_while_timed.empty()) return crashed(threw_while_timed);
 
   if (reporter.runs().empty())
     return {untimed_result(spec, Disposition::crashed, "Google Benchmark reported no run",

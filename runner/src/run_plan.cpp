@@ -43,6 +43,8 @@ std::vector<CaseResult> run_one(const KernelCatalog& catalog, const CaseSpec& sp
   auto body = [&] {
     try {
       return encode(execute_case(catalog, spec, settings));
+    } catch (const CollectiveLeft&) {
+      throw;  // the rank cannot go on: run_plan journals it and the caller ends the job
     } catch (const std::exception& e) {
       return encode(
           {untimed_result(spec, Disposition::crashed, fmt::format("threw: {}", e.what()), info)});
@@ -177,8 +179,15 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
       const std::size_t step = static_cast<std::size_t>(round) * plan.size() + i;
       if (observer.case_started) observer.case_started(step, total, plan[i]);
       bool was_interrupted = false;
-      std::vector<CaseResult> results =
-          run_one(catalog, plan[i], per_round, interrupted, was_interrupted);
+      std::vector<CaseResult> results;
+      try {
+        results = run_one(catalog, plan[i], per_round, interrupted, was_interrupted);
+      } catch (CollectiveLeft& left) {
+        left.result.family_index = static_cast<std::int64_t>(i);
+        if (journal) append_line_durably(*journal, to_json(left.result).dump());
+        if (observer.case_finished) observer.case_finished(step, total, plan[i], {left.result});
+        throw;
+      }
       if (was_interrupted) {
         run.context.interrupted = true;
         break;

@@ -195,6 +195,70 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(merged, kept[:len(merged)])
         self.assertTrue(any(b["ridgeline"]["rank"] == 0 for b in run["benchmarks"]))
 
+    def start_collectives(self, *extra):
+        """A job of two ranks in the collectives suite, returned once rank 1 has finished a
+        case: each case then runs for seconds (20 repetitions of at least 0.2 s), so the ranks
+        are inside a collective."""
+        job_env = job_environment()
+        job = subprocess.Popen([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                                RIDGELINE, "run", "--suite", "collectives", "--repetitions", "20",
+                                "--min-time", "0.2", "--no-probe", *extra, "-o", self.out],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=job_env)
+        journal = os.path.join(self.dir.name, "run.rank1.jsonl")
+        deadline = time.time() + 120
+        while time.time() < deadline and job.poll() is None:
+            if os.path.exists(journal):
+                with open(journal) as f:
+                    if f.read().count("\n") >= 4:
+                        break
+            time.sleep(0.02)
+        time.sleep(0.5)
+        return job, job_env
+
+    def merged_ranks(self):
+        with open(self.out) as f:
+            run = json.load(f)
+        self.assertTrue(run["context"]["ridgeline"]["interrupted"])
+        return run, run["context"]["ridgeline"]["ranks"]
+
+    def test_a_rank_held_inside_a_collective_ends_the_job_at_the_case_time_limit(self):
+        # Rank 1 stopped (SIGSTOP) mid-case: rank 0 waits inside the collective until the
+        # case time limit, notes the case timed out, writes the merged Run and ends the job.
+        job, job_env = self.start_collectives("--case-timeout", "3")
+        os.kill(rank_process(job_env, 1), signal.SIGSTOP)
+        _, err = job.communicate(timeout=120)
+        self.assertNotEqual(job.returncode, 0, err)
+        self.assertRegex(err, r"rank 0 on \S+: allreduce/\S+ timed out inside the collective "
+                              r"after 3 s: ending the job")
+        self.assertIn("read from the ranks' files (the job was stopped)", err)
+        run, ranks = self.merged_ranks()
+        self.assertRegex(ranks[0]["outcome"], r"^ended the job: \S+ timed out inside the "
+                                              r"collective: the \d+ results its journal kept")
+        self.assertIn("ended before writing its Run", ranks[1]["outcome"])
+        timed_out = [b for b in run["benchmarks"]
+                     if b["ridgeline"]["validation"]["disposition"] == "timed_out"]
+        self.assertEqual([b["ridgeline"]["rank"] for b in timed_out], [0], err)
+        self.assertIn("another rank stopped answering",
+                      timed_out[0]["ridgeline"]["validation"]["message"])
+        # Every finished case of both ranks is kept.
+        self.assertTrue(any(b["ridgeline"]["rank"] == 1 and
+                            b["ridgeline"]["validation"]["disposition"] == "passed"
+                            for b in run["benchmarks"]))
+
+    def test_a_rank_killed_inside_a_collective_leaves_a_merged_run(self):
+        # Rank 0, held inside the collective when the launcher's SIGTERM comes, cannot reach
+        # the end of its plan: it writes the merged Run from the files before the SIGKILL.
+        job, job_env = self.start_collectives()
+        os.kill(rank_process(job_env, 1), signal.SIGKILL)
+        _, err = job.communicate(timeout=120)
+        self.assertNotEqual(job.returncode, 0, err)
+        self.assertIn("read from the ranks' files (the job was stopped)", err)
+        run, ranks = self.merged_ranks()
+        self.assertRegex(ranks[0]["outcome"], r"^stopped inside the collective of allreduce/")
+        self.assertIn("ended before writing its Run (killed?)", ranks[1]["outcome"])
+        self.assertEqual({b["ridgeline"]["rank"] for b in run["benchmarks"]}, {0, 1})
+
     def test_the_network_probe_measures_every_pattern_between_the_ranks(self):
         net = os.path.join(self.dir.name, "network.json")
         r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "4",

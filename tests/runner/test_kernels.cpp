@@ -21,7 +21,11 @@ enum class Misbehaviour {
   // A collective's rank that is right, in a job where another rank was not: its agreement
   // (Kernel::all_ranks) says no after validation, or already after prepare().
   other_rank_wrong,
-  other_rank_unprepared
+  other_rank_unprepared,
+  // A collective (KernelInfo::ranks) that throws after its ranks agreed to run it: at its
+  // validating call, or once timed.
+  collective_throws,
+  collective_throws_when_timed
 };
 
 class MisbehavingKernel : public Kernel {
@@ -30,7 +34,10 @@ class MisbehavingKernel : public Kernel {
       : info_{"gemm", std::move(backend), Device::cpu, {DType::f32, DType::f64},
               false,  "test-only"},
         how_(how),
-        inner_(make_naive_gemm()) {}
+        inner_(make_naive_gemm()) {
+    if (how == Misbehaviour::collective_throws || how == Misbehaviour::collective_throws_when_timed)
+      info_.ranks = 2;
+  }
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& p, int threads) const override {
     return check_common_support(info_, p, threads);
@@ -60,7 +67,10 @@ class MisbehavingKernel : public Kernel {
       case Misbehaviour::other_rank_unprepared:
         inner_->run();
         return;
+      case Misbehaviour::collective_throws:
+        throw std::runtime_error("the shard's buffer was not registered");
       case Misbehaviour::throws_when_timed:  // right once (validation), then a device-like fault
+      case Misbehaviour::collective_throws_when_timed:
         if (runs_++ > 0)
           throw std::runtime_error("cudaStreamSynchronize failed: an illegal address");
         inner_->run();
@@ -96,7 +106,9 @@ KernelCatalog catalog_with_test_kernels() {
       {"test.unwritten", Misbehaviour::unwritten},
       {"test.throws_when_timed", Misbehaviour::throws_when_timed},
       {"test.other_rank_wrong", Misbehaviour::other_rank_wrong},
-      {"test.other_rank_unprepared", Misbehaviour::other_rank_unprepared}};
+      {"test.other_rank_unprepared", Misbehaviour::other_rank_unprepared},
+      {"test.collective_throws", Misbehaviour::collective_throws},
+      {"test.collective_throws_when_timed", Misbehaviour::collective_throws_when_timed}};
   for (const auto& test : tests) {
     std::string backend = test.first;
     Misbehaviour how = test.second;

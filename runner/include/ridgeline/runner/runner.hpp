@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "ridgeline/collectors/counter_group.hpp"
@@ -51,6 +52,16 @@ std::vector<Metric> energy_efficiency(const std::vector<Metric>& readings, doubl
 CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const std::string& why,
                           const KernelInfo* info = nullptr);
 
+// A collective case (KernelInfo::ranks) that failed at this rank after its ranks agreed to
+// run it: a throw in run() leaves the other ranks inside a call this rank will not make, and
+// none of its later calls would be matched to theirs, so the rank cannot go on with the
+// plan. execute_case throws it; run_plan journals `result` (crashed, with why) and throws it
+// on; the caller ends the job (ridgeline run under a launcher: cli/collective_watch.hpp).
+struct CollectiveLeft : std::runtime_error {
+  explicit CollectiveLeft(CaseResult r);
+  CaseResult result;
+};
+
 struct RunObserver {
   std::function<void(std::size_t index, std::size_t total, const CaseSpec&)> case_started;
   std::function<void(std::size_t index, std::size_t total, const CaseSpec&,
@@ -60,7 +71,8 @@ struct RunObserver {
 
 // Runs a plan case by case. Each finished case is appended to `journal` (JSON lines)
 // before the next starts; the returned Run holds every case that finished. Stops early,
-// marking the run interrupted, when `interrupted` becomes true.
+// marking the run interrupted, when `interrupted` becomes true. A collective case left
+// part-way at this rank is journaled and thrown (CollectiveLeft): the plan cannot go on.
 Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
              const RunSettings& settings, const std::optional<std::filesystem::path>& journal,
              const RunObserver& observer, const std::atomic<bool>* interrupted = nullptr);

@@ -7,6 +7,7 @@ tearDownModule).
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from itertools import count
@@ -24,6 +25,27 @@ def remove_cache():
 
 def ridgeline(*args, timeout=300):
     return subprocess.run([RIDGELINE, *args], capture_output=True, text=True, timeout=timeout, env=ENV)
+
+
+def run_script(args, timeout, **kwargs):
+    """subprocess.run(capture_output=True, text=True) for a script that starts daemons or
+    namespaces and removes them as it exits (local-slurm, two-hosts): past `timeout` its whole
+    process group is sent SIGTERM (the launcher it runs ends its ranks, then the script's own
+    cleanup runs), and SIGKILL 30 s later; then TimeoutExpired, as subprocess.run raises it. A
+    hung job then leaves no daemon, namespace or spinning rank behind for the next test."""
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True, **kwargs) as p:
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)
+            try:
+                out, err = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                out, err = p.communicate()
+            raise subprocess.TimeoutExpired(args, timeout, out, err)
+    return subprocess.CompletedProcess(args, p.returncode, out, err)
 
 
 def job_environment():

@@ -19,7 +19,8 @@ import time
 import unittest
 
 from cli_support import (ENV, RIDGELINE, assert_namespaces_removed, job_environment,
-                         launched_process, network_namespace_reason, remove_cache)
+                         launched_process, network_namespace_reason, remove_cache,
+                         run_script)
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 LOCAL_SLURM = os.path.join(SCRIPTS, "local-slurm")
@@ -74,10 +75,8 @@ class UnderSrun(unittest.TestCase):
         self.dir.cleanup()
 
     def srun(self, tasks, *args, nodes=1):
-        return subprocess.run([LOCAL_SLURM, "--nodes", str(nodes), "-n", str(tasks), "--",
-                               RIDGELINE, *args],
-                              capture_output=True, text=True, timeout=300, env=ENV,
-                              cwd=self.dir.name)
+        return run_script([LOCAL_SLURM, "--nodes", str(nodes), "-n", str(tasks), "--",
+                           RIDGELINE, *args], timeout=300, env=ENV, cwd=self.dir.name)
 
     def start(self, tasks, *args):
         """srun in the background, once its Slurm is up: the job, its SLURM_CONF and its

@@ -16,7 +16,7 @@ import tempfile
 import unittest
 
 from cli_support import (ENV, RIDGELINE, assert_namespaces_removed, network_namespace_reason,
-                         remove_cache)
+                         remove_cache, run_script)
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
 TWO_HOSTS = os.path.join(SCRIPTS, "two-hosts")
@@ -48,9 +48,8 @@ class TwoHosts(unittest.TestCase):
         self.dir.cleanup()
 
     def two_hosts(self, *args, per_host=1):
-        r = subprocess.run([TWO_HOSTS, "-n", str(per_host), "--", RIDGELINE, *args],
-                           capture_output=True, text=True, timeout=300, env=ENV,
-                           cwd=self.dir.name)
+        r = run_script([TWO_HOSTS, "-n", str(per_host), "--", RIDGELINE, *args], timeout=300,
+                       env=ENV, cwd=self.dir.name)
         assert_namespaces_removed(self, r.stderr)
         return r
 

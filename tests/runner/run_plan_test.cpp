@@ -16,18 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-CaseSpec spec(const std::string& backend, std::int64_t n) {
-  return {backend, gemm_problem(Shape{n, n, n, 1}, Layout::NN, DType::f64, "normal"), 1};
-}
-
-RunSettings quick() {
-  RunSettings s;
-  s.repetitions = 2;
-  s.min_time_s = 0.001;
-  s.warmup_s = 0;
-  s.case_timeout_s = 3;
-  return s;
-}
+using testing::quick;
+using testing::spec;
 
 // The first result recorded for each case, in plan order.
 std::vector<const CaseResult*> first_per_case(const Run& run) {
@@ -107,63 +97,6 @@ TEST(ExecuteCase, AFaultWhileTimedIsRecordedWithItsReason) {
                             r.error_message.find("threw while timed: cudaStreamSynchronize") !=
                                 std::string::npos);
   EXPECT_TRUE(recorded) << results.front().error_message;
-}
-
-// A collective's ranks time a case together or not at all (Kernel::all_ranks): a rank whose
-// own result was right, in a job where another rank's was not (or another could not prepare),
-// leaves the case untimed, says why, and is not itself counted as wrong.
-TEST(ExecuteCase, ACollectiveRankLeavesTheCaseUntimedWhenAnotherRankFailed) {
-  const KernelCatalog catalog = testing::catalog_with_test_kernels();
-  for (const char* backend : {"test.other_rank_wrong", "test.other_rank_unprepared"}) {
-    const std::vector<CaseResult> results = execute_case(catalog, spec(backend, 8), quick());
-    ASSERT_EQ(results.size(), 1u) << backend;
-    const CaseResult& r = results.front();
-    EXPECT_EQ(r.ridgeline->validation.disposition, Disposition::skipped) << backend;
-    EXPECT_NE(r.ridgeline->validation.message.find("on another rank of the job"), std::string::npos)
-        << r.ridgeline->validation.message;
-    EXPECT_EQ(r.iterations, 0) << backend;
-  }
-}
-
-// A collective that throws at one rank after its ranks agreed to run it leaves the others
-// inside a call: the rank cannot go on, so run_plan journals the crash and throws it on
-// (the caller ends the job); the cases before it stay in the journal, none after it runs.
-TEST(RunPlan, ACollectiveLeftPartWayIsJournaledAndStopsThePlan) {
-  const KernelCatalog catalog = testing::catalog_with_test_kernels();
-  for (const char* backend : {"test.collective_throws", "test.collective_throws_when_timed"}) {
-    const std::filesystem::path journal =
-        std::filesystem::path(::testing::TempDir()) / "collective_left.jsonl";
-    std::filesystem::remove(journal);
-    const std::vector<CaseSpec> plan{spec("cpu.naive", 8), spec(backend, 8), spec("cpu.naive", 9)};
-    std::vector<std::string> finished;
-    RunObserver observer;
-    observer.case_finished = [&](std::size_t, std::size_t, const CaseSpec& c,
-                                 const std::vector<CaseResult>&) { finished.push_back(c.name()); };
-    std::string why;
-    try {
-      run_plan(catalog, plan, quick(), journal, observer);
-    } catch (const CollectiveLeft& left) {
-      why = left.result.ridgeline->validation.message;
-      EXPECT_EQ(left.result.ridgeline->validation.disposition, Disposition::crashed);
-      EXPECT_EQ(left.result.family_index, 1);
-    }
-    EXPECT_NE(why.find("part-way through a collective"), std::string::npos) << backend << why;
-    EXPECT_NE(why.find(std::string(backend).find("timed") != std::string::npos
-                           ? "threw while timed: cudaStreamSynchronize"
-                           : "threw: the shard's buffer"),
-              std::string::npos)
-        << why;
-    EXPECT_EQ(finished, (std::vector<std::string>{plan[0].name(), plan[1].name()})) << backend;
-    std::ifstream in(journal);
-    std::string line, text, last;
-    while (std::getline(in, line)) {
-      text += line + "\n";
-      last = line;
-    }
-    EXPECT_NE(text.find(plan[0].name()), std::string::npos) << text;
-    EXPECT_EQ(text.find(plan[2].name()), std::string::npos) << text;
-    EXPECT_NE(last.find("part-way through a collective"), std::string::npos) << last;
-  }
 }
 
 TEST(RunPlan, InterruptKeepsWhatFinished) {

@@ -195,14 +195,14 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(merged, kept[:len(merged)])
         self.assertTrue(any(b["ridgeline"]["rank"] == 0 for b in run["benchmarks"]))
 
-    def start_collectives(self, *extra):
-        """A job of two ranks in the collectives suite, returned once rank 1 has finished a
-        case: each case then runs for seconds (20 repetitions of at least 0.2 s), so the ranks
-        are inside a collective."""
+    def start_collectives(self, repetitions, *extra):
+        """A job of two ranks in the collectives suite (`repetitions` of at least 0.2 s each),
+        returned once rank 1 has finished a case, so that the ranks are inside another."""
         job_env = job_environment()
         job = subprocess.Popen([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                                RIDGELINE, "run", "--suite", "collectives", "--repetitions", "20",
-                                "--min-time", "0.2", "--no-probe", *extra, "-o", self.out],
+                                RIDGELINE, "run", "--suite", "collectives", "--repetitions",
+                                str(repetitions), "--min-time", "0.2", "--no-probe", *extra,
+                                "-o", self.out],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=job_env)
         journal = os.path.join(self.dir.name, "run.rank1.jsonl")
@@ -225,12 +225,13 @@ class UnderMpirun(unittest.TestCase):
     def test_a_rank_held_inside_a_collective_ends_the_job_at_the_case_time_limit(self):
         # Rank 1 stopped (SIGSTOP) mid-case: rank 0 waits inside the collective until the
         # case time limit, notes the case timed out, writes the merged Run and ends the job.
-        job, job_env = self.start_collectives("--case-timeout", "3")
+        # A case takes about a second (6 repetitions), well inside the 5 s limit unless held.
+        job, job_env = self.start_collectives(6, "--case-timeout", "5")
         os.kill(rank_process(job_env, 1), signal.SIGSTOP)
         _, err = job.communicate(timeout=120)
         self.assertNotEqual(job.returncode, 0, err)
-        self.assertRegex(err, r"rank 0 on \S+: allreduce/\S+ timed out inside the collective "
-                              r"after 3 s: ending the job")
+        self.assertRegex(err, r"rank 0 on \S+: \S+ timed out inside the collective after 5 s: "
+                              r"ending the job")
         self.assertIn("read from the ranks' files (the job was stopped)", err)
         run, ranks = self.merged_ranks()
         self.assertRegex(ranks[0]["outcome"], r"^ended the job: \S+ timed out inside the "
@@ -249,13 +250,13 @@ class UnderMpirun(unittest.TestCase):
     def test_a_rank_killed_inside_a_collective_leaves_a_merged_run(self):
         # Rank 0, held inside the collective when the launcher's SIGTERM comes, cannot reach
         # the end of its plan: it writes the merged Run from the files before the SIGKILL.
-        job, job_env = self.start_collectives()
+        job, job_env = self.start_collectives(20)  # cases of seconds: the ranks are in one
         os.kill(rank_process(job_env, 1), signal.SIGKILL)
         _, err = job.communicate(timeout=120)
         self.assertNotEqual(job.returncode, 0, err)
         self.assertIn("read from the ranks' files (the job was stopped)", err)
         run, ranks = self.merged_ranks()
-        self.assertRegex(ranks[0]["outcome"], r"^stopped inside the collective of allreduce/")
+        self.assertRegex(ranks[0]["outcome"], r"^stopped inside the collective of \S+/mpi\.")
         self.assertIn("ended before writing its Run (killed?)", ranks[1]["outcome"])
         self.assertEqual({b["ridgeline"]["rank"] for b in run["benchmarks"]}, {0, 1})
 

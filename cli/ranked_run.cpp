@@ -95,6 +95,27 @@ std::vector<cluster::RankRun> parts_from_files(const std::vector<cluster::RankRu
   return parts;
 }
 
+// Writes the merged Run, names each rank that failed and says what was written; the number of
+// ranks without results.
+std::size_t write_merged(const std::string& merged, const Run& run,
+                         const std::vector<cluster::RankRun>& parts,
+                         const cluster::RankPlace& place, bool from_files) {
+  write_run_file(merged, run);
+  std::size_t missing = 0;
+  for (const cluster::RankRun& r : parts)
+    if (!r.failure.empty()) {
+      if (!r.run) ++missing;
+      fmt::print(stderr, "ridgeline run: rank {} on {}: {}\n", r.place.rank,
+                 escape_visible(r.place.host), escape_visible(r.failure));
+    }
+  fmt::print(stderr, "wrote {}: {} results from {} ranks on {} host{}{}{}\n",
+             escape_visible(merged), run.benchmarks.size(), place.ranks, place.nodes,
+             place.nodes == 1 ? "" : "s",
+             missing ? fmt::format(" ({} without results)", missing) : "",
+             from_files ? ", read from the ranks' files (the job was stopped)" : "");
+  return missing;
+}
+
 // Ends this rank where it cannot leave a collective (it does not return), `why` being its
 // outcome: rank 0 first writes the merged Run from every rank's files, its own included
 // (the plan's Run is still being made), with this process's context. Exiting without
@@ -111,13 +132,7 @@ std::vector<cluster::RankRun> parts_from_files(const std::vector<cluster::RankRu
       own.run->context = current_context();
       own.run->context.machine = this_machine(false, false).model;
     }
-    const Run run = cluster::merge_rank_runs(parts);
-    write_run_file(merged, run);
-    fmt::print(stderr,
-               "wrote {}: {} results from {} ranks on {} host{}, read from the ranks' files "
-               "(the job was stopped)\n",
-               escape_visible(merged), run.benchmarks.size(), place.ranks, place.nodes,
-               place.nodes == 1 ? "" : "s");
+    write_merged(merged, cluster::merge_rank_runs(parts), parts, place, true);
   }
   std::fflush(nullptr);
   std::_Exit(status);
@@ -233,19 +248,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     decoded = parts_from_files(ranks, merged, part);
   }
   Run run = cluster::merge_rank_runs(decoded);
-  write_run_file(merged, run);
-  std::size_t missing = 0;
-  for (const cluster::RankRun& r : decoded)
-    if (!r.failure.empty()) {
-      if (!r.run) ++missing;
-      fmt::print(stderr, "ridgeline run: rank {} on {}: {}\n", r.place.rank,
-                 escape_visible(r.place.host), escape_visible(r.failure));
-    }
-  fmt::print(stderr, "wrote {}: {} results from {} ranks on {} host{}{}{}\n",
-             escape_visible(merged), run.benchmarks.size(), place.ranks, place.nodes,
-             place.nodes == 1 ? "" : "s",
-             missing ? fmt::format(" ({} without results)", missing) : "",
-             gathered ? "" : ", read from the ranks' files (the job was stopped)");
+  const std::size_t missing = write_merged(merged, run, decoded, place, !gathered);
   if (at_root) at_root(std::move(run));
   if (!gathered) return rc == 0 ? 130 : rc;
   return missing ? std::max(rc, 1) : rc;

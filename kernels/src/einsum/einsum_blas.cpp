@@ -104,10 +104,7 @@ class BlasTtgtGemm final : public TtgtGemm {
   }
   void prepare(DType dtype, const TtgtPlan& plan, int threads) override {
     blas_with_threads(lib_, spec_, threads);
-    gemm_.m = plan.m;
-    gemm_.n = plan.n;
-    gemm_.k = gemm_.lda = plan.k;
-    gemm_.ldb = plan.n;
+    gemm_ = dense_view(plan);
     batches_ = dense_batch_offsets(plan);
     f64_ = dtype == DType::f64;
   }
@@ -123,7 +120,7 @@ class BlasTtgtGemm final : public TtgtGemm {
  private:
   BlasLibrarySpec spec_;
   std::unique_ptr<BlasLibrary> lib_;
-  StridedView gemm_;  // dense products: no transposes, each row's length its leading dimension
+  StridedView gemm_;  // dense_view of the plan
   std::vector<BatchOffsets> batches_;
   bool f64_ = false;
 };

@@ -143,12 +143,7 @@ class EigenTtgtGemm final : public TtgtGemm {
     return gemm_lowering_support(einsum_spec(problem));
   }
   void prepare(DType dtype, const TtgtPlan& plan, int threads) override {
-    view_ = StridedView{};
-    view_.m = plan.m;
-    view_.n = plan.n;
-    view_.k = view_.lda = plan.k;
-    view_.ldb = plan.n;
-    view_.batches = plan.batch;
+    view_ = dense_view(plan);
     batches_ = dense_batch_offsets(plan);
     f64_ = dtype == DType::f64;
     threads_.start(threads);

@@ -158,6 +158,16 @@ std::vector<BatchOffsets> dense_batch_offsets(const TtgtPlan& p) {
   return out;
 }
 
+StridedView dense_view(const TtgtPlan& p) {
+  StridedView v;
+  v.m = p.m;
+  v.n = p.n;
+  v.k = v.lda = p.k;
+  v.ldb = p.n;
+  v.batches = p.batch;
+  return v;
+}
+
 std::vector<BatchOffsets> batch_offsets(const StridedView& v) {
   std::vector<BatchOffsets> out;
   out.reserve(static_cast<std::size_t>(v.batches));

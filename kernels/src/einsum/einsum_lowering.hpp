@@ -58,6 +58,9 @@ struct BatchOffsets {
 std::vector<BatchOffsets> batch_offsets(const StridedView& v);
 // TTGT's: batch i of the dense [batch, m, k], [batch, k, n] and [batch, m, n] operands.
 std::vector<BatchOffsets> dense_batch_offsets(const TtgtPlan& p);
+// TTGT's GEMM step as a view: plan.batch products of dense row-major matrices, no
+// transposes, each row's length its leading dimension.
+StridedView dense_view(const TtgtPlan& p);
 // "16 products of 256x256x64 (lda 64, ldb 64, transposed)" for a kernel's notes.
 std::string describe(const StridedView& v);
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,9 @@ std::vector<PermuteOptions> options_here() {
   return all;
 }
 
-// Every permutation of `from`, each checked element by element; `shift` elements of padding
-// before the output, so that lines and vectors do not start where the allocator put them.
+// Every permutation of `from`, each checked element by element; the output starts on a line
+// (as the runner's operands and TTGT's buffers do), then `shift` elements further, so that
+// lines and vectors do not start there.
 template <typename T>
 void check_every_order(const std::string& from, const std::map<char, std::int64_t>& extents,
                        std::int64_t shift) {
@@ -54,9 +56,13 @@ void check_every_order(const std::string& from, const std::map<char, std::int64_
     }
     for (const PermuteOptions& opt : options_here())
       for (int threads : {1, 2}) {
-        std::vector<T> out(static_cast<std::size_t>(n + shift), T(-1));
-        einsum_permute(s, from, in.data(), to, out.data() + shift, threads, opt);
-        const std::vector<T> got(out.begin() + shift, out.end());
+        constexpr std::int64_t line = 64 / sizeof(T);
+        std::vector<T> out(static_cast<std::size_t>(n + shift + line), T(-1));
+        const std::int64_t pad = static_cast<std::int64_t>(
+            (64 - reinterpret_cast<std::uintptr_t>(out.data()) % 64) % 64 / sizeof(T));
+        T* const begin = out.data() + pad + shift;
+        einsum_permute(s, from, in.data(), to, begin, threads, opt);
+        const std::vector<T> got(begin, begin + n);
         ASSERT_EQ(got, want) << from << " -> " << to << (opt.avx512 ? " avx512" : " avx2")
                              << (opt.stream ? " streamed" : "") << ", " << threads
                              << " threads, output shifted by " << shift;
@@ -86,6 +92,16 @@ TEST(EinsumPermute, PowerOfTwoExtentsStreamWholeLines) {
   check_every_order<float>("ij", {{'i', 64}, {'j', 256}}, 0);
   check_every_order<double>("bij", {{'b', 2}, {'i', 128}, {'j', 32}}, 0);
   check_every_order<float>("bthr", {{'b', 2}, {'t', 32}, {'h', 4}, {'r', 16}}, 0);
+}
+
+// Whole AVX2 tiles (32 x 32 f32, 16 x 16 f64) with edges on both sides: staged and, where
+// streamed, stored as whole lines.
+TEST(EinsumPermute, WholeTilesWithEdgesMatchTheElementwiseCopy) {
+  for (std::int64_t shift : {0, 3}) {
+    check_every_order<float>("ij", {{'i', 70}, {'j', 45}}, shift);
+    check_every_order<double>("ij", {{'i', 37}, {'j', 20}}, shift);
+    check_every_order<float>("bij", {{'b', 2}, {'i', 32}, {'j', 64}}, shift);
+  }
 }
 
 // Runs of 16 and 32 bytes (4 and 8 f32, 2 and 4 f64) whose neighbouring indices change

@@ -145,13 +145,14 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
   // A 2-d transpose of (x, y) in tiles, the other indices around it. AVX-512: strips of one
   // block's rows of the input (16 f32, 8 f64) across the whole of x, every loop in the
   // input's order, so the input is read row after row. AVX2: tiles of 128 x 128 bytes, each
-  // in L1, along y inside x inside the other indices in the output's order.
+  // in L1; staged ones (permute_blocks.hpp) in the input's order as well, the others along
+  // y inside x inside the other indices in the output's order.
   const std::int64_t ex = ext[x], ey = ext[y], sy = is[y], sx = os[x];
   const std::int64_t bx = opt.avx512 ? ex : 128 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t by = (opt.avx512 ? 64 : 128) / static_cast<std::int64_t>(sizeof(T));
   walk.dims.push_back({(ex + bx - 1) / bx, bx, bx * sx, Walk::Role::x_tile});
   walk.dims.push_back({(ey + by - 1) / by, by * sy, by, Walk::Role::y_tile});
-  if (opt.avx512) walk.in_input_order();
+  if (opt.avx512 || permute::avx2_tile_staged(opt.stream)) walk.in_input_order();
   const std::int64_t tiles = walk.count();
 #pragma omp parallel num_threads(threads)
   {
@@ -163,7 +164,7 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
       if (opt.avx512)
         permute::transpose_tile_avx512(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
       else
-        permute::transpose_tile_avx2(in + at.in, sy, out + at.out, sx, w, h);
+        permute::transpose_tile_avx2(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
     }
     if (opt.stream) _mm_sfence();
   }

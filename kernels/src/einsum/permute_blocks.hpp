@@ -11,13 +11,24 @@ namespace ridgeline::permute {
 
 // out[i * so + j] = in[i + j * si] for i < ex, j < ey: the input's stride-1 index i becomes
 // the output's row.
-// AVX2: 8 x 8 (f32) or 4 x 4 (f64) blocks in registers, half a line per row, and cached
-// stores only: streamed half lines leave partly written lines behind (on the Zen 4 VM an
-// f32 1024 x 1024 transpose ran at half the speed with them).
+// AVX2: 8 x 8 (f32) or 4 x 4 (f64) blocks in registers, half a line per row. A whole tile
+// of 128 x 128 bytes is staged (avx2_tile_staged): its blocks go to a buffer in L1 and each
+// output row leaves it as whole lines, streamed where `stream` (HPTT's macro-kernel does the
+// same); other tiles store the blocks' half lines through the cache (streamed half lines
+// ran an f32 1024 x 1024 transpose at half the speed on the Zen 4 VM). `stream` needs the
+// output's rows to start on lines; the caller fences after its loop.
 void transpose_tile_avx2(const float* in, std::int64_t si, float* out, std::int64_t so,
-                         std::int64_t ex, std::int64_t ey);
+                         std::int64_t ex, std::int64_t ey, bool stream = false);
 void transpose_tile_avx2(const double* in, std::int64_t si, double* out, std::int64_t so,
-                         std::int64_t ex, std::int64_t ey);
+                         std::int64_t ex, std::int64_t ey, bool stream = false);
+// Whether the AVX2 tiles are staged, which also has the caller walk them in the input's
+// order: where the stores stream. Measured on the Zen 4 VM with the AVX2 path forced
+// (docs/einsum.md): staged, streamed and in the input's order, transposes of 32-64 MiB ran
+// 1.5-2.5x the cached tiles in the output's order; from cache (not streamed) staging ran
+// no faster, within this VM's swing.
+constexpr bool avx2_tile_staged(bool stream) {
+  return stream;
+}
 // AVX-512: 16 x 16 (f32) or 8 x 8 (f64) blocks, a whole 64-byte line per row read and
 // written; streaming stores where a block's rows are aligned lines (the edges go to the
 // AVX2 tile, cached); the caller fences after its loop.

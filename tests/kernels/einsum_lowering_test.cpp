@@ -169,6 +169,16 @@ TEST(EinsumLowering, EachBlasFoundAlsoRunsTtgtWithItsGemm) {
     k->run();
     EXPECT_NE(k->notes().at("gemm").find(spec.path.string()), std::string::npos)
         << k->notes().at("gemm");
+    // Where TTGT would permute nothing, its calls are the library's own lowering's.
+    const Support same = k->supports(einsum("bij,bjk->bik", "b=2,i=3,j=4,k=5"), 1);
+    EXPECT_FALSE(same.ok) << backend;
+    EXPECT_NE(same.reason.find("nothing to permute"), std::string::npos) << same.reason;
+    EXPECT_NE(same.reason.find("blas." + spec.name + " makes the same calls"), std::string::npos)
+        << same.reason;
+    EXPECT_TRUE(k->supports(einsum("ij,kj->ik", "i=3,j=4,k=5"), 1).ok) << backend;
+    EXPECT_TRUE(catalog.create("cpu.ttgt", "einsum")
+                    ->supports(einsum("bij,bjk->bik", "b=2,i=3,j=4,k=5"), 1)
+                    .ok);
   }
 }
 
@@ -222,6 +232,11 @@ TEST(EinsumLowering, EigenRunsEveryOtherEquationBehindTtgtsPermutes) {
   const std::string gemm = k->notes().at("gemm");
   EXPECT_NE(gemm.find("Eigen"), std::string::npos) << gemm;
   EXPECT_NE(gemm.find("8 products of 3x6x5"), std::string::npos) << gemm;
+  // Where TTGT would permute nothing, cpu.eigen makes the same calls.
+  const Support same = k->supports(einsum("ij,jk->ik", "i=3,j=4,k=5"), 1);
+  EXPECT_FALSE(same.ok);
+  EXPECT_NE(same.reason.find("nothing to permute"), std::string::npos) << same.reason;
+  EXPECT_NE(same.reason.find("cpu.eigen makes the same calls"), std::string::npos) << same.reason;
 }
 
 // oneDNN's matmul takes the strided view with every batch index a dimension of its own: one

@@ -137,8 +137,10 @@ std::unique_ptr<Kernel> make_blas_einsum_ttgt(const BlasLibrarySpec& spec) {
       fmt::format("transpose-GEMM-transpose as a framework runs it: the own permutes around "
                   "cblas_sgemm/cblas_dgemm per batch, from {}",
                   spec.path.string()));
+  std::string direct = info.backend;
   info.backend += ".ttgt";
-  return make_einsum_ttgt_with(std::move(info), std::make_unique<BlasTtgtGemm>(spec));
+  return make_einsum_ttgt_with(std::move(info), std::make_unique<BlasTtgtGemm>(spec),
+                               std::move(direct));
 }
 
 }  // namespace ridgeline

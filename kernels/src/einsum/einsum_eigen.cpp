@@ -181,7 +181,7 @@ std::unique_ptr<Kernel> make_einsum_eigen_ttgt() {
                    "on Eigen's thread pool",
                    EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa()),
        KernelRole::vendor},
-      std::make_unique<EigenTtgtGemm>());
+      std::make_unique<EigenTtgtGemm>(), "cpu.eigen");
 }
 
 }  // namespace ridgeline

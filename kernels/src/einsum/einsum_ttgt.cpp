@@ -44,11 +44,18 @@ class PackedTtgtGemm final : public TtgtGemm {
 
 class EinsumTtgt final : public Kernel {
  public:
-  EinsumTtgt(KernelInfo info, std::unique_ptr<TtgtGemm> gemm)
-      : info_(std::move(info)), gemm_(std::move(gemm)) {}
+  EinsumTtgt(KernelInfo info, std::unique_ptr<TtgtGemm> gemm, std::string direct)
+      : info_(std::move(info)), gemm_(std::move(gemm)), direct_(std::move(direct)) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
-    return gemm_->supports(info_, problem, threads);
+    if (Support s = gemm_->supports(info_, problem, threads); !s) return s;
+    if (direct_.empty()) return Support::yes();
+    const TtgtPlan p = ttgt_plan(einsum_spec(problem));
+    if (p.permute_a || p.permute_b || p.permute_c) return Support::yes();
+    return Support::no(
+        fmt::format("nothing to permute (A, B and C are already [batch, m, k], [batch, k, n] and "
+                    "[batch, m, n]): {} makes the same calls",
+                    direct_));
   }
   WorkModel work(const Problem& problem) const override {
     const EinsumSpec s = einsum_spec(problem);
@@ -147,6 +154,7 @@ class EinsumTtgt final : public Kernel {
 
   KernelInfo info_;
   std::unique_ptr<TtgtGemm> gemm_;
+  std::string direct_;  // make_einsum_ttgt_with
   EinsumSpec spec_;
   TtgtPlan plan_;
   int threads_ = 1;
@@ -162,8 +170,9 @@ class EinsumTtgt final : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_einsum_ttgt_with(KernelInfo info, std::unique_ptr<TtgtGemm> gemm) {
-  return std::make_unique<EinsumTtgt>(std::move(info), std::move(gemm));
+std::unique_ptr<Kernel> make_einsum_ttgt_with(KernelInfo info, std::unique_ptr<TtgtGemm> gemm,
+                                              std::string direct) {
+  return std::make_unique<EinsumTtgt>(std::move(info), std::move(gemm), std::move(direct));
 }
 
 std::unique_ptr<Kernel> make_einsum_ttgt() {

@@ -25,7 +25,11 @@ class TtgtGemm {
   virtual std::string describe() const = 0;
 };
 
-// The TTGT kernel of `info` around `gemm`.
-std::unique_ptr<Kernel> make_einsum_ttgt_with(KernelInfo info, std::unique_ptr<TtgtGemm> gemm);
+// The TTGT kernel of `info` around `gemm`. `direct`, where the same library also runs
+// einsum on the operands as stored (`blas.openblas` beside `blas.openblas.ttgt`): the
+// backend that makes the same calls where TTGT would permute nothing, which this kernel
+// then leaves to it (a second run of the same calls is not a second lowering).
+std::unique_ptr<Kernel> make_einsum_ttgt_with(KernelInfo info, std::unique_ptr<TtgtGemm> gemm,
+                                              std::string direct = "");
 
 }  // namespace ridgeline

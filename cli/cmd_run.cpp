@@ -247,6 +247,7 @@ int execute_run(RunOptions& opt,
   observer.case_finished = [&](std::size_t i, std::size_t, const CaseSpec& c,
                                const std::vector<CaseResult>& results) {
     if (opt.collective_watch) opt.collective_watch->left();
+    if (opt.world) opt.world->tell_progress();  // rank 0 hears that this rank is not hung
     if (!quiet) return progress.finished(i, c.name(), "  " + headline(results));
     for (const CaseResult& r : results)
       if (r.ridgeline && failed(r.ridgeline->validation.disposition)) {

@@ -116,6 +116,33 @@ std::size_t write_merged(const std::string& merged, const Run& run,
   return missing;
 }
 
+// How long rank 0 waits at the end for a rank that says nothing. A rank tells it after
+// each case, and no case runs past the case time limit in a child that is killed there, nor
+// inside a collective (CollectiveWatch): twice the limit and 10 s without a word is a hang.
+// Before its first word a rank may still be probing its host: 10 minutes more. Without
+// isolation nothing bounds a case, so rank 0 waits as long as it takes.
+cluster::RankWorld::Silence silence_allowed(const RunSettings& settings) {
+  if (!settings.isolate) return {};
+  const double after = 2 * settings.case_timeout_s + 10;
+  return {after, after + 600};
+}
+
+// A rank rank 0 gave up on: what its files hold, and why the job ended.
+cluster::RankRun silent_rank(const cluster::RankRun& known, const std::string& merged,
+                             cluster::RankWorld::Silence silence) {
+  cluster::RankRun part = cluster::rank_run_from_files(known.place, known.cpus, merged);
+  part.gpus = known.gpus;
+  const std::string kept =
+      part.run ? fmt::format("the {} results its journal kept", part.run->benchmarks.size())
+               : part.failure;
+  part.failure = fmt::format(
+      "silent: no word from it (one is due after every case) for {:g} s while rank 0 waited "
+      "at the end ({:g} s before its first): hung outside a collective, so rank 0 ended the "
+      "job; {}",
+      silence.after_word_s, silence.before_first_word_s, kept);
+  return part;
+}
+
 // Ends this rank where it cannot leave a collective (it does not return), `why` being its
 // outcome: rank 0 first writes the merged Run from every rank's files, its own included
 // (the plan's Run is still being made), with this process's context. Exiting without
@@ -168,6 +195,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     if (place.local_rank != 0) world.host_barrier();
     MachineChoice machine = this_machine(!opt.no_probe && place.local_rank == 0, false);
     if (place.local_rank == 0) world.host_barrier();
+    world.tell_progress();
     if (!machine.model && place.rank == 0)
       fmt::print(stderr, "no machine model: {}\n", machine.origin);
     return machine.model;
@@ -230,14 +258,21 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     part.failure = fmt::format("failed: {}", e.what());
     rc = 1;
   }
-  std::optional<std::vector<std::string>> gathered;
+  std::optional<std::vector<std::optional<std::string>>> gathered;
+  const cluster::RankWorld::Silence silence = silence_allowed(opt.settings);
   if (!interrupted_by_signal())
-    gathered = world.gather_at_root(cluster::encode_rank_run(part), interrupted_by_signal);
+    gathered = world.gather_at_root(cluster::encode_rank_run(part), interrupted_by_signal, silence);
   if (place.rank != 0) return rc;
   std::vector<cluster::RankRun> decoded;
+  std::size_t silent = 0;
   if (gathered) {
     for (std::size_t r = 0; r < gathered->size(); ++r)
-      decoded.push_back(cluster::decode_rank_run((*gathered)[r], static_cast<int>(r)));
+      if (const auto& text = (*gathered)[r])
+        decoded.push_back(cluster::decode_rank_run(*text, static_cast<int>(r)));
+      else {
+        decoded.push_back(silent_rank(ranks[r], merged, silence));
+        ++silent;
+      }
   } else {
     // Stopped (a rank died and the launcher is ending the job, or Ctrl-C): MPI is left alone
     // and each rank's part is read from its files. Merged at once from what they hold (the
@@ -250,6 +285,13 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   Run run = cluster::merge_rank_runs(decoded);
   const std::size_t missing = write_merged(merged, run, decoded, place, !gathered);
   if (at_root) at_root(std::move(run));
+  if (silent) {
+    // MPI_Finalize would wait for the silent ranks: leaving without it ends the job.
+    fmt::print(stderr, "ridgeline run: {} rank{} silent: ending the job\n", silent,
+               silent == 1 ? "" : "s");
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
   if (!gathered) return rc == 0 ? 130 : rc;
   return missing ? std::max(rc, 1) : rc;
 }

@@ -21,9 +21,11 @@ std::vector<std::string> RankWorld::all_gather(const std::string& mine) const {
   return {mine};
 }
 
-std::optional<std::vector<std::string>> RankWorld::gather_at_root(
-    const std::string& mine, const std::function<bool()>&) const {
-  return std::vector<std::string>{mine};
+void RankWorld::tell_progress() const {}
+
+std::optional<std::vector<std::optional<std::string>>> RankWorld::gather_at_root(
+    const std::string& mine, const std::function<bool()>&, Silence) const {
+  return std::vector<std::optional<std::string>>{mine};
 }
 
 void RankWorld::host_barrier() const {}

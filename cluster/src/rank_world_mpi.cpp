@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <stdexcept>
 
 #include "ridgeline/cluster/rank_world.hpp"
@@ -62,6 +63,31 @@ bool wait_unless(MPI_Request& request, const std::function<bool()>& stop) {
 
 struct RankWorld::Mpi {
   MPI_Comm host = MPI_COMM_NULL;  // the ranks that share this host's memory
+  // The ranks' words to rank 0 (tell_progress, gather_at_root), apart from every other
+  // message of the job (the collective kernels', the network probe's).
+  MPI_Comm words = MPI_COMM_NULL;
+  std::vector<bool> heard;  // at rank 0: each rank has said something since the run began
+
+  // At rank 0: the next word waiting, taken in: a progress word, or with `texts` also a
+  // rank's text (kept there). Its rank; -1 where none waited.
+  int take_word(std::vector<std::optional<std::string>>* texts) {
+    int waiting = 0;
+    MPI_Status status;
+    check(MPI_Iprobe(MPI_ANY_SOURCE, texts ? MPI_ANY_TAG : kProgress, words, &waiting, &status),
+          "MPI_Iprobe");
+    if (!waiting) return -1;
+    const int from = status.MPI_SOURCE;
+    int length = 0;
+    check(MPI_Get_count(&status, MPI_CHAR, &length), "MPI_Get_count");
+    std::string received(static_cast<std::size_t>(length), '\0');
+    check(
+        MPI_Recv(received.data(), length, MPI_CHAR, from, status.MPI_TAG, words, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+    if (status.MPI_TAG == kText) (*texts)[static_cast<std::size_t>(from)] = std::move(received);
+    heard[static_cast<std::size_t>(from)] = true;
+    return from;
+  }
+  static constexpr int kProgress = 1, kText = 2;
 };
 
 std::string mpi_off_reason() {
@@ -94,11 +120,26 @@ RankWorld::RankWorld() : mpi_(std::make_unique<Mpi>()) {
   place_.nodes = static_cast<int>(firsts.size());
   place_.node = static_cast<int>(std::lower_bound(firsts.begin(), firsts.end(), first_of_host) -
                                  firsts.begin());
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &mpi_->words), "MPI_Comm_dup");
+  mpi_->heard.assign(static_cast<std::size_t>(place_.ranks), false);
 }
 
 RankWorld::~RankWorld() {
+  if (mpi_->words != MPI_COMM_NULL) MPI_Comm_free(&mpi_->words);
   if (mpi_->host != MPI_COMM_NULL) MPI_Comm_free(&mpi_->host);
   MPI_Finalize();
+}
+
+void RankWorld::tell_progress() const {
+  if (place_.rank == 0) {
+    while (mpi_->take_word(nullptr) >= 0) {
+    }
+    return;
+  }
+  // Empty, so nothing has to outlive the call: the request is let go at once.
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Isend(nullptr, 0, MPI_CHAR, 0, Mpi::kProgress, mpi_->words, &request), "MPI_Isend");
+  check(MPI_Request_free(&request), "MPI_Request_free");
 }
 
 std::vector<std::string> RankWorld::all_gather(const std::string& mine) const {
@@ -115,23 +156,38 @@ std::vector<std::string> RankWorld::all_gather(const std::string& mine) const {
   return split(all, lengths, offsets);
 }
 
-std::optional<std::vector<std::string>> RankWorld::gather_at_root(
-    const std::string& mine, const std::function<bool()>& stop) const {
-  const int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(place_.ranks));
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Igather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request),
-        "MPI_Igather");
-  if (!wait_unless(request, stop)) return std::nullopt;
-  std::vector<int> offsets(lengths.size(), 0);
-  std::vector<char> all;
-  if (place_.rank == 0) all.resize(offsets_of(lengths, offsets));
-  check(MPI_Igatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
-                     MPI_CHAR, 0, MPI_COMM_WORLD, &request),
-        "MPI_Igatherv");
-  if (!wait_unless(request, stop)) return std::nullopt;
-  if (place_.rank != 0) return std::vector<std::string>{};
-  return split(all, lengths, offsets);
+std::optional<std::vector<std::optional<std::string>>> RankWorld::gather_at_root(
+    const std::string& mine, const std::function<bool()>& stop, Silence silence) const {
+  if (mine.size() > 2147483647u)
+    throw std::runtime_error("this rank's results exceed 2 GiB: too large for one message");
+  if (place_.rank != 0) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, 0, Mpi::kText,
+                    mpi_->words, &request),
+          "MPI_Isend");
+    if (!wait_unless(request, stop)) return std::nullopt;
+    return std::vector<std::optional<std::string>>{};
+  }
+  using Clock = std::chrono::steady_clock;
+  const std::size_t ranks = static_cast<std::size_t>(place_.ranks);
+  std::vector<std::optional<std::string>> texts(ranks);
+  texts[0] = mine;
+  std::vector<Clock::time_point> last_word(ranks, Clock::now());
+  const auto silent = [&](std::size_t r) {
+    const double allowed = mpi_->heard[r] ? silence.after_word_s : silence.before_first_word_s;
+    return std::chrono::duration<double>(Clock::now() - last_word[r]).count() > allowed;
+  };
+  for (;;) {
+    if (const int from = mpi_->take_word(&texts); from >= 0) {
+      last_word[static_cast<std::size_t>(from)] = Clock::now();
+      continue;
+    }
+    bool waiting = false;
+    for (std::size_t r = 1; r < ranks && !waiting; ++r) waiting = !texts[r] && !silent(r);
+    if (!waiting) return texts;
+    if (stop()) return std::nullopt;
+    ::usleep(1000);
+  }
 }
 
 void RankWorld::host_barrier() const {

@@ -42,11 +42,23 @@ class RankWorld {
   const RankPlace& place() const { return place_; }
   // Every rank's text, at every rank in rank order.
   std::vector<std::string> all_gather(const std::string& mine) const;
-  // Every rank's text, at rank 0 in rank order (empty at the other ranks); nullopt when
-  // `stop` says so before every rank has sent (a rank that died never will, and MPI does
-  // not say so: the launcher ends the job instead, and `stop` sees its signal).
-  std::optional<std::vector<std::string>> gather_at_root(const std::string& mine,
-                                                         const std::function<bool()>& stop) const;
+  // This rank finished a step of its work (a case; the machine model before its plan): rank
+  // 0, waiting for the ranks' texts at the end (gather_at_root), hears it. Never waits; at
+  // rank 0 it takes in what the others told it so far.
+  void tell_progress() const;
+  // How long rank 0 waits at the end for a rank that says nothing, counted from when it
+  // began to wait: `after_word_s` after the rank's last word (a text or a tell_progress),
+  // `before_first_word_s` where it has said nothing since the run began.
+  struct Silence {
+    double after_word_s = 1e300, before_first_word_s = 1e300;
+  };
+  // Every rank's text, at rank 0 in rank order (empty at the other ranks), each sent on its
+  // own, so that a rank that never sends keeps none of the others' from rank 0: its entry is
+  // nullopt once it has been silent past `silence`, and the wait ends when every rank has
+  // sent or fallen silent. nullopt when `stop` says so first (a rank that died never sends,
+  // and MPI does not say so: the launcher ends the job instead, and `stop` sees its signal).
+  std::optional<std::vector<std::optional<std::string>>> gather_at_root(
+      const std::string& mine, const std::function<bool()>& stop, Silence silence) const;
   // Returns once every rank on this host has called it; a rank waiting sleeps between polls
   // (MPI_Barrier would spin on a CPU the host's probe is measuring).
   void host_barrier() const;

@@ -1,5 +1,8 @@
 #include "ridgeline/gui/table_model.hpp"
 
+#include <fmt/format.h>
+
+#include <QColor>
 #include <cmath>
 
 #include "ridgeline/gui/shown_text.hpp"
@@ -35,6 +38,11 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
       return std::isnan(c.value) ? QVariant(QString::fromStdString(c.text)) : QVariant(c.value);
     case Qt::TextAlignmentRole:
       return std::isnan(c.value) ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+      return c.colour.empty() ? QVariant() : QVariant(QColor(QString::fromStdString(c.colour)));
+    case Qt::ToolTipRole:  // a cell of several lines, one per line
+      return c.lines.empty() ? QVariant()
+                             : QVariant(shown(fmt::format("{}", fmt::join(c.lines, "\n"))));
     default:
       return {};
   }

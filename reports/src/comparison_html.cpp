@@ -11,6 +11,7 @@
 #include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "table_cells.hpp"
 
 namespace ridgeline {
 
@@ -20,8 +21,7 @@ using namespace comparison_rows;
 namespace {
 
 constexpr const char* kComparisonStyle = R"(
-td.verdict{font-weight:600;white-space:nowrap}
-#verdicts td:first-child{word-break:break-all;min-width:260px}
+#verdicts td.case{word-break:break-all;min-width:260px}
 .gate-failed{color:#e03131;font-weight:600}.gate-passed{color:#2f9e44;font-weight:600}
 )";
 
@@ -45,32 +45,32 @@ std::string notes_html(const ReportInput& base, const ReportInput& head, const R
   return s;
 }
 
-std::string rate_cell(const RooflinePlacement* p) {
-  return p && p->placeable ? num(p->achieved, gflops(p->achieved)) : cell("—");
+TableCell rate_cell(const RooflinePlacement* p) {
+  return p && p->placeable ? number(p->achieved, gflops(p->achieved)) : text("—");
 }
 
+// The verdict table (comparison_rows.hpp) with each run's rate beside the reasons.
 // `placements`: both runs', the base run's first; `where`: each case's among them.
-std::string verdict_table(const std::vector<RooflinePlacement>& placements,
+std::string verdicts_html(const std::vector<RooflinePlacement>& placements,
                           const std::vector<CasePlacements>& where, const RunComparison& cmp) {
   const auto rate = [&](const std::optional<std::size_t>& i) {
-    return i ? rate_cell(&placements[*i]) : cell("—");
+    return i ? rate_cell(&placements[*i]) : text("—");
   };
-  std::string s = fmt::format(
-      "<h2>Verdicts</h2><table class=\"sortable\" id=\"verdicts\"><thead><tr><th>case</th>"
-      "<th>verdict</th><th>new ÷ base ({})</th><th>interval</th><th>p (Holm)</th>"
-      "<th>repetitions base/new</th><th>base GFLOP/s</th><th>new GFLOP/s</th><th>why, and "
-      "each run's noise</th></tr></thead><tbody>",
-      escape_html(basis(cmp)));
-  for (const CaseComparison* c : by_effect(cmp)) {
-    const CasePlacements& at = where[static_cast<std::size_t>(c - cmp.cases.data())];
-    std::string why = escape_html(c->reason);
-    for (const auto& n : c->noise) why += (why.empty() ? "" : "<br>") + escape_html(n);
-    s += fmt::format("<tr data-verdict=\"{}\">", to_string(c->verdict)) + cell(c->name) +
-         fmt::format(R"(<td class="verdict" style="color:{}">{}</td>)", verdict_colour(c->verdict),
-                     to_string(c->verdict)) +
-         (c->tested ? num(c->ratio, ratio(*c)) : cell("-")) + cell(interval(*c)) +
-         (c->tested ? num(c->p_holm, p_holm(*c)) : cell("-")) + cell(repetitions(*c)) +
-         rate(at.base) + rate(at.head) + "<td class=\"notes\">" + why + "</td></tr>";
+  Table t = verdict_table(cmp);
+  t.headers.insert(t.headers.begin() + kWhy, {"base GFLOP/s", "new GFLOP/s"});
+  std::string s = "<h2>Verdicts</h2><table class=\"sortable\" id=\"verdicts\"><thead><tr>";
+  for (const auto& h : t.headers) s += "<th>" + escape_html(h) + "</th>";
+  s += "</tr></thead><tbody>";
+  const std::vector<const CaseComparison*> rows = by_effect(cmp);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const CasePlacements& at = where[static_cast<std::size_t>(rows[r] - cmp.cases.data())];
+    std::vector<TableCell>& row = t.rows[r];
+    row.insert(row.begin() + kWhy, {rate(at.base), rate(at.head)});
+    s += fmt::format("<tr data-verdict=\"{}\">", to_string(rows[r]->verdict));
+    for (std::size_t c = 0; c < row.size(); ++c)
+      s += c == kCase ? "<td class=\"case\">" + escape_html(row[c].text) + "</td>"
+                      : table_cell(row[c]);
+    s += "</tr>";
   }
   s += "</tbody></table>";
   if (!cmp.added.empty() || !cmp.removed.empty()) {
@@ -184,7 +184,7 @@ std::string comparison_html(const ReportInput& base, const ReportInput& head,
                             &roofs == &head ? "the new" : "the base",
                             escape_html(roofs.machine_origin))) +
        plot_notes(scene);
-  s += verdict_table(placements, where, cmp) + machines_table(base, head);
+  s += verdicts_html(placements, where, cmp) + machines_table(base, head);
   s += "<p class=\"meta\" id=\"footer\">" + escape_html(version_line(head)) + "</p><script>" +
        kSortScript + "</script></body></html>\n";
   return s;

@@ -1,6 +1,7 @@
 // The comparison in the terminal and as Markdown (comparison.hpp).
 #include <fmt/format.h>
 
+#include "markdown_table.hpp"
 #include "ridgeline/reports/comparison_rows.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
@@ -11,23 +12,7 @@ using namespace comparison_rows;
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (auto& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 constexpr std::size_t kMarkdownBudget = 900 * 1024;
-
-std::string markdown_row(const CaseComparison& c) {
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", upper(to_string(c.verdict)),
-                     ratio(c), interval(c), p_holm(c), repetitions(c), escape_markdown_cell(c.name),
-                     escape_markdown_cell(c.reason));
-}
-
-constexpr const char* kMarkdownHeader =
-    "| verdict | ratio | interval | p (Holm) | reps | case | why "
-    "|\n|---|---:|---|---:|---:|---|---|\n";
 
 }  // namespace
 
@@ -38,19 +23,26 @@ std::string comparison_text(const ComparisonView& view) {
       escape_visible(view.base), escape_visible(view.head), basis(cmp), threshold_text(cmp),
       cmp.settings.alpha, plural(static_cast<std::size_t>(cmp.tested), "case"));
   for (const auto& n : cmp.notes) out += "note: " + escape_visible(n) + "\n";
-  out += fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", "verdict", "ratio", "interval",
-                     "p(Holm)", "reps", "case");
+  // The verdict table's columns in fixed widths, the case last (names are long), the
+  // reasons and noise on lines of their own under it.
+  const auto line = [](const auto& verdict, const auto& ratio, const auto& interval, const auto& p,
+                       const auto& reps, const std::string& name) {
+    return fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", verdict, ratio, interval, p, reps,
+                       escape_visible(name));
+  };
+  out += line("verdict", "ratio", "interval", "p(Holm)", "reps", "case");
+  const Table table = verdict_table(cmp);
+  const std::vector<const CaseComparison*> cases = by_effect(cmp);
   std::size_t folded = 0;
-  for (const auto* c : by_effect(cmp)) {
-    if (c->verdict == Verdict::same && !view.all) {
+  for (std::size_t r = 0; r < cases.size(); ++r) {
+    if (cases[r]->verdict == Verdict::same && !view.all) {
       ++folded;
       continue;
     }
-    out +=
-        fmt::format("{:<12} {:>6}  {:<13} {:>8} {:>6}  {}\n", upper(to_string(c->verdict)),
-                    ratio(*c), interval(*c), p_holm(*c), repetitions(*c), escape_visible(c->name));
-    if (c->verdict != Verdict::same) out += fmt::format("{:13}{}\n", "", escape_visible(c->reason));
-    for (const auto& n : c->noise) out += fmt::format("{:13}noisy, {}\n", "", escape_visible(n));
+    const std::vector<TableCell>& row = table.rows[r];
+    out += line(row[kVerdict].text, row[kRatio].text, row[kInterval].text, row[kP].text,
+                row[kRepetitions].text, row[kCase].text);
+    for (const auto& l : row[kWhy].lines) out += fmt::format("{:13}{}\n", "", escape_visible(l));
   }
   if (folded)
     out += fmt::format("({} the same within {}, folded; --all lists them)\n",
@@ -79,12 +71,18 @@ std::string comparison_markdown(const ComparisonView& view) {
   if (cmp.tested) out += fmt::format(" Geometric mean of the ratios: {:.3f}.", cmp.geomean_ratio);
   out += fmt::format(" Gate: `--fail-on {}`.\n\n", view.fail_on_name);
   for (const auto& n : cmp.notes) out += "> " + escape_markdown_cell(n) + "\n\n";
-  std::vector<const CaseComparison*> changed, same;
-  for (const auto* c : by_effect(cmp)) (c->verdict == Verdict::same ? same : changed).push_back(c);
+  // The verdict table split in two: the changed cases, then the same ones folded away.
+  const Table verdicts = verdict_table(cmp);
+  const std::string header = reports::markdown_header(verdicts);
+  std::vector<const std::vector<TableCell>*> changed, same;
+  const std::vector<const CaseComparison*> cases = by_effect(cmp);
+  for (std::size_t r = 0; r < cases.size(); ++r)
+    (cases[r]->verdict == Verdict::same ? same : changed).push_back(&verdicts.rows[r]);
   std::size_t left_out = 0;
-  const auto add_rows = [&](const std::vector<const CaseComparison*>& rows, std::string& text) {
-    for (const auto* c : rows) {
-      std::string row = markdown_row(*c);
+  const auto add_rows = [&](const std::vector<const std::vector<TableCell>*>& rows,
+                            std::string& text) {
+    for (const auto* cells : rows) {
+      std::string row = reports::markdown_row(*cells);
       if (out.size() + text.size() + row.size() > kMarkdownBudget) {
         ++left_out;
         continue;
@@ -93,12 +91,12 @@ std::string comparison_markdown(const ComparisonView& view) {
     }
   };
   if (!changed.empty()) {
-    std::string table = kMarkdownHeader;
+    std::string table = header;
     add_rows(changed, table);
     out += table + "\n";
   }
   if (!same.empty()) {
-    std::string table = kMarkdownHeader;
+    std::string table = header;
     add_rows(same, table);
     out += fmt::format("<details><summary>{} the same within {}</summary>\n\n{}\n</details>\n\n",
                        plural(same.size(), "case"), within_text(cmp), table);

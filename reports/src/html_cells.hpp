@@ -19,8 +19,11 @@ inline std::string num(double value, const std::string& shown) {
 }
 
 // A table cell: a number right-aligned and sorted by its value, red when it is an alarm; a
-// cell of several lines one per line.
+// cell of several lines one per line; a cell with a colour of its own in it, in bold.
 inline std::string table_cell(const TableCell& c) {
+  if (!c.colour.empty())
+    return fmt::format(R"(<td class="marked" style="color:{}">{}</td>)", escape_html(c.colour),
+                       escape_html(c.text));
   if (!c.lines.empty()) {
     std::string s = "<td class=\"notes\">";
     for (std::size_t i = 0; i < c.lines.size(); ++i)

@@ -23,6 +23,7 @@ th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" 
 .swatch{display:inline-block;width:11px;height:11px;margin-right:4px;vertical-align:middle}
 .above{color:#e03131;font-weight:600}.bad{color:#e03131}
 td.notes{min-width:320px;font-size:12px;color:#495057}
+td.marked{font-weight:600;white-space:nowrap}
 )";
 
 // Click a header to sort by that column (numbers by data-v when present).

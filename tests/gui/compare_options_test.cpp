@@ -52,18 +52,18 @@ TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
         w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));
     return w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString();
   };
-  EXPECT_EQ(verdict(), "regression");  // at compare's defaults: 5%, alpha 0.05
+  EXPECT_EQ(verdict(), "REGRESSION");  // at compare's defaults: 5%, alpha 0.05
   EXPECT_TRUE(w.statusBar()->currentMessage().contains("--fail-on regression: the gate fails"))
       << w.statusBar()->currentMessage().toStdString();
 
   w.threshold_box()->setValue(20);  // a 10% change is inside ±20%: the same
   EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.20);
-  EXPECT_EQ(verdict(), "same");
+  EXPECT_EQ(verdict(), "SAME");
   w.threshold_box()->setValue(5);
   w.alpha_box()->setValue(0.001);  // six against six cannot reach it after Holm
-  EXPECT_EQ(verdict(), "inconclusive");
+  EXPECT_EQ(verdict(), "INCONCLUSIVE");
   w.alpha_box()->setValue(0.05);
-  EXPECT_EQ(verdict(), "regression");
+  EXPECT_EQ(verdict(), "REGRESSION");
 
   // A thresholds file from compare --calibrate: its default for the cases it does not list.
   const QString file = dir.filePath("thresholds.json");
@@ -73,7 +73,7 @@ TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
   EXPECT_TRUE(w.use_thresholds_file(file).isEmpty());
   EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
   EXPECT_FALSE(w.threshold_box()->isEnabled());
-  EXPECT_EQ(verdict(), "same");
+  EXPECT_EQ(verdict(), "SAME");
   // A bad file: one line naming it, and the file in use stays.
   const QString bad = dir.filePath("bad.json");
   write_file_atomically(bad.toStdString(), "{\"cases\": 3}");
@@ -83,7 +83,7 @@ TEST(CompareOptions, ThresholdAlphaThresholdsFileAndGateChosenInTheWindow) {
   EXPECT_DOUBLE_EQ(w.comparison_settings().threshold, 0.25);
   EXPECT_TRUE(w.use_thresholds_file("").isEmpty());  // back to the one threshold
   EXPECT_TRUE(w.threshold_box()->isEnabled());
-  EXPECT_EQ(verdict(), "regression");
+  EXPECT_EQ(verdict(), "REGRESSION");
 
   // --fail-on change: the improvements and every changed case fail too.
   w.gate_box()->setCurrentText("change");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QImage>
 #include <QPainter>
 #include <QSortFilterProxyModel>
@@ -238,8 +239,30 @@ TEST(ComparisonModel, PassesQtsModelTester) {
   model.set_comparison(cmp);
   EXPECT_EQ(model.rowCount(), static_cast<int>(cmp->cases.size()));
   EXPECT_EQ(model.headerData(ComparisonModel::kRatio, Qt::Horizontal).toString(), "new ÷ base");
+  // The table compare prints: its verdicts in their colours, each case's reason in a tooltip.
+  const RunComparison& c = *cmp;
+  const Table table = comparison_rows::verdict_table(c);
+  ASSERT_EQ(model.columnCount(), ComparisonModel::kColumns);
+  for (int row = 0; row < model.rowCount(); ++row) {
+    const auto& cells = table.rows[static_cast<std::size_t>(row)];
+    EXPECT_EQ(model.index(row, ComparisonModel::kCase).data().toString().toStdString(),
+              cells[ComparisonModel::kCase].text);
+    EXPECT_EQ(model.index(row, ComparisonModel::kVerdict)
+                  .data(Qt::ForegroundRole)
+                  .value<QColor>()
+                  .name()
+                  .toStdString(),
+              cells[ComparisonModel::kVerdict].colour);
+    if (!cells[ComparisonModel::kWhy].lines.empty()) {
+      EXPECT_TRUE(model.index(row, ComparisonModel::kWhy)
+                      .data(Qt::ToolTipRole)
+                      .toString()
+                      .startsWith(QString::fromStdString(cells[ComparisonModel::kWhy].lines[0])));
+    }
+  }
   model.set_comparison(nullptr);
   EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.columnCount(), ComparisonModel::kColumns);
 }
 
 TEST(TableModel, TheReportsTablesWithTheirTextAndValues) {

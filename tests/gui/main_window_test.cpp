@@ -333,7 +333,7 @@ TEST(MainWindow, ComparesTwoOpenRunsOnOneChartWithTheirVerdicts) {
   EXPECT_TRUE(
       w.verdicts()->index(0, ComparisonModel::kCase).data().toString().contains("cpu.naive"));
   EXPECT_EQ(w.verdicts()->index(0, ComparisonModel::kRatio).data().toString(), "3.000");
-  EXPECT_EQ(w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString(), "inconclusive");
+  EXPECT_EQ(w.verdicts()->index(0, ComparisonModel::kVerdict).data().toString(), "INCONCLUSIVE");
 
   RooflineView* view = w.roofline();
   const RooflinePaint paint = view->paint();

@@ -166,13 +166,14 @@ class ComparisonInChromium(unittest.TestCase):
     def test_the_page_draws_its_arrow_and_sorts_the_verdicts_without_errors(self):
         with open(self.html, encoding="utf-8") as f:
             page = f.read()
-        # Sort by the ratio column, largest first (two clicks), and report the first row.
+        # Sort by the ratio column (the second), largest first (two clicks), and report the first
+        # row's case (the sixth column).
         probe = """<script>
-var th = document.querySelectorAll('#verdicts th')[2];
+var th = document.querySelectorAll('#verdicts th')[1];
 th.click(); th.click();
 var first = document.querySelector('#verdicts tbody tr');
 var pre = document.createElement('pre'); pre.id = 'check';
-pre.textContent = JSON.stringify({first: first.cells[0].textContent, ratio: first.cells[2].textContent,
+pre.textContent = JSON.stringify({first: first.cells[5].textContent, ratio: first.cells[1].textContent,
   arrows: document.querySelectorAll('path.comparison-arrow').length,
   base: document.querySelectorAll('g.point.base').length, head: document.querySelectorAll('g.point.new').length});
 document.body.appendChild(pre);

@@ -1,7 +1,8 @@
 #pragma once
 // One of the report's tables (reports/tables.hpp: ceilings, measured levels, ladder, input
-// patterns) as an item model: the same columns and text as the HTML report; SortRole holds a
-// numeric cell's value.
+// patterns, a comparison's verdicts) as an item model: the same columns and text as the HTML
+// report; SortRole holds a numeric cell's value, a cell's colour is its foreground, a cell of
+// several lines shows them all in its tooltip.
 #include <QAbstractTableModel>
 
 #include "ridgeline/reports/tables.hpp"

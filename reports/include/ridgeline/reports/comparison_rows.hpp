@@ -1,6 +1,6 @@
 #pragma once
 // What the comparison printers (reports/comparison.hpp and the dashboard's verdict table)
-// share: the order of the rows and the cells of one row.
+// share: the order of the rows, the cells of one row and the verdict table itself.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ridgeline/reports/comparison.hpp"
+#include "ridgeline/reports/tables.hpp"
 
 namespace ridgeline::comparison_rows {
 
@@ -66,5 +67,12 @@ inline std::string tally(const RunComparison& cmp) {
     out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, to_string(v));
   return out.empty() ? "no cases" : out;
 }
+
+// The verdict table every printer renders (terminal, Markdown, HTML, the dashboard): one row
+// per compared case in by_effect's order. The verdict in capitals and in its colour; the
+// ratio and p (Holm) numbers where tested ("-" where not); "why" holds the reason, then each
+// run's noise ("noisy, ..."), one line each.
+enum VerdictColumn { kVerdict, kRatio, kInterval, kP, kRepetitions, kCase, kWhy, kVerdictColumns };
+Table verdict_table(const RunComparison& cmp);
 
 }  // namespace ridgeline::comparison_rows

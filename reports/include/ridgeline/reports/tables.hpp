@@ -19,6 +19,7 @@ struct TableCell {
   // A cell of several lines (a case's notes), each escaped on its own and shown one per
   // line (HTML, dashboard) or joined by "; " (Markdown); `text` holds them joined by "; ".
   std::vector<std::string> lines;
+  std::string colour;  // shown in this colour (a verdict's: "#e03131"); "" the default
 };
 
 struct Table {

@@ -3,11 +3,15 @@
 // which operand would need a copy, and GETT's offset tables.
 #include "einsum/einsum_lowering.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
@@ -59,6 +63,33 @@ TEST(EinsumLowering, TtgtCopiesOnlyTheOperandsOutOfOrder) {
   EXPECT_EQ(p.batch, 8);
   EXPECT_EQ(p.m * p.n * p.k, 3 * 6 * 5);
   EXPECT_EQ(ttgt_added_elements(heads, p), 2.0 * (2 * 3 * 4 * 5 + 2 * 6 * 4 * 5));
+}
+
+// On AVX-512 a product no wider than 2 zmm (n <= 32 f32, 16 f64: a 1x1 convolution's output
+// channels) runs on the 12 x 2 zmm micro-kernel, not half-padded 6 x 4 zmm tiles, and its
+// result is the reference's.
+TEST(EinsumLowering, NarrowProductsRunOnTheNarrowAvx512Tile) {
+  if (!cpu_features().has_avx512())
+    GTEST_SKIP() << "this CPU has no AVX-512: the AVX2 tile (16 f32, 8 f64 columns) has no "
+                    "narrower form";
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  for (const auto& [dtype, n, tile] :
+       std::vector<std::tuple<DType, int, std::string>>{{DType::f32, 32, "gemm_f32_avx512_12x32"},
+                                                        {DType::f32, 33, "gemm_f32_avx512_6x64"},
+                                                        {DType::f64, 16, "gemm_f64_avx512_12x16"},
+                                                        {DType::f64, 17, "gemm_f64_avx512_6x32"}}) {
+    Problem p = einsum("ij,jk->ik", fmt::format("i=29,j=7,k={}", n));
+    p.dtype = dtype;
+    const auto k = catalog.create("cpu.ttgt", "einsum");
+    ASSERT_TRUE(k->supports(p, 2).ok);
+    Operands ops = allocate_operands(p);
+    fill_operands(ops, "normal", 1);
+    k->prepare(p, ops, 2);
+    k->run();
+    EXPECT_NE(k->notes().at("gemm").find(tile), std::string::npos) << k->notes().at("gemm");
+    const Validation v = validate(p, ops, 7);
+    EXPECT_EQ(v.disposition, Disposition::passed) << tile << ": " << v.message;
+  }
 }
 
 TEST(EinsumLowering, TheStridedViewReadsOperandsWhereTheyLie) {

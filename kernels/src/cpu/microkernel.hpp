@@ -73,6 +73,9 @@ struct MicroKernel {
 
 MicroKernel<float> microkernel_f32_avx512();
 MicroKernel<double> microkernel_f64_avx512();
+// 12 x 2 zmm, for products no wider than that (n <= 32 f32, 16 f64); no epilogue.
+MicroKernel<float> microkernel_f32_avx512_narrow();
+MicroKernel<double> microkernel_f64_avx512_narrow();
 MicroKernel<float> microkernel_f32_avx2();
 MicroKernel<double> microkernel_f64_avx2();
 // Needs AVX512_BF16 (vdpbf16ps) besides AVX-512; the caller checks CPUID.

@@ -32,6 +32,17 @@ MicroKernel<double> microkernel_f64_avx512() {
   return {"gemm_f64_avx512_6x32",    6, 32, &kernel<F64, 6, 4>, &kernel_rows<F64, 6, 4>, nullptr,
           &pack_panel_avx512<double>};
 }
+// For products whose n fits 2 zmm (n <= 32 f32, 16 f64), where 4 zmm columns would leave
+// half the FMAs on padding: 12 rows x 2 zmm (24 accumulators again), 2 loads of B and 12
+// broadcasts of A per update. No epilogue (the einsum GEMMs have none).
+MicroKernel<float> microkernel_f32_avx512_narrow() {
+  return {"gemm_f32_avx512_12x32",  12, 32, &kernel<F32, 12, 2>, &kernel_rows<F32, 12, 2>, nullptr,
+          &pack_panel_avx512<float>};
+}
+MicroKernel<double> microkernel_f64_avx512_narrow() {
+  return {"gemm_f64_avx512_12x16",   12, 16, &kernel<F64, 12, 2>, &kernel_rows<F64, 12, 2>, nullptr,
+          &pack_panel_avx512<double>};
+}
 EpiloguePasses<float> epilogue_passes_avx512() {
   return {&add_bias_rows<F32>, &activate_pass<F32>};
 }

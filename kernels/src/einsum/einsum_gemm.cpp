@@ -9,13 +9,21 @@ namespace ridgeline {
 
 namespace {
 
+// The widest ISA's micro-kernel; on AVX-512 its narrow form where n fits it, as a contraction's
+// few output columns often do (a 1x1 convolution's 32 channels), which the 4-zmm tile would
+// fill half with padding.
 template <typename T>
-packed::MicroKernel<T> widest_microkernel() {
+packed::MicroKernel<T> microkernel_for(std::int64_t n) {
   const bool avx512 = cpu_features().has_avx512();
-  if constexpr (std::is_same_v<T, float>)
-    return avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
-  else
-    return avx512 ? packed::microkernel_f64_avx512() : packed::microkernel_f64_avx2();
+  if constexpr (std::is_same_v<T, float>) {
+    if (!avx512) return packed::microkernel_f32_avx2();
+    const auto narrow = packed::microkernel_f32_avx512_narrow();
+    return n <= narrow.nr ? narrow : packed::microkernel_f32_avx512();
+  } else {
+    if (!avx512) return packed::microkernel_f64_avx2();
+    const auto narrow = packed::microkernel_f64_avx512_narrow();
+    return n <= narrow.nr ? narrow : packed::microkernel_f64_avx512();
+  }
 }
 
 }  // namespace
@@ -31,7 +39,7 @@ Support einsum_gemm_support(const KernelInfo& info, const Problem& problem, int 
 template <typename T>
 void EinsumGemm<T>::prepare(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
                             std::int64_t ldb, bool ta, bool tb, int threads) {
-  uk_ = widest_microkernel<T>();
+  uk_ = microkernel_for<T>(n);
   const cpu::GemmArgs<T> args{m, n, k, lda, ldb, ta, tb, nullptr, nullptr, nullptr};
   gemm_.prepare(args, uk_, packed::derive_blocking(cache_sizes(), uk_.mr, uk_.nr, sizeof(T)),
                 threads);
@@ -40,7 +48,7 @@ void EinsumGemm<T>::prepare(std::int64_t m, std::int64_t n, std::int64_t k, std:
 template <typename T>
 void EinsumGemm<T>::prepare_gathered(std::int64_t m, std::int64_t n, std::int64_t k,
                                      const packed::GatherLayout* layout, int threads) {
-  uk_ = widest_microkernel<T>();
+  uk_ = microkernel_for<T>(n);
   const cpu::GemmArgs<T> args{m, n, k, 1, 1, false, false, nullptr, nullptr, nullptr};
   gemm_.prepare(args, uk_, packed::derive_blocking(cache_sizes(), uk_.mr, uk_.nr, sizeof(T)),
                 threads, std::nullopt, layout);

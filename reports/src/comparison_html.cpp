@@ -56,12 +56,12 @@ std::string verdicts_html(const std::vector<RooflinePlacement>& placements,
   const auto rate = [&](const std::optional<std::size_t>& i) {
     return i ? rate_cell(&placements[*i]) : text("—");
   };
-  Table t = verdict_table(cmp);
+  const std::vector<const CaseComparison*> rows = by_effect(cmp);
+  Table t = verdict_table(rows);
   t.headers.insert(t.headers.begin() + kWhy, {"base GFLOP/s", "new GFLOP/s"});
   std::string s = "<h2>Verdicts</h2><table class=\"sortable\" id=\"verdicts\"><thead><tr>";
   for (const auto& h : t.headers) s += "<th>" + escape_html(h) + "</th>";
   s += "</tr></thead><tbody>";
-  const std::vector<const CaseComparison*> rows = by_effect(cmp);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const CasePlacements& at = where[static_cast<std::size_t>(rows[r] - cmp.cases.data())];
     std::vector<TableCell>& row = t.rows[r];

@@ -32,11 +32,11 @@ TableCell why_cell(const CaseComparison& c) {
 
 }  // namespace
 
-Table verdict_table(const RunComparison& cmp) {
+Table verdict_table(const std::vector<const CaseComparison*>& rows) {
   Table t{{"verdict", "new ÷ base", "interval", "p (Holm)", "repetitions base/new", "case",
            "why, and each run's noise"},
           {}};
-  for (const CaseComparison* c : by_effect(cmp))
+  for (const CaseComparison* c : rows)
     t.rows.push_back(
         {verdict_cell(c->verdict), c->tested ? number(c->ratio, ratio(*c)) : text("-"),
          text(interval(*c)), c->tested ? number(c->p_holm, p_holm(*c)) : text("-"),

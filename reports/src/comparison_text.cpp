@@ -31,8 +31,8 @@ std::string comparison_text(const ComparisonView& view) {
                        escape_visible(name));
   };
   out += line("verdict", "ratio", "interval", "p(Holm)", "reps", "case");
-  const Table table = verdict_table(cmp);
   const std::vector<const CaseComparison*> cases = by_effect(cmp);
+  const Table table = verdict_table(cases);
   std::size_t folded = 0;
   for (std::size_t r = 0; r < cases.size(); ++r) {
     if (cases[r]->verdict == Verdict::same && !view.all) {
@@ -72,10 +72,10 @@ std::string comparison_markdown(const ComparisonView& view) {
   out += fmt::format(" Gate: `--fail-on {}`.\n\n", view.fail_on_name);
   for (const auto& n : cmp.notes) out += "> " + escape_markdown_cell(n) + "\n\n";
   // The verdict table split in two: the changed cases, then the same ones folded away.
-  const Table verdicts = verdict_table(cmp);
+  const std::vector<const CaseComparison*> cases = by_effect(cmp);
+  const Table verdicts = verdict_table(cases);
   const std::string header = reports::markdown_header(verdicts);
   std::vector<const std::vector<TableCell>*> changed, same;
-  const std::vector<const CaseComparison*> cases = by_effect(cmp);
   for (std::size_t r = 0; r < cases.size(); ++r)
     (cases[r]->verdict == Verdict::same ? same : changed).push_back(&verdicts.rows[r]);
   std::size_t left_out = 0;

@@ -18,8 +18,8 @@ std::unique_ptr<Kernel> make_einsum_strided();
 std::unique_ptr<Kernel> make_einsum_gett();
 // Eigen's Tensor contraction, or a stub saying Eigen is off (cpu/eigen_disabled.cpp).
 std::unique_ptr<Kernel> make_einsum_eigen();
-// TTGT with Eigen's contraction as its GEMM step (cpu.eigen.ttgt), or, built without
-// Eigen, the stub that says so (cpu/eigen_disabled.cpp).
+// TTGT with Eigen's contraction as its GEMM step (cpu.eigen.ttgt); in a build without Eigen
+// a kernel that refuses every problem with that reason (cpu/eigen_disabled.cpp).
 std::unique_ptr<Kernel> make_einsum_eigen_ttgt();
 // oneDNN's matmul on strided memory descriptors, or why oneDNN is off (einsum_onednn.cpp).
 std::unique_ptr<Kernel> make_einsum_onednn();

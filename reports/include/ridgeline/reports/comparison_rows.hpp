@@ -69,10 +69,14 @@ inline std::string tally(const RunComparison& cmp) {
 }
 
 // The verdict table every printer renders (terminal, Markdown, HTML, the dashboard): one row
-// per compared case in by_effect's order. The verdict in capitals and in its colour; the
-// ratio and p (Holm) numbers where tested ("-" where not); "why" holds the reason, then each
-// run's noise ("noisy, ..."), one line each.
+// per case of `rows`, in that order (by_effect's, which a printer keeps beside the table for
+// what the cells do not say: a row's verdict, its placements). The verdict in capitals and in
+// its colour; the ratio and p (Holm) numbers where tested ("-" where not); "why" holds the
+// reason, then each run's noise ("noisy, ..."), one line each.
 enum VerdictColumn { kVerdict, kRatio, kInterval, kP, kRepetitions, kCase, kWhy, kVerdictColumns };
-Table verdict_table(const RunComparison& cmp);
+Table verdict_table(const std::vector<const CaseComparison*>& rows);
+inline Table verdict_table(const RunComparison& cmp) {
+  return verdict_table(by_effect(cmp));
+}
 
 }  // namespace ridgeline::comparison_rows

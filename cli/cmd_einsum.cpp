@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
+#include "number_checks.hpp"
 #include "ridgeline/analysis/einsum_paths.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/op.hpp"
@@ -103,6 +104,7 @@ int run_einsum(EinsumOptions& opt) {
 
 Command add_einsum_command(CLI::App& app) {
   auto opt = std::make_shared<EinsumOptions>();
+  opt->run.output = "einsum.json";  // before its option captures it as the default shown
   CLI::App* sub = app.add_subcommand(
       "einsum",
       "One contraction (NumPy's notation) on every einsum lowering here: time, bytes and roof "
@@ -115,12 +117,12 @@ Command add_einsum_command(CLI::App& app) {
   sub->add_option("--threads", opt->threads, "Threads (default: every CPU this process may use)");
   sub->add_option("-o,--output", opt->run.output, "The Run document")->capture_default_str();
   sub->add_option("--repetitions", opt->run.repetitions,
-                  "Timed repetitions per lowering (default: the einsum suite's)");
+                  "Timed repetitions per lowering (default: the einsum suite's)")
+      ->check(finite_between(1, 10000, "repetitions"));
   sub->add_option("--min-time", opt->run.min_time,
                   "Per repetition: seconds (0.5) or iterations (100x); default: the suite's");
   sub->add_flag("--no-probe", opt->run.no_probe,
                 "Do not probe this machine when no model is cached (no roofs then)");
-  opt->run.output = "einsum.json";
   sub->footer(kRunExitStatus);
   return {sub, [opt] { return run_einsum(*opt); }};
 }

@@ -100,6 +100,9 @@ std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
   if (paths.empty()) return "";
   const MeasuredPath& fewest = paths.front();
   if (!fewest.complete) return fmt::format("the {} path did not run every step", fewest.how);
+  if (paths.size() == 1)  // the paths searched and the order written are one and the same
+    return fmt::format("the order written is the path with the fewest FLOPs ({}): one path to run",
+                       fewest.how);
   const auto fastest =
       std::min_element(paths.begin(), paths.end(), [](const auto& a, const auto& b) {
         return a.complete && (!b.complete || a.seconds < b.seconds);

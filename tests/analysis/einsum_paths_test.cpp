@@ -65,6 +65,20 @@ TEST(EinsumPaths, EachPathSumsItsStepsFastestLoweringsBesideItsFlops) {
       << framework_verdict(m);
 }
 
+// A bilinear form: optimal, greedy and the order written are one path, shown once, and the
+// verdict says so rather than calling it the fastest of one.
+TEST(EinsumPaths, OnePathToRunIsSaidToBeOne) {
+  const EinsumNetwork n = einsum_network("bi,ij,bj->b", "b=8,i=16,j=16");
+  const std::vector<EinsumPath> paths = einsum_paths(n, 4);
+  ASSERT_EQ(paths.size(), 1u);
+  std::vector<EinsumComparison> runs;
+  for (const EinsumPathStep& step : paths[0].steps)
+    runs.push_back(compared(step.equation, step_extents(n, step.equation), "cpu.gett", 1e-6,
+                            Bound::compute(), 2e-6));
+  EXPECT_EQ(paths_verdict(measure_paths(n, paths, runs)),
+            "the order written is the path with the fewest FLOPs (optimal): one path to run");
+}
+
 TEST(EinsumPaths, AFewestFlopPathThatLosesNamesItsSlowStepAndItsBound) {
   const std::vector<EinsumPath> paths = einsum_paths(chain(), 4);
   const std::vector<EinsumComparison> runs{

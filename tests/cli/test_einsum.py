@@ -103,8 +103,10 @@ class Einsum(unittest.TestCase):
             ("ij,jk->ik", "i=2,j=3", [], "index 'k' has no extent"),
             ("ij,jk->ik", "i=2,j=0,k=3", [], "a positive integer"),
             ("ij,jk,kl->il", "i=2,j=3,k=4", [], "index 'l' has no extent"),
-            ("ij,jj,kl->il", "i=2,j=3,k=4,l=5", [], "appears twice in the operand 2"),
+            ("ij,jj,kl->il", "i=2,j=3,k=4,l=5", [], "appears twice in operand 2"),
             ("ij,jk->ik", "i=2,j=3,k=4", ["--dtype", "bf16"], "f32 and f64"),
+            ("ij,jk,kl->il", "i=2,j=3,k=4,l=5,z=3", [], "index 'z' is given an extent"),
+            ("ij,jk->ik", "i=2,j=3,k=4", ["--repetitions", "0"], "between 1 and 10000"),
         ]:
             with self.subTest(equation=equation, dims=dims, extra=extra):
                 r = self.einsum(equation, dims, *extra)

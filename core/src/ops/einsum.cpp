@@ -118,10 +118,10 @@ std::string einsum_term_error(const std::string& term, const char* which) {
   std::set<char> seen;
   for (char ch : term) {
     if (!std::isalpha(static_cast<unsigned char>(ch)))
-      return fmt::format("'{}' in the {} is not an index (a-z, A-Z)", ch, which);
+      return fmt::format("'{}' in {} is not an index (a-z, A-Z)", ch, which);
     if (!seen.insert(ch).second)
       return fmt::format(
-          "index '{}' appears twice in the {} (traces and diagonals are not "
+          "index '{}' appears twice in {} (traces and diagonals are not "
           "supported)",
           ch, which);
   }
@@ -140,7 +140,7 @@ std::string einsum_equation_error(std::string_view equation) {
   const Terms t = split(equation, why);
   if (!why.empty()) return why;
   for (const auto& [term, which] :
-       {std::pair{&t.a, "first operand"}, {&t.b, "second operand"}, {&t.c, "output"}})
+       {std::pair{&t.a, "the first operand"}, {&t.b, "the second operand"}, {&t.c, "the output"}})
     if (std::string e = einsum_term_error(*term, which); !e.empty()) return e;
   for (char ch : t.c)
     if (t.a.find(ch) == std::string::npos && t.b.find(ch) == std::string::npos)

@@ -29,7 +29,7 @@ std::string einsum_extents_error(std::string_view extents);
 // The extents by index (std::invalid_argument with the reason where malformed).
 std::map<char, std::int64_t> einsum_extents(std::string_view extents);
 // One term of an equation: indices a-z and A-Z, none twice; "" or the reason, naming the
-// term as `which` ("first operand", "output").
+// term as `which` ("the first operand", "operand 3").
 std::string einsum_term_error(const std::string& term, const char* which);
 
 // The problem's equation and extents (checked_params has verified them).

@@ -38,7 +38,9 @@ struct EinsumPath {
 
 // Operands contracted in the order written: ((A B) C) D.
 EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element_bytes);
-// At each step the pair whose contraction costs the fewest FLOPs (ties: fewer bytes).
+// opt_einsum's greedy path: at each step, of the pairs sharing an index, the one whose
+// result is smallest beside its operands (ties: fewer FLOPs); an outer product (the
+// smallest) only where no pair shares an index.
 EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes);
 // Every order of pairs tried: the fewest FLOPs in all (ties: fewer bytes). For at most
 // kMostOptimalOperands operands (6: 2,700 orders).

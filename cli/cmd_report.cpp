@@ -23,7 +23,7 @@ struct ReportOptions {
   std::vector<std::string> outputs;
   std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
   // The fusion pairs, the eltwise sweeps and the unfused chains' passes as CSV.
-  std::string csv_fusion, csv_sweep, csv_passes, csv_einsum;
+  std::string csv_fusion, csv_sweep, csv_passes, csv_einsum, csv_einsum_paths;
   ComparisonOptions judging;  // two runs: --threshold, --alpha, --fail-on
 };
 
@@ -93,7 +93,8 @@ int run_report(const ReportOptions& opt) {
   for (const auto& out : outputs) written.push_back({"-o", out});
   for (const auto& [flag, out] :
        {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
-        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum}})
+        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum},
+        std::pair{"--csv-einsum-paths", &opt.csv_einsum_paths}})
     if (!out->empty()) {
       check_output_file(*out, flag);
       written.push_back({flag, *out});
@@ -106,7 +107,8 @@ int run_report(const ReportOptions& opt) {
   }
   for (const auto& [out, text] :
        {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv},
-        std::pair{opt.csv_passes, &passes_csv}, std::pair{opt.csv_einsum, &einsum_csv}}) {
+        std::pair{opt.csv_passes, &passes_csv}, std::pair{opt.csv_einsum, &einsum_csv},
+        std::pair{opt.csv_einsum_paths, &einsum_paths_csv}}) {
     if (out.empty()) continue;
     write_file_atomically(out, text(input));
     print_written(out);
@@ -119,7 +121,8 @@ int run_report(const ReportOptions& opt) {
 int run_comparison_report(const ReportOptions& opt) {
   for (const auto& [flag, value] :
        {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
-        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum}})
+        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum},
+        std::pair{"--csv-einsum-paths", &opt.csv_einsum_paths}})
     if (!value->empty())
       throw InputError(fmt::format("report: {} takes one run, not a comparison of two", flag));
   const ComparisonSettings settings = comparison_settings(opt.judging);
@@ -184,6 +187,8 @@ Command add_report_command(CLI::App& app) {
                   "Also write the unfused chains' passes as CSV, one row per pass");
   sub->add_option("--csv-einsum", opt->csv_einsum,
                   "Also write the einsum comparisons as CSV, one row per contraction and lowering");
+  sub->add_option("--csv-einsum-paths", opt->csv_einsum_paths,
+                  "Also write each einsum network's contraction paths as CSV, one row per path");
   add_comparison_options(sub, opt->judging);
   return {sub,
           [opt] { return opt->runs.size() == 2 ? run_comparison_report(*opt) : run_report(*opt); }};

@@ -41,9 +41,10 @@ std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
     MeasuredPath m;
     m.how = p.how;
     m.flops = p.flops;
+    m.bytes = p.bytes;
     m.flops_vs_fewest = fewest > 0 ? p.flops / fewest : 0;
     m.complete = true;
-    bool framework_complete = true;
+    bool framework_complete = true, roof_complete = true;
     for (const EinsumPathStep& st : p.steps) {
       MeasuredStep s;
       s.equation = st.equation;
@@ -58,17 +59,24 @@ std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
         s.achieved = best.achieved;
         s.bound = best.bound;
         m.seconds += s.seconds;
-        for (const EinsumLowering& l : c->lowerings)
+        for (const EinsumLowering& l : c->lowerings) {
           if (l.backend == kFrameworkLowering && l.ran) s.framework_seconds = l.seconds;
+          // A copy-free lowering sits at the step's compulsory intensity.
+          if (l.ran && l.added_bytes == 0 && l.attainable > 0)
+            s.roof_seconds = st.flops / l.attainable;
+        }
       } else {
         m.complete = false;
       }
       framework_complete = framework_complete && s.framework_seconds > 0;
       m.framework_seconds += s.framework_seconds;
+      roof_complete = roof_complete && s.roof_seconds > 0;
+      m.roof_seconds += s.roof_seconds;
       m.steps.push_back(s);
     }
     if (!m.complete) m.seconds = 0;
     if (!framework_complete) m.framework_seconds = 0;
+    if (!roof_complete) m.roof_seconds = 0;
     out.push_back(m);
   }
   double fastest = 0;
@@ -122,6 +130,31 @@ std::string paths_verdict(const std::vector<MeasuredPath>& paths) {
       slow.bound.empty() ? "" : ", " + to_string(slow.bound) + "-bound");
 }
 
+std::string roof_verdict(const std::vector<MeasuredPath>& paths) {
+  if (paths.size() < 2) return "";
+  for (const MeasuredPath& m : paths)
+    if (m.roof_seconds <= 0) return "";
+  const MeasuredPath& fewest = paths.front();
+  const MeasuredPath& quickest = *std::min_element(
+      paths.begin(), paths.end(),
+      [](const auto& a, const auto& b) { return a.roof_seconds < b.roof_seconds; });
+  if (&quickest == &fewest || quickest.roof_seconds >= fewest.roof_seconds) return "";
+  std::string measured = "not measured on every step";
+  if (quickest.complete && fewest.complete)
+    measured = quickest.seconds < fewest.seconds
+                   ? fmt::format("and it ran {:.2f}× faster", fewest.seconds / quickest.seconds)
+                   : fmt::format("but it ran {:.2f}× slower", quickest.seconds / fewest.seconds);
+  const std::string why =
+      fewest.bytes > quickest.bytes
+          ? fmt::format("whose steps move {:.3g}× the bytes", fewest.bytes / quickest.bytes)
+          : "whose steps sit under lower roofs";
+  return fmt::format(
+      "by the roofline the {} path is the quicker ({} against {} for the {} path, "
+      "{}), {}",
+      quickest.how, duration_text(quickest.roof_seconds), duration_text(fewest.roof_seconds),
+      fewest.how, why, measured);
+}
+
 std::vector<EinsumNetworkComparison> einsum_network_comparisons(
     const Run& run, const std::vector<EinsumComparison>& comparisons) {
   std::vector<EinsumNetworkComparison> out;
@@ -173,6 +206,7 @@ std::vector<EinsumNetworkComparison> einsum_network_comparisons(
       m.paths = measure_paths(n, paths(dtype), same);
       m.verdict = paths_verdict(m.paths);
       m.framework = framework_verdict(m.paths);
+      m.roof = roof_verdict(m.paths);
       out.push_back(std::move(m));
     }
   }

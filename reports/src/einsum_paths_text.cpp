@@ -30,11 +30,13 @@ std::string steps_text(const MeasuredPath& m) {
 
 Table einsum_paths_table(const EinsumNetworkComparison& n) {
   Table t;
-  t.headers = {"path", "FLOPs", "× fewest FLOPs", "time", "× fastest", "steps (fastest lowering)"};
+  t.headers = {"path",        "FLOPs", "bytes",     "× fewest FLOPs",
+               "at the roof", "time",  "× fastest", "steps (fastest lowering)"};
   for (const MeasuredPath& m : n.paths)
     t.rows.push_back(
-        {text(m.how), number(m.flops, flop_count(m.flops)),
+        {text(m.how), number(m.flops, flop_count(m.flops)), number(m.bytes, si_rate(m.bytes, "B")),
          number(m.flops_vs_fewest, fmt::format("{:.2f}×", m.flops_vs_fewest)),
+         m.roof_seconds > 0 ? number(m.roof_seconds, duration(m.roof_seconds)) : none(),
          m.complete ? number(m.seconds, duration(m.seconds)) : none(),
          m.complete ? number(m.vs_fastest, fmt::format("{:.2f}×", m.vs_fastest)) : none(),
          text(steps_text(m))});
@@ -43,14 +45,14 @@ Table einsum_paths_table(const EinsumNetworkComparison& n) {
 
 std::string einsum_network_title(const EinsumNetworkComparison& n) {
   if (!n.error.empty()) return fmt::format("{} {}", n.equation, n.extents);
-  return fmt::format("{} {} {}, {} thread{}: contraction paths, predicted FLOPs and measured time",
+  return fmt::format("{} {} {}, {} thread{}: contraction paths, predicted (FLOPs, bytes, time at the roof) and measured",
                      n.equation, n.extents, n.dtype, n.threads, n.threads == 1 ? "" : "s");
 }
 
 std::vector<std::string> einsum_network_lines(const EinsumNetworkComparison& n) {
   if (!n.error.empty()) return {n.error};
   std::vector<std::string> lines;
-  for (const std::string* l : {&n.verdict, &n.framework})
+  for (const std::string* l : {&n.verdict, &n.roof, &n.framework})
     if (!l->empty()) lines.push_back(*l);
   return lines;
 }
@@ -95,7 +97,8 @@ std::string einsum_networks_terminal(const ReportInput& in) {
   std::string s;
   for (const EinsumNetworkComparison& n : in.einsum_networks) {
     s += fmt::format("\n{}\n", escape_visible(einsum_network_title(n)));
-    if (n.error.empty()) s += format_columns(text_rows(einsum_paths_table(n)), "  ", {1, 2, 3, 4});
+    if (n.error.empty())
+      s += format_columns(text_rows(einsum_paths_table(n)), "  ", {1, 2, 3, 4, 5, 6});
     for (const std::string& l : einsum_network_lines(n))
       s += fmt::format("  {}\n", escape_visible(l));
   }

@@ -143,7 +143,8 @@ std::string einsum_csv(const ReportInput& in) {
   const auto f = [](const std::string& x) { return escape_csv_field(x); };
   std::string s =
       "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,compulsory_bytes,"
-      "added_bytes,of_roof,bound,over_best,best,reason\n";
+      "added_bytes,of_roof,bound,over_best,best,reason,how,best_over_framework,best_over_slowest,"
+      "notation_hides\n";
   for (const auto& c : in.einsum)
     for (const auto& l : c.lowerings) {
       const std::string bound = !l.ran                                       ? ""
@@ -151,13 +152,31 @@ std::string einsum_csv(const ReportInput& in) {
                                 : l.bound.is_memory()                        ? l.bound.level
                                 : l.bound.kind == Bound::Kind::call_overhead ? "call overhead"
                                                                              : "";
-      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(c.equation),
+      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(c.equation),
                        f(c.extents), f(c.dtype), c.threads, f(l.backend), l.ran ? "yes" : "no",
                        number(l.seconds), number(l.achieved), number(l.compulsory_bytes),
                        fmt::format("{:.6g}", l.added_bytes), number(l.efficiency), f(bound),
-                       number(l.vs_best), l.backend == c.best ? "yes" : "no", f(l.reason));
+                       number(l.vs_best), l.backend == c.best ? "yes" : "no", f(l.reason),
+                       f(fmt::format("{}", fmt::join(l.steps, "; "))),
+                       number(c.lead_over_framework), number(c.lead_over_worst), f(c.hides));
     }
   return s;
+}
+
+std::string einsum_paths_csv(const ReportInput& in) {
+  using namespace reports;
+  std::string s;
+  for (const EinsumNetworkComparison& n : in.einsum_networks) {
+    if (!n.error.empty()) continue;
+    const Table t = einsum_paths_table(n);
+    if (s.empty()) s = csv_header({"network", "extents", "dtype", "threads"}, t);
+    s += csv_rows(fmt::format("{},{},{},{}", escape_csv_field(n.equation),
+                              escape_csv_field(n.extents), escape_csv_field(n.dtype), n.threads),
+                  t);
+  }
+  return s.empty() ? csv_header({"network", "extents", "dtype", "threads"},
+                                einsum_paths_table(EinsumNetworkComparison{}))
+                   : s;
 }
 
 std::string einsum_terminal(const ReportInput& in) {

@@ -103,24 +103,47 @@ std::string sweep_csv(const ReportInput& in) {
 }
 
 std::string passes_csv(const ReportInput& in) {
-  // The pass table's own columns (tables.cpp), each cell as its number where it has one.
-  std::string s;
-  for (const auto& c : in.fusion.chains) {
-    const Table t = unfused_pass_table(c);
-    if (s.empty()) {
-      s = "op,params,dtype,pattern,threads,device,backend,case,level";
-      for (const auto& h : t.headers) s.append(",").append(f(h));
-      s += "\n";
-    }
-    for (const auto& row : t.rows) {
-      s += fmt::format("{},{},{},{},{},{},{},{},{}", f(c.op), f(c.params), f(c.dtype), f(c.pattern),
-                       c.threads, to_string(c.device), f(c.backend), f(c.name), f(c.level));
-      for (const auto& cell : row)
-        s.append(",").append(std::isnan(cell.value) ? f(cell.text) : csv_number(cell.value));
-      s += "\n";
-    }
-  }
+  // The pass table's own columns (tables.cpp) after what the chain is: the fusion suite's
+  // unfused chains, then the steps an einsum lowering lapped (TTGT's permutes and GEMM).
+  using reports::csv_header;
+  using reports::csv_rows;
+  std::string s = csv_header(
+      {"op", "params", "dtype", "pattern", "threads", "device", "backend", "case", "level"},
+      unfused_pass_table(UnfusedChain{}));
+  const auto add = [&](const UnfusedChain& c) {
+    s += csv_rows(
+        fmt::format("{},{},{},{},{},{},{},{},{}", f(c.op), f(c.params), f(c.dtype), f(c.pattern),
+                    c.threads, to_string(c.device), f(c.backend), f(c.name), f(c.level)),
+        unfused_pass_table(c));
+  };
+  for (const auto& c : in.fusion.chains) add(c);
+  for (const auto& e : in.einsum)
+    for (const auto& l : e.lowerings)
+      if (l.passes) add(*l.passes);
   return s;
 }
 
 }  // namespace ridgeline
+
+namespace ridgeline::reports {
+
+std::string csv_header(const std::vector<std::string>& lead_names, const Table& t) {
+  std::string s;
+  for (const auto& h : lead_names) s.append(s.empty() ? "" : ",").append(escape_csv_field(h));
+  for (const auto& h : t.headers) s.append(s.empty() ? "" : ",").append(escape_csv_field(h));
+  return s + "\n";
+}
+
+std::string csv_rows(const std::string& lead, const Table& t) {
+  std::string s;
+  for (const auto& row : t.rows) {
+    s += lead;
+    for (const auto& cell : row)
+      s.append(",").append(std::isnan(cell.value) ? escape_csv_field(cell.text)
+                                                  : csv_number(cell.value));
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace ridgeline::reports

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/tables.hpp"
@@ -26,5 +27,11 @@ inline TableCell none() {
 inline std::string csv_number(double v) {
   return usable(v) ? fmt::format("{:.6g}", v) : "";
 }
+
+// A table's rows as CSV lines, each after the `lead` fields (already CSV fields: what the
+// rows are of), its cells as numbers where they have one, else their text; and its header
+// after `lead_names`. The CSV files that render a table (passes, paths) are made of these.
+std::string csv_header(const std::vector<std::string>& lead_names, const Table& t);
+std::string csv_rows(const std::string& lead, const Table& t);
 
 }  // namespace ridgeline::reports

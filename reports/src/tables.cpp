@@ -147,13 +147,14 @@ Table unfused_pass_table(const UnfusedChain& c) {
                         text(""), text(""), text(""), text("")});
       continue;
     }
-    t.rows.push_back(
-        {text(p.name), number(p.seconds, duration(p.seconds)), number(p.share, percent(p.share)),
-         number(p.bytes, si_rate(p.bytes, "B")), number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
-         p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
-         number(p.achieved, gflops(p.achieved)), text(p.bound.empty() ? "—" : to_string(p.bound)),
-         p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
-         text(p.below_floor ? "yes: loses here" : "")});
+    t.rows.push_back({text(p.name), number(p.seconds, duration(p.seconds)),
+                      number(p.share, percent(p.share)), number(p.bytes, si_rate(p.bytes, "B")),
+                      number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
+                      p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
+                      number(p.achieved / 1e9, gflops(p.achieved)),
+                      text(p.bound.empty() ? "—" : to_string(p.bound)),
+                      p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
+                      text(p.below_floor ? "yes: loses here" : "")});
   }
   return t;
 }

@@ -65,6 +65,54 @@ TEST(EinsumPaths, EachPathSumsItsStepsFastestLoweringsBesideItsFlops) {
       << framework_verdict(m);
 }
 
+// Each path's bytes (its steps' operands and results once) and its least time under the
+// roofline: each step's FLOPs at the roof a copy-free lowering of it sat under.
+TEST(EinsumPaths, EachPathHasItsBytesAndItsTimeAtTheRoof) {
+  const std::vector<EinsumPath> paths = einsum_paths(chain(), 4);
+  std::vector<EinsumComparison> runs;
+  for (const EinsumPath& p : paths)
+    for (const EinsumPathStep& step : p.steps) {
+      EinsumComparison c = compared(step.equation, step_extents(chain(), step.equation), "cpu.gett",
+                                    1e-3, Bound::compute(), 2e-3);
+      c.lowerings[0].attainable = 1e11;  // GETT: nothing added, at the step's own intensity
+      c.lowerings[1].attainable = 1e9;   // TTGT: its permutes lower its intensity
+      c.lowerings[1].added_bytes = 1e6;
+      runs.push_back(c);
+    }
+  const std::vector<MeasuredPath> m = measure_paths(chain(), paths, runs);
+  ASSERT_EQ(m.size(), 2u);
+  for (std::size_t k = 0; k < m.size(); ++k) {
+    EXPECT_DOUBLE_EQ(m[k].bytes, paths[k].bytes);
+    EXPECT_DOUBLE_EQ(m[k].roof_seconds, paths[k].flops / 1e11);
+  }
+  EXPECT_EQ(roof_verdict(m), "");  // the fewest FLOPs are the least time at the roof too
+}
+
+// Where the roofline puts another path first than the fewest FLOPs, one line says which,
+// why, and whether the measurement agreed.
+TEST(EinsumPaths, TheRoofVerdictNamesThePathTheRooflinePrefers) {
+  MeasuredPath fewest, other;
+  fewest.how = "optimal";
+  fewest.flops = 1e6;
+  fewest.bytes = 8e6;
+  fewest.roof_seconds = 2e-3;
+  fewest.seconds = 2.5e-3;
+  fewest.complete = true;
+  other.how = "left to right";
+  other.flops = 2e6;
+  other.bytes = 1e6;
+  other.roof_seconds = 1e-3;
+  other.seconds = 1.25e-3;
+  other.complete = true;
+  EXPECT_EQ(roof_verdict({fewest, other}),
+            "by the roofline the left to right path is the quicker (1 ms against 2 ms for the "
+            "optimal path, whose steps move 8× the bytes), and it ran 2.00× faster");
+  other.seconds = 5e-3;
+  EXPECT_NE(roof_verdict({fewest, other}).find("but it ran 2.00× slower"), std::string::npos);
+  other.roof_seconds = 0;  // no ceilings for one step: no prediction to compare
+  EXPECT_EQ(roof_verdict({fewest, other}), "");
+}
+
 // A bilinear form: optimal, greedy and the order written are one path, shown once, and the
 // verdict says so rather than calling it the fastest of one.
 TEST(EinsumPaths, OnePathToRunIsSaidToBeOne) {

@@ -69,9 +69,12 @@ class Einsum(unittest.TestCase):
         r = self.einsum("ij,jk,kl->il", "i=200,j=10,k=200,l=10")
         self.assertEqual(r.returncode, 0, r.stderr)
         out = r.stdout
-        self.assertIn("contraction paths, predicted FLOPs and measured time", out)
-        self.assertRegex(out, r"optimal +[\d.]+ [kMGT]FLOP +1\.00× +[\d.]+ [µm]?s +[\d.]+×  jk,kl->jl \(")
-        self.assertRegex(out, r"left to right +[\d.]+ [kMGT]FLOP +20\.00× .*ij,jk->ik \(")
+        self.assertIn("contraction paths, predicted (FLOPs, bytes, time at the roof) and measured", out)
+        # Predicted: FLOPs and bytes (each step's operands and result once; no time at the roof
+        # without a machine model), then measured.
+        self.assertRegex(out, r"optimal +80 kFLOP +32\.8 kB +1\.00× +— +[\d.]+ [µm]?s +[\d.]+×  "
+                              r"jk,kl->jl \(")
+        self.assertRegex(out, r"left to right +1\.6 MFLOP +352 kB +20\.00× .*ij,jk->ik \(")
         # Whichever path won here, one line says so (or which step lost it), and one sets the
         # fastest against a framework's order written with TTGT at each step.
         self.assertRegex(out, r"the path with the fewest FLOPs \(optimal\) is the fastest|"
@@ -95,7 +98,7 @@ class Einsum(unittest.TestCase):
             report = f.read()
         self.assertIn("### ij,jk,kl-&gt;il i=200,j=10,k=200,l=10 f32, 1 thread: contraction paths",
                       report)
-        self.assertRegex(report, r"\| left to right \| [\d.]+ [kMGT]FLOP \| 20\.00× \|")
+        self.assertRegex(report, r"\| left to right \| [\d.]+ [kMGT]FLOP \| 352 kB \| 20\.00× \|")
 
     def test_bad_input_is_one_line_and_exit_2_and_writes_nothing(self):
         for equation, dims, extra, says in [

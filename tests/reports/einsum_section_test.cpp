@@ -1,6 +1,7 @@
 // The einsum comparison (analysis/einsum_comparison.hpp) and its section in every format
 // (reports/src/einsum_text.cpp), on a recorded run: `ridgeline run --suite einsum` with two
 // contractions on the Zen 4 VM, placed with the recorded Zen 4 machine model.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "ridgeline/analysis/sweep_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run_json.hpp"
+#include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "text_checks.hpp"
 
@@ -140,7 +142,20 @@ TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
   EXPECT_EQ(count(csv, "\n"), lowerings + 1);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,"
-            "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason");
+            "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason,how,"
+            "best_over_framework,best_over_slowest,notation_hides");
+  // What the terminal and the pages say under each table is in its columns too: the lead of
+  // the best lowering and what the notation hides, on each of its contraction's rows.
+  const EinsumComparison& c = comparison(in, "bthr,bThr->bhtT");
+  EXPECT_EQ(count(csv, escape_csv_field(c.hides)), c.lowerings.size());
+  EXPECT_NE(csv.find(fmt::format(",{:.6g},{:.6g},", c.lead_over_framework, c.lead_over_worst)),
+            std::string::npos);
+  // TTGT's steps, lapped, are rows of the passes CSV, as the unfused chains' passes are.
+  const std::string passes = passes_csv(in);
+  EXPECT_EQ(count(passes, "\neinsum,"), count(passes, "\n") - 1) << passes;
+  EXPECT_GE(count(passes, ",cpu.ttgt,"), 2u);
+  EXPECT_GE(count(passes, ",permute_B,"), 2u);  // both contractions permute B
+  EXPECT_EQ(count(passes, ",gemm,"), count(passes, ",permute_B,"));
   EXPECT_NE(csv.find("btd,hdk->bthk"), std::string::npos);  // quoted: it holds commas
   EXPECT_EQ(count(csv, ",yes,"), lowerings - 1 + 2);        // ran: all but one; best: one each
   EXPECT_NE(csv.find("cpu.strided,no,"), std::string::npos);
@@ -162,8 +177,8 @@ TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
   EXPECT_EQ(n.paths[0].steps[0].best, comparison(in, "bthr,bThr->bhtT").best);
   const std::string html = html_report(in), md = markdown_report(in), text = einsum_terminal(in);
   const std::string title =
-      "bthr,bThr-&gt;bhtT b=2,t=64,h=4,r=32,T=64 f32, 1 thread: contraction paths, predicted FLOPs "
-      "and measured time";
+      "bthr,bThr-&gt;bhtT b=2,t=64,h=4,r=32,T=64 f32, 1 thread: contraction paths, predicted "
+      "(FLOPs, bytes, time at the roof) and measured";
   EXPECT_NE(html.find("<h3>" + title + "</h3><table>"), std::string::npos);
   EXPECT_NE(md.find("### " + title), std::string::npos);
   EXPECT_NE(text.find("bthr,bThr->bhtT b=2,t=64,h=4,r=32,T=64 f32, 1 thread: contraction paths"),
@@ -172,6 +187,19 @@ TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
     EXPECT_NE(out->find("s einsum network "), std::string::npos);
     EXPECT_NE(out->find("(i=2,j=3,k=4): give the output"), std::string::npos);
   }
+  // The CSV: the paths table's columns after the network's, a row per path of a network
+  // that is one; its numbers as numbers.
+  const std::string csv = einsum_paths_csv(in);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "network,extents,dtype,threads,path,FLOPs,bytes,× fewest FLOPs,at the roof,time,"
+            "× fastest,steps (fastest lowering)");
+  EXPECT_EQ(count(csv, "\n"), 2u);
+  EXPECT_EQ(csv.find("ij,jk"), std::string::npos);
+  EXPECT_NE(
+      csv.find(fmt::format("bthr,bThr->bhtT\",\"b=2,t=64,h=4,r=32,T=64\",f32,1,optimal,{:.6g},",
+                           n.paths[0].flops)),
+      std::string::npos)
+      << csv;
 }
 
 // A permute has no FLOPs, so no place on the FLOP/s roofline: under a machine model with

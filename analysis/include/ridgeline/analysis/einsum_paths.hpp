@@ -18,11 +18,15 @@ struct MeasuredStep {
   double achieved = 0;            // its FLOP/s
   Bound bound;                    // where it sat on the roofline
   double framework_seconds = 0;   // the framework lowering's (TTGT) time; 0 where it did not run
+  // The least time the roofline allows it: its FLOPs at the roof at its compulsory intensity
+  // (each operand and its result once); 0 without ceilings.
+  double roof_seconds = 0;
 };
 
 struct MeasuredPath {
   std::string how;  // "optimal", "greedy", "left to right"
   double flops = 0;
+  double bytes = 0;            // each step's operands and result once, summed (predicted)
   double flops_vs_fewest = 0;  // its FLOPs over the fewest of the paths
   std::vector<MeasuredStep> steps;
   bool complete = false;  // every step ran
@@ -30,6 +34,9 @@ struct MeasuredPath {
   double vs_fastest = 0;  // its time over the fastest complete path's
   // The framework lowering (TTGT) at every step, summed; 0 unless it ran every step.
   double framework_seconds = 0;
+  // Its steps' least times under the roofline, summed: the prediction from its FLOPs and
+  // bytes together; 0 unless every step has one.
+  double roof_seconds = 0;
 };
 
 // The paths as einsum_paths gives them (fewest FLOPs first), each step looked up among the
@@ -46,6 +53,11 @@ std::string framework_verdict(const std::vector<MeasuredPath>& paths);
 // beat it and at which of its steps (the bound there).
 std::string paths_verdict(const std::vector<MeasuredPath>& paths);
 
+// One line where the roofline predicts another path than the fewest FLOPs (its bytes make
+// a step memory-bound): which, by how much, and whether the measurement agreed; "" where
+// the two predictions agree or a path has no roofline time.
+std::string roof_verdict(const std::vector<MeasuredPath>& paths);
+
 // Each network the Run records (provenance.einsum_networks) measured from its step cases,
 // once per dtype and thread count its steps ran at (paths as einsum_paths gives them).
 struct EinsumNetworkComparison {
@@ -54,6 +66,7 @@ struct EinsumNetworkComparison {
   std::vector<MeasuredPath> paths;
   std::string verdict;    // paths_verdict
   std::string framework;  // framework_verdict
+  std::string roof;       // roof_verdict
   std::string error;      // the recorded network is not one (a hand-edited file): why
 };
 std::vector<EinsumNetworkComparison> einsum_network_comparisons(

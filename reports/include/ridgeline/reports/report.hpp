@@ -49,11 +49,12 @@ std::optional<ReportFormat> report_format_for(const std::filesystem::path& path)
 std::string html_report(const ReportInput& input);
 std::string markdown_report(const ReportInput& input);
 std::string csv_report(const ReportInput& input);
-// The fusion pairs as CSV, one row per pair and per unpaired case (docs/report-formats.md).
+// The fusion pairs as CSV, one row per pair and per unpaired case (docs/fusion-analysis.md).
 std::string fusion_csv(const ReportInput& input);
 // The eltwise chain's sweeps as CSV, one row per (sweep, L).
 std::string sweep_csv(const ReportInput& input);
-// Every unfused chain's passes, one row per pass (the pass table's columns); "" without any.
+// Every unfused chain's passes and every einsum lowering's lapped steps, one row per pass
+// (the pass table's columns); the header alone without any.
 std::string passes_csv(const ReportInput& input);
 // The roofline picture of one run as the HTML report draws it (an <svg> element, markers
 // coloured by backend, fusion arrows): `scene` made from input.placements, with the roofs it
@@ -71,7 +72,12 @@ std::string terminal_summary(const ReportInput& input);
 std::string einsum_terminal(const ReportInput& input);
 // The einsum comparisons as CSV, one row per contraction and lowering: equation, extents,
 // dtype, threads, lowering, ran, seconds per call, FLOP/s, compulsory and added bytes, share
-// of the roof, bound, time over the best's, best, why it did not run.
+// of the roof, bound, time over the best's, best, why it did not run, how it ran; and the
+// contraction's best lead over TTGT and over the slowest, and what the notation hides.
 std::string einsum_csv(const ReportInput& input);
+// Each einsum network's paths as CSV, one row per (network, dtype, threads, path): the
+// paths table's columns (einsum_paths_table) after the network's; the header alone
+// without any.
+std::string einsum_paths_csv(const ReportInput& input);
 
 }  // namespace ridgeline

@@ -17,6 +17,7 @@
 #include "scene_arrows.hpp"
 #include "scene_axes.hpp"
 #include "scene_caption.hpp"
+#include "scene_joins.hpp"
 #include "scene_labels.hpp"
 #include "scene_roofs.hpp"
 
@@ -231,6 +232,7 @@ RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,
   machines.power_caps = &power_caps;
   RooflineScene scene = placed_scene(placements, machines, canvas);
   detail::add_fusion_arrows(scene, placements, fusion);
+  detail::add_einsum_joins(scene, placements);
   scene.caption = detail::scene_caption(placements, scene);
   return scene;
 }

@@ -56,6 +56,12 @@ std::vector<std::string> scene_caption(const std::vector<RooflinePlacement>& pla
         "{} arrow{} from an unfused case to its fused twin (same op, params, dtype, pattern, "
         "threads): fusion moves the point right (fewer bytes) and up (faster).",
         fusion_arrows, fusion_arrows == 1 ? "" : "s"));
+  if (!scene.joins.empty())
+    out.push_back(fmt::format(
+        "Dotted lines join each einsum contraction's fastest lowering to its others ({} "
+        "contraction{}: same equation, extents, dtype, threads): the same FLOPs, so a lowering "
+        "that adds bytes (TTGT's transposes) sits to the left, a slower one lower.",
+        scene.joins.size(), scene.joins.size() == 1 ? "" : "s"));
   out.push_back("Hover a point for its numbers.");
   return out;
 }

@@ -114,6 +114,11 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     p.drawText(QPointF(0, 0), QString::fromStdString(l.text));
     p.restore();
   }
+  // Each einsum contraction's lowerings joined, as the report draws them.
+  p.setPen(QPen(QColor("#868e96"), 1.2, Qt::DotLine));
+  p.setBrush(Qt::NoBrush);
+  for (const auto& j : sc.joins)
+    for (const auto& xy : j.others) p.drawLine(QPointF(j.best.x, j.best.y), QPointF(xy.x, xy.y));
   for (std::size_t i = 0; i < sc.arrows.size(); ++i) {
     const SceneArrow& a = sc.arrows[i];
     const QColor ink(i < paint.arrow_colours.size() ? colour(paint.arrow_colours[i])

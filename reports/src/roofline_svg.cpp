@@ -113,7 +113,17 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
         R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}">{6}</text>)svg",
         l.x, l.y, l.angle, l.level.empty() ? "#212529" : level_colour(l.level), c.label_px, l.width,
         escape_html(l.text));
-  // Under the markers: each arrow ends at its second point's edge.
+  // Under the markers: each einsum contraction's lowerings joined, then the arrows (each
+  // ends at its second point's edge).
+  for (const auto& j : sc.joins) {
+    std::string d;
+    for (const auto& xy : j.others)
+      d += fmt::format("{}M{:.1f},{:.1f} L{:.1f},{:.1f}", d.empty() ? "" : " ", j.best.x, j.best.y,
+                       xy.x, xy.y);
+    s += fmt::format(
+        R"svg(<path class="einsum-join" d="{}" fill="none" stroke="#868e96" stroke-width="1.2" stroke-dasharray="2 3"><title>{}</title></path>)svg",
+        d, escape_html(j.what));
+  }
   for (const auto& a : sc.arrows) {
     const ArrowMark mark = marks.arrow(a);
     s += fmt::format(

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/analysis/sweep_scene.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/core/run_json.hpp"
@@ -131,6 +132,29 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
                                                       count(html, "cpu.ttgt: permute_B ") +
                                                       count(html, "cpu.ttgt: permute_C "));
   EXPECT_GE(count(html, "fill-opacity=\"0.35\""), 3u);
+}
+
+// On the roofline each contraction's lowerings are joined: a line from its fastest lowering's
+// point to each other's, drawn under the markers in the page (the dashboard paints the same
+// scene).
+TEST(EinsumSection, EachContractionsLoweringsAreJoinedOnTheRoofline) {
+  const ReportInput in = recorded_einsum();
+  const RooflineScene scene = roofline_scene(in.placements, &*in.machine);
+  ASSERT_EQ(scene.joins.size(), in.einsum.size());
+  for (const SceneJoin& j : scene.joins) {
+    const auto c = std::find_if(in.einsum.begin(), in.einsum.end(), [&](const auto& e) {
+      return j.what.find(e.equation) != std::string::npos;
+    });
+    ASSERT_NE(c, in.einsum.end()) << j.what;
+    std::size_t ran = 0;
+    for (const auto& l : c->lowerings) ran += l.ran;
+    EXPECT_EQ(j.others.size() + 1, ran) << j.what;
+    for (const SceneXY& xy : j.others) EXPECT_GE(xy.y, j.best.y);  // none above the fastest
+  }
+  const std::string html = html_report(in);
+  EXPECT_EQ(count(html, "<path class=\"einsum-join\""), in.einsum.size());
+  EXPECT_NE(html.find("join each einsum contraction&#39;s fastest lowering to its others"),
+            std::string::npos);
 }
 
 // The CSV carries the same comparisons, one tidy row per contraction and lowering.

@@ -101,6 +101,16 @@ struct SceneArrow {
   std::array<SceneXY, 3> head;  // tip, then the two barbs
 };
 
+// One einsum contraction's lowerings joined (the same equation, extents, dtype, threads,
+// pattern): a line from its fastest lowering's point to each other lowering's. They share
+// the FLOPs, so a lowering that adds bytes (TTGT's transposes) lies to the left of the
+// copy-free ones, and each lies as high as its rate.
+struct SceneJoin {
+  std::string what;  // "einsum equation=... f32, 2 threads"
+  SceneXY best;      // the fastest lowering's point (the highest)
+  std::vector<SceneXY> others;
+};
+
 struct SceneOmission {
   std::string what;     // a result's name, a roof, a ceiling
   std::string reason;   // why it is not on the plot
@@ -116,12 +126,14 @@ struct RooflineScene {
   std::vector<std::string> key;    // roof labels that did not fit on the plot
   std::vector<ScenePoint> points;
   std::vector<SceneArrow> arrows;  // fusion pairs or compared cases with both points on it
+  std::vector<SceneJoin> joins;    // each einsum contraction with two or more lowerings on it
   std::vector<SceneOmission> omitted;
   std::vector<std::string> caption;  // what the points are, true for each kind shown
 };
 
 // The scene of `placements` under `machine`'s ceilings (none: points only), with an arrow
-// for each of the `fusion` pairs (made from the same placements) whose two points it shows;
+// for each of the `fusion` pairs (made from the same placements) whose two points it shows,
+// and a line joining each einsum contraction's lowerings;
 // a pair without one is in `omitted` with the reason. Each of the `power_caps` below its
 // dtype's GPU roof is drawn beside it where a placed GPU case has its dtype and pattern.
 RooflineScene roofline_scene(const std::vector<RooflinePlacement>& placements,

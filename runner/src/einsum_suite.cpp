@@ -33,9 +33,11 @@ const std::vector<std::string>& f32_network_steps() {
 
 const std::vector<EinsumNetworkRun>& einsum_suite_networks() {
   // A chain whose order decides the FLOPs (100x between the optimal path and the order
-  // written), each step small.
+  // written), each step small; and a batched bilinear form x_b^T A y_b, one path (a GEMM,
+  // then a batched dot product).
   static const std::vector<EinsumNetworkRun> networks{
       {"ij,jk,kl->il", "i=1000,j=10,k=1000,l=10"},
+      {"bi,ij,bj->b", "b=64,i=512,j=512"},
   };
   return networks;
 }

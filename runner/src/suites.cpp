@@ -189,8 +189,9 @@ const std::vector<SuiteDefinition>& suites() {
        "bthr,bThr->bhtT, a multi-head projection, a 4-index contraction, an outer product) on "
        "every einsum lowering (the loop nest, transpose-GEMM-transpose, the copy-free strided "
        "GEMM, GETT, Eigen's contraction, each BLAS through the strided view and inside "
-       "transpose-GEMM-transpose, oneDNN's strided matmul) and each step of a chain's "
-       "contraction paths (ij,jk,kl->il), f32 and f64, 1 and all threads",
+       "transpose-GEMM-transpose, oneDNN's strided matmul) and each step of the contraction "
+       "paths of a chain (ij,jk,kl->il) and of a batched bilinear form (bi,ij,bj->b), f32 and "
+       "f64, 1 and all threads",
        &einsum_suite, 3, 0.05, &einsum_suite_networks},
       {"collectives",
        "under mpirun: allreduce of 1 KiB, 256 KiB and 16 MiB (f32) and 256 KiB (f64), and a "

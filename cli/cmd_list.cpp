@@ -102,9 +102,18 @@ int run_list(const ListOptions& opt) {
 
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : catalog.kernels()) {
-    // Availability for a small problem in the kernel's first dtype.
-    const Problem probe_problem = example_problem(op_definition(k.op), k.dtypes.at(0));
-    Support s = catalog.create(k.backend, k.op)->supports(probe_problem, 1);
+    // Availability for a small problem in the kernel's first dtype: the op's example, else
+    // any of its awkward problems (a kernel may refuse the example for what it is, as
+    // TTGT refuses a product it has nothing to permute for, and still run here).
+    const OpDefinition& op = op_definition(k.op);
+    const auto kernel = catalog.create(k.backend, k.op);
+    Support s = kernel->supports(example_problem(op, k.dtypes.at(0)), 1);
+    for (const std::string& params : op.awkward) {
+      if (s) break;
+      Problem other = example_problem(op, k.dtypes.at(0));
+      other.params = parse_params(op, params);
+      if (kernel->supports(other, 1)) s = Support::yes();
+    }
     if (!s && k.device == Device::gpu && !gpu.available()) s.reason = "no GPU (see GPU below)";
     // A library that could not be loaded (its constructor aborted, its symbols are missing):
     // its kernel is not usable either, whatever the catalog lists.

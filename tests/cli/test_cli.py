@@ -239,6 +239,11 @@ class ListCommand(unittest.TestCase):
         for lib in doc["blas"]:
             self.assertTrue(lib["loadable"], lib)
             self.assertIn("blas." + lib["name"], backends)
+            # Its TTGT refuses the op's example (a product with nothing to permute) and runs
+            # the einsums that need a permute: listed as available.
+            ttgt = [k for k in doc["kernels"]
+                    if k["backend"] == "blas." + lib["name"] + ".ttgt" and k["op"] == "einsum"]
+            self.assertEqual([k["available"] for k in ttgt], [True], ttgt)
 
     def test_ops_with_their_params_and_the_kernels_roles(self):
         doc = json.loads(ridgeline("list", "--json").stdout)

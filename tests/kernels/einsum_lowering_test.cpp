@@ -92,6 +92,30 @@ TEST(EinsumLowering, NarrowProductsRunOnTheNarrowAvx512Tile) {
   }
 }
 
+// With nothing contracted the loop nest runs along C's rows: an outer product, its
+// operands the other way round, an elementwise product, and a row whose elements lie apart
+// in A (the generic stride), each against the reference, on 1 and 2 threads.
+TEST(EinsumLowering, TheLoopNestRunsAProductWithNothingContractedAlongCsRows) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  for (const auto& [equation, extents] :
+       std::vector<std::pair<std::string, std::string>>{{"i,j->ij", "i=31,j=9"},
+                                                        {"j,i->ij", "i=7,j=33"},
+                                                        {"ij,ij->ij", "i=5,j=17"},
+                                                        {"ij,j->ji", "i=13,j=6"},
+                                                        {"bi,bj->bij", "b=3,i=4,j=19"}})
+    for (int threads : {1, 2}) {
+      const Problem p = einsum(equation, extents);
+      const auto k = catalog.create("cpu.loops", "einsum");
+      Operands ops = allocate_operands(p);
+      fill_operands(ops, "normal", 1);
+      k->prepare(p, ops, threads);
+      k->run();
+      EXPECT_NE(k->notes().at("inner loop").find("nothing contracted"), std::string::npos);
+      const Validation v = validate(p, ops, 7);
+      EXPECT_EQ(v.disposition, Disposition::passed) << equation << ": " << v.message;
+    }
+}
+
 TEST(EinsumLowering, TheStridedViewReadsOperandsWhereTheyLie) {
   StridedView v;
   // Attention scores: B read transposed, the batch indices walked by their strides.

@@ -1,7 +1,9 @@
 // einsum's bottom rung: the direct loop nest a user writes first. Over the output's
 // elements (OpenMP, static), each a sum over the contracted indices by their strides, the
 // last contracted index innermost: a vectorised dot product where both operands have it
-// at stride 1, a strided one otherwise. No copy, no blocking: what "just loops" cost.
+// at stride 1, a strided one otherwise. With nothing contracted (an outer or elementwise
+// product), over C's rows instead, each a vectorised product along C's last index. No
+// copy, no blocking: what "just loops" cost.
 #include <omp.h>
 
 #include <vector>
@@ -37,9 +39,11 @@ class EinsumLoops final : public Kernel {
   std::map<std::string, std::string> notes() const override {
     const bool unit =
         !strides_.sum_a.empty() && strides_.sum_a.back() == 1 && strides_.sum_b.back() == 1;
-    return {{"inner loop", strides_.sum_a.empty() ? "none (nothing contracted)"
-                           : unit                 ? "stride 1 in A and B: vectorised dot product"
-                                                  : "strided"}};
+    return {{"inner loop", strides_.sum_a.empty()
+                               ? "nothing contracted: a product along C's last index, "
+                                 "vectorised"
+                           : unit ? "stride 1 in A and B: vectorised dot product"
+                                  : "strided"}};
   }
 
  private:
@@ -49,6 +53,7 @@ class EinsumLoops final : public Kernel {
     const T* b = static_cast<const T*>(b_);
     T* c = static_cast<T*>(c_);
     const EinsumStrides& st = strides_;
+    if (st.sum_extent.empty()) return products_along_rows(a, b, c);
 #pragma omp parallel num_threads(threads_)
     {
       std::vector<std::int64_t> at;
@@ -71,6 +76,37 @@ class EinsumLoops final : public Kernel {
                        }
                      });
         c[o] = acc;
+      }
+    }
+  }
+
+  // Nothing contracted: each row of C (its last index) is A's and B's elements along that
+  // index multiplied, one of them usually fixed (stride 0: an outer product's row).
+  template <typename T>
+  void products_along_rows(const T* a, const T* b, T* c) const {
+    const EinsumStrides& st = strides_;
+    const std::int64_t n = st.out_extent.empty() ? 1 : st.out_extent.back();
+    const std::int64_t sa = st.out_extent.empty() ? 0 : st.out_a.back();
+    const std::int64_t sb = st.out_extent.empty() ? 0 : st.out_b.back();
+    const std::int64_t rows = st.outputs / n;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      std::int64_t a0 = 0, b0 = 0;
+      output_offsets(st, r * n, a0, b0);
+      T* out = c + r * n;
+      const T* x = a + a0;
+      const T* y = b + b0;
+      if (sa == 0 && sb == 1) {
+#pragma omp simd
+        for (std::int64_t j = 0; j < n; ++j) out[j] = x[0] * y[j];
+      } else if (sa == 1 && sb == 0) {
+#pragma omp simd
+        for (std::int64_t j = 0; j < n; ++j) out[j] = x[j] * y[0];
+      } else if (sa == 1 && sb == 1) {
+#pragma omp simd
+        for (std::int64_t j = 0; j < n; ++j) out[j] = x[j] * y[j];
+      } else {
+        for (std::int64_t j = 0; j < n; ++j) out[j] = x[j * sa] * y[j * sb];
       }
     }
   }

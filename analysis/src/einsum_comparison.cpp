@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <tuple>
 
+#include "ridgeline/analysis/duration_text.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/vocabulary.hpp"
 
@@ -13,9 +15,7 @@ namespace ridgeline {
 
 namespace {
 
-std::string megabytes(double bytes) {
-  return fmt::format("{:.3g} MB", bytes / 1e6);
-}
+constexpr std::string_view kNotSupportedHere = "not supported here: ";
 
 std::string attr(const Problem& p, const char* name) {
   const auto it = p.params.attrs.find(name);
@@ -48,7 +48,7 @@ std::string hides_line(const EinsumComparison& c) {
   std::string line = fmt::format(
       "{} needs {} for a batched GEMM: {} written and read back by "
       "the transposes a framework runs",
-      eq, fmt::join(copies, ", "), megabytes(framework->added_bytes));
+      eq, fmt::join(copies, ", "), si_text(framework->added_bytes, "B"));
   if (framework->passes && framework->ran) {  // its permutes timed on their own
     double permutes = 0;
     for (const PassPoint& p : framework->passes->passes)
@@ -65,8 +65,11 @@ std::string hides_line(const EinsumComparison& c) {
         "; the strided lowering reads the operands where they lie, {:.2f}× the "
         "framework's speed",
         lead(strided));
-  else if (strided && !strided->reason.empty())
-    line += fmt::format("; no strided GEMM without a copy: {}", strided->reason);
+  else if (strided && !strided->reason.empty())  // "not supported here: ...": its own words
+    line += fmt::format("; no strided GEMM without a copy ({})",
+                        strided->reason.rfind(kNotSupportedHere, 0) == 0
+                            ? strided->reason.substr(kNotSupportedHere.size())
+                            : strided->reason);
   if (const EinsumLowering* gett = find("cpu.gett"); lead(gett) > 0)
     line += fmt::format(
         "; GETT packs its panels from the operands' strides, {:.2f}× the "
@@ -117,7 +120,7 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
     for (const auto& [name, value] : d.kernel_notes) l.steps.push_back(name + " " + value);
     const auto p = by_name.find(r.run_name);
     if (d.validation.disposition == Disposition::not_supported) {
-      l.reason = "not supported here: " + d.validation.message;
+      l.reason = std::string(kNotSupportedHere) + d.validation.message;
     } else if (p == by_name.end() || !p->second->placeable) {
       l.reason =
           p == by_name.end() ? std::string(to_string(d.validation.disposition)) : p->second->reason;

@@ -49,7 +49,7 @@ std::string einsum_bars_svg(const EinsumComparison& c, const BackendColours& col
         R"svg(<text x="{}" y="{:.1f}" text-anchor="end" dominant-baseline="middle">{}</text>)svg",
         kBarsLeft - 6, y + kBar / 2, escape_html(l.backend));
     const std::string tip =
-        fmt::format("{}: {}, {}", l.backend, duration(l.seconds), gflops(l.achieved));
+        fmt::format("{}: {}, {} GFLOP/s", l.backend, duration(l.seconds), gflops(l.achieved));
     if (l.passes && l.passes->passes_seconds > 0) {
       double x = kBarsLeft;
       for (const PassPoint& p : l.passes->passes) {

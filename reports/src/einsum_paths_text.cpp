@@ -45,8 +45,10 @@ Table einsum_paths_table(const EinsumNetworkComparison& n) {
 
 std::string einsum_network_title(const EinsumNetworkComparison& n) {
   if (!n.error.empty()) return fmt::format("{} {}", n.equation, n.extents);
-  return fmt::format("{} {} {}, {} thread{}: contraction paths, predicted (FLOPs, bytes, time at the roof) and measured",
-                     n.equation, n.extents, n.dtype, n.threads, n.threads == 1 ? "" : "s");
+  return fmt::format(
+      "{} {} {}, {} thread{}: contraction paths, predicted (FLOPs, bytes, time at "
+      "the roof) and measured",
+      n.equation, n.extents, n.dtype, n.threads, n.threads == 1 ? "" : "s");
 }
 
 std::vector<std::string> einsum_network_lines(const EinsumNetworkComparison& n) {

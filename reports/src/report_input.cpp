@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "ridgeline/analysis/duration_text.hpp"
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/report.hpp"
@@ -8,13 +9,7 @@ namespace ridgeline {
 
 namespace reports {
 std::string si_rate(double value, const std::string& unit) {
-  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
-  int i = 0;
-  while (std::fabs(value) >= 1000 && i < 5) {
-    value /= 1000;
-    ++i;
-  }
-  return fmt::format("{:.3g} {}{}", value, prefixes[i], unit);
+  return si_text(value, unit);
 }
 }  // namespace reports
 

@@ -63,7 +63,11 @@ class Einsum(unittest.TestCase):
         r = self.einsum("ik,jk->i", "i=5,j=3,k=7")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("best cpu.loops", r.stdout)
-        self.assertIn("'j' is summed within one operand only", r.stdout)
+        self.assertIn("'j' in B is summed within one operand only", r.stdout)
+        # Two, one in each operand: each named with its operand.
+        r = self.einsum("ij,jk->", "i=3,j=4,k=5")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("'i' in A, 'k' in B are each summed within its operand only", r.stdout)
 
     def test_three_operands_run_each_paths_steps_and_show_predicted_against_measured(self):
         r = self.einsum("ij,jk,kl->il", "i=200,j=10,k=200,l=10")

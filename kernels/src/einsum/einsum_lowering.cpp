@@ -1,6 +1,11 @@
 #include "einsum_lowering.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "einsum_strides.hpp"
 
@@ -83,10 +88,19 @@ EinsumGroups einsum_groups(const EinsumSpec& s) {
 
 Support gemm_lowering_support(const EinsumSpec& s) {
   const EinsumGroups g = einsum_groups(s);
-  if (!g.summed_a.empty() || !g.summed_b.empty())
-    return Support::no(fmt::format(
-        "'{}' is summed within one operand only: no GEMM lowering (the loop nest runs it)",
-        g.summed_a + g.summed_b));
+  if (!g.summed_a.empty() || !g.summed_b.empty()) {
+    std::vector<std::string> which;  // "'j' in B", "'i' and 'k' in A"
+    for (const auto& [summed, operand] : {std::pair{&g.summed_a, "A"}, {&g.summed_b, "B"}}) {
+      if (summed->empty()) continue;
+      std::vector<std::string> quoted;
+      for (char ch : *summed) quoted.push_back(fmt::format("'{}'", ch));
+      which.push_back(fmt::format("{} in {}", fmt::join(quoted, " and "), operand));
+    }
+    const bool one = g.summed_a.size() + g.summed_b.size() == 1;
+    return Support::no(
+        fmt::format("{} {} summed within {} operand only: no GEMM lowering (the loop nest runs it)",
+                    fmt::join(which, ", "), one ? "is" : "are each", one ? "one" : "its"));
+  }
   return Support::yes();
 }
 

@@ -40,7 +40,8 @@ inline std::string flop_count(double flops) {
   if (flops >= 1e12) return fmt::format("{:.3g} TFLOP", flops / 1e12);
   if (flops >= 1e9) return fmt::format("{:.3g} GFLOP", flops / 1e9);
   if (flops >= 1e6) return fmt::format("{:.3g} MFLOP", flops / 1e6);
-  return fmt::format("{:.3g} kFLOP", flops / 1e3);
+  if (flops >= 1e3) return fmt::format("{:.3g} kFLOP", flops / 1e3);
+  return fmt::format("{:.3g} FLOP", flops);
 }
 
 // A time per call: "12.3 ms", "850 µs", "2.41 s".

@@ -76,7 +76,8 @@ Run run_from_journal(std::string_view text, const std::string& origin) {
   if (duplicates.count) run.notes.push_back(duplicates.note(origin));
   run.notes.push_back(fmt::format(
       "{}: read from the run's journal ({} results): it holds no context, so no machine "
-      "model or collector status",
+      "model, collector status or einsum network (each step's cases are reported, not the "
+      "paths they make: the Run document has them)",
       origin, run.benchmarks.size()));
   return run;
 }

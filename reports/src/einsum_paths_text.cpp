@@ -34,7 +34,8 @@ Table einsum_paths_table(const EinsumNetworkComparison& n) {
                "at the roof", "time",  "× fastest", "steps (fastest lowering)"};
   for (const MeasuredPath& m : n.paths)
     t.rows.push_back(
-        {text(m.how), number(m.flops, flop_count(m.flops)), number(m.bytes, si_rate(m.bytes, "B")),
+        {text(m.as_written && m.how != "left to right" ? m.how + " (the order written)" : m.how),
+         number(m.flops, flop_count(m.flops)), number(m.bytes, si_rate(m.bytes, "B")),
          number(m.flops_vs_fewest, fmt::format("{:.2f}×", m.flops_vs_fewest)),
          m.roof_seconds > 0 ? number(m.roof_seconds, duration(m.roof_seconds)) : none(),
          m.complete ? number(m.seconds, duration(m.seconds)) : none(),

@@ -15,13 +15,14 @@ namespace ridgeline {
 namespace {
 
 // Every step of the networks' paths in f32 (the paths depend on the element size through
-// their bytes) as the op's params, kept for the suite rows' pointers.
+// their bytes) as the op's params, kept for the suite rows' pointers: the optimal, greedy
+// and left-to-right paths, no runners-up (the suite's time; `ridgeline einsum` runs them).
 const std::vector<std::string>& f32_network_steps() {
   static const std::vector<std::string> steps = [] {
     std::vector<std::string> out;
     for (const EinsumNetworkRun& r : einsum_suite_networks()) {
       const EinsumNetwork n = einsum_network(r.equation, r.extents);
-      for (std::string& p : einsum_step_params(n, einsum_paths(n, size_of(DType::f32))))
+      for (std::string& p : einsum_step_params(n, einsum_paths(n, size_of(DType::f32), 0)))
         if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
     }
     return out;

@@ -115,9 +115,10 @@ TEST(EinsumPaths, TheRoofVerdictNamesThePathTheRooflinePrefers) {
 
 // A bilinear form: optimal, greedy and the order written are one path, shown once, and the
 // verdict says so rather than calling it the fastest of one.
+// (Its runner-up, A y first, has the same FLOPs: below.)
 TEST(EinsumPaths, OnePathToRunIsSaidToBeOne) {
   const EinsumNetwork n = einsum_network("bi,ij,bj->b", "b=8,i=16,j=16");
-  const std::vector<EinsumPath> paths = einsum_paths(n, 4);
+  const std::vector<EinsumPath> paths = einsum_paths(n, 4, 0);  // without its runner-up
   ASSERT_EQ(paths.size(), 1u);
   std::vector<EinsumComparison> runs;
   for (const EinsumPathStep& step : paths[0].steps)
@@ -125,6 +126,40 @@ TEST(EinsumPaths, OnePathToRunIsSaidToBeOne) {
                             Bound::compute(), 2e-6));
   EXPECT_EQ(paths_verdict(measure_paths(n, paths, runs)),
             "the order written is the path with the fewest FLOPs (optimal): one path to run");
+}
+
+// A runner-up path is shown where its steps ran (`ridgeline einsum` runs them), left out
+// where they did not (the suite runs none): the bilinear form's 2nd path (A y first, the
+// same FLOPs) with and without its first step's case.
+TEST(EinsumPaths, ARunnerUpIsShownWhereItsStepsRan) {
+  ridgeline::Run run;
+  run.context.provenance.einsum_networks = {{"bi,ij,bj->b", "b=8,i=16,j=16"}};
+  const EinsumNetwork n = einsum_network("bi,ij,bj->b", "b=8,i=16,j=16");
+  const std::vector<EinsumPath> all = einsum_paths(n, 4);
+  ASSERT_EQ(all.size(), 3u);  // the optimum, A y first, the outer product x y first
+  EXPECT_EQ(all[1].how, "2nd fewest FLOPs");
+  EXPECT_TRUE(all[1].runner_up);
+  std::vector<EinsumComparison> runs;
+  for (const EinsumPath& p : all)
+    for (const EinsumPathStep& step : p.steps) {
+      runs.push_back(compared(step.equation, step_extents(n, step.equation), "cpu.gett", 1e-6,
+                              Bound::compute(), 2e-6));
+      runs.back().dtype = "f32";
+    }
+  const EinsumNetworkComparison whole = einsum_network_comparisons(run, runs).at(0);
+  ASSERT_EQ(whole.paths.size(), 3u);
+  // The order written is the optimal path, listed under that name: the framework's line
+  // still sets the fastest against it.
+  EXPECT_TRUE(whole.paths[0].as_written);
+  EXPECT_NE(whole.framework.find("a framework's order written"), std::string::npos);
+  // Without the 2nd path's first step (ij,bj->bi), that path is left out.
+  std::vector<EinsumComparison> fewer;
+  for (const EinsumComparison& c : runs)
+    if (c.equation != all[1].steps[0].equation) fewer.push_back(c);
+  const std::vector<EinsumNetworkComparison> shown = einsum_network_comparisons(run, fewer);
+  ASSERT_EQ(shown.at(0).paths.size(), 2u);
+  EXPECT_EQ(shown.at(0).paths[0].how, "optimal");
+  EXPECT_EQ(shown.at(0).paths[1].how, "3rd fewest FLOPs");
 }
 
 TEST(EinsumPaths, AFewestFlopPathThatLosesNamesItsSlowStepAndItsBound) {

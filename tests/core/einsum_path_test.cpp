@@ -103,6 +103,41 @@ TEST(EinsumPath, TheSearchFindsTheBruteForceOptimumOnRandomNetworks) {
   }
 }
 
+// The next cheapest paths: each another set of steps, cheapest first, none cheaper than
+// the optimum; shown beside it where they cost at most 10x its FLOPs.
+TEST(EinsumPath, TheRunnersUpAreTheNextCheapestOtherPaths) {
+  const EinsumNetwork bilinear = einsum_network("bi,ij,bj->b", "b=8,i=16,j=16");
+  const std::vector<EinsumPath> cheapest = einsum_paths_cheapest(bilinear, 4, 3);
+  ASSERT_EQ(cheapest.size(), 3u);  // x A first, A y first, the outer product x y first
+  EXPECT_EQ(cheapest[0].how, "optimal");
+  EXPECT_DOUBLE_EQ(cheapest[0].flops, einsum_path_optimal(bilinear, 4).flops);
+  EXPECT_DOUBLE_EQ(cheapest[1].flops, cheapest[0].flops);  // the same FLOPs, other steps
+  EXPECT_NE(cheapest[1].steps[0].equation, cheapest[0].steps[0].equation);
+  EXPECT_EQ(cheapest[2].steps[0].equation, "bi,bj->bij");
+  EXPECT_DOUBLE_EQ(cheapest[2].flops, 2 * (2.0 * 8 * 16 * 16));  // two steps of b x i x j
+  for (std::size_t k = 1; k < cheapest.size(); ++k) EXPECT_TRUE(cheapest[k].runner_up);
+  EXPECT_EQ(einsum_paths(bilinear, 4).size(), 3u);  // all within 10x
+  EXPECT_EQ(einsum_paths(bilinear, 4, 0).size(), 1u);
+  // The chain: the runners-up cost 100x and 500x the optimum: not shown.
+  const EinsumNetwork chain = einsum_network("ij,jk,kl->il", "i=1000,j=10,k=1000,l=10");
+  EXPECT_EQ(einsum_paths(chain, 4).size(), 2u);
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 50; ++trial) {
+    EinsumNetwork n;
+    const std::string letters = "abcdef";
+    for (char ch : letters) n.extents[ch] = 2 + static_cast<std::int64_t>(rng() % 6);
+    for (int k = 0; k < 4; ++k) {
+      std::string term;
+      for (char ch : letters)
+        if (rng() % 3 == 0) term += ch;
+      n.inputs.push_back(term.empty() ? std::string(1, letters[rng() % 6]) : term);
+    }
+    const std::vector<EinsumPath> best = einsum_paths_cheapest(n, 4, 3);
+    EXPECT_DOUBLE_EQ(best.front().flops, brute_force(n)) << "trial " << trial;
+    for (std::size_t k = 1; k < best.size(); ++k) EXPECT_GE(best[k].flops, best[k - 1].flops);
+  }
+}
+
 TEST(EinsumPath, BeyondSixOperandsTheGreedyPathIsShown) {
   const EinsumNetwork n =
       einsum_network("ab,bc,cd,de,ef,fg,gh->ah", "a=4,b=5,c=6,d=7,e=8,f=9,g=3,h=2");

@@ -220,7 +220,7 @@ TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
   EXPECT_EQ(count(csv, "\n"), 2u);
   EXPECT_EQ(csv.find("ij,jk"), std::string::npos);
   EXPECT_NE(
-      csv.find(fmt::format("bthr,bThr->bhtT\",\"b=2,t=64,h=4,r=32,T=64\",f32,1,optimal,{:.6g},",
+      csv.find(fmt::format("bthr,bThr->bhtT\",\"b=2,t=64,h=4,r=32,T=64\",f32,1,optimal (the order written),{:.6g},",
                            n.paths[0].flops)),
       std::string::npos)
       << csv;

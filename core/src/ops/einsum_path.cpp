@@ -77,22 +77,41 @@ bool cheaper(double flops, double bytes, double best_flops, double best_bytes) {
   return flops < best_flops || (flops == best_flops && bytes < best_bytes);
 }
 
-// The cheapest completion of `operands`, tried exhaustively.
+// A path's steps as a set: two orders that make the same contractions (A B, then C D; or
+// C D, then A B) are one path.
+std::vector<std::string> step_set(const EinsumPath& p) {
+  std::vector<std::string> out;
+  for (const EinsumPathStep& st : p.steps) out.push_back(st.equation);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The `count` cheapest completions of `operands`, tried exhaustively, each another set of
+// steps, cheapest first.
 void search(const EinsumNetwork& n, std::vector<std::string> operands, EinsumPath& so_far,
-            EinsumPath& best, std::size_t element_bytes) {
+            std::vector<EinsumPath>& best, std::size_t count, std::size_t element_bytes) {
   if (operands.size() == 1) {
-    if (best.steps.empty() || cheaper(so_far.flops, so_far.bytes, best.flops, best.bytes))
-      best = so_far;
+    const std::vector<std::string> steps = step_set(so_far);
+    for (EinsumPath& b : best)
+      if (step_set(b) == steps) {
+        if (cheaper(so_far.flops, so_far.bytes, b.flops, b.bytes)) b = so_far;
+        return;
+      }
+    const auto at = std::find_if(best.begin(), best.end(), [&](const EinsumPath& b) {
+      return cheaper(so_far.flops, so_far.bytes, b.flops, b.bytes);
+    });
+    best.insert(at, so_far);
+    if (best.size() > count) best.pop_back();
     return;
   }
-  if (!best.steps.empty() && so_far.flops > best.flops) return;  // cannot become cheaper
+  if (best.size() == count && so_far.flops > best.back().flops) return;  // cannot make the list
   for (std::size_t i = 0; i < operands.size(); ++i)
     for (std::size_t j = i + 1; j < operands.size(); ++j) {
       std::vector<std::string> next = operands;
       const EinsumPathStep step = contract(n, next, i, j, element_bytes);
       const EinsumPath saved = so_far;
       add(so_far, step);
-      search(n, std::move(next), so_far, best, element_bytes);
+      search(n, std::move(next), so_far, best, count, element_bytes);
       so_far = saved;
     }
 }
@@ -142,6 +161,7 @@ EinsumNetwork einsum_network(std::string_view equation, std::string_view extents
 EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element_bytes) {
   EinsumPath p;
   p.how = "left to right";
+  p.as_written = true;
   std::vector<std::string> operands = n.inputs;
   add(p, contract(n, operands, 0, 1, element_bytes));
   // Then the result so far (last in the list) with the next operand written (first).
@@ -186,30 +206,50 @@ EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes)
   return p;
 }
 
-EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes) {
+std::vector<EinsumPath> einsum_paths_cheapest(const EinsumNetwork& n, std::size_t element_bytes,
+                                              std::size_t count) {
   if (n.inputs.size() > kMostOptimalOperands)
     throw std::invalid_argument(fmt::format("{} operands: the exhaustive search takes at most {}",
                                             n.inputs.size(), kMostOptimalOperands));
-  EinsumPath so_far, best;
-  search(n, n.inputs, so_far, best, element_bytes);
-  best.how = "optimal";
+  EinsumPath so_far;
+  std::vector<EinsumPath> best;
+  search(n, n.inputs, so_far, best, std::max<std::size_t>(count, 1), element_bytes);
+  static const char* const names[] = {"optimal", "2nd fewest FLOPs", "3rd fewest FLOPs"};
+  for (std::size_t k = 0; k < best.size(); ++k) {
+    best[k].how = k < 3 ? names[k] : fmt::format("{}th fewest FLOPs", k + 1);
+    best[k].runner_up = k > 0;
+  }
   return best;
 }
 
-std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes) {
+EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes) {
+  return einsum_paths_cheapest(n, element_bytes, 1).front();
+}
+
+std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes,
+                                     std::size_t runners_up) {
   std::vector<EinsumPath> out;
   // Each path once: one with the same steps as a path shown already is left out.
   const auto add = [&](EinsumPath p) {
-    for (const EinsumPath& shown : out) {
-      bool same = shown.steps.size() == p.steps.size();
-      for (std::size_t k = 0; same && k < p.steps.size(); ++k)
-        same = shown.steps[k].equation == p.steps[k].equation;
-      if (same) return;
-    }
+    for (EinsumPath& shown : out)
+      if (step_set(shown) == step_set(p)) {
+        shown.as_written = shown.as_written || p.as_written;
+        return;
+      }
     out.push_back(std::move(p));
   };
   const bool optimal = n.inputs.size() <= kMostOptimalOperands;
-  add(optimal ? einsum_path_optimal(n, element_bytes) : einsum_path_greedy(n, element_bytes));
+  if (optimal) {
+    const std::vector<EinsumPath> cheapest =
+        einsum_paths_cheapest(n, element_bytes, 1 + runners_up);
+    const EinsumPath& best = cheapest.front();
+    for (const EinsumPath& p : cheapest)  // runners-up within 10x the optimum's work
+      if (&p == &best ||
+          (p.flops <= kRunnerUpFactor * best.flops && p.bytes <= kRunnerUpFactor * best.bytes))
+        add(p);
+  } else {
+    add(einsum_path_greedy(n, element_bytes));
+  }
   if (optimal) add(einsum_path_greedy(n, element_bytes));  // a second prediction, if other
   add(einsum_path_left_to_right(n, element_bytes));
   std::stable_sort(out.begin(), out.end(),

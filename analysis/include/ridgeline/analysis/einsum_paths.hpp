@@ -24,7 +24,8 @@ struct MeasuredStep {
 };
 
 struct MeasuredPath {
-  std::string how;  // "optimal", "greedy", "left to right"
+  std::string how;          // "optimal", "greedy", "left to right"
+  bool as_written = false;  // the order written (EinsumPath::as_written)
   double flops = 0;
   double bytes = 0;            // each step's operands and result once, summed (predicted)
   double flops_vs_fewest = 0;  // its FLOPs over the fewest of the paths

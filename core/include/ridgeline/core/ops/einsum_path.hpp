@@ -31,7 +31,9 @@ struct EinsumPathStep {
 };
 
 struct EinsumPath {
-  std::string how;  // "optimal", "greedy", "left to right"
+  std::string how;          // "optimal", "2nd fewest FLOPs", "greedy", "left to right"
+  bool runner_up = false;   // a next cheapest path: shown where its steps ran
+  bool as_written = false;  // the order written (left to right), whatever its name here
   std::vector<EinsumPathStep> steps;
   double flops = 0, bytes = 0;  // summed over the steps
 };
@@ -46,11 +48,18 @@ EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes)
 // kMostOptimalOperands operands (6: 2,700 orders).
 inline constexpr std::size_t kMostOptimalOperands = 6;
 EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes);
+// The same search keeping the `count` cheapest paths, each a different set of steps,
+// cheapest first: "optimal", "2nd fewest FLOPs", "3rd fewest FLOPs", ...
+std::vector<EinsumPath> einsum_paths_cheapest(const EinsumNetwork& n, std::size_t element_bytes,
+                                              std::size_t count);
 
 // What `ridgeline einsum` runs for a network: the optimal path (greedy beyond six
-// operands), the greedy one, and the left-to-right one a framework takes, fewest FLOPs
-// first, each once.
-std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes);
+// operands) and up to `runners_up` next cheapest ones that cost at most kRunnerUpFactor x
+// its FLOPs and its bytes (a path with the same FLOPs may move fewer bytes), the greedy
+// one, and the left-to-right one a framework takes, fewest FLOPs first, each once.
+inline constexpr double kRunnerUpFactor = 10;
+std::vector<EinsumPath> einsum_paths(const EinsumNetwork& n, std::size_t element_bytes,
+                                     std::size_t runners_up = 2);
 
 // "i=1000,j=10": the extents of a step's indices, in index order.
 std::string step_extents(const EinsumNetwork& n, const std::string& step_equation);

@@ -1,13 +1,14 @@
 // The einsum suite as data (suite_rows.hpp): contractions practitioners write, at sizes the
 // direct loop nest finishes in well under a second per call, f32 and f64, 1 and all threads;
 // and each step of a chain's contraction paths, f32 on one thread. Every einsum kernel of
-// the catalog's ladder and every vendor runs each.
+// the catalog's ladder and every vendor runs each, the GPU's too where there is one.
 #include "einsum_suite.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "ridgeline/core/ops/einsum_path.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 #include "suite_rows.hpp"
 
 namespace ridgeline {
@@ -74,6 +75,13 @@ std::vector<CaseSpec> einsum_suite(const KernelCatalog& catalog, int cpus) {
   for (CaseSpec& c : expand_suite_rows(catalog, {Device::cpu, ""},
                                        {{{"einsum"}, {{DType::f32, steps}}, roles}}, {1}))
     cases.push_back(std::move(c));
+  // With a GPU, its lowerings (cuBLAS's strided batched GEMM) on the same contractions and
+  // steps, beside the CPU's.
+  if (gpu_probe().available()) {
+    rows.push_back({{"einsum"}, {{DType::f32, steps}}, roles});
+    for (CaseSpec& c : expand_suite_rows(catalog, {Device::gpu, "cuda"}, rows, {1}))
+      cases.push_back(std::move(c));
+  }
   return cases;
 }
 

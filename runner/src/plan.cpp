@@ -171,7 +171,11 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     expand(req.patterns, [](CaseSpec& x, const std::string& p) { x.problem.pattern = p; });
     expand(req.fp_envs, [](CaseSpec& x, const std::string& e) { x.fp_env = *parse_fp_env(e); });
     expand(req.caches, [](CaseSpec& x, const std::string& s) { x.cache = *parse_cache_state(s); });
-    expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
+    // A GPU case runs on one host thread whatever --threads says (its kernels are not
+    // threaded): it stays at 1, once.
+    const KernelInfo* kernel = catalog.find(c.backend, c.problem.op);
+    if (!kernel || kernel->device != Device::gpu)
+      expand(req.threads, [](CaseSpec& x, int t) { x.threads = t; });
     for (auto& v : variants) emit(std::move(v));
   }
   for (const auto& o : req.params)

@@ -16,6 +16,7 @@
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 #include "ridgeline/kernels/validation.hpp"
+#include "ridgeline/runner/plan.hpp"
 #include "ridgeline/runner/runner.hpp"
 
 namespace ridgeline {
@@ -124,7 +125,9 @@ TEST_P(GpuOpKernel, ComputesTheOpOnItsAwkwardProblems) {
       // 17 x 17 tiles of 128 x 256: more than a GPU's multiprocessors, so the persistent
       // wgmma kernel's blocks each walk several tiles through one ring of stages.
       {"gemm_bias_act", "m=2056,n=4104,k=136"},
-      {"attention", "batch=2,heads=3,seq=200,head_dim=128/causal=1"}};
+      {"attention", "batch=2,heads=3,seq=200,head_dim=128/causal=1"},
+      // Two outer batches (b), each a strided batched call over the heads (h), B transposed.
+      {"einsum", R"(equation="bhqd,bhkd->bhqk"/extents="b=2,h=3,q=130,k=70,d=64")"}};
   if (larger.count(op)) params.push_back(larger.at(op));
   int ran = 0;
   for (const std::string& text : params) {
@@ -145,6 +148,22 @@ TEST_P(GpuOpKernel, ComputesTheOpOnItsAwkwardProblems) {
 INSTANTIATE_TEST_SUITE_P(AllKernels, GpuOpKernel, ::testing::ValuesIn(all_gpu_cases(false)),
                          [](const auto& p) { return case_name(p.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuOpKernel);
+
+// `ridgeline einsum` runs the suite at every CPU's thread count: the GPU's lowering runs on
+// one host thread all the same, once, not refused as single-threaded.
+TEST(GpuPlan, AGpuCaseStaysAtOneThreadWhateverThreadsSays) {
+  SKIP_WITHOUT_GPU();
+  PlanRequest r;
+  r.suite = "einsum";
+  r.threads = {2};
+  r.backends = {"cuda.cublas"};
+  const std::vector<CaseSpec> plan = make_plan(KernelCatalog::with_builtin_kernels({}), r);
+  ASSERT_FALSE(plan.empty());
+  for (const CaseSpec& c : plan) {
+    EXPECT_EQ(c.backend, "cuda.cublas");
+    EXPECT_EQ(c.threads, 1) << c.name();
+  }
+}
 
 TEST(GpuRunner, ACaseRunsInAForkedChildAndIsTimedByTheDevice) {
   SKIP_WITHOUT_GPU();

@@ -185,7 +185,8 @@ const std::vector<SuiteDefinition>& suites() {
        "nvml)",
        &gpu_patterns_suite, 5, 1.0},
       {"einsum",
-       "CPU (and the GPU's cuBLAS lowering where there is one): contractions practitioners "
+       "CPU (and the GPU's cuBLAS and TTGT lowerings where there is one): contractions "
+       "practitioners "
        "write (a GEMM, attention scores and values, bthr,bThr->bhtT, a multi-head projection, a "
        "4-index contraction, an outer product) on "
        "every einsum lowering (the loop nest, transpose-GEMM-transpose, the copy-free strided "

@@ -4,33 +4,22 @@
 // walked by cuBLAS's batch strides. Where the index order needs a copy, the view's reason
 // is the refusal. cuBLAS is column-major: the row-major C = op(A) op(B) is computed as
 // C^T = op(B)^T op(A)^T, the right operand first.
+#include "einsum_cublas.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <climits>
 #include <vector>
 
-#include "../einsum/einsum_lowering.hpp"
-#include "cublas_library.hpp"
 #include "gpu_kernels.hpp"
 #include "gpu_op_kernel.hpp"
 #include "ridgeline/kernels/catalog.hpp"
+#include "ridgeline/kernels/gpu.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-// The element offsets of each combination of the batch indices but the innermost, which
-// cuBLAS walks by its strides (none: one call).
-std::vector<BatchOffsets> outer_batch_offsets(const StridedView& v) {
-  StridedView outer = v;
-  if (!outer.batch_extent.empty()) {
-    outer.batches /= outer.batch_extent.back();
-    for (auto* d : {&outer.batch_extent, &outer.batch_a, &outer.batch_b, &outer.batch_c})
-      d->pop_back();
-  }
-  return batch_offsets(outer);
-}
 
 class CublasEinsum final : public GpuOpKernel {
  public:
@@ -70,31 +59,8 @@ class CublasEinsum final : public GpuOpKernel {
                                  f64_ ? "64F compute 64F" : "32F compute 32F");
   }
   void launch(const DeviceOperands& o, cudaStream_t) override {
-    const StridedView& v = view_;
-    const char* left = static_cast<const char*>(o.in(v.swapped ? "B" : "A"));
-    const char* right = static_cast<const char*>(o.in(v.swapped ? "A" : "B"));
-    char* c = static_cast<char*>(o.out("C"));
-    const std::size_t size = f64_ ? sizeof(double) : sizeof(float);
-    const cudaDataType type = f64_ ? CUDA_R_64F : CUDA_R_32F;
-    const int m = static_cast<int>(v.m), n = static_cast<int>(v.n), k = static_cast<int>(v.k);
-    // As BLAS, a leading dimension at least the row length, where a matrix of one row never
-    // uses it (an outer product's k = 1).
-    const int lda = static_cast<int>(std::max(v.lda, v.ta ? v.m : v.k));
-    const int ldb = static_cast<int>(std::max(v.ldb, v.tb ? v.k : v.n));
-    const bool batched = !v.batch_extent.empty();
-    const int count = batched ? static_cast<int>(v.batch_extent.back()) : 1;
-    const long long stride_a = batched ? v.batch_a.back() : 0;
-    const long long stride_b = batched ? v.batch_b.back() : 0;
-    const long long stride_c = batched ? v.batch_c.back() : 0;
-    const void* one = f64_ ? static_cast<const void*>(&one_f64_) : &one_f32_;
-    const void* zero = f64_ ? static_cast<const void*>(&zero_f64_) : &zero_f32_;
-    for (const BatchOffsets& b : outer_)
-      RIDGELINE_CUBLAS(cublas().cublasGemmStridedBatchedEx(
-          handle_, v.tb ? CUBLAS_OP_T : CUBLAS_OP_N, v.ta ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k, one,
-          right + static_cast<std::size_t>(b.b) * size, type, ldb, stride_b,
-          left + static_cast<std::size_t>(b.a) * size, type, lda, stride_a, zero,
-          c + static_cast<std::size_t>(b.c) * size, type, n, stride_c, count,
-          f64_ ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    cublas_strided_products(handle_, view_, o.in(view_.swapped ? "B" : "A"),
+                            o.in(view_.swapped ? "A" : "B"), o.out("C"), outer_, f64_);
   }
 
  private:
@@ -102,11 +68,51 @@ class CublasEinsum final : public GpuOpKernel {
   StridedView view_;
   std::vector<BatchOffsets> outer_;
   bool f64_ = false;
-  const float one_f32_ = 1.0f, zero_f32_ = 0.0f;
-  const double one_f64_ = 1.0, zero_f64_ = 0.0;
 };
 
 }  // namespace
+
+std::vector<BatchOffsets> outer_batch_offsets(const StridedView& v) {
+  StridedView outer = v;
+  if (!outer.batch_extent.empty()) {
+    outer.batches /= outer.batch_extent.back();
+    for (auto* d : {&outer.batch_extent, &outer.batch_a, &outer.batch_b, &outer.batch_c})
+      d->pop_back();
+  }
+  return batch_offsets(outer);
+}
+
+void cublas_strided_products(cublasHandle_t handle, const StridedView& v, const void* left_operand,
+                             const void* right_operand, void* c_operand,
+                             const std::vector<BatchOffsets>& outer, bool f64) {
+  const char* left = static_cast<const char*>(left_operand);
+  const char* right = static_cast<const char*>(right_operand);
+  char* c = static_cast<char*>(c_operand);
+  const std::size_t size = f64 ? sizeof(double) : sizeof(float);
+  const cudaDataType type = f64 ? CUDA_R_64F : CUDA_R_32F;
+  // As BLAS, a leading dimension at least the row length, where a matrix of one row never
+  // uses it (an outer product's k = 1); then the column-major view every cuBLAS call uses.
+  const ColumnMajorGemm g = column_major_view(v.m, v.n, v.k, std::max(v.lda, v.ta ? v.m : v.k),
+                                              std::max(v.ldb, v.tb ? v.k : v.n), v.n, v.ta, v.tb);
+  const bool batched = !v.batch_extent.empty();
+  const int count = batched ? static_cast<int>(v.batch_extent.back()) : 1;
+  const long long stride_a = batched ? v.batch_a.back() : 0;
+  const long long stride_b = batched ? v.batch_b.back() : 0;
+  const long long stride_c = batched ? v.batch_c.back() : 0;
+  static const float one_f32 = 1.0f, zero_f32 = 0.0f;
+  static const double one_f64 = 1.0, zero_f64 = 0.0;
+  const void* one = f64 ? static_cast<const void*>(&one_f64) : &one_f32;
+  const void* zero = f64 ? static_cast<const void*>(&zero_f64) : &zero_f32;
+  const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+  for (const BatchOffsets& b : outer)
+    RIDGELINE_CUBLAS(cublas().cublasGemmStridedBatchedEx(
+        handle, op(g.transpose_first), op(g.transpose_second), static_cast<int>(g.m),
+        static_cast<int>(g.n), static_cast<int>(g.k), one,
+        right + static_cast<std::size_t>(b.b) * size, type, static_cast<int>(g.ld_first), stride_b,
+        left + static_cast<std::size_t>(b.a) * size, type, static_cast<int>(g.ld_second), stride_a,
+        zero, c + static_cast<std::size_t>(b.c) * size, type, static_cast<int>(g.ld_out), stride_c,
+        count, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
 
 void add_cublas_einsum_kernels(KernelCatalog& catalog) {
   catalog.add([] { return std::make_unique<CublasEinsum>(); });

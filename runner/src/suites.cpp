@@ -194,7 +194,7 @@ const std::vector<SuiteDefinition>& suites() {
        "transpose-GEMM-transpose, oneDNN's strided matmul) and each step of the contraction "
        "paths of a chain (ij,jk,kl->il) and of a batched bilinear form (bi,ij,bj->b), f32 and "
        "f64, 1 and all threads",
-       &einsum_suite, 3, 0.05, &einsum_suite_networks},
+       &einsum_suite, 3, 0.04, &einsum_suite_networks},
       {"collectives",
        "under mpirun: allreduce of 1 KiB, 256 KiB and 16 MiB (f32) and 256 KiB (f64), and a "
        "tensor-parallel GEMM (each rank's 1024x1024x256 or 1024x1024x16 shard, then an "

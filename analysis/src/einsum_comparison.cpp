@@ -88,8 +88,9 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
   std::map<std::string, UnfusedChain> chains;
   for (auto& c : lowering_chains(run, placed, machine))
     if (c.op == "einsum") chains.emplace(c.name, std::move(c));
-  // One comparison per contraction, dtype, thread count, pattern and cache state.
-  using Key = std::tuple<std::string, std::string, int, std::string, CacheState>;
+  // One comparison per contraction, dtype, device, thread count, pattern and cache state:
+  // a device's lowerings beside one another, under its own roofs.
+  using Key = std::tuple<std::string, std::string, Device, int, std::string, CacheState>;
   std::map<Key, EinsumComparison> groups;
   std::vector<Key> order;
   std::map<std::string, bool> seen;
@@ -98,8 +99,12 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
     if (seen[r.run_name]) continue;
     seen[r.run_name] = true;
     const CaseDetails& d = *r.ridgeline;
-    const Key key{params_label(d.problem), std::string(to_string(d.problem.dtype)), d.threads,
-                  d.problem.pattern, d.cache};
+    const Key key{params_label(d.problem),
+                  std::string(to_string(d.problem.dtype)),
+                  d.device,
+                  d.threads,
+                  d.problem.pattern,
+                  d.cache};
     auto [it, fresh] = groups.try_emplace(key);
     EinsumComparison& c = it->second;
     if (fresh) {
@@ -108,6 +113,7 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
       c.extents = attr(d.problem, "extents");
       c.dtype = std::get<1>(key);
       c.threads = d.threads;
+      c.device = d.device;
     }
     EinsumLowering l;
     l.backend = d.backend;

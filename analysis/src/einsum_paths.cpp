@@ -185,23 +185,25 @@ std::vector<EinsumNetworkComparison> einsum_network_comparisons(
           if (is_step(c, st.equation, step_extents(n, st.equation))) return true;
       return false;
     };
-    // Each dtype and thread count that ran a step of the network, in the run's order.
-    std::vector<std::tuple<std::string, DType, int>> configs;
+    // Each dtype, device and thread count that ran a step of the network, in the run's order.
+    std::vector<std::tuple<std::string, DType, int, Device>> configs;
     for (const EinsumComparison& c : comparisons) {
       const auto dtype = parse_dtype(c.dtype);
       if (!dtype) continue;
-      const std::tuple<std::string, DType, int> config{c.dtype, *dtype, c.threads};
+      const std::tuple<std::string, DType, int, Device> config{c.dtype, *dtype, c.threads,
+                                                               c.device};
       if (std::find(configs.begin(), configs.end(), config) == configs.end() &&
           ran_a_step(c, *dtype))
         configs.push_back(config);
     }
-    for (const auto& [name, dtype, threads] : configs) {
+    for (const auto& [name, dtype, threads, device] : configs) {
       std::vector<EinsumComparison> same;
       for (const EinsumComparison& c : comparisons)
-        if (c.dtype == name && c.threads == threads) same.push_back(c);
+        if (c.dtype == name && c.threads == threads && c.device == device) same.push_back(c);
       EinsumNetworkComparison m = base;
       m.dtype = name;
       m.threads = threads;
+      m.device = device;
       // A runner-up is shown where its steps ran (`ridgeline einsum` runs them; the suite
       // does not); the others are shown in any case, a missing step said.
       std::vector<EinsumPath> shown;

@@ -22,8 +22,10 @@ void add_einsum_joins(RooflineScene& scene, const std::vector<RooflinePlacement>
     auto& [what, points] =
         groups[{p.params, p.dtype, p.threads, p.device, p.pattern, p.fp_env, p.cache}];
     if (what.empty())
-      what = fmt::format("einsum {} {}, {} thread{}", p.params, p.dtype, p.threads,
-                         p.threads == 1 ? "" : "s");
+      what = p.device == Device::gpu
+                 ? fmt::format("einsum {} {}, {}", p.params, p.dtype, display_name(p.device))
+                 : fmt::format("einsum {} {}, {} thread{}", p.params, p.dtype, p.threads,
+                               p.threads == 1 ? "" : "s");
     points.push_back({pt.x, pt.y});
   }
   for (auto& [key, group] : groups) {

@@ -68,8 +68,13 @@ Table einsum_table(const EinsumComparison& c) {
 }
 
 std::string einsum_title(const EinsumComparison& c) {
-  return fmt::format("{} {} {}, {} thread{}", c.equation, c.extents, c.dtype, c.threads,
-                     c.threads == 1 ? "" : "s");
+  return fmt::format("{} {} {}, {}", c.equation, c.extents, c.dtype,
+                     einsum_where(c.device, c.threads));
+}
+
+std::string einsum_where(Device device, int threads) {
+  if (device == Device::gpu) return std::string(display_name(device));
+  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
 }
 
 std::string einsum_lead(const EinsumComparison& c) {
@@ -142,7 +147,8 @@ std::string einsum_csv(const ReportInput& in) {
   const auto number = [](double v) { return usable(v) && v > 0 ? fmt::format("{:.6g}", v) : ""; };
   const auto f = [](const std::string& x) { return escape_csv_field(x); };
   std::string s =
-      "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,compulsory_bytes,"
+      "equation,extents,dtype,threads,device,lowering,ran,seconds_per_call,flop_per_s,"
+      "compulsory_bytes,"
       "added_bytes,of_roof,bound,over_best,best,reason,how,best_over_framework,best_over_slowest,"
       "notation_hides\n";
   for (const auto& c : in.einsum)
@@ -152,11 +158,12 @@ std::string einsum_csv(const ReportInput& in) {
                                 : l.bound.is_memory()                        ? l.bound.level
                                 : l.bound.kind == Bound::Kind::call_overhead ? "call overhead"
                                                                              : "";
-      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f(c.equation),
-                       f(c.extents), f(c.dtype), c.threads, f(l.backend), l.ran ? "yes" : "no",
-                       number(l.seconds), number(l.achieved), number(l.compulsory_bytes),
-                       fmt::format("{:.6g}", l.added_bytes), number(l.efficiency), f(bound),
-                       number(l.vs_best), l.backend == c.best ? "yes" : "no", f(l.reason),
+      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       f(c.equation), f(c.extents), f(c.dtype), c.threads, to_string(c.device),
+                       f(l.backend), l.ran ? "yes" : "no", number(l.seconds), number(l.achieved),
+                       number(l.compulsory_bytes), fmt::format("{:.6g}", l.added_bytes),
+                       number(l.efficiency), f(bound), number(l.vs_best),
+                       l.backend == c.best ? "yes" : "no", f(l.reason),
                        f(fmt::format("{}", fmt::join(l.steps, "; "))),
                        number(c.lead_over_framework), number(c.lead_over_worst), f(c.hides));
     }
@@ -169,12 +176,13 @@ std::string einsum_paths_csv(const ReportInput& in) {
   for (const EinsumNetworkComparison& n : in.einsum_networks) {
     if (!n.error.empty()) continue;
     const Table t = einsum_paths_table(n);
-    if (s.empty()) s = csv_header({"network", "extents", "dtype", "threads"}, t);
-    s += csv_rows(fmt::format("{},{},{},{}", escape_csv_field(n.equation),
-                              escape_csv_field(n.extents), escape_csv_field(n.dtype), n.threads),
-                  t);
+    if (s.empty()) s = csv_header({"network", "extents", "dtype", "threads", "device"}, t);
+    s += csv_rows(
+        fmt::format("{},{},{},{},{}", escape_csv_field(n.equation), escape_csv_field(n.extents),
+                    escape_csv_field(n.dtype), n.threads, to_string(n.device)),
+        t);
   }
-  return s.empty() ? csv_header({"network", "extents", "dtype", "threads"},
+  return s.empty() ? csv_header({"network", "extents", "dtype", "threads", "device"},
                                 einsum_paths_table(EinsumNetworkComparison{}))
                    : s;
 }

@@ -138,9 +138,10 @@ std::string csv_rows(const std::string& lead, const Table& t) {
   std::string s;
   for (const auto& row : t.rows) {
     s += lead;
-    for (const auto& cell : row)
-      s.append(",").append(std::isnan(cell.value) ? escape_csv_field(cell.text)
-                                                  : csv_number(cell.value));
+    for (const auto& cell : row)  // the dash of a value there is none of: an empty field
+      s.append(",").append(!std::isnan(cell.value) ? csv_number(cell.value)
+                           : cell.text == "—"      ? std::string()
+                                                   : escape_csv_field(cell.text));
     s += "\n";
   }
   return s;

@@ -195,9 +195,11 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     for (const KernelInfo& k : catalog.kernels()) {  // the ops this backend implements
       if (k.backend != b) continue;
       for (const CaseSpec& c : cases) {
-        if (c.problem.op != k.op || (c.threads > 1 && !k.threaded)) continue;
+        const bool gpu = k.device == Device::gpu;  // one host thread, whatever --threads says
+        if (c.problem.op != k.op || (c.threads > 1 && !k.threaded && !gpu)) continue;
         CaseSpec x = c;
         x.backend = b;
+        if (gpu) x.threads = 1;
         extra.push_back(x);
       }
     }

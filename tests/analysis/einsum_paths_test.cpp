@@ -137,7 +137,7 @@ TEST(EinsumPaths, ARunnerUpIsShownWhereItsStepsRan) {
   const EinsumNetwork n = einsum_network("bi,ij,bj->b", "b=8,i=16,j=16");
   const std::vector<EinsumPath> all = einsum_paths(n, 4);
   ASSERT_EQ(all.size(), 3u);  // the optimum, A y first, the outer product x y first
-  EXPECT_EQ(all[1].how, "2nd fewest FLOPs");
+  EXPECT_EQ(all[1].how, "2nd by FLOPs");
   EXPECT_TRUE(all[1].runner_up);
   std::vector<EinsumComparison> runs;
   for (const EinsumPath& p : all)
@@ -159,7 +159,7 @@ TEST(EinsumPaths, ARunnerUpIsShownWhereItsStepsRan) {
   const std::vector<EinsumNetworkComparison> shown = einsum_network_comparisons(run, fewer);
   ASSERT_EQ(shown.at(0).paths.size(), 2u);
   EXPECT_EQ(shown.at(0).paths[0].how, "optimal");
-  EXPECT_EQ(shown.at(0).paths[1].how, "3rd fewest FLOPs");
+  EXPECT_EQ(shown.at(0).paths[1].how, "3rd by FLOPs");
 }
 
 TEST(EinsumPaths, AFewestFlopPathThatLosesNamesItsSlowStepAndItsBound) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <random>
@@ -136,6 +137,33 @@ TEST(EinsumPath, TheRunnersUpAreTheNextCheapestOtherPaths) {
     EXPECT_DOUBLE_EQ(best.front().flops, brute_force(n)) << "trial " << trial;
     for (std::size_t k = 1; k < best.size(); ++k) EXPECT_GE(best[k].flops, best[k - 1].flops);
   }
+}
+
+// One contraction is one step equation whatever order a path reaches it in (the operand of
+// the lower inputs first), so one path is listed once: two independent products then their
+// product, found in either order; and the order written when it is the optimum.
+TEST(EinsumPath, APathFoundInTwoOrdersOrAlsoWrittenIsListedOnce) {
+  const auto equations = [](const EinsumPath& p) {
+    std::vector<std::string> e;
+    for (const EinsumPathStep& st : p.steps) e.push_back(st.equation);
+    std::sort(e.begin(), e.end());
+    return e;
+  };
+  const EinsumNetwork four = einsum_network("ij,jk,kl,lm->im", "i=10,j=100,k=10,l=100,m=10");
+  const std::vector<EinsumPath> cheapest = einsum_paths_cheapest(four, 4, 3);
+  ASSERT_EQ(cheapest.size(), 3u);
+  EXPECT_EQ(equations(cheapest[0]),
+            (std::vector<std::string>{"ij,jk->ik", "ik,km->im", "kl,lm->km"}));
+  for (std::size_t a = 0; a < cheapest.size(); ++a)
+    for (std::size_t b = a + 1; b < cheapest.size(); ++b)
+      EXPECT_NE(equations(cheapest[a]), equations(cheapest[b])) << a << " " << b;
+  // Here the order written is the optimum: one row, marked as written.
+  const EinsumNetwork chain = einsum_network("ij,jk,kl->il", "i=10,j=1000,k=10,l=1000");
+  const std::vector<EinsumPath> shown = einsum_paths(chain, 4, 0);
+  ASSERT_EQ(shown.size(), 1u);
+  EXPECT_EQ(shown[0].how, "optimal");
+  EXPECT_TRUE(shown[0].as_written);
+  EXPECT_EQ(shown[0].steps[1].equation, "ik,kl->il");
 }
 
 TEST(EinsumPath, BeyondSixOperandsTheGreedyPathIsShown) {

@@ -133,7 +133,8 @@ TEST(Catalog, RolesAgreeWithTheBackendNames) {
       EXPECT_EQ(k.role, KernelRole::unfused) << k.id();
     else if (k.backend.rfind("blas.", 0) == 0 || k.backend.rfind("vendor.", 0) == 0 ||
              k.backend == "cuda.cublas" || k.backend == "cuda.cublaslt" ||
-             k.backend == "cuda.cudnn" || k.backend == "cpu.eigen" || k.backend == "cpu.eigen.ttgt")
+             k.backend == "cuda.cublas.ttgt" || k.backend == "cuda.cudnn" ||
+             k.backend == "cpu.eigen" || k.backend == "cpu.eigen.ttgt")
       EXPECT_EQ(k.role, KernelRole::vendor) << k.id();
     else
       EXPECT_EQ(k.role, KernelRole::ladder) << k.id();

@@ -72,11 +72,11 @@ TEST(GpuKernels, CatalogedWhenBuiltAndSayWhyTheyCannotRun) {
   // einsum on the GPU: the copy-free cuBLAS lowering and TTGT, whose work model adds the
   // permutes' bytes exactly as the CPU's TTGT does (each permuted operand written and read
   // back), so both sit at the same point of the roofline for the same equation.
-  ASSERT_TRUE(catalog.find("cuda.cublas", "einsum") && catalog.find("cuda.ttgt", "einsum"));
+  ASSERT_TRUE(catalog.find("cuda.cublas", "einsum") && catalog.find("cuda.cublas.ttgt", "einsum"));
   Problem heads = example_problem(op_definition("einsum"), DType::f32);
   heads.params = parse_params(op_definition("einsum"),
                               R"(equation="bthr,bThr->bhtT"/extents="b=2,t=5,h=3,r=7,T=4")");
-  EXPECT_EQ(catalog.create("cuda.ttgt", "einsum")->work(heads).bytes,
+  EXPECT_EQ(catalog.create("cuda.cublas.ttgt", "einsum")->work(heads).bytes,
             catalog.create("cpu.ttgt", "einsum")->work(heads).bytes);
   EXPECT_EQ(catalog.create("cuda.cublas", "einsum")->work(heads).bytes, op_work(heads).bytes);
   ASSERT_TRUE(catalog.find("cuda.cublaslt", "gemm_bias_act"));

@@ -12,6 +12,7 @@
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "ridgeline/reports/tables.hpp"
 #include "text_checks.hpp"
 
 namespace ridgeline {
@@ -157,6 +158,34 @@ TEST(EinsumSection, EachContractionsLoweringsAreJoinedOnTheRoofline) {
             std::string::npos);
 }
 
+// The GPU's lowerings of a contraction are a comparison of their own (its roofs, its title),
+// not rows among the CPU's at one host thread.
+TEST(EinsumComparison, AGpuLoweringIsComparedApartFromTheCpus) {
+  ridgeline::Run run =
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  std::string moved;
+  for (CaseResult& r : run.benchmarks)
+    if (r.ridgeline && r.ridgeline->backend == "cpu.strided" && r.ridgeline->threads == 1 &&
+        r.ridgeline->problem.params.attr("equation") == "bthr,bThr->bhtT") {
+      r.ridgeline->device = Device::gpu;
+      moved = r.run_name;
+    }
+  ASSERT_FALSE(moved.empty());
+  const ReportInput in = make_report_input(std::move(run), "run.json", std::nullopt, "");
+  std::size_t gpu = 0;
+  for (const EinsumComparison& c : in.einsum)
+    if (c.device == Device::gpu) {
+      ++gpu;
+      EXPECT_EQ(c.lowerings.size(), 1u);
+      EXPECT_EQ(einsum_title(c), "bthr,bThr->bhtT b=2,t=64,h=4,r=32,T=64 f32, GPU");
+    } else {
+      for (const EinsumLowering& l : c.lowerings)
+        EXPECT_FALSE(c.equation == "bthr,bThr->bhtT" && c.threads == 1 &&
+                     l.backend == "cpu.strided");
+    }
+  EXPECT_EQ(gpu, 1u);
+}
+
 // The CSV carries the same comparisons, one tidy row per contraction and lowering.
 TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
   const ReportInput in = recorded_einsum();
@@ -165,7 +194,7 @@ TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
   for (const auto& c : in.einsum) lowerings += c.lowerings.size();
   EXPECT_EQ(count(csv, "\n"), lowerings + 1);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "equation,extents,dtype,threads,lowering,ran,seconds_per_call,flop_per_s,"
+            "equation,extents,dtype,threads,device,lowering,ran,seconds_per_call,flop_per_s,"
             "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason,how,"
             "best_over_framework,best_over_slowest,notation_hides");
   // What the terminal and the pages say under each table is in its columns too: the lead of
@@ -182,7 +211,7 @@ TEST(EinsumSection, TheCsvHasARowPerContractionAndLowering) {
   EXPECT_EQ(count(passes, ",gemm,"), count(passes, ",permute_B,"));
   EXPECT_NE(csv.find("btd,hdk->bthk"), std::string::npos);  // quoted: it holds commas
   EXPECT_EQ(count(csv, ",yes,"), lowerings - 1 + 2);        // ran: all but one; best: one each
-  EXPECT_NE(csv.find("cpu.strided,no,"), std::string::npos);
+  EXPECT_NE(csv.find(",cpu,cpu.strided,no,"), std::string::npos);
 }
 
 // A network the Run records is measured from its steps' cases and shown in every format: here
@@ -215,14 +244,14 @@ TEST(EinsumComparison, ARecordedNetworksPathsAreInEveryFormat) {
   // that is one; its numbers as numbers.
   const std::string csv = einsum_paths_csv(in);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "network,extents,dtype,threads,path,FLOPs,bytes,× fewest FLOPs,at the roof,time,"
-            "× fastest,steps (fastest lowering)");
+            "network,extents,dtype,threads,device,path,FLOPs,bytes,× fewest FLOPs,at the roof,"
+            "time,× fastest,steps (fastest lowering)");
   EXPECT_EQ(count(csv, "\n"), 2u);
   EXPECT_EQ(csv.find("ij,jk"), std::string::npos);
-  EXPECT_NE(
-      csv.find(fmt::format("bthr,bThr->bhtT\",\"b=2,t=64,h=4,r=32,T=64\",f32,1,optimal (the order written),{:.6g},",
-                           n.paths[0].flops)),
-      std::string::npos)
+  EXPECT_NE(csv.find(fmt::format("bthr,bThr->bhtT\",\"b=2,t=64,h=4,r=32,T=64\",f32,1,cpu,optimal "
+                                 "(the order written),{:.6g},",
+                                 n.paths[0].flops)),
+            std::string::npos)
       << csv;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -34,11 +35,28 @@ bool has(const std::string& s, char ch) {
   return s.find(ch) != std::string::npos;
 }
 
+// An operand of the network as contraction goes on: its indices, and which of the inputs
+// it is made of (a bit each), which orders the two operands of every step the same way
+// whatever order the path takes: the one of the lower inputs first. So one contraction is
+// one step equation, and one path one set of them, however it was found.
+struct Operand {
+  std::string indices;
+  std::uint64_t inputs = 0;
+};
+
+std::vector<Operand> inputs_of(const EinsumNetwork& n) {
+  std::vector<Operand> out;
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) out.push_back({n.inputs[k], 1ull << k});
+  return out;
+}
+
 // Contracts operands[i] and operands[j]: the result keeps the indices the output or another
 // remaining operand still needs (the output's own order at the last step).
-EinsumPathStep contract(const EinsumNetwork& n, std::vector<std::string>& operands, std::size_t i,
+EinsumPathStep contract(const EinsumNetwork& n, std::vector<Operand>& operands, std::size_t i,
                         std::size_t j, std::size_t element_bytes) {
-  const std::string a = operands[i], b = operands[j];
+  const bool in_order = operands[i].inputs < operands[j].inputs;
+  const Operand first = operands[in_order ? i : j], second = operands[in_order ? j : i];
+  const std::string &a = first.indices, &b = second.indices;
   std::string kept;
   if (operands.size() == 2) {
     kept = n.output;
@@ -47,7 +65,7 @@ EinsumPathStep contract(const EinsumNetwork& n, std::vector<std::string>& operan
       if (has(kept, ch)) continue;
       bool needed = has(n.output, ch);
       for (std::size_t k = 0; k < operands.size() && !needed; ++k)
-        needed = k != i && k != j && has(operands[k], ch);
+        needed = k != i && k != j && has(operands[k].indices, ch);
       if (needed) kept += ch;
     }
   }
@@ -63,7 +81,7 @@ EinsumPathStep contract(const EinsumNetwork& n, std::vector<std::string>& operan
       (elements(n, a) + elements(n, b) + elements(n, kept)) * static_cast<double>(element_bytes);
   operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(std::max(i, j)));
   operands.erase(operands.begin() + static_cast<std::ptrdiff_t>(std::min(i, j)));
-  operands.push_back(kept);
+  operands.push_back({kept, first.inputs | second.inputs});
   return step;
 }
 
@@ -88,7 +106,7 @@ std::vector<std::string> step_set(const EinsumPath& p) {
 
 // The `count` cheapest completions of `operands`, tried exhaustively, each another set of
 // steps, cheapest first.
-void search(const EinsumNetwork& n, std::vector<std::string> operands, EinsumPath& so_far,
+void search(const EinsumNetwork& n, std::vector<Operand> operands, EinsumPath& so_far,
             std::vector<EinsumPath>& best, std::size_t count, std::size_t element_bytes) {
   if (operands.size() == 1) {
     const std::vector<std::string> steps = step_set(so_far);
@@ -107,7 +125,7 @@ void search(const EinsumNetwork& n, std::vector<std::string> operands, EinsumPat
   if (best.size() == count && so_far.flops > best.back().flops) return;  // cannot make the list
   for (std::size_t i = 0; i < operands.size(); ++i)
     for (std::size_t j = i + 1; j < operands.size(); ++j) {
-      std::vector<std::string> next = operands;
+      std::vector<Operand> next = operands;
       const EinsumPathStep step = contract(n, next, i, j, element_bytes);
       const EinsumPath saved = so_far;
       add(so_far, step);
@@ -128,6 +146,7 @@ std::string einsum_network_error(std::string_view equation) {
   const std::vector<std::string> inputs = split_inputs(equation.substr(0, arrow));
   const std::string output(equation.substr(arrow + 2));
   if (inputs.size() < 2) return "one operand: einsum contracts two or more (\"ij,jk->ik\")";
+  if (inputs.size() > 64) return fmt::format("{} operands: at most 64", inputs.size());
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const std::string which = fmt::format("operand {}", k + 1);
     if (std::string e = einsum_term_error(inputs[k], which.c_str()); !e.empty()) return e;
@@ -162,7 +181,7 @@ EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element
   EinsumPath p;
   p.how = "left to right";
   p.as_written = true;
-  std::vector<std::string> operands = n.inputs;
+  std::vector<Operand> operands = inputs_of(n);
   add(p, contract(n, operands, 0, 1, element_bytes));
   // Then the result so far (last in the list) with the next operand written (first).
   while (operands.size() > 1) add(p, contract(n, operands, operands.size() - 1, 0, element_bytes));
@@ -172,7 +191,7 @@ EinsumPath einsum_path_left_to_right(const EinsumNetwork& n, std::size_t element
 EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes) {
   EinsumPath p;
   p.how = "greedy";
-  std::vector<std::string> operands = n.inputs;
+  std::vector<Operand> operands = inputs_of(n);
   while (operands.size() > 1) {
     // opt_einsum's greedy choice: of the pairs that share an index, the one whose result
     // is smallest beside its two operands (the most memory removed); ties, fewer FLOPs.
@@ -183,17 +202,18 @@ EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes)
     bool any_shared = false;
     for (std::size_t i = 0; i < operands.size() && !any_shared; ++i)
       for (std::size_t j = i + 1; j < operands.size() && !any_shared; ++j)
-        any_shared = shares(operands[i], operands[j]);
+        any_shared = shares(operands[i].indices, operands[j].indices);
     std::size_t bi = 0, bj = 1;
     double best_cost = std::numeric_limits<double>::infinity(), best_flops = best_cost;
     for (std::size_t i = 0; i < operands.size(); ++i)
       for (std::size_t j = i + 1; j < operands.size(); ++j) {
-        if (any_shared && !shares(operands[i], operands[j])) continue;
-        std::vector<std::string> trial = operands;
+        if (any_shared && !shares(operands[i].indices, operands[j].indices)) continue;
+        std::vector<Operand> trial = operands;
         const EinsumPathStep s = contract(n, trial, i, j, element_bytes);
-        const double kept = elements(n, trial.back());
+        const double kept = elements(n, trial.back().indices);
         const double cost =
-            any_shared ? kept - elements(n, operands[i]) - elements(n, operands[j]) : kept;
+            any_shared ? kept - elements(n, operands[i].indices) - elements(n, operands[j].indices)
+                       : kept;
         if (cost < best_cost || (cost == best_cost && s.flops < best_flops)) {
           best_cost = cost;
           best_flops = s.flops;
@@ -213,10 +233,10 @@ std::vector<EinsumPath> einsum_paths_cheapest(const EinsumNetwork& n, std::size_
                                             n.inputs.size(), kMostOptimalOperands));
   EinsumPath so_far;
   std::vector<EinsumPath> best;
-  search(n, n.inputs, so_far, best, std::max<std::size_t>(count, 1), element_bytes);
-  static const char* const names[] = {"optimal", "2nd fewest FLOPs", "3rd fewest FLOPs"};
+  search(n, inputs_of(n), so_far, best, std::max<std::size_t>(count, 1), element_bytes);
+  static const char* const names[] = {"optimal", "2nd by FLOPs", "3rd by FLOPs"};
   for (std::size_t k = 0; k < best.size(); ++k) {
-    best[k].how = k < 3 ? names[k] : fmt::format("{}th fewest FLOPs", k + 1);
+    best[k].how = k < 3 ? names[k] : fmt::format("{}th by FLOPs", k + 1);
     best[k].runner_up = k > 0;
   }
   return best;

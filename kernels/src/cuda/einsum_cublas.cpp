@@ -1,9 +1,9 @@
 // einsum on the GPU without copies: the strided view the CPU's copy-free lowerings use
 // (einsum/einsum_lowering.hpp) handed to cuBLAS's strided batched GEMM on the operands as
-// stored, one call per combination of the outer batch indices, the innermost batch index
-// walked by cuBLAS's batch strides. Where the index order needs a copy, the view's reason
-// is the refusal. cuBLAS is column-major: the row-major C = op(A) op(B) is computed as
-// C^T = op(B)^T op(A)^T, the right operand first.
+// stored, one call per combination of the other batch indices, the batch index of the
+// largest extent walked by cuBLAS's batch strides. Where the index order needs a copy, the view's
+// reason is the refusal. cuBLAS is column-major: the row-major C = op(A) op(B) is computed as C^T =
+// op(B)^T op(A)^T, the right operand first.
 #include "einsum_cublas.hpp"
 
 #include <fmt/format.h>
@@ -20,6 +20,17 @@
 namespace ridgeline {
 
 namespace {
+
+// The batch index of the largest extent moved last, for cuBLAS to walk: the fewest calls
+// (the batches' offsets are the same whatever order their indices are walked in).
+StridedView widest_batch_last(StridedView v) {
+  if (v.batch_extent.size() < 2) return v;
+  const auto widest = static_cast<std::size_t>(
+      std::max_element(v.batch_extent.begin(), v.batch_extent.end()) - v.batch_extent.begin());
+  for (auto* d : {&v.batch_extent, &v.batch_a, &v.batch_b, &v.batch_c})
+    std::swap((*d)[widest], d->back());
+  return v;
+}
 
 class CublasEinsum final : public GpuOpKernel {
  public:
@@ -41,6 +52,7 @@ class CublasEinsum final : public GpuOpKernel {
   Support supports_problem(const Problem& p) const override {
     StridedView v;
     if (Support s = strided_view(einsum_spec(p), v); !s) return s;
+    v = widest_batch_last(v);
     const std::int64_t inner = v.batch_extent.empty() ? 1 : v.batch_extent.back();
     for (std::int64_t d : {v.m, v.n, v.k, v.lda, v.ldb, inner})
       if (d > INT_MAX)
@@ -50,6 +62,7 @@ class CublasEinsum final : public GpuOpKernel {
   }
   void setup(const Problem& p, const std::vector<DeviceOperands>&, cudaStream_t s) override {
     strided_view(einsum_spec(p), view_);
+    view_ = widest_batch_last(view_);
     outer_ = outer_batch_offsets(view_);
     f64_ = p.dtype == DType::f64;
     if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));

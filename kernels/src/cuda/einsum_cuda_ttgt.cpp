@@ -43,7 +43,7 @@ class CudaTtgtEinsum final : public GpuOpKernel {
  public:
   CudaTtgtEinsum()
       : GpuOpKernel({"einsum",
-                     "cuda.ttgt",
+                     "cuda.cublas.ttgt",
                      Device::gpu,
                      {DType::f32, DType::f64},
                      false,

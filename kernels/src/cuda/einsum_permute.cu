@@ -89,7 +89,9 @@ void launch_as(const DevicePermute& p, cudaStream_t stream) {
     if (p.in_stride[d] == 1 && p.extent[d] > 1) q = d;
   }
   if (elements == 0) return;
-  if (q < 0 || q == p.indices - 1) {  // the stride-1 index stays last (or every extent is 1)
+  int last = p.indices - 1;  // the last index with an extent above 1: the output's runs
+  while (last > 0 && p.extent[last] == 1) --last;
+  if (q < 0 || q == last) {  // the stride-1 index stays last (or every extent is 1)
     const std::int64_t blocks = (elements + 255) / 256;
     permute_runs<T>
         <<<static_cast<unsigned>(blocks < 65535 * 32 ? blocks : 65535 * 32), 256, 0, stream>>>(

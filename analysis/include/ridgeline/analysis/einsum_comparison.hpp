@@ -43,6 +43,7 @@ struct EinsumLowering {
 struct EinsumComparison {
   std::string equation, extents, dtype;
   int threads = 1;
+  Device device = Device::cpu;  // the CPU's lowerings and the GPU's are compared apart
   double flops = 0;
   std::vector<EinsumLowering> lowerings;  // fastest first; those that did not run last
   std::string best, worst;                // backends; empty where none ran

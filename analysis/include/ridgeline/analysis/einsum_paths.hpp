@@ -64,6 +64,7 @@ std::string roof_verdict(const std::vector<MeasuredPath>& paths);
 struct EinsumNetworkComparison {
   std::string equation, extents, dtype;
   int threads = 1;
+  Device device = Device::cpu;  // every step's lowerings on this device
   std::vector<MeasuredPath> paths;
   std::string verdict;    // paths_verdict
   std::string framework;  // framework_verdict

@@ -58,8 +58,10 @@ std::string unfused_chain_summary(const UnfusedChain& chain);
 // call, GFLOP/s, compulsory and added bytes, share of the roof, bound, time over the best's,
 // how it ran (or why it did not).
 Table einsum_table(const EinsumComparison& c);
-// "bthr,bThr->bhtT b=8,… f32, 2 threads".
+// "bthr,bThr->bhtT b=8,… f32, 2 threads" (a GPU's: "…, GPU").
 std::string einsum_title(const EinsumComparison& c);
+// Where a comparison ran: "2 threads", or "GPU" (its host thread says nothing of it).
+std::string einsum_where(Device device, int threads);
 // "best cpu.strided: 1.38× faster than a framework's transpose-GEMM-transpose (cpu.ttgt), 47×
 // the slowest (cpu.loops)", or why nothing ran.
 std::string einsum_lead(const EinsumComparison& c);
@@ -67,12 +69,13 @@ std::string einsum_lead(const EinsumComparison& c);
 // mark at its working set (the bytes it reads and writes) and bandwidth, labelled with the
 // step: what the report and the dashboard draw beside the probe's bandwidth sweeps.
 std::vector<BandwidthMark> einsum_permute_marks(const EinsumComparison& c);
-// One network's contraction paths: path, FLOPs, × fewest FLOPs, measured time, × fastest,
-// its steps with the fastest lowering of each.
+// One network's contraction paths: path, FLOPs, bytes, × fewest FLOPs, time at the roof,
+// measured time, × fastest, its steps with the fastest lowering of each.
 Table einsum_paths_table(const EinsumNetworkComparison& n);
-// "ij,jk,kl->il i=1000,… f32, 2 threads: contraction paths, predicted FLOPs and measured time".
+// "ij,jk,kl->il i=1000,… f32, 2 threads: contraction paths, predicted (…) and measured".
 std::string einsum_network_title(const EinsumNetworkComparison& n);
-// The verdicts under the table (paths, framework), or the reason the network is not one.
+// The verdicts under the table (paths, roofline, framework), or the reason the network is
+// not one.
 std::vector<std::string> einsum_network_lines(const EinsumNetworkComparison& n);
 
 }  // namespace ridgeline

@@ -31,7 +31,7 @@ struct EinsumPathStep {
 };
 
 struct EinsumPath {
-  std::string how;          // "optimal", "2nd fewest FLOPs", "greedy", "left to right"
+  std::string how;          // "optimal", "2nd by FLOPs", "greedy", "left to right"
   bool runner_up = false;   // a next cheapest path: shown where its steps ran
   bool as_written = false;  // the order written (left to right), whatever its name here
   std::vector<EinsumPathStep> steps;
@@ -49,7 +49,8 @@ EinsumPath einsum_path_greedy(const EinsumNetwork& n, std::size_t element_bytes)
 inline constexpr std::size_t kMostOptimalOperands = 6;
 EinsumPath einsum_path_optimal(const EinsumNetwork& n, std::size_t element_bytes);
 // The same search keeping the `count` cheapest paths, each a different set of steps,
-// cheapest first: "optimal", "2nd fewest FLOPs", "3rd fewest FLOPs", ...
+// cheapest first: "optimal", "2nd by FLOPs", "3rd by FLOPs", ... (ties in FLOPs
+// broken by bytes)
 std::vector<EinsumPath> einsum_paths_cheapest(const EinsumNetwork& n, std::size_t element_bytes,
                                               std::size_t count);
 

@@ -14,7 +14,6 @@
 #include "einsum_permute_launchers.hpp"
 #include "gpu_kernels.hpp"
 #include "gpu_op_kernel.hpp"
-#include "ridgeline/core/vocabulary.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {
@@ -55,13 +54,7 @@ class CudaTtgtEinsum final : public GpuOpKernel {
     if (handle_) cublas().cublasDestroy(handle_);
   }
   // The op's bytes and the copies': each permuted operand written and read back once.
-  WorkModel work(const Problem& problem) const override {
-    const EinsumSpec s = einsum_spec(problem);
-    WorkModel w = op_work(problem);
-    w.bytes[std::string(kMainMemory)] +=
-        ttgt_added_elements(s, ttgt_plan(s)) * static_cast<double>(size_of(problem.dtype));
-    return w;
-  }
+  WorkModel work(const Problem& problem) const override { return ttgt_work(problem); }
 
  protected:
   Support supports_problem(const Problem& p) const override {

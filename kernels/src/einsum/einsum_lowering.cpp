@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "einsum_strides.hpp"
+#include "ridgeline/core/op.hpp"
+#include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
 
@@ -102,6 +104,14 @@ Support gemm_lowering_support(const EinsumSpec& s) {
                     fmt::join(which, ", "), one ? "is" : "are each", one ? "one" : "its"));
   }
   return Support::yes();
+}
+
+WorkModel ttgt_work(const Problem& problem) {
+  const EinsumSpec s = einsum_spec(problem);
+  WorkModel w = op_work(problem);
+  w.bytes[std::string(kMainMemory)] +=
+      ttgt_added_elements(s, ttgt_plan(s)) * static_cast<double>(size_of(problem.dtype));
+  return w;
 }
 
 TtgtPlan ttgt_plan(const EinsumSpec& s) {

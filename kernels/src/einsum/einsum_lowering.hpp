@@ -37,6 +37,9 @@ TtgtPlan ttgt_plan(const EinsumSpec& s);
 // Elements TTGT copies: each permuted operand written once and read back once (A, B) or
 // written by the GEMM and read by the permute (C): twice its elements, per permuted operand.
 double ttgt_added_elements(const EinsumSpec& s, const TtgtPlan& p);
+// A TTGT lowering's work (every one: the CPU's, each vendor's, the GPU's): the op's, and the
+// copies' bytes in main memory.
+WorkModel ttgt_work(const Problem& problem);
 
 // The copy-free view: the GEMM of one batch on strided operands (PackedGemm's convention:
 // A[i * lda + p], or A[p * lda + i] with ta; C m x n dense), and each batch index's extent

@@ -57,13 +57,7 @@ class EinsumTtgt final : public Kernel {
                     "[batch, m, n]): {} makes the same calls",
                     direct_));
   }
-  WorkModel work(const Problem& problem) const override {
-    const EinsumSpec s = einsum_spec(problem);
-    WorkModel w = op_work(problem);
-    w.bytes[std::string(kMainMemory)] +=
-        ttgt_added_elements(s, ttgt_plan(s)) * static_cast<double>(size_of(problem.dtype));
-    return w;
-  }
+  WorkModel work(const Problem& problem) const override { return ttgt_work(problem); }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     spec_ = einsum_spec(problem);
     plan_ = ttgt_plan(spec_);

@@ -2,8 +2,6 @@
 // write the reports, print a summary and the report's path.
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "commands.hpp"
 #include "ranked_run.hpp"
 #include "report_writer.hpp"
@@ -49,12 +47,9 @@ void write_profile(const ProfileOptions& opt, Run run, std::optional<MachineMode
     write_file_atomically(dir / "fusion.csv", fusion_csv(input));
   if (!input.fusion.eltwise_sweeps.empty())
     write_file_atomically(dir / "sweep.csv", sweep_csv(input));
-  const bool lapped = std::any_of(input.einsum.begin(), input.einsum.end(), [](const auto& c) {
-    return std::any_of(c.lowerings.begin(), c.lowerings.end(),
-                       [](const auto& l) { return l.passes.has_value(); });
-  });
-  if (!input.fusion.chains.empty() || lapped)
-    write_file_atomically(dir / "passes.csv", passes_csv(input));
+  // Passes where a chain or a lowering lapped its steps: more than the header.
+  if (const std::string passes = passes_csv(input); passes.find('\n') + 1 < passes.size())
+    write_file_atomically(dir / "passes.csv", passes);
   if (!input.einsum.empty()) write_file_atomically(dir / "einsum.csv", einsum_csv(input));
   if (!input.einsum_networks.empty())
     write_file_atomically(dir / "einsum-paths.csv", einsum_paths_csv(input));

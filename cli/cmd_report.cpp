@@ -2,6 +2,8 @@
 // Markdown or CSV; or two runs compared on one roofline (report BASE NEW).
 #include <fmt/format.h>
 
+#include <iterator>
+
 #include "commands.hpp"
 #include "comparison_options.hpp"
 #include "report_writer.hpp"
@@ -17,14 +19,35 @@ namespace ridgeline::cli {
 
 namespace {
 
+// The CSV files `report` writes beside its reports, each one of the model's tables, tidy.
+struct CsvFile {
+  const char* flag;
+  const char* help;
+  std::string (*write)(const ReportInput&);
+};
+constexpr CsvFile kCsvFiles[] = {
+    {"--csv-fusion", "Also write the fusion pairs as CSV, one row per pair or unpaired case",
+     &fusion_csv},
+    {"--csv-sweep", "Also write the eltwise chain's sweeps over L as CSV, one row per point",
+     &sweep_csv},
+    {"--csv-passes",
+     "Also write the unfused chains' passes and the einsum lowerings' lapped steps as CSV, one "
+     "row per pass",
+     &passes_csv},
+    {"--csv-einsum",
+     "Also write the einsum comparisons as CSV, one row per contraction and lowering", &einsum_csv},
+    {"--csv-einsum-paths",
+     "Also write each einsum network's contraction paths as CSV, one row per path",
+     &einsum_paths_csv},
+};
+
 struct ReportOptions {
   std::vector<std::string> runs;  // RUN, or BASE NEW
   std::string machine;
   std::vector<std::string> outputs;
   std::string format;  // html, md or csv: for outputs whose name does not say (/dev/stdout)
-  // The fusion pairs, the eltwise sweeps and the unfused chains' passes as CSV.
-  std::string csv_fusion, csv_sweep, csv_passes, csv_einsum, csv_einsum_paths;
-  ComparisonOptions judging;  // two runs: --threshold, --alpha, --fail-on
+  std::string csv[std::size(kCsvFiles)];  // each CSV file's path, in kCsvFiles' order
+  ComparisonOptions judging;              // two runs: --threshold, --alpha, --fail-on
 };
 
 std::optional<ReportFormat> forced_format(const ReportOptions& opt) {
@@ -91,13 +114,10 @@ int run_report(const ReportOptions& opt) {
   }
   std::vector<NamedFile> written;
   for (const auto& out : outputs) written.push_back({"-o", out});
-  for (const auto& [flag, out] :
-       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
-        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum},
-        std::pair{"--csv-einsum-paths", &opt.csv_einsum_paths}})
-    if (!out->empty()) {
-      check_output_file(*out, flag);
-      written.push_back({flag, *out});
+  for (std::size_t i = 0; i < std::size(kCsvFiles); ++i)
+    if (!opt.csv[i].empty()) {
+      check_output_file(opt.csv[i], kCsvFiles[i].flag);
+      written.push_back({kCsvFiles[i].flag, opt.csv[i]});
     }
   check_distinct_files(report_inputs(opt), written);
   const ReportInput input = report_input(opt.runs[0], opt.machine);
@@ -105,13 +125,10 @@ int run_report(const ReportOptions& opt) {
     write_report(input, out, forced);
     print_written(out);
   }
-  for (const auto& [out, text] :
-       {std::pair{opt.csv_fusion, &fusion_csv}, std::pair{opt.csv_sweep, &sweep_csv},
-        std::pair{opt.csv_passes, &passes_csv}, std::pair{opt.csv_einsum, &einsum_csv},
-        std::pair{opt.csv_einsum_paths, &einsum_paths_csv}}) {
-    if (out.empty()) continue;
-    write_file_atomically(out, text(input));
-    print_written(out);
+  for (std::size_t i = 0; i < std::size(kCsvFiles); ++i) {
+    if (opt.csv[i].empty()) continue;
+    write_file_atomically(opt.csv[i], kCsvFiles[i].write(input));
+    print_written(opt.csv[i]);
   }
   return 0;
 }
@@ -119,12 +136,10 @@ int run_report(const ReportOptions& opt) {
 // report BASE NEW: the comparison as HTML (both runs on one roofline) or Markdown (the step
 // summary compare --markdown writes). Not a gate: compare exits on the verdicts.
 int run_comparison_report(const ReportOptions& opt) {
-  for (const auto& [flag, value] :
-       {std::pair{"--csv-fusion", &opt.csv_fusion}, std::pair{"--csv-sweep", &opt.csv_sweep},
-        std::pair{"--csv-passes", &opt.csv_passes}, std::pair{"--csv-einsum", &opt.csv_einsum},
-        std::pair{"--csv-einsum-paths", &opt.csv_einsum_paths}})
-    if (!value->empty())
-      throw InputError(fmt::format("report: {} takes one run, not a comparison of two", flag));
+  for (std::size_t i = 0; i < std::size(kCsvFiles); ++i)
+    if (!opt.csv[i].empty())
+      throw InputError(
+          fmt::format("report: {} takes one run, not a comparison of two", kCsvFiles[i].flag));
   const ComparisonSettings settings = comparison_settings(opt.judging);
   std::vector<std::string> outputs = opt.outputs;
   if (outputs.empty()) {
@@ -179,16 +194,8 @@ Command add_report_command(CLI::App& app) {
   sub->add_option("--format", opt->format,
                   "html, md or csv for every -o, whatever its name (for /dev/stdout, a pipe)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
-  sub->add_option("--csv-fusion", opt->csv_fusion,
-                  "Also write the fusion pairs as CSV, one row per pair or unpaired case");
-  sub->add_option("--csv-sweep", opt->csv_sweep,
-                  "Also write the eltwise chain's sweeps over L as CSV, one row per point");
-  sub->add_option("--csv-passes", opt->csv_passes,
-                  "Also write the unfused chains' passes as CSV, one row per pass");
-  sub->add_option("--csv-einsum", opt->csv_einsum,
-                  "Also write the einsum comparisons as CSV, one row per contraction and lowering");
-  sub->add_option("--csv-einsum-paths", opt->csv_einsum_paths,
-                  "Also write each einsum network's contraction paths as CSV, one row per path");
+  for (std::size_t i = 0; i < std::size(kCsvFiles); ++i)
+    sub->add_option(kCsvFiles[i].flag, opt->csv[i], kCsvFiles[i].help);
   add_comparison_options(sub, opt->judging);
   return {sub,
           [opt] { return opt->runs.size() == 2 ? run_comparison_report(*opt) : run_report(*opt); }};

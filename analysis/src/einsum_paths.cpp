@@ -41,6 +41,7 @@ std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
     MeasuredPath m;
     m.how = p.how;
     m.as_written = p.as_written;
+    m.runner_up = p.runner_up;
     m.flops = p.flops;
     m.bytes = p.bytes;
     m.flops_vs_fewest = fewest > 0 ? p.flops / fewest : 0;
@@ -206,15 +207,8 @@ std::vector<EinsumNetworkComparison> einsum_network_comparisons(
       m.device = device;
       // A runner-up is shown where its steps ran (`ridgeline einsum` runs them; the suite
       // does not); the others are shown in any case, a missing step said.
-      std::vector<EinsumPath> shown;
-      for (const EinsumPath& p : paths(dtype))
-        if (!p.runner_up || std::all_of(p.steps.begin(), p.steps.end(), [&](const auto& st) {
-              return std::any_of(same.begin(), same.end(), [&](const EinsumComparison& c) {
-                return is_step(c, st.equation, step_extents(n, st.equation)) && !c.best.empty();
-              });
-            }))
-          shown.push_back(p);
-      m.paths = measure_paths(n, shown, same);
+      m.paths = measure_paths(n, paths(dtype), same);
+      std::erase_if(m.paths, [](const MeasuredPath& p) { return p.runner_up && !p.complete; });
       m.verdict = paths_verdict(m.paths);
       m.framework = framework_verdict(m.paths);
       m.roof = roof_verdict(m.paths);

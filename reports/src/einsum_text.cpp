@@ -148,9 +148,8 @@ std::string einsum_csv(const ReportInput& in) {
   const auto f = [](const std::string& x) { return escape_csv_field(x); };
   std::string s =
       "equation,extents,dtype,threads,device,lowering,ran,seconds_per_call,flop_per_s,"
-      "compulsory_bytes,"
-      "added_bytes,of_roof,bound,over_best,best,reason,how,best_over_framework,best_over_slowest,"
-      "notation_hides\n";
+      "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason,how,best_over_framework,"
+      "best_over_slowest,notation_hides\n";
   for (const auto& c : in.einsum)
     for (const auto& l : c.lowerings) {
       const std::string bound = !l.ran                                       ? ""
@@ -172,19 +171,15 @@ std::string einsum_csv(const ReportInput& in) {
 
 std::string einsum_paths_csv(const ReportInput& in) {
   using namespace reports;
-  std::string s;
-  for (const EinsumNetworkComparison& n : in.einsum_networks) {
-    if (!n.error.empty()) continue;
-    const Table t = einsum_paths_table(n);
-    if (s.empty()) s = csv_header({"network", "extents", "dtype", "threads", "device"}, t);
-    s += csv_rows(
-        fmt::format("{},{},{},{},{}", escape_csv_field(n.equation), escape_csv_field(n.extents),
-                    escape_csv_field(n.dtype), n.threads, to_string(n.device)),
-        t);
-  }
-  return s.empty() ? csv_header({"network", "extents", "dtype", "threads", "device"},
-                                einsum_paths_table(EinsumNetworkComparison{}))
-                   : s;
+  std::string s = csv_header({"network", "extents", "dtype", "threads", "device"},
+                             einsum_paths_table(EinsumNetworkComparison{}));
+  for (const EinsumNetworkComparison& n : in.einsum_networks)
+    if (n.error.empty())
+      s += csv_rows(
+          fmt::format("{},{},{},{},{}", escape_csv_field(n.equation), escape_csv_field(n.extents),
+                      escape_csv_field(n.dtype), n.threads, to_string(n.device)),
+          einsum_paths_table(n));
+  return s;
 }
 
 std::string einsum_terminal(const ReportInput& in) {

@@ -26,6 +26,7 @@ struct MeasuredStep {
 struct MeasuredPath {
   std::string how;          // "optimal", "greedy", "left to right"
   bool as_written = false;  // the order written (EinsumPath::as_written)
+  bool runner_up = false;   // a next cheapest path (EinsumPath::runner_up)
   double flops = 0;
   double bytes = 0;            // each step's operands and result once, summed (predicted)
   double flops_vs_fewest = 0;  // its FLOPs over the fewest of the paths

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 #include "ranked_run.hpp"
 #include "ridgeline/cluster/network_probe.hpp"
@@ -43,16 +44,24 @@ MachineModel model_for_network() {
   return m;
 }
 
-// One line per scope and pattern: the smallest message's time, the largest one's rates.
+std::vector<std::string> visible_reasons(std::vector<std::string> reasons) {
+  std::erase(reasons, "");
+  return reasons;
+}
+
+// One line per buffers, scope and pattern (MPI's host buffers first, then NCCL's GPUs): the
+// smallest message's time, the largest one's rates.
 void print_network(const MachineModel& m) {
-  std::map<std::pair<std::string, std::string>, std::vector<const NetworkCeiling*>> rows;
-  for (const NetworkCeiling& c : m.network) rows[{c.scope, c.pattern}].push_back(&c);
+  std::map<std::tuple<Device, std::string, std::string>, std::vector<const NetworkCeiling*>> rows;
+  for (const NetworkCeiling& c : m.network) rows[{c.device, c.scope, c.pattern}].push_back(&c);
   for (const auto& [key, points] : rows) {
     const NetworkCeiling& small = *points.front();
     const NetworkCeiling& large = *points.back();
-    fmt::print("  {:<10} {:<14} {} ranks  {:>6}: {:9.2f} us   {:>6}: {:8.2f} GB/s (bus {:.2f})\n",
-               key.first, key.second, small.ranks, bytes_label(small.bytes), small.seconds * 1e6,
-               bytes_label(large.bytes), large.bytes_per_s / 1e9, large.bus_bytes_per_s / 1e9);
+    fmt::print(
+        "  {:<4} {:<10} {:<14} {} ranks  {:>6}: {:9.2f} us   {:>6}: {:8.2f} GB/s (bus {:.2f})\n",
+        std::get<0>(key) == Device::gpu ? "GPU" : "host", std::get<1>(key), std::get<2>(key),
+        small.ranks, bytes_label(small.bytes), small.seconds * 1e6, bytes_label(large.bytes),
+        large.bytes_per_s / 1e9, large.bus_bytes_per_s / 1e9);
   }
   if (!m.network_reason.empty()) fmt::print("  ({})\n", m.network_reason);
 }
@@ -72,12 +81,14 @@ int run_network_probe(const std::string& output, std::int64_t max_bytes) {
   cluster::RankWorld world;
   cluster::NetworkProbeOptions options;
   options.max_bytes = max_bytes;
-  std::string reason;
+  std::string reason, gpu_reason;
   std::vector<NetworkCeiling> network = cluster::probe_network(world, options, reason);
+  std::vector<NetworkCeiling> gpus = cluster::probe_gpu_network(world, options, gpu_reason);
   if (world.place().rank != 0) return 0;
   MachineModel m = model_for_network();
   m.network = std::move(network);
-  m.network_reason = reason;
+  m.network.insert(m.network.end(), gpus.begin(), gpus.end());
+  m.network_reason = fmt::format("{}", fmt::join(visible_reasons({reason, gpu_reason}), "; "));
   fmt::print("network between {} ranks on {} host{} ({}):\n", world.place().ranks,
              world.place().nodes, world.place().nodes == 1 ? "" : "s", launcher);
   print_network(m);

@@ -19,7 +19,7 @@ void place_network_bytes(RooflinePlacement& p, const CaseDetails& d, const Machi
   const bool roofed =
       machine &&
       std::any_of(machine->network.begin(), machine->network.end(), [&](const NetworkCeiling& n) {
-        return network_level(n.scope) == level && n.pattern == "bandwidth";
+        return n.device == d.device && network_level(n.scope) == level && n.pattern == "bandwidth";
       });
   p.notes.push_back(
       {NoteKind::level,

@@ -68,10 +68,11 @@ Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Devi
     if (it == roof.memory.end() || c.bytes_per_s > it->second.bytes_per_s) roof.memory[c.level] = c;
   }
   // The network's roofs (probe --network under mpirun): per scope, the largest point-to-point
-  // bandwidth measured in it, which a collective case's network bytes (what each rank sends)
-  // are placed under (the communication-aware roofline of Cardwell and Song).
+  // bandwidth measured in it between this device's buffers (MPI's host memory, NCCL's GPUs), which
+  // a collective case's network bytes (what each rank sends) are placed under (the
+  // communication-aware roofline of Cardwell and Song).
   for (const auto& n : m.network) {
-    if (device != Device::cpu || n.pattern != "bandwidth") continue;
+    if (n.device != device || n.pattern != "bandwidth") continue;
     if (!usable(n.bytes_per_s)) {
       note_unusable(roof.notes, "network ceiling " + n.scope + " bandwidth", n.bytes_per_s, "B/s");
       continue;

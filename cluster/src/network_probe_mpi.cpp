@@ -4,10 +4,8 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
-#include <stdexcept>
 
+#include "network_timing.hpp"
 #include "ridgeline/cluster/network_probe.hpp"
 
 namespace ridgeline::cluster {
@@ -16,55 +14,21 @@ namespace {
 
 constexpr int kWindow = 64;                     // OSU's messages in flight (bw, bibw)
 constexpr std::int64_t kWindowBytes = 4 << 20;  // ...fewer above 64 KiB: 4 MiB a window
-constexpr int kMaxIterations = 10000;
-
-void ok(int code, const char* call) {
-  if (code != MPI_SUCCESS) throw std::runtime_error(fmt::format("{} failed ({})", call, code));
-}
-
 int window_for(std::int64_t bytes) {
   return static_cast<int>(std::clamp<std::int64_t>(kWindowBytes / bytes, 1, kWindow));
 }
 
-// Seconds per call of `op` on `comm`: two untimed calls, one timed to choose the count that
-// fills `seconds`, then that many timed after a barrier; the slowest rank's time.
-double seconds_per_call(MPI_Comm comm, double seconds, const std::function<void()>& op) {
-  op();
-  op();
-  ok(MPI_Barrier(comm), "MPI_Barrier");
-  double t = MPI_Wtime();
-  op();
-  double one = MPI_Wtime() - t, slowest = 0;
-  ok(MPI_Allreduce(&one, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-  const int calls = static_cast<int>(
-      std::clamp(std::ceil(seconds / std::max(slowest, 1e-9)), 1.0, double{kMaxIterations}));
-  ok(MPI_Barrier(comm), "MPI_Barrier");
-  t = MPI_Wtime();
-  for (int i = 0; i < calls; ++i) op();
-  const double mine = (MPI_Wtime() - t) / calls;
-  ok(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-  return slowest;
-}
-
 NetworkCeiling ceiling(const char* scope, const char* pattern, int ranks, std::int64_t bytes,
                        double seconds, double moved, std::string method) {
-  NetworkCeiling c;
-  c.scope = scope;
-  c.pattern = pattern;
-  c.ranks = ranks;
-  c.bytes = bytes;
-  c.seconds = seconds;
-  c.bytes_per_s = seconds > 0 ? moved / seconds : 0;
-  c.bus_bytes_per_s = c.bytes_per_s * bus_factor(pattern, ranks);
-  c.method = std::move(method);
-  return c;
+  return network_ceiling(scope, Device::cpu, pattern, ranks, bytes, seconds, moved,
+                         std::move(method));
 }
 
 // Latency, bandwidth and bibw between the two ranks of `pair` (rank 0 of it sends first).
 void point_to_point(MPI_Comm pair, const char* scope, const std::vector<std::int64_t>& sizes,
                     double seconds, std::vector<NetworkCeiling>& out) {
   int me = 0;
-  ok(MPI_Comm_rank(pair, &me), "MPI_Comm_rank");
+  mpi_ok(MPI_Comm_rank(pair, &me), "MPI_Comm_rank");
   const int peer = 1 - me;
   std::vector<char> send(static_cast<std::size_t>(sizes.back()), 'a'),
       recv(static_cast<std::size_t>(sizes.back()));
@@ -114,7 +78,7 @@ void point_to_point(MPI_Comm pair, const char* scope, const std::vector<std::int
 void collectives(MPI_Comm comm, const char* scope, const std::vector<std::int64_t>& sizes,
                  double seconds, std::vector<NetworkCeiling>& out) {
   int n = 0;
-  ok(MPI_Comm_size(comm, &n), "MPI_Comm_size");
+  mpi_ok(MPI_Comm_size(comm, &n), "MPI_Comm_size");
   const std::size_t most = static_cast<std::size_t>(sizes.back() / 4 + n);
   std::vector<float> send(most, 1.0f), recv(most);
   for (const std::int64_t size : sizes) {
@@ -151,39 +115,19 @@ void collectives(MPI_Comm comm, const char* scope, const std::vector<std::int64_
 std::vector<NetworkCeiling> probe_network(const RankWorld& world,
                                           const NetworkProbeOptions& options, std::string& reason) {
   const RankPlace& place = world.place();
-  std::vector<int> nodes(static_cast<std::size_t>(place.ranks));
-  ok(MPI_Allgather(&place.node, 1, MPI_INT, nodes.data(), 1, MPI_INT, MPI_COMM_WORLD),
-     "MPI_Allgather");
-  // Rank 0's partners: the next rank on its host, the first rank on another host.
-  int same = -1, other = -1;
-  for (int r = 1; r < place.ranks; ++r) {
-    if (nodes[r] == nodes[0] && same < 0) same = r;
-    if (nodes[r] != nodes[0] && other < 0) other = r;
-  }
   const std::vector<std::int64_t> sizes = message_sizes(options);
   std::vector<NetworkCeiling> out;
   std::vector<std::string> missing;
-  struct Scope {
-    int partner;
-    const char* name;
-    const char* without;  // why there is none
-  };
-  for (const Scope& s : {Scope{same, "intra-node", "no other rank on rank 0's host"},
-                         Scope{other, "inter-node", "every rank on rank 0's host"}}) {
-    const int partner = s.partner;
-    const char* scope = s.name;
-    if (partner < 0) {
-      missing.push_back(fmt::format("no {} point to point: {}", scope, s.without));
-      continue;
-    }
+  for (const PointToPoint& p : point_to_point_scopes(world, missing)) {
     MPI_Comm pair = MPI_COMM_NULL;
-    const bool in = place.rank == 0 || place.rank == partner;
-    ok(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, place.rank, &pair), "MPI_Comm_split");
+    const bool in = place.rank == 0 || place.rank == p.partner;
+    mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, place.rank, &pair),
+           "MPI_Comm_split");
     if (in) {
-      point_to_point(pair, scope, sizes, options.seconds_per_size, out);
+      point_to_point(pair, p.scope, sizes, options.seconds_per_size, out);
       MPI_Comm_free(&pair);
     }
-    ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
   }
   if (place.ranks >= 2)
     collectives(MPI_COMM_WORLD, place.nodes > 1 ? "inter-node" : "intra-node", sizes,

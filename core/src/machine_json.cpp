@@ -85,6 +85,7 @@ json to_json(const MachineModel& m) {
   json network = json::array();
   for (const auto& n : m.network)
     network.push_back({{"scope", n.scope},
+                       {"device", to_string(n.device)},
                        {"pattern", n.pattern},
                        {"ranks", n.ranks},
                        {"bytes", n.bytes},
@@ -307,6 +308,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.network = read_array<NetworkCeiling>(f, "network", [](const JsonFields& n) {
     NetworkCeiling x;
     x.scope = n.string("scope");
+    x.device = device_of(n);
     x.pattern = n.string("pattern");
     x.ranks = static_cast<int>(n.integer("ranks"));
     if (x.ranks < 2)

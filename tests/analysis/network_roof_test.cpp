@@ -88,6 +88,21 @@ TEST(NetworkRoof, EachScopeHasTheLargestPointToPointBandwidthAsItsRoof) {
   EXPECT_EQ(roof.memory.at("network (inter-node)").kernel, "bandwidth");
 }
 
+TEST(NetworkRoof, NcclsCeilingsRoofTheGpusAndMpisTheCpus) {
+  MachineModel m = machine_with_network();
+  NetworkCeiling nccl;
+  nccl.scope = "intra-node";
+  nccl.device = Device::gpu;
+  nccl.pattern = "bandwidth";
+  nccl.bytes = 1 << 26;
+  nccl.bytes_per_s = 300e9;  // NVLink between GPUs: far above the host's 5 GB/s
+  m.network.push_back(nccl);
+  EXPECT_DOUBLE_EQ(roof_for(m, "f32", 1).memory.at("network (intra-node)").bytes_per_s, 5e9);
+  const Roof gpu = roof_for(m, "f32", 1, Device::gpu);
+  EXPECT_DOUBLE_EQ(gpu.memory.at("network (intra-node)").bytes_per_s, 300e9);
+  EXPECT_EQ(gpu.memory.count("network (inter-node)"), 0u);  // measured by MPI, not NCCL
+}
+
 TEST(NetworkRoof, AnAllreduceAcrossHostsIsNetworkBoundUnderTheInterNodeRoof) {
   const MachineModel m = machine_with_network();
   // 16 MiB of f32 among 4 ranks: 24 MiB sent per rank; at the 1 GB/s roof 25.2 ms.

@@ -306,7 +306,12 @@ class UnderMpirun(unittest.TestCase):
             "alltoall")})
         self.assertIn("no inter-node point to point: every rank on rank 0's host",
                       model["network_reason"])
+        # No GPU here: NCCL's ceilings between GPUs are missing with the first rank's reason,
+        # and every point is MPI's, between host buffers.
+        self.assertRegex(model["network_reason"], r"no GPU ceilings \(NCCL\): (rank 0: )?\S")
+        self.assertIn("no GPU ceilings (NCCL)", r.stdout)
         for p in points:
+            self.assertEqual(p["device"], "cpu", p)
             self.assertGreater(p["seconds"], 0, p)
             self.assertEqual(p["source"], "timed")
             self.assertAlmostEqual(p["bytes_per_s"] * p["seconds"],

@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
+#ifdef RIDGELINE_NCCL_BUILT
+#include "nccl_library.hpp"
+#endif
 #include "ridgeline/cluster/host_share.hpp"
 #include "ridgeline/cluster/network_probe.hpp"
 #include "ridgeline/cluster/rank_runs.hpp"
@@ -106,6 +110,42 @@ TEST(NetworkProbe, BusBandwidthIsNcclTestsFactorOfTheAlgorithmBandwidth) {
   EXPECT_DOUBLE_EQ(bus_factor("latency", 2), 1.0);
   EXPECT_DOUBLE_EQ(bus_factor("bibw", 2), 1.0);
 }
+
+TEST(NcclCeilings, TwoRanksOnOneGpuAreRefusedNamingTheRanksAndTheGpu) {
+  EXPECT_EQ(
+      shared_gpu_reason({"node-a 0000:18:00.0", "node-a 0000:2a:00.0", "node-b 0000:18:00.0"}),
+      "");  // the same bus on two hosts is two GPUs
+  EXPECT_EQ(
+      shared_gpu_reason({"node-a 0000:18:00.0", "node-a 0000:2a:00.0", "node-a 0000:18:00.0"}),
+      "ranks 0 and 2 share one GPU (node-a 0000:18:00.0), and NCCL runs one rank per GPU: "
+      "start one rank per GPU (mpirun --map-by ppr:G:node with G the GPUs of a node)");
+  EXPECT_EQ(shared_gpu_reason({}), "");
+}
+
+#ifdef RIDGELINE_NCCL_BUILT
+TEST(NcclCeilings, EveryFunctionTheProbeCallsResolvesFromTheInstalledNccl) {
+  const std::string why = nccl_reason();
+  if (why.find("cannot open shared object file") != std::string::npos) GTEST_SKIP() << why;
+  EXPECT_EQ(why, "");  // a missing function would be named here ("undefined symbol: ...")
+  EXPECT_TRUE(std::regex_match(nccl_version(), std::regex(R"(2\.\d+\.\d+)"))) << nccl_version();
+}
+
+TEST(NcclCeilings, ALibraryWithoutNcclsFunctionsIsRefusedNamingTheFirstMissing) {
+  NcclApi api;
+  const Support s = load_nccl_api(api, "libc.so.6");
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.reason.find("undefined symbol: ncclGetVersion"), std::string::npos) << s.reason;
+  const Support none = load_nccl_api(api, "libnccl-not-here.so.2");
+  EXPECT_NE(none.reason.find("libnccl-not-here.so.2: cannot open shared object file"),
+            std::string::npos)
+      << none.reason;
+}
+#else
+TEST(NcclCeilings, WithoutNcclTheProbeSaysWhy) {
+  EXPECT_NE(nccl_reason(), "");
+  EXPECT_EQ(nccl_version(), "");
+}
+#endif
 
 TEST(RankOutput, EachRanksRunGoesBesideTheMergedOne) {
   EXPECT_EQ(rank_output("run.json", 3), "run.rank3.json");

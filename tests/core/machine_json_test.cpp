@@ -175,11 +175,17 @@ TEST(MachineModelJson, TheNetworksCeilingsRoundTripAndOlderModelsHaveNone) {
   c.bytes_per_s = 5.24e9;
   c.bus_bytes_per_s = 7.86e9;
   c.method = "MPI_Allreduce of f32 sums";
-  m.network = {c};
+  NetworkCeiling nccl = c;
+  nccl.device = Device::gpu;
+  nccl.method = "NCCL 2.28.9: ncclAllReduce of f32 sums";
+  m.network = {c, nccl};
   m.network_reason = "no inter-node point to point: every rank on rank 0's host";
   nlohmann::json j = to_json(m);
   EXPECT_EQ(j["network"][0]["bus_bytes_per_s"], 7.86e9);
+  EXPECT_EQ(j["network"][1]["device"], "gpu");
   EXPECT_EQ(machine_from_json(j, "test", ""), m);
+  j["network"][1].erase("device");  // a model from before NCCL's ceilings: MPI's, host buffers
+  EXPECT_EQ(machine_from_json(j, "test", "").network[1].device, Device::cpu);
   nlohmann::json bad = j;
   bad["network"][0]["ranks"] = 1;
   EXPECT_NE(error_reading(bad).find("network[0].ranks: a network needs 2 ranks or more, got 1"),

@@ -28,15 +28,24 @@ std::string meaning(cudaError_t e) {
   }
 }
 
+}  // namespace
+
+std::string gpus_in_this_process(int& count) {
+  count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    count = 0;
+    return fmt::format("cudaGetDeviceCount returned {}: {}", cuda_error_text(e), meaning(e));
+  }
+  return count == 0 ? "cudaGetDeviceCount found 0 devices: " + meaning(cudaErrorNoDevice) : "";
+}
+
+namespace {
+
 GpuProbe run_probe() {
   GpuProbe probe;
   probe.built = true;
   int count = 0;
-  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    probe.reason =
-        fmt::format("cudaGetDeviceCount returned {}: {}", cuda_error_text(e), meaning(e));
-    return probe;
-  }
+  if (probe.reason = gpus_in_this_process(count); count == 0) return probe;
   for (int i = 0; i < count; ++i) {
     cudaDeviceProp p{};
     if (cudaError_t e = cudaGetDeviceProperties(&p, i); e != cudaSuccess) {
@@ -57,8 +66,6 @@ GpuProbe run_probe() {
       d.uuid += fmt::format("{:02x}", static_cast<unsigned char>(p.uuid.bytes[b]));
     probe.devices.push_back(std::move(d));
   }
-  if (count == 0 && probe.reason.empty())
-    probe.reason = "cudaGetDeviceCount found 0 devices: " + meaning(cudaErrorNoDevice);
   return probe;
 }
 

@@ -29,8 +29,27 @@ double bus_factor(std::string_view pattern, int ranks);
 // the others. Point to point between rank 0 and the next rank on its host (intra-node) and
 // the first rank of the next host (inter-node), where they exist; the collectives over
 // every rank (scope inter-node when the job spans hosts). `reason` gets why a scope is
-// missing.
+// missing. MPI between host buffers: the ceilings' device is cpu.
 std::vector<NetworkCeiling> probe_network(const RankWorld& world,
                                           const NetworkProbeOptions& options, std::string& reason);
+
+// The same patterns between the ranks' GPUs through NCCL (device gpu), each rank on GPU
+// local_rank modulo the GPUs it sees. Every rank must call it. Empty, with `reason` saying
+// why, where NCCL is not built or not loaded, a rank has no GPU, two ranks share one, or the
+// job has one rank.
+std::vector<NetworkCeiling> probe_gpu_network(const RankWorld& world,
+                                              const NetworkProbeOptions& options,
+                                              std::string& reason);
+
+// Why this process cannot measure NCCL's collectives: the build's reason, or libnccl's that
+// failed to load or lacks a function (dlerror's text); "" where NCCL is loaded.
+std::string nccl_reason();
+// The NCCL loaded ("2.28.9"); "" where none is.
+std::string nccl_version();
+
+// Where two ranks would use one GPU (`gpu_of_rank`: each rank's host and GPU bus id, in rank
+// order), why NCCL refuses the job, naming the ranks and the GPU; "" where each GPU has one
+// rank.
+std::string shared_gpu_reason(const std::vector<std::string>& gpu_of_rank);
 
 }  // namespace ridgeline::cluster

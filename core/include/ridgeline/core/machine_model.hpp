@@ -149,7 +149,9 @@ struct GpuDescription {
 // (docs/cluster.md): one message size of one pattern in one scope, OSU's and nccl-tests'
 // methods.
 struct NetworkCeiling {
-  std::string scope;       // "intra-node" (ranks on one host) or "inter-node" (on different hosts)
+  std::string scope;  // "intra-node" (ranks on one host) or "inter-node" (on different hosts)
+  // Whose buffers moved: cpu, host memory through MPI; gpu, device memory through NCCL.
+  Device device = Device::cpu;
   std::string pattern;     // "latency", "bandwidth", "bibw", "allreduce", "allgather",
                            // "reduce_scatter", "alltoall"
   int ranks = 2;           // ranks taking part

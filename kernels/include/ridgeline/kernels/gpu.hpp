@@ -39,6 +39,12 @@ int rotation_slots(std::int64_t set_bytes, std::int64_t l2_bytes, std::int64_t m
 // Asked once per process (the CUDA runtime initialises then), cached afterwards.
 const GpuProbe& gpu_probe();
 
+// The GPUs this process sees, asked in this process (gpu_probe() asks in a child, so that
+// forked cases can use CUDA): for code that goes on to use a GPU here, as NCCL's ranks do.
+// Sets `count`; where there is none, returns why (the first CUDA call's error and what it
+// usually means), else "".
+std::string gpus_in_this_process(int& count);
+
 // One GPU ceiling measured by a microbenchmark (or a library call, named in `method`).
 struct GpuCeiling {
   std::string kind;    // "compute", "memory", "overhead"; "failed" (`method` says why)

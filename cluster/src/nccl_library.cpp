@@ -1,0 +1,74 @@
+#include "nccl_library.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "ridgeline/cluster/network_probe.hpp"
+#include "ridgeline/core/shared_library.hpp"
+
+namespace ridgeline::cluster {
+
+namespace {
+
+struct LoadedNccl {
+  NcclApi api;
+  Support status;
+};
+
+const LoadedNccl& loaded_nccl() {
+  static const LoadedNccl once = [] {  // initialised once; other threads wait
+    LoadedNccl l;
+    l.status = load_nccl_api(l.api, nccl_soname());
+    return l;
+  }();
+  return once;
+}
+
+}  // namespace
+
+std::string nccl_soname() {
+  return fmt::format("libnccl.so.{}", NCCL_MAJOR);
+}
+
+Support load_nccl_api(NcclApi& api, const std::string& name) {
+  SharedLibrary lib = SharedLibrary::open(name);
+  if (!lib.loaded()) return Support::no(lib.error());
+#define RIDGELINE_NCCL_RESOLVE(name) \
+  if (!lib.resolve(api.name, #name)) return Support::no(lib.error());
+  RIDGELINE_NCCL_FUNCTIONS(RIDGELINE_NCCL_RESOLVE)
+#undef RIDGELINE_NCCL_RESOLVE
+  return Support::yes();
+}
+
+Support nccl_status() {
+  return loaded_nccl().status;
+}
+
+const NcclApi& nccl() {
+  const LoadedNccl& l = loaded_nccl();
+  if (!l.status) throw std::runtime_error(l.status.reason);
+  return l.api;
+}
+
+void nccl_check(ncclResult_t r, const char* call) {
+  if (r == ncclSuccess) return;
+  const char* last = nccl().ncclGetLastError(nullptr);
+  throw std::runtime_error(fmt::format("{} failed: {}{}{}", call, nccl().ncclGetErrorString(r),
+                                       last && *last ? ": " : "", last ? last : ""));
+}
+
+std::string nccl_reason() {
+  return nccl_status().reason;
+}
+
+std::string nccl_version() {
+  if (!nccl_status()) return "";
+  int code = 0;
+  if (nccl().ncclGetVersion(&code) != ncclSuccess) return "";
+  // NCCL_VERSION(X, Y, Z): X * 10000 + Y * 100 + Z since 2.9, X * 1000 + Y * 100 + Z before.
+  return code >= 20900 ? fmt::format("{}.{}.{}", code / 10000, code % 10000 / 100, code % 100)
+                       : fmt::format("{}.{}.{}", code / 1000, code % 1000 / 100, code % 100);
+}
+
+}  // namespace ridgeline::cluster

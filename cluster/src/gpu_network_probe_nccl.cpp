@@ -249,18 +249,10 @@ std::vector<NetworkCeiling> probe_gpu_network(const RankWorld& world,
     }
   std::vector<NetworkCeiling> out;
   std::vector<std::string> missing;  // the MPI probe's reason says it already
-  for (const PointToPoint& p : point_to_point_scopes(world, missing)) {
-    MPI_Comm pair = MPI_COMM_NULL;
-    const bool in = place.rank == 0 || place.rank == p.partner;
-    mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, place.rank, &pair),
-           "MPI_Comm_split");
-    if (in) {
-      gpu_point_to_point(*job, pair, place.rank == 0 ? 0 : 1, place.rank == 0 ? p.partner : 0,
-                         p.scope, sizes, version, options.seconds_per_size, out);
-      MPI_Comm_free(&pair);
-    }
-    mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-  }
+  for_each_pair(world, missing, [&](MPI_Comm pair, const PointToPoint& p) {
+    gpu_point_to_point(*job, pair, place.rank == 0 ? 0 : 1, place.rank == 0 ? p.partner : 0,
+                       p.scope, sizes, version, options.seconds_per_size, out);
+  });
   gpu_collectives(*job, place.ranks, place.nodes > 1 ? "inter-node" : "intra-node", sizes, version,
                   options.seconds_per_size, out);
   job.reset();

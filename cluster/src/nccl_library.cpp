@@ -6,23 +6,14 @@
 
 #include "ridgeline/cluster/network_probe.hpp"
 #include "ridgeline/core/shared_library.hpp"
+#include "ridgeline/kernels/loaded_api.hpp"
 
 namespace ridgeline::cluster {
 
 namespace {
 
-struct LoadedNccl {
-  NcclApi api;
-  Support status;
-};
-
-const LoadedNccl& loaded_nccl() {
-  static const LoadedNccl once = [] {  // initialised once; other threads wait
-    LoadedNccl l;
-    l.status = load_nccl_api(l.api, nccl_soname());
-    return l;
-  }();
-  return once;
+Support load_process_nccl(NcclApi& api) {
+  return load_nccl_api(api, nccl_soname());
 }
 
 }  // namespace
@@ -42,13 +33,11 @@ Support load_nccl_api(NcclApi& api, const std::string& name) {
 }
 
 Support nccl_status() {
-  return loaded_nccl().status;
+  return loaded_once<NcclApi, load_process_nccl>().status;
 }
 
 const NcclApi& nccl() {
-  const LoadedNccl& l = loaded_nccl();
-  if (!l.status) throw std::runtime_error(l.status.reason);
-  return l.api;
+  return loaded_functions<NcclApi, load_process_nccl>();
 }
 
 void nccl_check(ncclResult_t r, const char* call) {

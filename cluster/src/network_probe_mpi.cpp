@@ -118,17 +118,9 @@ std::vector<NetworkCeiling> probe_network(const RankWorld& world,
   const std::vector<std::int64_t> sizes = message_sizes(options);
   std::vector<NetworkCeiling> out;
   std::vector<std::string> missing;
-  for (const PointToPoint& p : point_to_point_scopes(world, missing)) {
-    MPI_Comm pair = MPI_COMM_NULL;
-    const bool in = place.rank == 0 || place.rank == p.partner;
-    mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, place.rank, &pair),
-           "MPI_Comm_split");
-    if (in) {
-      point_to_point(pair, p.scope, sizes, options.seconds_per_size, out);
-      MPI_Comm_free(&pair);
-    }
-    mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-  }
+  for_each_pair(world, missing, [&](MPI_Comm pair, const PointToPoint& p) {
+    point_to_point(pair, p.scope, sizes, options.seconds_per_size, out);
+  });
   if (place.ranks >= 2)
     collectives(MPI_COMM_WORLD, place.nodes > 1 ? "inter-node" : "intra-node", sizes,
                 options.seconds_per_size, out);

@@ -20,8 +20,8 @@ void mpi_ok(int code, const char* call) {
   if (code != MPI_SUCCESS) throw std::runtime_error(fmt::format("{} failed ({})", call, code));
 }
 
-std::vector<PointToPoint> point_to_point_scopes(const RankWorld& world,
-                                                std::vector<std::string>& missing) {
+void for_each_pair(const RankWorld& world, std::vector<std::string>& missing,
+                   const std::function<void(MPI_Comm pair, const PointToPoint&)>& measure) {
   const RankPlace& place = world.place();
   std::vector<int> nodes(static_cast<std::size_t>(place.ranks));
   mpi_ok(MPI_Allgather(&place.node, 1, MPI_INT, nodes.data(), 1, MPI_INT, MPI_COMM_WORLD),
@@ -31,16 +31,26 @@ std::vector<PointToPoint> point_to_point_scopes(const RankWorld& world,
     if (nodes[r] == nodes[0] && same < 0) same = r;
     if (nodes[r] != nodes[0] && other < 0) other = r;
   }
-  std::vector<PointToPoint> out;
-  if (same >= 0)
-    out.push_back({same, "intra-node"});
-  else
-    missing.push_back("no intra-node point to point: no other rank on rank 0's host");
-  if (other >= 0)
-    out.push_back({other, "inter-node"});
-  else
-    missing.push_back("no inter-node point to point: every rank on rank 0's host");
-  return out;
+  struct Scope {
+    PointToPoint p;
+    const char* without;  // why there is no partner
+  };
+  for (const auto& [p, without] : {Scope{{same, "intra-node"}, "no other rank on rank 0's host"},
+                                   Scope{{other, "inter-node"}, "every rank on rank 0's host"}}) {
+    if (p.partner < 0) {
+      missing.push_back(fmt::format("no {} point to point: {}", p.scope, without));
+      continue;
+    }
+    MPI_Comm pair = MPI_COMM_NULL;
+    const bool in = place.rank == 0 || place.rank == p.partner;
+    mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, place.rank, &pair),
+           "MPI_Comm_split");
+    if (in) {
+      measure(pair, p);
+      MPI_Comm_free(&pair);
+    }
+    mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  }
 }
 
 double seconds_per_call(MPI_Comm comm, double seconds, const std::function<void()>& op,

@@ -22,11 +22,12 @@ struct PointToPoint {
   int partner = -1;
   const char* scope = "";
 };
-// Rank 0's partners: the next rank on its host (intra-node), the first rank on another host
-// (inter-node), those that exist; `missing` gets why a scope has none. Every rank calls it
-// and gets the same answer.
-std::vector<PointToPoint> point_to_point_scopes(const RankWorld& world,
-                                                std::vector<std::string>& missing);
+// For rank 0's partners, the next rank on its host (intra-node) and the first rank on
+// another host (inter-node), those that exist: `measure` runs at rank 0 and the partner on a
+// communicator of the two (rank 0 is its rank 0) while the other ranks wait at a barrier.
+// `missing` gets why a scope has no partner. Every rank calls it.
+void for_each_pair(const RankWorld& world, std::vector<std::string>& missing,
+                   const std::function<void(MPI_Comm pair, const PointToPoint&)>& measure);
 
 // Seconds per call of `op` on `comm`: two untimed calls, one timed to choose the count
 // that fills `seconds`, then that many timed after a barrier; the slowest rank's time.

@@ -3,24 +3,14 @@
 #include <stdexcept>
 
 #include "ridgeline/core/shared_library.hpp"
+#include "ridgeline/kernels/loaded_api.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-struct Loaded {
-  CublasApi api;
-  Support status;
-};
-
-const Loaded& loaded() {
-  // A function-local static: initialised once, other threads wait (C++11 magic statics).
-  static const Loaded once = [] {
-    Loaded l;
-    l.status = load_cublas_api(l.api, cublaslt_soname(), cublas_soname());
-    return l;
-  }();
-  return once;
+Support load_process_cublas(CublasApi& api) {
+  return load_cublas_api(api, cublaslt_soname(), cublas_soname());
 }
 
 }  // namespace
@@ -54,13 +44,11 @@ Support load_cublas_api(CublasApi& api, const std::string& lt_name, const std::s
 }
 
 Support cublas_status() {
-  return loaded().status;
+  return loaded_once<CublasApi, load_process_cublas>().status;
 }
 
 const CublasApi& cublas() {
-  const Loaded& l = loaded();
-  if (!l.status) throw std::runtime_error(l.status.reason);
-  return l.api;
+  return loaded_functions<CublasApi, load_process_cublas>();
 }
 
 void cublas_check(cublasStatus_t s, const char* call) {

@@ -3,23 +3,14 @@
 #include <stdexcept>
 
 #include "ridgeline/core/shared_library.hpp"
+#include "ridgeline/kernels/loaded_api.hpp"
 
 namespace ridgeline {
 
 namespace {
 
-struct CudnnLoaded {  // named apart from cublas_library.cpp's: they may share a unity batch
-  CudnnApi api;
-  Support status;
-};
-
-const CudnnLoaded& cudnn_loaded() {
-  static const CudnnLoaded once = [] {
-    CudnnLoaded l;
-    l.status = load_cudnn_api(l.api, cudnn_soname());
-    return l;
-  }();
-  return once;
+Support load_process_cudnn(CudnnApi& api) {
+  return load_cudnn_api(api, cudnn_soname());
 }
 
 }  // namespace
@@ -40,13 +31,11 @@ Support load_cudnn_api(CudnnApi& api, const std::string& name) {
 }
 
 Support cudnn_status() {
-  return cudnn_loaded().status;
+  return loaded_once<CudnnApi, load_process_cudnn>().status;
 }
 
 const CudnnApi& cudnn() {
-  const CudnnLoaded& l = cudnn_loaded();
-  if (!l.status) throw std::runtime_error(l.status.reason);
-  return l.api;
+  return loaded_functions<CudnnApi, load_process_cudnn>();
 }
 
 void cudnn_check(cudnnStatus_t s, const char* call) {

@@ -53,26 +53,38 @@ struct Max {
   __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
 };
 
-// The whole block's reduction of v, returned to every thread (blockDim.x a multiple of 32).
-template <typename Op>
-__device__ float block_reduce(float v, Op op, float identity) {
-  __shared__ float part[32];
-  __shared__ float result;
+__device__ __forceinline__ float shfl_xor(float v, int offset) {
+  return __shfl_xor_sync(0xffffffffu, v, offset);
+}
+
+// The whole block's combination of every thread's v, returned to every thread (blockDim.x a
+// multiple of 32): a warp's butterfly, then warp 0's over the warps' results. S is a float
+// or a struct of floats with a shfl_xor overload (found by argument-dependent lookup);
+// `combine` is associative and commutative, `identity` its neutral element.
+template <typename S, typename Combine>
+__device__ S block_combine(S v, Combine combine, S identity) {
+  __shared__ S part[32];
+  __shared__ S result;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int warps = static_cast<int>(blockDim.x) / 32;
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+  for (int o = 16; o > 0; o >>= 1) v = combine(v, shfl_xor(v, o));
   __syncthreads();  // an earlier reduction's readers are done with part and result
   if (lane == 0) part[warp] = v;
   __syncthreads();
   if (warp == 0) {
     v = lane < warps ? part[lane] : identity;
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+    for (int o = 16; o > 0; o >>= 1) v = combine(v, shfl_xor(v, o));
     if (lane == 0) result = v;
   }
   __syncthreads();
   return result;
+}
+
+template <typename Op>
+__device__ float block_reduce(float v, Op op, float identity) {
+  return block_combine(v, op, identity);
 }
 
 enum class Act { relu = 0, gelu_tanh = 1 };

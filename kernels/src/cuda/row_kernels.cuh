@@ -11,6 +11,7 @@
 #include "cuda_check.hpp"
 #include "device_math.cuh"
 #include "ridgeline/core/ops/eltwise_chain.hpp"
+#include "row_statistics.hpp"
 #include "rowwise_launchers.hpp"
 
 namespace ridgeline::rows {
@@ -66,6 +67,21 @@ __global__ void __launch_bounds__(kThreads)
     v[0] = chain(v[0], first, last);
     store<T, 1>(y + i, v);
   }
+}
+
+__device__ __forceinline__ MaxSum shfl_xor(MaxSum v, int offset) {
+  return {cuda::shfl_xor(v.m, offset), cuda::shfl_xor(v.s, offset)};
+}
+__device__ __forceinline__ MeanM2 shfl_xor(MeanM2 v, int offset) {
+  return {cuda::shfl_xor(v.n, offset), cuda::shfl_xor(v.mean, offset),
+          cuda::shfl_xor(v.m2, offset)};
+}
+
+// The block's statistics of a row from every thread's part, returned to every thread.
+template <typename S>
+__device__ __forceinline__ S block_statistics(S mine) {
+  return cuda::block_combine(
+      mine, [](S a, S b) { return combine(a, b); }, S::empty());
 }
 
 inline unsigned row_blocks(std::int64_t rows) {

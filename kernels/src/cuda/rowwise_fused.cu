@@ -3,6 +3,8 @@
 // (V elements each), reductions in f32 by warp shuffles, then across warps. Rows of up to
 // 256 x V x 4 elements are held in registers and read from device memory once; longer rows
 // are streamed twice, the second time from L1/L2, where the block read them a moment before.
+#include <type_traits>
+
 #include "row_kernels.cuh"
 
 namespace ridgeline {
@@ -13,8 +15,8 @@ using namespace rows;
 
 // --- fused, longer rows: streamed twice ----------------------------------------------
 
-// Online max and sum per thread (rescaled when the max grows), then the block's max and
-// its sum of every thread's share rescaled to it; second pass y = exp(x - max) / sum.
+// Online max and sum per thread (rescaled when the max grows), then the block's (max, sum)
+// in one reduction (row_statistics.hpp); second pass y = exp(x - max) / sum.
 template <typename T, int V>
 __global__ void __launch_bounds__(kThreads) softmax_fused(const T* x, T* y, Index cols) {
   const T* xr = x + static_cast<Index>(blockIdx.x) * cols;
@@ -34,9 +36,8 @@ __global__ void __launch_bounds__(kThreads) softmax_fused(const T* x, T* y, Inde
 #pragma unroll
     for (int i = 0; i < V; ++i) s += expf(v[i] - m);
   }
-  const float row_max = cuda::block_reduce(m, cuda::Max{}, kNegInf);
-  const float sum = cuda::block_reduce(m == kNegInf ? 0.0f : s * expf(m - row_max), cuda::Sum{}, 0);
-  const float inv = 1.0f / sum;
+  const MaxSum row = block_statistics(MaxSum{m, s});
+  const float row_max = row.m, inv = 1.0f / row.s;
   for (Index c = threadIdx.x * V; c < cols; c += kThreads * V) {
     float v[V];
     load<T, V>(xr + c, v);
@@ -46,8 +47,8 @@ __global__ void __launch_bounds__(kThreads) softmax_fused(const T* x, T* y, Inde
   }
 }
 
-// Welford per thread; the block's mean from the threads' sums, its variance by Chan's
-// combination (each thread's M2 plus its count times its mean's distance squared).
+// Welford per thread, then the block's (count, mean, M2) in one reduction by Chan's
+// combination (row_statistics.hpp).
 template <typename T, int V>
 __global__ void __launch_bounds__(kThreads)
     layernorm_fused(const T* x, const T* gamma, const T* beta, T* y, Index cols, float eps) {
@@ -65,11 +66,8 @@ __global__ void __launch_bounds__(kThreads)
       m2 += d * (v[i] - mean);
     }
   }
-  const float count = static_cast<float>(cols);
-  const float row_mean = cuda::block_reduce(n * mean, cuda::Sum{}, 0) / count;
-  const float spread = mean - row_mean;
-  const float var = cuda::block_reduce(m2 + n * spread * spread, cuda::Sum{}, 0) / count;
-  const float rstd = 1.0f / sqrtf(var + eps);
+  const MeanM2 row = block_statistics(MeanM2{n, mean, m2});
+  const float row_mean = row.mean, rstd = 1.0f / sqrtf(row.m2 / row.n + eps);
   for (Index c = threadIdx.x * V; c < cols; c += kThreads * V) {
     float v[V], g[V], b[V];
     load<T, V>(xr + c, v);
@@ -108,8 +106,9 @@ __global__ void __launch_bounds__(kThreads)
 // --- fused, the row held in registers ------------------------------------------------
 // Rows of at most kThreads * V * kItems elements: each thread loads its kItems packs at
 // once (independent loads in flight), and x is read from device memory once with no second
-// pass through the caches: two-pass statistics on the registers (max then the sum of exp;
-// mean then the squared deviations), one exp per element.
+// pass through the caches: each thread's statistics in two passes over its registers (max
+// then the sum of exp; mean then the squared deviations), one exp per element, and one
+// block reduction of them.
 constexpr int kItems = 4;
 
 template <typename T, int V>
@@ -136,6 +135,25 @@ __device__ __forceinline__ void store_row(T* yr, Index cols, const float (&v)[kI
   }
 }
 
+// The exponential of x <= 0: expf in f32; in bf16, whose 8 bits of mantissa hide its error
+// (2 + 1.16 |x| units in f32's last place), the hardware's ex2 behind __expf, a third of
+// expf's instructions. Either gives 0 for -inf.
+template <typename T>
+__device__ __forceinline__ float exp_of(float x) {
+  if constexpr (std::is_same_v<T, float>)
+    return expf(x);
+  else
+    return __expf(x);
+}
+
+// The packs of this thread inside the row: those past the end are skipped, not computed on
+// their padding (a bf16 row of 4096 fills two of a thread's four).
+__device__ __forceinline__ bool in_row(int it, Index cols, int width) {
+  return (static_cast<Index>(it) * kThreads + threadIdx.x) * width < cols;
+}
+
+// Each thread's (max, sum of exp(x - its max)) from its registers, the block's in one
+// reduction, then y = exp(x - its max) scaled by exp(its max - the row's) / the row's sum.
 template <typename T, int V>
 __global__ void __launch_bounds__(kThreads) softmax_in_registers(const T* x, T* y, Index cols) {
   float v[kItems][V];
@@ -143,44 +161,53 @@ __global__ void __launch_bounds__(kThreads) softmax_in_registers(const T* x, T* 
   float m = kNegInf;
 #pragma unroll
   for (int it = 0; it < kItems; ++it)
+    if (in_row(it, cols, V))
 #pragma unroll
-    for (int i = 0; i < V; ++i) m = fmaxf(m, v[it][i]);
-  const float row_max = cuda::block_reduce(m, cuda::Max{}, kNegInf);
+      for (int i = 0; i < V; ++i) m = fmaxf(m, v[it][i]);
+  const float shift = m == kNegInf ? 0.0f : m;  // nothing but -inf: every exp is 0
   float s = 0.0f;
 #pragma unroll
   for (int it = 0; it < kItems; ++it)
+    if (in_row(it, cols, V))
 #pragma unroll
-    for (int i = 0; i < V; ++i) {
-      v[it][i] = expf(v[it][i] - row_max);  // the padding's -inf gives 0
-      s += v[it][i];
-    }
-  const float inv = 1.0f / cuda::block_reduce(s, cuda::Sum{}, 0);
+      for (int i = 0; i < V; ++i) {
+        v[it][i] = exp_of<T>(v[it][i] - shift);
+        s += v[it][i];
+      }
+  const MaxSum row = block_statistics(MaxSum{m, s});
+  // A row of -inf only: 0 / 0, NaN, as the reference gives.
+  const float scale = row.m == kNegInf ? NAN : m == kNegInf ? 0.0f : expf(m - row.m) / row.s;
 #pragma unroll
   for (int it = 0; it < kItems; ++it)
 #pragma unroll
-    for (int i = 0; i < V; ++i) v[it][i] *= inv;
+    for (int i = 0; i < V; ++i) v[it][i] *= scale;
   store_row<T, V>(y + static_cast<Index>(blockIdx.x) * cols, cols, v);
 }
 
+// Each thread's (count, mean, M2) from its registers (two passes over them), the block's in
+// one reduction.
 template <typename T, int V>
 __global__ void __launch_bounds__(kThreads)
     layernorm_in_registers(const T* x, const T* gamma, const T* beta, T* y, Index cols, float eps) {
   float v[kItems][V];
   load_row<T, V>(x + static_cast<Index>(blockIdx.x) * cols, cols, v, 0.0f);
-  float s = 0.0f;
+  float n = 0.0f, s = 0.0f;
 #pragma unroll
   for (int it = 0; it < kItems; ++it)
+    if (in_row(it, cols, V)) {
+      n += V;
 #pragma unroll
-    for (int i = 0; i < V; ++i) s += v[it][i];
-  const float count = static_cast<float>(cols);
-  const float mean = cuda::block_reduce(s, cuda::Sum{}, 0) / count;
-  float d2 = 0.0f;
+      for (int i = 0; i < V; ++i) s += v[it][i];
+    }
+  const float mean = n > 0.0f ? s / n : 0.0f;
+  float m2 = 0.0f;
 #pragma unroll
   for (int it = 0; it < kItems; ++it)
-    if ((static_cast<Index>(it) * kThreads + threadIdx.x) * V < cols)
+    if (in_row(it, cols, V))
 #pragma unroll
-      for (int i = 0; i < V; ++i) d2 += (v[it][i] - mean) * (v[it][i] - mean);
-  const float rstd = 1.0f / sqrtf(cuda::block_reduce(d2, cuda::Sum{}, 0) / count + eps);
+      for (int i = 0; i < V; ++i) m2 += (v[it][i] - mean) * (v[it][i] - mean);
+  const MeanM2 row = block_statistics(MeanM2{n, mean, m2});
+  const float rstd = 1.0f / sqrtf(row.m2 / row.n + eps);
 #pragma unroll
   for (int it = 0; it < kItems; ++it) {
     const Index c = (static_cast<Index>(it) * kThreads + threadIdx.x) * V;
@@ -189,7 +216,7 @@ __global__ void __launch_bounds__(kThreads)
     load<T, V>(gamma + c, g);
     load<T, V>(beta + c, b);
 #pragma unroll
-    for (int i = 0; i < V; ++i) v[it][i] = (v[it][i] - mean) * rstd * g[i] + b[i];
+    for (int i = 0; i < V; ++i) v[it][i] = (v[it][i] - row.mean) * rstd * g[i] + b[i];
   }
   store_row<T, V>(y + static_cast<Index>(blockIdx.x) * cols, cols, v);
 }

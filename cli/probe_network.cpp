@@ -83,10 +83,21 @@ int run_network_probe(const std::string& output, std::int64_t max_bytes) {
   options.max_bytes = max_bytes;
   std::string reason, gpu_reason;
   std::vector<NetworkCeiling> network = cluster::probe_network(world, options, reason);
-  std::vector<NetworkCeiling> gpus = cluster::probe_gpu_network(world, options, gpu_reason);
+  MachineModel m;
+  if (world.place().rank == 0) {
+    m = model_for_network();
+    m.network = std::move(network);
+    // MPI's ceilings are written before NCCL's are measured: a job that NCCL's failure ends
+    // (probe_gpu_network) keeps them, and says so.
+    m.network_reason =
+        fmt::format("{}", fmt::join(visible_reasons({reason,
+                                                     "no GPU ceilings (NCCL): the job ended while "
+                                                     "they were measured"}),
+                                    "; "));
+    if (!output.empty()) write_machine_file(output, m);
+  }
+  const std::vector<NetworkCeiling> gpus = cluster::probe_gpu_network(world, options, gpu_reason);
   if (world.place().rank != 0) return 0;
-  MachineModel m = model_for_network();
-  m.network = std::move(network);
   m.network.insert(m.network.end(), gpus.begin(), gpus.end());
   m.network_reason = fmt::format("{}", fmt::join(visible_reasons({reason, gpu_reason}), "; "));
   fmt::print("network between {} ranks on {} host{} ({}):\n", world.place().ranks,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 
@@ -37,6 +38,11 @@ RankGpu rank_gpu(const RankPlace& place) {
   if (const cudaError_t e = cudaDeviceGetPCIBusId(bus, sizeof bus, device); e != cudaSuccess)
     return {-1, "",
             fmt::format("GPU {}: cudaDeviceGetPCIBusId: {}", device, cudaGetErrorString(e))};
+  // The context now (cudaFree(0) makes it), so that a GPU this rank cannot use (exclusive
+  // mode, no memory left) is said here, where every rank hears it, not inside a collective.
+  for (const cudaError_t e : {cudaSetDevice(device), cudaFree(nullptr)})
+    if (e != cudaSuccess)
+      return {-1, "", fmt::format("GPU {} ({}): {}", device, bus, cudaGetErrorString(e))};
   return {device, fmt::format("{} {}", place.host, bus), ""};
 }
 
@@ -55,9 +61,9 @@ std::string job_reason(const RankWorld& world, const RankGpu& mine) {
 // A communicator over every rank, on this rank's GPU, with its stream and buffers.
 class NcclJob {
  public:
-  NcclJob(const RankPlace& place, int device, std::size_t bytes) {
+  // On this rank's GPU, already current (rank_gpu).
+  NcclJob(const RankPlace& place, std::size_t bytes) {
     try {
-      cuda_ok(cudaSetDevice(device), "cudaSetDevice");
       // Rank 0's id goes to every rank with whether it has one, so a failure there is every
       // rank's: none waits in ncclCommInitRank for a rank that gave up.
       struct {
@@ -95,7 +101,18 @@ class NcclJob {
   cudaStream_t stream() const { return stream_; }
   char* send() const { return static_cast<char*>(send_); }
   char* recv() const { return static_cast<char*>(recv_); }
-  void settle() const { cuda_ok(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+  // Until the queued calls are done; an error NCCL meets meanwhile (a peer lost, a link
+  // down) is thrown instead of waited on for ever.
+  void settle() const {
+    for (;;) {
+      const cudaError_t e = cudaStreamQuery(stream_);
+      if (e == cudaSuccess) return;
+      if (e != cudaErrorNotReady) cuda_ok(e, "cudaStreamQuery");
+      ncclResult_t async = ncclSuccess;
+      RIDGELINE_NCCL(nccl().ncclCommGetAsyncError(comm_, &async));
+      nccl_check(async, "a queued NCCL call (ncclCommGetAsyncError)");
+    }
+  }
 
  private:
   void release() {
@@ -235,7 +252,7 @@ std::vector<NetworkCeiling> probe_gpu_network(const RankWorld& world,
   std::optional<NcclJob> job;
   std::string failed;
   try {
-    job.emplace(place, gpu.device, most);
+    job.emplace(place, most);
   } catch (const std::exception& e) {
     failed = e.what();
   }
@@ -249,12 +266,23 @@ std::vector<NetworkCeiling> probe_gpu_network(const RankWorld& world,
     }
   std::vector<NetworkCeiling> out;
   std::vector<std::string> missing;  // the MPI probe's reason says it already
-  for_each_pair(world, missing, [&](MPI_Comm pair, const PointToPoint& p) {
-    gpu_point_to_point(*job, pair, place.rank == 0 ? 0 : 1, place.rank == 0 ? p.partner : 0,
-                       p.scope, sizes, version, options.seconds_per_size, out);
-  });
-  gpu_collectives(*job, place.ranks, place.nodes > 1 ? "inter-node" : "intra-node", sizes, version,
-                  options.seconds_per_size, out);
+  try {
+    for_each_pair(world, missing, [&](MPI_Comm pair, const PointToPoint& p) {
+      gpu_point_to_point(*job, pair, place.rank == 0 ? 0 : 1, place.rank == 0 ? p.partner : 0,
+                         p.scope, sizes, version, options.seconds_per_size, out);
+    });
+    gpu_collectives(*job, place.ranks, place.nodes > 1 ? "inter-node" : "intra-node", sizes,
+                    version, options.seconds_per_size, out);
+  } catch (const std::exception& e) {
+    // The other ranks wait in a queued NCCL call or an MPI collective for this one, and
+    // nothing but ending the job frees them: this rank's kernels stopped (ncclCommAbort),
+    // the reason said, the job ended. `-o` already holds MPI's ceilings (run_network_probe).
+    job->abandon();
+    fmt::print(stderr, "ridgeline: rank {}: NCCL's ceilings failed: {}; ending the job\n",
+               place.rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   job.reset();
   if (place.rank != 0) out.clear();
   return out;

@@ -29,6 +29,7 @@ Support load_nccl_api(NcclApi& api, const std::string& name) {
   if (!lib.resolve(api.name, #name)) return Support::no(lib.error());
   RIDGELINE_NCCL_FUNCTIONS(RIDGELINE_NCCL_RESOLVE)
 #undef RIDGELINE_NCCL_RESOLVE
+  lib.resolve(api.ncclGetLastError, "ncclGetLastError");  // optional: its absence is no reason
   return Support::yes();
 }
 
@@ -42,7 +43,7 @@ const NcclApi& nccl() {
 
 void nccl_check(ncclResult_t r, const char* call) {
   if (r == ncclSuccess) return;
-  const char* last = nccl().ncclGetLastError(nullptr);
+  const char* last = nccl().ncclGetLastError ? nccl().ncclGetLastError(nullptr) : nullptr;
   throw std::runtime_error(fmt::format("{} failed: {}{}{}", call, nccl().ncclGetErrorString(r),
                                        last && *last ? ": " : "", last ? last : ""));
 }

@@ -8,8 +8,9 @@
 
 #include "ridgeline/kernels/kernel.hpp"
 
-// X(name) for each function the probe calls. No ncclAlltoAll: it is new in NCCL 2.28, and
-// nccl-tests' grouped sends and receives measure the same thing on every NCCL 2.
+// X(name) for each function the probe calls, each in NCCL since 2.7 (ncclSend, ncclRecv).
+// No ncclAlltoAll: it is new in NCCL 2.28, and nccl-tests' grouped sends and receives
+// measure the same thing. ncclGetLastError (2.13) is resolved where there is one.
 #define RIDGELINE_NCCL_FUNCTIONS(X) \
   X(ncclGetVersion)                 \
   X(ncclGetUniqueId)                \
@@ -17,7 +18,7 @@
   X(ncclCommDestroy)                \
   X(ncclCommAbort)                  \
   X(ncclGetErrorString)             \
-  X(ncclGetLastError)               \
+  X(ncclCommGetAsyncError)          \
   X(ncclAllReduce)                  \
   X(ncclAllGather)                  \
   X(ncclReduceScatter)              \
@@ -32,6 +33,7 @@ struct NcclApi {
 #define RIDGELINE_NCCL_POINTER(name) decltype(&::name) name = nullptr;
   RIDGELINE_NCCL_FUNCTIONS(RIDGELINE_NCCL_POINTER)
 #undef RIDGELINE_NCCL_POINTER
+  decltype(&::ncclGetLastError) ncclGetLastError = nullptr;  // before NCCL 2.13: none
 };
 
 // The soname of the NCCL this header belongs to ("libnccl.so.2").

@@ -32,11 +32,13 @@ S combined_in_a_butterfly(const std::vector<float>& row, int parts, std::mt19937
   return s[0];
 }
 
+// A part's statistics as a thread takes them from its registers (fmax skips NaN; a part of
+// -inf only is shifted by 0, its exps 0).
 MaxSum max_sum(const std::vector<float>& part) {
   MaxSum r = MaxSum::empty();
-  for (float x : part) r.m = std::max(r.m, x);
-  if (r.m != -INFINITY)
-    for (float x : part) r.s += std::exp(x - r.m);
+  for (float x : part) r.m = std::fmax(r.m, x);
+  const float shift = r.m == -INFINITY ? 0.0f : r.m;
+  for (float x : part) r.s += std::exp(x - shift);
   return r;
 }
 
@@ -61,6 +63,13 @@ TEST(RowStatistics, SoftmaxsMaxAndSumCombineToTheWholeRowsInAnySplit) {
     EXPECT_EQ(got.m, whole.m);
     EXPECT_NEAR(got.s, whole.s, 1e-5 * whole.s) << "trial " << trial;
   }
+  // A NaN element makes the row's sum NaN, wherever the part holding it lands: even where
+  // it is the part's only element (fmax skips NaN: that part's max is -inf).
+  std::vector<float> with_nan(37, 1.0f);
+  with_nan[5] = NAN;
+  for (int trial = 0; trial < 20; ++trial)
+    EXPECT_TRUE(std::isnan(combined_in_a_butterfly<MaxSum>(with_nan, 32, rng, max_sum).s));
+  EXPECT_TRUE(std::isnan(combine(MaxSum{1.0f, 1.0f}, MaxSum{-INFINITY, NAN}).s));
   // Only padding and -inf: the empty part, with no NaN.
   const MaxSum none = combine(MaxSum::empty(), MaxSum{-INFINITY, 0.0f});
   EXPECT_EQ(none.m, -INFINITY);

@@ -26,7 +26,9 @@ struct MaxSum {
 RIDGELINE_HOST_DEVICE inline MaxSum combine(MaxSum a, MaxSum b) {
   const bool a_high = a.m >= b.m;
   const MaxSum high = a_high ? a : b, low = a_high ? b : a;
-  if (low.m == -INFINITY) return high;  // exp(-inf - -inf) would be NaN; nothing to add
+  // A part of -inf, padding or NaN only: its sum, 0 or NaN, is added as it is (a NaN
+  // element makes the row NaN, as the reference's sum does); exp(-inf - -inf) would be NaN.
+  if (low.m == -INFINITY) return {high.m, high.s + low.s};
   return {high.m, high.s + low.s * expf(low.m - high.m)};
 }
 

@@ -101,6 +101,20 @@ def main(out):
         if memcpy and kernel:
             print(f"probe HBM copy kernel (best) / cudaMemcpy d2d: {max(kernel) / 1e9:.0f} / {memcpy[0] / 1e9:.0f} GB/s"
                   f" = {max(kernel) / memcpy[0]:.3f} (target within 5%)")
+    network = out / "network.json"  # step nccl: probe --network under mpirun
+    if network.exists() and (n := load(network)):
+        largest = {}  # each scope and pattern's largest message
+        for p in n.get("network", []):
+            if p.get("device") == "gpu":
+                key = (p["scope"], p["pattern"])
+                if key not in largest or p["bytes"] > largest[key]["bytes"]:
+                    largest[key] = p
+        for p in largest.values():
+            print(f"  NCCL {p['scope']} {p['pattern']:<14} {p['ranks']} ranks {p['bytes']:>10} B:"
+                  f" {p['seconds'] * 1e6:9.2f} us {p['bytes_per_s'] / 1e9:8.2f} GB/s"
+                  f" (bus {p['bus_bytes_per_s'] / 1e9:.2f})")
+        if n.get("network_reason"):
+            print(f"  network: {n['network_reason']}")
     run = out / "gpu-run.json"
     if run.exists() and (r := load(run)):
         cs = cases(r)

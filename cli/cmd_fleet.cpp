@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <regex>
 
 #include "commands.hpp"
 #include "comparison_options.hpp"
@@ -39,6 +40,27 @@ FleetSettings fleet_settings(const FleetOptions& opt) {
   return s;
 }
 
+// A file given twice, or a rank's part beside the merged Run that holds it already
+// (run.rank1.json with run.json), would count the same repetitions twice.
+void check_each_result_once(const std::vector<std::string>& files) {
+  const auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return std::filesystem::equivalent(a, b, ec);
+  };
+  static const std::regex part(R"((.*)\.rank(\d+)\.jsonl?)");
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = 0; j < files.size(); ++j) {
+      if (j < i && same(files[i], files[j]))
+        throw InputError(fmt::format("{} is given twice: its repetitions would count twice",
+                                     escape_visible(files[i])));
+      std::smatch m;
+      if (i != j && std::regex_match(files[i], m, part) && same(m[1].str() + ".json", files[j]))
+        throw InputError(fmt::format(
+            "{} is rank {}'s part of {}, which holds its results already: give one or the other",
+            escape_visible(files[i]), m[2].str(), escape_visible(files[j])));
+    }
+}
+
 int run_fleet(const FleetOptions& opt) {
   const FleetSettings settings = fleet_settings(opt);
   using Printer = std::string (*)(const FleetView&);
@@ -55,6 +77,7 @@ int run_fleet(const FleetOptions& opt) {
     }
   for (const auto& f : opt.files) inputs.push_back({"a run", f});
   check_distinct_files(inputs, named_outputs);
+  check_each_result_once(opt.files);
 
   std::vector<std::string> notes;
   const std::vector<FleetMember> members =
@@ -81,6 +104,13 @@ int run_fleet(const FleetOptions& opt) {
     fmt::print(stderr,
                "ridgeline fleet: no case was run by two {}s or more: nothing was compared, so "
                "nothing passed\n",
+               opt.by);
+    return 1;
+  }
+  if (fleet.underpowered && fleet.out_of_family == 0) {  // nor is a test that could not fail
+    fmt::print(stderr,
+               "ridgeline fleet: too few repetitions for any {} to be found out of family by its "
+               "timings (the note above): nothing passed\n",
                opt.by);
     return 1;
   }

@@ -120,36 +120,49 @@ Command add_probe_command(CLI::App& app) {
   CLI::App* sub =
       app.add_subcommand("probe", "Measure this machine's ceilings (cached per machine)");
   sub->add_option("-o,--output", opt->output, "Also write the machine model here");
-  sub->add_flag("--force", opt->force, "Re-measure even if a cached model exists");
-  sub->add_option("--seconds", opt->probe.seconds_per_measurement,
-                  "Seconds per trial of each ceiling")
-      ->capture_default_str()
-      ->check(finite_between(0, 60, "seconds", true));
-  sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
-      ->capture_default_str()
-      ->check(finite_between(1, 1000, "trials"));
+  auto* force = sub->add_flag("--force", opt->force, "Re-measure even if a cached model exists");
+  auto* seconds = sub->add_option("--seconds", opt->probe.seconds_per_measurement,
+                                  "Seconds per trial of each ceiling")
+                      ->capture_default_str()
+                      ->check(finite_between(0, 60, "seconds", true));
+  auto* trials =
+      sub->add_option("--trials", opt->probe.trials, "Trials per ceiling (the best is kept)")
+          ->capture_default_str()
+          ->check(finite_between(1, 1000, "trials"));
   sub->add_flag(
       "-v,--verbose", opt->probe.verbose,
       "Also print every point of the memory sweeps and each phase of the probe, with their times");
-  sub->add_option("--only", opt->probe.only,
-                  "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
-                  "DRAM.copy, call); not cached");
-  sub->add_flag("--check", opt->check,
-                "Re-measure, check every memory ceiling against likwid-bench's run of the same "
-                "kernel and width (about a second each), print the comparison; exit 1 where a "
-                "1-thread ceiling is more than 5% from it");
-  sub->add_flag("--no-check", opt->no_check,
-                "Do not check the 1-thread read and copy ceilings against likwid-bench (saves "
-                "about 9 s)")
-      ->excludes("--check");
-  sub->add_flag("--network", opt->network,
-                "Under mpirun or srun: measure the network between the ranks instead (latency, "
-                "bandwidth, bibw, allreduce, allgather, reduce_scatter, alltoall; 1 B to "
-                "--network-max-bytes), on this host's cached model; not cached");
+  auto* only =
+      sub->add_option("--only", opt->probe.only,
+                      "Measure only the ceilings whose names match this regex (f64.avx512.fma, "
+                      "DRAM.copy, call); not cached");
+  auto* check =
+      sub->add_flag("--check", opt->check,
+                    "Re-measure, check every memory ceiling against likwid-bench's run of the same "
+                    "kernel and width (about a second each), print the comparison; exit 1 where a "
+                    "1-thread ceiling is more than 5% from it");
+  auto* no_check =
+      sub->add_flag("--no-check", opt->no_check,
+                    "Do not check the 1-thread read and copy ceilings against likwid-bench (saves "
+                    "about 9 s)")
+          ->excludes("--check");
+  // The network probe measures none of the host's ceilings: their options contradict it.
+  auto* network =
+      sub->add_flag("--network", opt->network,
+                    "Under mpirun or srun: measure the network between the ranks instead (latency, "
+                    "bandwidth, bibw, allreduce, allgather, reduce_scatter, alltoall; 1 B to "
+                    "--network-max-bytes), on this host's cached model; not cached")
+          ->excludes(force)
+          ->excludes(seconds)
+          ->excludes(trials)
+          ->excludes(only)
+          ->excludes(check)
+          ->excludes(no_check);
   sub->add_option("--network-max-bytes", opt->network_max_bytes,
                   "Largest message of --network (bytes)")
       ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+      ->needs(network);
   return {sub, [opt] {
             if (opt->network) return run_network_probe(opt->output, opt->network_max_bytes);
             if (const std::string launcher = launched_by(); !launcher.empty()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/standard_fds.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (ridgeline::cluster::launcher_rank() > 0) return 2;  // rank 0 says it (below)
     fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
     return 2;
   }
@@ -63,6 +65,9 @@ int main(int argc, char** argv) {
       return command.run();
     }
   } catch (const ridgeline::InputError& e) {
+    // Under mpirun every rank was given the same command line and finds the same fault:
+    // rank 0 says it, once.
+    if (ridgeline::cluster::launcher_rank() > 0) return 2;
     // File names, patterns and libraries' names from outside are in these: one rule for all.
     fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
     return 2;

@@ -77,6 +77,11 @@ int run_network_probe(const std::string& output, std::int64_t max_bytes) {
         "ceilings)");
   if (const std::string why = cluster::mpi_off_reason(); !why.empty())
     throw InputError(fmt::format("started by {}, but {}", launcher, why));
+  if (output == "-" || output.rfind("/dev/", 0) == 0)
+    throw InputError(fmt::format(
+        "-o {}: under {} the network's model goes to a file (the table to standard output); "
+        "name one",
+        escape_visible(output), launcher));
   if (!output.empty()) check_output_file(output);
   cluster::RankWorld world;
   cluster::NetworkProbeOptions options;

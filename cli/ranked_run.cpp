@@ -186,8 +186,29 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   const cluster::RankPlace& place = world.place();
   const std::vector<int> cpus = bind_to_share(place);
   const std::vector<int> gpus = give_gpus(place);
-  opt.output = cluster::rank_output(merged, place.rank);
   opt.world = &world;
+  // The suites' thread counts follow the CPUs a rank has (one, and all of them): said once,
+  // so that cases a lone run would have (threads=2 on a 2-CPU host) are not missed unsaid.
+  if (place.rank == 0)
+    fmt::print(stderr,
+               "ridgeline run: {} ranks on {} host{}; each runs on its share of its host (rank 0: "
+               "CPU{} {}), the suite's thread counts up to that share\n",
+               place.ranks, place.nodes, place.nodes == 1 ? "" : "s", cpus.size() == 1 ? "" : "s",
+               fmt::join(cpus, ","));
+  // A plan shown, not run: rank 0 shows it once, as this rank's share of the host makes it,
+  // and no rank writes or moves a file.
+  if (opt.dry_run || opt.list_tests) {
+    if (place.rank != 0) return 0;
+    Run shown;
+    return execute_run(
+        opt, [] { return std::optional<MachineModel>(); }, shown);
+  }
+  // The Run on standard output (--benchmark_format json) is the merged one, from rank 0: each
+  // rank's own would interleave there.
+  const bool merged_to_stdout = opt.format == "json";
+  opt.format = "console";
+  opt.output = cluster::rank_output(merged, place.rank);
+  opt.settings.origin = RankOrigin{place.rank, place.host};
 
   // One probe per host: its first rank probes (or reads the cache) while the others wait,
   // then they read what it cached.
@@ -284,6 +305,8 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   }
   Run run = cluster::merge_rank_runs(decoded);
   const std::size_t missing = write_merged(merged, run, decoded, place, !gathered);
+  if (merged_to_stdout) fmt::print("{}\n", to_json(run).dump(2));
+  opt.output = merged;  // what the caller names from here on (profile's paths)
   if (at_root) at_root(std::move(run));
   if (silent) {
     // MPI_Finalize would wait for the silent ranks: leaving without it ends the job.

@@ -70,6 +70,14 @@ void test_case(const std::vector<const FleetCaseSamples*>& row, const FleetSetti
     ++kase.nodes;
     ++bounds[row[m]->bound];
   }
+  if (kase.nodes > 0)
+    for (std::size_t m = 0; m < row.size(); ++m)
+      if (row[m] && !row[m]->passed) {
+        FleetCell& cell = nodes[m].cells[c];
+        cell.failed = true;
+        cell.reason = fmt::format("it failed validation here where {} other member{} passed it",
+                                  kase.nodes, kase.nodes == 1 ? "" : "s");
+      }
   for (const auto& [bound, n] : bounds)
     if (n > bounds[kase.bound]) kase.bound = bound;
   if (!all.empty()) kase.median_seconds = std::exp(median_of(all));
@@ -188,6 +196,15 @@ std::string grouped(const Fleet& fleet, const FleetNode& node, FleetVerdict verd
 void summarise(const Fleet& fleet, FleetNode& node) {
   const int tested = node.slower + node.faster + node.same + node.inconclusive;
   std::vector<std::string> parts;
+  if (node.failed) {
+    std::vector<std::string> names;
+    for (std::size_t c = 0; c < node.cells.size(); ++c)
+      if (node.cells[c].failed) names.push_back(fleet.cases[c].name);
+    parts.push_back(
+        fmt::format("{} case{} failed validation here and passed elsewhere: {}{}", node.failed,
+                    node.failed == 1 ? "" : "s", names.front(),
+                    names.size() > 1 ? fmt::format(" (and {} more)", names.size() - 1) : ""));
+  }
   if (node.slower)
     parts.push_back(fmt::format("{} of {} cases slower: {}", node.slower, tested,
                                 grouped(fleet, node, FleetVerdict::slower)));
@@ -242,21 +259,14 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
   fleet.member_kind = settings.by_rank ? "rank" : "node";
   CaseTable table = case_table(members);
   fleet.cases = std::move(table.cases);
-  for (const auto& m : members)
-    fleet.nodes.push_back({m.name,
-                           m.sources,
-                           m.ranks,
-                           std::vector<FleetCell>(fleet.cases.size()),
-                           {},
-                           0,
-                           0,
-                           0,
-                           0,
-                           0,
-                           {},
-                           0,
-                           false,
-                           ""});
+  for (const auto& m : members) {
+    FleetNode node;
+    node.name = m.name;
+    node.sources = m.sources;
+    node.ranks = m.ranks;
+    node.cells.resize(fleet.cases.size());
+    fleet.nodes.push_back(std::move(node));
+  }
   // Each case's tests touch only its own column of cells: side by side.
   for (const auto& e : side_by_side(fleet.cases.size(), [&](std::size_t c) {
          test_case(table.samples[c], settings, fleet.cases[c], fleet.nodes, c);
@@ -283,17 +293,20 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
     for (const auto& cell : node.cells) {
       int* counts[] = {&node.slower, &node.faster, &node.same, &node.inconclusive, &node.untested};
       ++*counts[static_cast<int>(cell.verdict)];
+      node.failed += cell.failed;
       if (cell.verdict == FleetVerdict::slower || cell.verdict == FleetVerdict::faster)
         node.departure = std::max(node.departure, std::abs(std::log(cell.ratio)));
     }
     for (std::size_t c : node.ceilings_out)
       node.departure = std::max(node.departure, std::abs(std::log(node.ceilings[c])));
-    node.out_of_family = node.slower + node.faster > 0 || !node.ceilings_out.empty();
+    node.out_of_family =
+        node.failed > 0 || node.slower + node.faster > 0 || !node.ceilings_out.empty();
     fleet.out_of_family += node.out_of_family;
     summarise(fleet, node);
   }
   std::stable_sort(fleet.nodes.begin(), fleet.nodes.end(), [](const auto& a, const auto& b) {
     if (a.out_of_family != b.out_of_family) return a.out_of_family;
+    if (a.failed != b.failed) return a.failed > b.failed;  // wrong answers before slow ones
     if (a.departure != b.departure) return a.departure > b.departure;
     return a.name < b.name;
   });
@@ -309,7 +322,8 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
         thinnest = &cell;
   if (thinnest) {
     const double smallest = smallest_two_sided_p(thinnest->repetitions, thinnest->rest);
-    if (smallest * fleet.tested >= settings.alpha)
+    fleet.underpowered = smallest * fleet.tested >= settings.alpha;
+    if (fleet.underpowered)
       fleet.notes.push_back(fmt::format(
           "{} repetitions against {} can reach p = {:.2g} at best, and Holm over {} tests needs "
           "below {:.2g}: no case can be found out of family; run more repetitions",

@@ -188,8 +188,8 @@ void gpu_collectives(const NcclJob& job, int n, const char* scope,
   const NcclApi& api = nccl();
   const auto* send = reinterpret_cast<const float*>(job.send());
   auto* recv = reinterpret_cast<float*>(job.recv());
-  for (const std::int64_t size : sizes) {
-    const std::size_t part = static_cast<std::size_t>(std::max<std::int64_t>(1, size / 4 / n));
+  for (const std::int64_t each : collective_parts(sizes, n)) {
+    const std::size_t part = static_cast<std::size_t>(each);
     const std::size_t whole = part * static_cast<std::size_t>(n);
     const std::int64_t bytes = static_cast<std::int64_t>(whole) * 4;
     const auto time = [&](const char* pattern, const std::function<void()>& op, const char* how) {

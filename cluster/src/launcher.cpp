@@ -12,4 +12,10 @@ std::string mpi_launcher(EnvironmentLookup lookup) {
   return "";
 }
 
+int launcher_rank(EnvironmentLookup lookup) {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* value = lookup(name)) return std::atoi(value);
+  return 0;
+}
+
 }  // namespace ridgeline::cluster

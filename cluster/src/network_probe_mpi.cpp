@@ -81,10 +81,10 @@ void collectives(MPI_Comm comm, const char* scope, const std::vector<std::int64_
   mpi_ok(MPI_Comm_size(comm, &n), "MPI_Comm_size");
   const std::size_t most = static_cast<std::size_t>(sizes.back() / 4 + n);
   std::vector<float> send(most, 1.0f), recv(most);
-  for (const std::int64_t size : sizes) {
-    // nccl-tests' size: the whole buffer (allreduce's, allgather's output, reduce_scatter's
-    // input, alltoall's); each rank's part a whole number of f32 elements, at least one.
-    const int part = static_cast<int>(std::max<std::int64_t>(1, size / 4 / n));
+  // nccl-tests' size: the whole buffer (allreduce's, allgather's output, reduce_scatter's
+  // input, alltoall's).
+  for (const std::int64_t each : collective_parts(sizes, n)) {
+    const int part = static_cast<int>(each);
     const int whole = part * n;
     const std::int64_t bytes = std::int64_t{whole} * 4;
     const auto time = [&](const char* pattern, const std::function<void()>& op, const char* how) {
@@ -124,6 +124,8 @@ std::vector<NetworkCeiling> probe_network(const RankWorld& world,
   if (place.ranks >= 2)
     collectives(MPI_COMM_WORLD, place.nodes > 1 ? "inter-node" : "intra-node", sizes,
                 options.seconds_per_size, out);
+  else
+    missing.push_back("no collectives: the job has one rank");
   reason = fmt::format("{}", fmt::join(missing, "; "));
   if (place.rank != 0) out.clear();
   return out;

@@ -14,6 +14,15 @@ std::vector<std::int64_t> message_sizes(const NetworkProbeOptions& options) {
   return sizes;
 }
 
+std::vector<std::int64_t> collective_parts(const std::vector<std::int64_t>& sizes, int ranks) {
+  std::vector<std::int64_t> parts;
+  for (const std::int64_t size : sizes) {
+    const std::int64_t part = std::max<std::int64_t>(1, size / 4 / std::max(1, ranks));
+    if (parts.empty() || parts.back() != part) parts.push_back(part);
+  }
+  return parts;
+}
+
 double bus_factor(std::string_view pattern, int ranks) {
   const double n = ranks;
   if (pattern == "allreduce") return 2 * (n - 1) / n;

@@ -14,9 +14,10 @@ namespace {
 nlohmann::json cell_json(const FleetCell& c) {
   nlohmann::json j = {
       {"verdict", to_string(c.verdict)}, {"repetitions", c.repetitions}, {"rest", c.rest}};
-  if (c.verdict == FleetVerdict::untested)
+  if (c.verdict == FleetVerdict::untested) {
     j["reason"] = c.reason;
-  else
+    if (c.failed) j["failed"] = true;
+  } else
     j.update({{"ratio", c.ratio},
               {"interval", {c.low, c.high}},
               {"confidence", c.confidence},
@@ -54,6 +55,7 @@ std::string fleet_json(const FleetView& view) {
                        {"same", n.same},
                        {"inconclusive", n.inconclusive},
                        {"untested", n.untested},
+                       {"failed", n.failed},
                        {"summary", n.summary},
                        {"ceilings", ratios},
                        {"cases", cells}});
@@ -65,6 +67,7 @@ std::string fleet_json(const FleetView& view) {
                               {"ceiling_margin", f.settings.ceiling_margin},
                               {"tested", f.tested},
                               {"out_of_family", f.out_of_family},
+                              {"underpowered", f.underpowered},
                               {"notes", f.notes},
                               {"cases", cases},
                               {"ceilings", ceilings},
@@ -86,12 +89,15 @@ std::string fleet_junit(const FleetView& view) {
     if (n.out_of_family)
       body += fmt::format("      <failure type=\"out of family\" message=\"{}\"/>\n",
                           escape_html(n.summary));
+    else if (f.underpowered)  // in family by no test that could have found otherwise
+      body += fmt::format("      <skipped message=\"{}\"/>\n", escape_html(f.notes.back()));
     body += "    </testcase>\n";
   }
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"ridgeline "
-      "fleet\" tests=\"{}\" failures=\"{}\">\n{}  </testsuite>\n</testsuites>\n",
-      f.nodes.size(), f.out_of_family, body);
+      "fleet\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n{}  </testsuite>\n</testsuites>\n",
+      f.nodes.size(), f.out_of_family,
+      f.underpowered ? f.nodes.size() - static_cast<std::size_t>(f.out_of_family) : 0, body);
 }
 
 }  // namespace ridgeline

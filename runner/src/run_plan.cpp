@@ -184,6 +184,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
         results = run_one(catalog, plan[i], per_round, interrupted, was_interrupted);
       } catch (CollectiveLeft& left) {
         left.result.family_index = static_cast<std::int64_t>(i);
+        if (left.result.ridgeline) left.result.ridgeline->origin = settings.origin;
         if (journal) append_line_durably(*journal, to_json(left.result).dump());
         if (observer.case_finished) observer.case_finished(step, total, plan[i], {left.result});
         throw;
@@ -194,6 +195,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
       }
       for (auto& r : results) {
         r.family_index = static_cast<std::int64_t>(i);
+        if (r.ridgeline && settings.origin) r.ridgeline->origin = settings.origin;
         if (settings.interleave) {
           r.repetitions = settings.repetitions;
           r.repetition_index = round;

@@ -161,9 +161,28 @@ TEST(Fleet, ACaseANodeLacksOrFailedIsUntestedWithTheReason) {
   };
   EXPECT_EQ(node("node-1").cells[2].verdict, FleetVerdict::untested);
   EXPECT_EQ(node("node-1").cells[2].reason, "not in this member's runs");
-  EXPECT_EQ(node("node-2").cells[1].reason, "it did not pass validation here");
+  EXPECT_FALSE(node("node-1").out_of_family);  // lacking a case is not a wrong answer
+  EXPECT_EQ(node("node-2").cells[1].reason,
+            "it failed validation here where 3 other members passed it");
   EXPECT_EQ(node("node-0").cells[1].rest, 10);  // node-2's failed repetitions left out
   EXPECT_EQ(f.tested, 10);
+  // A wrong answer where the others passed is out of family, ahead of any slow node.
+  EXPECT_TRUE(node("node-2").cells[1].failed);
+  EXPECT_EQ(node("node-2").failed, 1);
+  EXPECT_TRUE(node("node-2").out_of_family);
+  EXPECT_EQ(f.nodes.front().name, "node-2");
+  EXPECT_NE(node("node-2").summary.find("1 case failed validation here and passed elsewhere: "),
+            std::string::npos)
+      << node("node-2").summary;
+  EXPECT_EQ(f.out_of_family, 1);
+}
+
+TEST(Fleet, ACaseEveryMemberFailedIsNoOnesFault) {
+  auto members = synthetic_fleet(3, 2, 3, 5, 0.01, 0, 1.0);
+  for (auto& m : members) m.cases[0].passed = false;
+  const Fleet f = analyse_fleet(members, {});
+  EXPECT_EQ(f.out_of_family, 0);
+  for (const auto& n : f.nodes) EXPECT_FALSE(n.cells[0].failed) << n.name;
 }
 
 TEST(Fleet, TooFewRepetitionsToFindAnythingIsSaid) {
@@ -173,6 +192,8 @@ TEST(Fleet, TooFewRepetitionsToFindAnythingIsSaid) {
   EXPECT_NE(f.notes[0].find("1 repetitions against 2 can reach p = 0.67 at best"),
             std::string::npos)
       << f.notes[0];
+  EXPECT_TRUE(f.underpowered);  // `fleet` exits 1: a test that could not fail passed nothing
+  EXPECT_FALSE(analyse_fleet(synthetic_fleet(5, 3, 4, 5, 0.01, 1, 1.5), {}).underpowered);
 }
 
 class FleetFiles : public ScratchDirTest {

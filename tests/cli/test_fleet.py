@@ -108,6 +108,47 @@ class Fleet(unittest.TestCase):
         self.assertIn(": 0 out of family", r.stdout)
         self.assertEqual(len(re.findall(r"^  node-\d{4}  in family", r.stdout, re.M)), 12)
 
+    def test_a_node_that_gave_a_wrong_answer_is_out_of_family_first(self):
+        files = self.fleet_files("wrong", "--noise", "0.01", "--slow", "3:0:1.10")
+        with open(files[7]) as f:  # node-0007: its first case incorrect, as a bad DIMM gives
+            doc = json.load(f)
+        name = doc["benchmarks"][0]["run_name"]
+        for b in doc["benchmarks"]:
+            if b["run_name"] == name:
+                b["ridgeline"]["validation"]["disposition"] = "incorrect"
+        with open(files[7], "w") as f:
+            json.dump(doc, f)
+        junit = os.path.join(self.dir, "wrong.xml")
+        r = ridgeline("fleet", *files, "--junit", junit)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertRegex(r.stdout.splitlines()[2], r"^  node-0007  out of family .*1 case failed "
+                                                   r"validation here and passed elsewhere: ")
+        with open(junit) as f:
+            self.assertRegex(f.read(), r'name="node-0007">\n(.*\n){6}      <failure type="out of '
+                                       r'family" message="1 case failed validation')
+
+    def test_too_few_repetitions_to_find_anything_pass_nothing(self):
+        files = self.fleet_files("thin", "--noise", "0.01")
+        for path in files:  # one repetition each: no test could reach Holm's level
+            with open(path) as f:
+                doc = json.load(f)
+            kept, seen = [], set()
+            for b in doc["benchmarks"]:
+                if b.get("run_type") == "aggregate" or b["run_name"] in seen:
+                    continue
+                seen.add(b["run_name"])
+                kept.append(b)
+            doc["benchmarks"] = kept
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        junit = os.path.join(self.dir, "thin.xml")
+        r = ridgeline("fleet", *files, "--junit", junit)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("run more repetitions", r.stdout)
+        self.assertIn("too few repetitions for any node to be found out of family", r.stderr)
+        with open(junit) as f:
+            self.assertEqual(f.read().count("<skipped message="), 12)
+
     def test_nodes_without_a_case_in_common_fail(self):
         files = self.fleet_files("apart", "--noise", "0.01")
         for i, path in enumerate(files):  # each node ran its own problem

@@ -86,6 +86,54 @@ class UnderMpirun(unittest.TestCase):
         ranks = self.check_merged(2)
         if os.cpu_count() == 2:
             self.assertEqual(sorted(c for k in ranks for c in k["cpus"]), [0, 1], ranks)
+        # Each rank's own file says whose results it holds, as the merged Run does.
+        host = ranks[0]["host"]
+        for rank in range(2):
+            with open(os.path.join(self.dir.name, f"run.rank{rank}.json")) as f:
+                for b in json.load(f)["benchmarks"]:
+                    self.assertEqual((b["ridgeline"]["rank"], b["ridgeline"]["host"]),
+                                     (rank, host), b["name"])
+        # fleet refuses a rank's part beside the merged Run holding it (it would count twice),
+        # and the same file given twice; the parts alone compare as ranks.
+        part = os.path.join(self.dir.name, "run.rank1.json")
+        for files, said in (([self.out, part], "is rank 1's part of"),
+                            ([self.out, self.out], "is given twice")):
+            r = subprocess.run([RIDGELINE, "fleet", *files, "--by", "rank"], capture_output=True,
+                               text=True, timeout=60, env=ENV)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            self.assertIn(said, r.stderr)
+        r = subprocess.run([RIDGELINE, "fleet", part.replace("rank1", "rank0"), part, "--by",
+                            "rank"], capture_output=True, text=True, timeout=60, env=ENV)
+        self.assertIn("fleet: 2 ranks, ", r.stdout, r.stderr)
+
+    def test_a_plan_shown_under_mpirun_is_shown_once_and_writes_nothing(self):
+        with open(self.out, "w") as f:
+            f.write("{}")  # a Run from before: neither replaced nor moved aside
+        for flag in ("--dry-run", "--benchmark_list_tests"):
+            r = self.mpirun(2, *QUICK, flag, "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            names = re.findall(r"gemm/cpu\.naive/f32/m=64,n=64,k=64\S*", r.stdout)
+            self.assertEqual(len(names), 1, r.stdout)  # rank 0 alone shows the plan
+            self.assertEqual(sorted(os.listdir(self.dir.name)), ["run.json"], flag)
+        self.assertIn("each runs on its share of its host", r.stderr)
+
+    def test_the_run_on_standard_output_is_the_merged_one(self):
+        r = self.mpirun(2, *QUICK, "--benchmark_format", "json", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        printed = json.loads(r.stdout)
+        self.assertEqual({b["ridgeline"]["rank"] for b in printed["benchmarks"]}, {0, 1})
+        with open(self.out) as f:
+            self.assertEqual(len(json.load(f)["benchmarks"]), len(printed["benchmarks"]))
+
+    def test_bad_input_under_mpirun_is_said_once(self):
+        r = self.mpirun(2, *QUICK, "-o", os.path.join(self.dir.name, "no", "such", "run.json"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(re.findall(r"^ridgeline: ", r.stderr, re.M)), 1, r.stderr)
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            RIDGELINE, "run", "--no-such-flag"], capture_output=True, text=True,
+                           timeout=60, env=ENV)
+        self.assertEqual(len(re.findall(r"^ridgeline: ", r.stderr, re.M)), 1, r.stderr)
 
     def test_four_ranks_give_one_run_and_fleet_compares_its_ranks(self):
         self.check_merged(4)
@@ -349,6 +397,11 @@ class UnderMpirun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("from 2 ranks on 1 host", r.stderr)
         self.assertEqual(r.stdout.count("Report: "), 1, r.stdout)  # rank 0's
+        # The paths printed and the report's own name the merged Run, not rank 0's part.
+        self.assertIn("Run:    " + os.path.join(os.path.abspath(profile), "run.json"), r.stdout)
+        self.assertNotIn("run.rank0.json", r.stdout)
+        with open(os.path.join(profile, "report.md")) as f:
+            self.assertNotIn("run.rank0.json", f.read())
         for name in ("run.json", "run.rank1.json", "report.html", "report.md", "report.csv"):
             self.assertTrue(os.path.exists(os.path.join(profile, name)), name)
         with open(os.path.join(profile, "run.json")) as f:
@@ -368,6 +421,19 @@ class UnderMpirun(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("each rank writes its own Run beside the one named; name a file", r.stderr)
         self.assertFalse(os.path.exists(self.out))
+
+    def test_the_network_probe_refuses_what_contradicts_it(self):
+        for args, said in ((["--network", "--only", "DRAM"], "--only excludes --network"),
+                           (["--network", "--check"], "excludes"),
+                           (["--network-max-bytes", "1024"], "requires --network"),
+                           (["--network", "-o", "-"], "the network's model goes to a file")):
+            r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                                RIDGELINE, "probe", *args], capture_output=True, text=True,
+                               timeout=60, env=ENV)
+            self.assertNotEqual(r.returncode, 0, args)
+            self.assertEqual(len(re.findall(r"^ridgeline: ", r.stderr, re.M)), 1, r.stderr)
+            self.assertIn(said, r.stderr)
+        self.assertFalse(os.path.exists("-"))
 
 
 class WithoutALauncher(unittest.TestCase):

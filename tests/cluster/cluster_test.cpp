@@ -101,6 +101,22 @@ TEST(NetworkProbe, SizesRunFromOneByteToTheLargestByTheFactor) {
   EXPECT_EQ(message_sizes(o), std::vector<std::int64_t>{8});
 }
 
+TEST(NetworkProbe, EachCollectiveSizeIsMeasuredOnce) {
+  // 1 B, 4 B and 16 B on 2 ranks are 1, 1 and 2 f32 elements a rank: two sizes, not three.
+  EXPECT_EQ(collective_parts({1, 4, 16, 64, 1000}, 2), (std::vector<std::int64_t>{1, 2, 8, 125}));
+  EXPECT_EQ(collective_parts({1, 4, 16, 64}, 4), (std::vector<std::int64_t>{1, 4}));
+  EXPECT_EQ(collective_parts({8}, 1), std::vector<std::int64_t>{2});
+}
+
+TEST(MpiLauncher, EachRankIsKnownFromItsLaunchersVariablesBeforeMpiStarts) {
+  g_variables = {};
+  EXPECT_EQ(launcher_rank(&fake_environment), 0);
+  g_variables = {"OMPI_COMM_WORLD_RANK"};
+  EXPECT_EQ(launcher_rank(&fake_environment), 4);  // fake_environment's value
+  g_variables = {"SLURM_PROCID"};
+  EXPECT_EQ(launcher_rank(&fake_environment), 4);
+}
+
 TEST(NetworkProbe, BusBandwidthIsNcclTestsFactorOfTheAlgorithmBandwidth) {
   EXPECT_DOUBLE_EQ(bus_factor("allreduce", 4), 1.5);  // 2 (n - 1) / n
   EXPECT_DOUBLE_EQ(bus_factor("allreduce", 2), 1.0);

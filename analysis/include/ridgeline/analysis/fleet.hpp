@@ -55,6 +55,9 @@ struct FleetCell {  // one node's one case, against the other nodes pooled
   int repetitions = 0;  // this member's
   int rest = 0;         // the other members' pooled
   std::string reason;   // for untested: why
+  // Untested because this member did not pass it (incorrect, crashed, timed out) where
+  // another member did: a wrong answer on one node is out of family before any timing.
+  bool failed = false;
 };
 
 struct FleetCase {
@@ -79,6 +82,7 @@ struct FleetNode {
   std::vector<FleetCell> cells;  // one per Fleet::cases, in that order
   std::vector<double> ceilings;  // value over the fleet's median, per Fleet::ceilings; 0: none
   int slower = 0, faster = 0, same = 0, inconclusive = 0, untested = 0;
+  int failed = 0;  // of the untested: cells failed here where another member passed them
   std::vector<std::size_t> ceilings_out;  // beyond the ceiling margin
   // How far out: the largest |log ratio| of its slower and faster cases and its ceilings out.
   double departure = 0;
@@ -95,6 +99,9 @@ struct Fleet {
   std::vector<std::string> notes;
   int tested = 0;  // Holm's family: node × case tests
   int out_of_family = 0;
+  // Too few repetitions for any test to pass Holm's level (`notes` says how few): no member
+  // could have been found out of family by its timings, so none passed that test either.
+  bool underpowered = false;
 };
 
 Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings& settings);

@@ -20,6 +20,11 @@ struct NetworkProbeOptions {
 // The message sizes of a sweep: min_bytes times powers of `factor`, then max_bytes.
 std::vector<std::int64_t> message_sizes(const NetworkProbeOptions& options);
 
+// The collectives' sizes: each message size as f32 elements per rank (nccl-tests' size is
+// the whole buffer, ranks parts of a whole number of elements, at least one each), each part
+// once (1 B and 4 B on 2 ranks are both one element a rank: one size, not two).
+std::vector<std::int64_t> collective_parts(const std::vector<std::int64_t>& sizes, int ranks);
+
 // nccl-tests' bus bandwidth over algorithm bandwidth for `pattern` on `ranks` ranks:
 // 2(n-1)/n for allreduce, (n-1)/n for allgather, reduce_scatter and alltoall, 1 for point
 // to point (latency, bandwidth, bibw).

@@ -26,6 +26,11 @@ using EnvironmentLookup = char* (*)(const char*);  // std::getenv's type
 // "PMIx", "PMI (srun)"); "" when none did.
 std::string mpi_launcher(EnvironmentLookup lookup = &std::getenv);
 
+// This process's rank as its launcher numbered it, known before MPI starts (0 without a
+// launcher): every rank is given the same command line, so rank 0 alone says what is wrong
+// with it.
+int launcher_rank(EnvironmentLookup lookup = &std::getenv);
+
 // Why this build cannot join an MPI job; "" where it can.
 std::string mpi_off_reason();
 

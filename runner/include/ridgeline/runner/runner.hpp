@@ -28,6 +28,9 @@ struct RunSettings {
   std::vector<std::string> collect;  // --collect items, e.g. "perf:page-faults"
   // --group: its events are in `collect`; its metrics are computed per repetition.
   std::optional<CounterGroup> group;
+  // Under a launcher, the rank and host every row is stamped with before it is journaled,
+  // so that a rank's own files say whose results they hold.
+  std::optional<RankOrigin> origin;
 };
 
 // Validates and times one case in this process: not_supported, incorrect (untimed), or

@@ -119,8 +119,10 @@ Table fleet_ceiling_table(const Fleet& fleet) {
       if (hi_name.empty() || r > hi) hi = r, hi_name = n.name;
     }
     const auto member = [&](double r, const std::string& name) {
-      return lo_name.empty() ? none()
-                             : number(r, fmt::format("{:+.1f}% ({})", (r - 1) * 100, name));
+      if (lo_name.empty()) return none();
+      // Every member at one value: no member is the lowest or the highest.
+      return number(r, fmt::format("{:+.1f}% ({})", (r - 1) * 100,
+                                   lo == hi ? "every " + fleet.member_kind : name));
     };
     t.rows.push_back({text(k.name), number(k.nodes, std::to_string(k.nodes)),
                       number(k.median, si_rate(k.median, k.unit)), member(lo, lo_name),

@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import unittest
 from itertools import count
 
 RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
@@ -98,3 +99,27 @@ def network_namespace_reason():
         return f"cannot make a network namespace here: {r.stderr.strip()}"
     subprocess.run(["ip", "netns", "del", name], capture_output=True)
     return None
+
+
+MPIRUN = shutil.which("mpirun")
+
+
+@unittest.skipIf(MPIRUN is None, "mpirun not found (openmpi-bin: scripts/install-deps)")
+@unittest.skipIf(os.environ.get("RIDGELINE_MPI_BUILT") != "1",
+                 "this build has no MPI (RIDGELINE_WITH_MPI, libopenmpi-dev)")
+class MpiJobTest(unittest.TestCase):
+    """A test of `mpirun -np N ridgeline ...` on this machine, in a scratch directory, with
+    self.out its run.json; skipped without mpirun or MPI in the build."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.out = os.path.join(self.dir.name, "run.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def mpirun(self, ranks, *args):
+        # --oversubscribe: more ranks than this machine's cores (CI has 2).
+        return subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+                               RIDGELINE, "run", *args], capture_output=True, text=True,
+                              timeout=240, env=ENV)

@@ -10,16 +10,14 @@ Skipped, with the reason, where mpirun is absent or the build has no MPI
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, job_environment, launched_process, remove_cache
+from cli_support import (ENV, MPIRUN, RIDGELINE, MpiJobTest, job_environment, launched_process,
+                         remove_cache)
 
-MPIRUN = shutil.which("mpirun")
 QUICK = ["--suite", "smoke", "--filter", "^gemm/cpu\\.naive/f32/", "--repetitions", "1",
          "--min-time", "0.01", "--no-probe"]
 
@@ -34,23 +32,7 @@ def rank_process(job_env, rank):
                             lambda parent: parent != "ridgeline")
 
 
-@unittest.skipIf(MPIRUN is None, "mpirun not found (openmpi-bin: scripts/install-deps)")
-@unittest.skipIf(os.environ.get("RIDGELINE_MPI_BUILT") != "1",
-                 "this build has no MPI (RIDGELINE_WITH_MPI, libopenmpi-dev)")
-class UnderMpirun(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.dir.name, "run.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def mpirun(self, ranks, *args):
-        # --oversubscribe: more ranks than this machine's cores (CI has 2).
-        return subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
-                               RIDGELINE, "run", *args], capture_output=True, text=True,
-                              timeout=240, env=ENV)
-
+class UnderMpirun(MpiJobTest):
     def check_merged(self, ranks):
         r = self.mpirun(ranks, *QUICK, "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -344,3 +326,7 @@ class UnderMpirun(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("each rank writes its own Run beside the one named; name a file", r.stderr)
         self.assertFalse(os.path.exists(self.out))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -9,36 +9,17 @@ import csv as csv_module
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache
-
-MPIRUN = shutil.which("mpirun")
+from cli_support import ENV, MPIRUN, RIDGELINE, MpiJobTest, remove_cache
 
 
 def tearDownModule():
     remove_cache()
 
 
-@unittest.skipIf(MPIRUN is None, "mpirun not found (openmpi-bin: scripts/install-deps)")
-@unittest.skipIf(os.environ.get("RIDGELINE_MPI_BUILT") != "1",
-                 "this build has no MPI (RIDGELINE_WITH_MPI, libopenmpi-dev)")
-class NetworkUnderMpirun(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.dir.name, "run.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def mpirun(self, ranks, *args):
-        return subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
-                               RIDGELINE, "run", *args], capture_output=True, text=True,
-                              timeout=240, env=ENV)
-
+class NetworkUnderMpirun(MpiJobTest):
     def test_the_collective_ops_run_among_the_ranks_and_are_placed_under_the_network_roof(self):
         r = self.mpirun(4, "--suite", "collectives", "--repetitions", "1", "--min-time", "0.01",
                         "--no-probe", "-o", self.out)

@@ -83,10 +83,23 @@ __global__ void mma_peak(float* sink, int iterations) {
   if (s == -1234.5f) sink[0] = s;
 }
 
+// Four 16-byte loads in flight per thread before their stores, streamed past the caches
+// (ld/st .cs: read once, written once): one load at a time left 2048 threads x 16 B = 32 KiB
+// in flight per SM, about what an H200's 4.8 TB/s needs over its ~700 ns latency, and the
+// kernel reached 0.90-0.95 of cudaMemcpy's copy (docs/gpu-measured.md).
+constexpr int kCopyUnroll = 4;
+
 __global__ void copy_kernel(float4* dst, const float4* src, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    dst[i] = src[i];
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  for (; i + (kCopyUnroll - 1) * stride < n; i += kCopyUnroll * stride) {
+    float4 v[kCopyUnroll];
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) v[u] = __ldcs(&src[i + u * stride]);
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u) __stcs(&dst[i + u * stride], v[u]);
+  }
+  for (; i < n; i += stride) __stcs(&dst[i], __ldcs(&src[i]));
 }
 
 __global__ void read_kernel(const float4* src, std::size_t n, int passes, float* sink) {

@@ -36,7 +36,9 @@ void measure_memory_ceilings(const CeilingContext& c, const MeasureCeiling& meas
   const auto copy_bytes = static_cast<std::int64_t>(2 * big);
   measure("HBM.copy", [&] {
     arrays();
-    return memory_ceiling(kHbm, "copy", "copy kernel, 16-byte vectors (read + write counted)",
+    return memory_ceiling(kHbm, "copy",
+                          "copy kernel, 16-byte vectors, 4 loads in flight a thread, streaming "
+                          "(read + write counted)",
                           best_rate(c,
                                     [&] {
                                       launch_copy(y->get(), x->get(), big, sms * 8, s);

@@ -51,6 +51,16 @@ const CublasApi& cublas() {
   return loaded_functions<CublasApi, load_process_cublas>();
 }
 
+CublasHandle::~CublasHandle() {
+  if (handle_) cublas().cublasDestroy(handle_);
+}
+
+cublasHandle_t CublasHandle::on(cudaStream_t stream) {
+  if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
+  RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, stream));
+  return handle_;
+}
+
 void cublas_check(cublasStatus_t s, const char* call) {
   if (s != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string(call) + " failed: " + cublas().cublasGetStatusName(s) +

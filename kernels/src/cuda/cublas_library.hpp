@@ -83,6 +83,21 @@ Support cublas_status();
 // not be loaded (the probe's ceilings record it as that ceiling's failure).
 const CublasApi& cublas();
 
+// A kernel's cuBLAS handle: created on the first on(), destroyed with the kernel.
+class CublasHandle {
+ public:
+  CublasHandle() = default;
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  ~CublasHandle();
+  // The handle, its calls queued on `stream`.
+  cublasHandle_t on(cudaStream_t stream);
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
 // Every cuBLAS and cuBLASLt call is checked: a failure throws with the call, the status's
 // name and its text, and the case that made it is recorded as crashed. Called after a call
 // into the libraries, so they are loaded.

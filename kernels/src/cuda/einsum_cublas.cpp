@@ -44,9 +44,6 @@ class CublasEinsum final : public GpuOpKernel {
                      "dimensions, transposes, the innermost batch index by its strides), one call "
                      "per outer batch",
                      KernelRole::vendor}) {}
-  ~CublasEinsum() override {
-    if (handle_) cublas().cublasDestroy(handle_);
-  }
 
  protected:
   Support supports_problem(const Problem& p) const override {
@@ -65,19 +62,18 @@ class CublasEinsum final : public GpuOpKernel {
     view_ = widest_batch_last(view_);
     outer_ = outer_batch_offsets(view_);
     f64_ = p.dtype == DType::f64;
-    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
-    RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, s));
+    handle_.on(s);
     notes_["gemm"] = fmt::format("{}: {} call{} of cublasGemmStridedBatchedEx, {}", describe(view_),
                                  outer_.size(), outer_.size() == 1 ? "" : "s",
                                  f64_ ? "64F compute 64F" : "32F compute 32F");
   }
   void launch(const DeviceOperands& o, cudaStream_t) override {
-    cublas_strided_products(handle_, view_, o.in(view_.swapped ? "B" : "A"),
+    cublas_strided_products(handle_.get(), view_, o.in(view_.swapped ? "B" : "A"),
                             o.in(view_.swapped ? "A" : "B"), o.out("C"), outer_, f64_);
   }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  CublasHandle handle_;
   StridedView view_;
   std::vector<BatchOffsets> outer_;
   bool f64_ = false;

@@ -50,9 +50,6 @@ class CudaTtgtEinsum final : public GpuOpKernel {
                      "permute (32 x 32 tiles through shared memory) into [batch, m, k] and [batch, "
                      "k, n], cublasGemmStridedBatchedEx, C permuted back",
                      KernelRole::vendor}) {}
-  ~CudaTtgtEinsum() override {
-    if (handle_) cublas().cublasDestroy(handle_);
-  }
   // The op's bytes and the copies': each permuted operand written and read back once.
   WorkModel work(const Problem& problem) const override { return ttgt_work(problem); }
 
@@ -92,8 +89,7 @@ class CudaTtgtEinsum final : public GpuOpKernel {
     view_.batch_a = {plan_.m * plan_.k};
     view_.batch_b = {plan_.k * plan_.n};
     view_.batch_c = {plan_.m * plan_.n};
-    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
-    RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, s));
+    handle_.on(s);
     const auto step = [](bool permuted, const std::string& from, const std::string& to) {
       return permuted ? fmt::format("permuted {} -> {}", from, to) : std::string("used as stored");
     };
@@ -115,13 +111,13 @@ class CudaTtgtEinsum final : public GpuOpKernel {
       b = b_.get();
     }
     void* c = plan_.permute_c ? c_.get() : o.out("C");
-    cublas_strided_products(handle_, view_, a, b, c, {BatchOffsets{}}, f64_);
+    cublas_strided_products(handle_.get(), view_, a, b, c, {BatchOffsets{}}, f64_);
     if (plan_.permute_c)
       launch_einsum_permute(permute_of(spec_, plan_.c, spec_.c, c, o.out("C"), f64_), stream);
   }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  CublasHandle handle_;
   EinsumSpec spec_;
   TtgtPlan plan_;
   StridedView view_;

@@ -76,19 +76,15 @@ Support library_and_shape(const KernelInfo& info, const Problem& p) {
 class CublasGemm final : public GpuGemmKernel {
  public:
   explicit CublasGemm(KernelInfo info) : GpuGemmKernel(std::move(info)) {}
-  ~CublasGemm() override {
-    if (handle_) cublas().cublasDestroy(handle_);
-  }
 
  protected:
   Support supports_gemm(const Problem& p) const override { return library_and_shape(info(), p); }
   void setup_gemm(const DeviceGemm& g, const std::vector<DeviceGemm>&,
                   cudaStream_t stream) override {
-    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
-    RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, stream));
-    RIDGELINE_CUBLAS(cublas().cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+    handle_.on(stream);
+    RIDGELINE_CUBLAS(cublas().cublasSetMathMode(handle_.get(), CUBLAS_DEFAULT_MATH));
     int version = 0;
-    RIDGELINE_CUBLAS(cublas().cublasGetVersion(handle_, &version));
+    RIDGELINE_CUBLAS(cublas().cublasGetVersion(handle_.get(), &version));
     notes_["library"] = fmt::format("cuBLAS {}", version);
     notes_["call"] = g.dtype == DType::f64 ? "cublasDgemm"
                      : g.dtype == DType::f32
@@ -104,21 +100,21 @@ class CublasGemm final : public GpuGemmKernel {
     const int ld_first = static_cast<int>(v.ld_first), ld_second = static_cast<int>(v.ld_second),
               ldc = static_cast<int>(v.ld_out);
     if (g.dtype == DType::f64) {
-      RIDGELINE_CUBLAS(cublas().cublasDgemm(handle_, op_b, op_a, m, n, k, &scalars_.f64[0],
+      RIDGELINE_CUBLAS(cublas().cublasDgemm(handle_.get(), op_b, op_a, m, n, k, &scalars_.f64[0],
                                             static_cast<const double*>(g.b), ld_first,
                                             static_cast<const double*>(g.a), ld_second,
                                             &scalars_.f64[1], static_cast<double*>(g.c), ldc));
     } else if (g.dtype == DType::f32) {
-      RIDGELINE_CUBLAS(cublas().cublasSgemm(handle_, op_b, op_a, m, n, k, &scalars_.f32[0],
+      RIDGELINE_CUBLAS(cublas().cublasSgemm(handle_.get(), op_b, op_a, m, n, k, &scalars_.f32[0],
                                             static_cast<const float*>(g.b), ld_first,
                                             static_cast<const float*>(g.a), ld_second,
                                             &scalars_.f32[1], static_cast<float*>(g.c), ldc));
     } else {
       const CublasTypes t = cublas_types(g.dtype);
-      RIDGELINE_CUBLAS(cublas().cublasGemmEx(handle_, op_b, op_a, m, n, k, scalars_.alpha(t.scale),
-                                             g.b, t.input, ld_first, g.a, t.input, ld_second,
-                                             scalars_.beta(t.scale), g.c, t.output, ldc, t.compute,
-                                             CUBLAS_GEMM_DEFAULT));
+      RIDGELINE_CUBLAS(cublas().cublasGemmEx(handle_.get(), op_b, op_a, m, n, k,
+                                             scalars_.alpha(t.scale), g.b, t.input, ld_first, g.a,
+                                             t.input, ld_second, scalars_.beta(t.scale), g.c,
+                                             t.output, ldc, t.compute, CUBLAS_GEMM_DEFAULT));
     }
     if (g.epilogue == Epilogue::none) return;
     float* c = static_cast<float*>(g.c);  // f32 C: output_dtype of f32 and bf16
@@ -127,7 +123,7 @@ class CublasGemm final : public GpuGemmKernel {
   }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  CublasHandle handle_;
   UnitScalars scalars_;
 };
 

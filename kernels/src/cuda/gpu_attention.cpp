@@ -84,9 +84,6 @@ class UnfusedAttention final : public GpuOpKernel {
                      "cuBLAS batched GEMM with V: the scores written and read back",
                      KernelRole::unfused,
                      "cuda"}) {}
-  ~UnfusedAttention() override {
-    if (handle_) cublas().cublasDestroy(handle_);
-  }
 
  protected:
   // The scores (heads x seq^2) and the scaled Q live in device memory beside the operands:
@@ -110,8 +107,7 @@ class UnfusedAttention final : public GpuOpKernel {
                d = static_cast<std::size_t>(dims_.head_dim);
     if (scaled_q_.bytes() != h * n * d * e) scaled_q_ = DeviceBuffer(h * n * d * e);
     if (scores_.bytes() != h * n * n * e) scores_ = DeviceBuffer(h * n * n * e);
-    if (!handle_) RIDGELINE_CUBLAS(cublas().cublasCreate(&handle_));
-    RIDGELINE_CUBLAS(cublas().cublasSetStream(handle_, s));
+    handle_.on(s);
     type_ = p.dtype == DType::bf16 ? CUDA_R_16BF : CUDA_R_32F;
     notes_["call"] = fmt::format(
         "cublasGemmStridedBatchedEx {} in and out, compute 32F; scores {:.1f} MiB in device memory",
@@ -126,7 +122,7 @@ class UnfusedAttention final : public GpuOpKernel {
                  1.0f / std::sqrt(static_cast<float>(d)), a.dtype, s);
     // Row-major S = Qs K^T is column-major S^T = K^T-view^T Qs-view: K's buffer read as d x seq.
     RIDGELINE_CUBLAS(cublas().cublasGemmStridedBatchedEx(
-        handle_, CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &one_, a.k, type_, d, sd, scaled_q_.get(),
+        handle_.get(), CUBLAS_OP_T, CUBLAS_OP_N, n, n, d, &one_, a.k, type_, d, sd, scaled_q_.get(),
         type_, d, sd, &zero_, scores_.get(), type_, n, ss, h, CUBLAS_COMPUTE_32F,
         CUBLAS_GEMM_DEFAULT));
     if (a.causal) launch_causal_mask(scores_.get(), a.heads, a.seq, a.dtype, s);
@@ -134,13 +130,13 @@ class UnfusedAttention final : public GpuOpKernel {
         {scores_.get(), scores_.get(), nullptr, nullptr, a.heads * a.seq, a.seq, a.dtype}, s);
     // Row-major O = P V is column-major O^T = V-view P-view.
     RIDGELINE_CUBLAS(cublas().cublasGemmStridedBatchedEx(
-        handle_, CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one_, a.v, type_, d, sd, scores_.get(), type_,
-        n, ss, &zero_, a.o, type_, d, sd, h, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, d, n, n, &one_, a.v, type_, d, sd, scores_.get(),
+        type_, n, ss, &zero_, a.o, type_, d, sd, h, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
 
  private:
   DeviceAttention dims_;
-  cublasHandle_t handle_ = nullptr;
+  CublasHandle handle_;
   cudaDataType_t type_ = CUDA_R_32F;
   const float one_ = 1.0f, zero_ = 0.0f;
   DeviceBuffer scaled_q_, scores_;

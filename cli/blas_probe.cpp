@@ -10,6 +10,10 @@
 
 namespace ridgeline::cli {
 
+// Loading a CBLAS library takes milliseconds (OpenBLAS's buffers, BLIS's CPUID): one still
+// loading after this long hangs in its initialisation, and is not waited on for a minute.
+constexpr double kBlasLoadSeconds = 10;
+
 BlasProbe probe_blas(const BlasLibrarySpec& spec) {
   BlasProbe probe;
   probe.spec = spec;
@@ -27,7 +31,7 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
         }
         return j.dump();
       },
-      60);
+      kBlasLoadSeconds);
   if (out.status != ChildOutcome::Status::completed) {
     probe.error = "BLAS library " + spec.path.string() + ": loading it " + out.detail;
     // BLIS aborts at initialisation on a sub-configuration it was not built with; other

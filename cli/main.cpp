@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/shared_library.hpp"
 #include "ridgeline/core/standard_fds.hpp"
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
@@ -17,6 +19,10 @@
 
 int main(int argc, char** argv) {
   const ridgeline::StandardFds fds = ridgeline::reserve_standard_fds();
+  // The loader has read LD_LIBRARY_PATH before main(): what it brought in is said, once.
+  if (const std::string w = ridgeline::library_path_warning(std::getenv("LD_LIBRARY_PATH"));
+      !w.empty() && ridgeline::cluster::launcher_rank() <= 0)
+    fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(w));
   CLI::App app{"Ridgeline: matmul ladder, vendor BLAS and roofline profiling", "ridgeline"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ridgeline ") + RIDGELINE_VERSION);

@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QImage>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
+#include "ridgeline/core/shared_library.hpp"
 #include "ridgeline/core/standard_fds.hpp"
 #include "ridgeline/core/visible_text.hpp"
 
@@ -27,6 +29,9 @@ void say(const QString& text) {
 
 int main(int argc, char** argv) {
   ridgeline::reserve_standard_fds();
+  if (const std::string w = ridgeline::library_path_warning(std::getenv("LD_LIBRARY_PATH"));
+      !w.empty())
+    std::fprintf(stderr, "ridgeline-gui: %s\n", ridgeline::visible_line(w).c_str());
   bool screenshot = false;
   for (int i = 1; i < argc; ++i) screenshot |= QByteArray(argv[i]).startsWith("--screenshot");
   // Offscreen needs no display; the caller's choice (xcb under Xvfb) wins.

@@ -27,6 +27,10 @@ void write_all(int fd, const std::string& data) {
   }
 }
 
+// The child's last byte, after what body returned: a child that exits without it (a library
+// whose constructor calls exit(0)) did not finish, whatever its exit code says.
+constexpr char kFinished = '\x04';
+
 std::string describe_signal(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return fmt::format("killed by SIG{} ({})", abbrev ? abbrev : std::to_string(sig).c_str(),
@@ -55,6 +59,7 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
     ::close(fds[0]);
     std::signal(SIGINT, SIG_DFL);
     std::string out = body();
+    out.push_back(kFinished);
     write_all(fds[1], out);
     ::close(fds[1]);
     // _exit: no atexit handlers or static destructors of libraries the parent also holds.
@@ -107,6 +112,13 @@ ChildOutcome run_isolated(const std::function<std::string()>& body, double timeo
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     outcome.status = ChildOutcome::Status::crashed;
     outcome.detail = fmt::format("exited with code {}", WEXITSTATUS(status));
+  } else if (outcome.payload.empty() || outcome.payload.back() != kFinished) {
+    outcome.status = ChildOutcome::Status::crashed;
+    outcome.detail =
+        fmt::format("exited with code {} before it finished (the code it ran called exit())",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : 0);
+  } else {
+    outcome.payload.pop_back();
   }
   return outcome;
 }

@@ -1,8 +1,14 @@
 #include "ridgeline/core/shared_library.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 
@@ -38,6 +44,87 @@ TEST(SharedLibrary, IsLoadedLoadsNothing) {
   EXPECT_FALSE(SharedLibrary::is_loaded("libz.so.1"));
   if (!SharedLibrary::open("libz.so.1").loaded()) GTEST_SKIP() << "no libz.so.1 here";
   EXPECT_TRUE(SharedLibrary::is_loaded("libz.so.1"));
+}
+
+// A file given by path (a user's --blas-lib) is checked before anything in it runs, and the
+// open file checked is the one loaded.
+class SharedLibraryFile : public ScratchDirTest {
+ protected:
+  SharedLibraryFile() : ScratchDirTest("ridgeline_shared_library_") {}
+  // A copy of zlib in the folder, with `mode`; empty where this machine has no zlib.
+  std::filesystem::path copy_of_zlib(std::filesystem::perms mode) {
+    for (const char* lib :
+         {"/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
+          "/lib64/libz.so.1", "/usr/lib64/libz.so.1"})
+      if (std::filesystem::exists(lib)) {
+        const std::filesystem::path copy = dir_ / "libcopy.so";
+        std::filesystem::copy_file(lib, copy, std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::permissions(copy, mode);
+        return copy;
+      }
+    return {};
+  }
+};
+
+TEST_F(SharedLibraryFile, AFileOthersCanWriteIsRefusedAndAFileOnlyWeCanIsLoaded) {
+  using std::filesystem::perms;
+  const auto everyone = perms::owner_read | perms::owner_write | perms::group_read |
+                        perms::group_write | perms::others_read | perms::others_write;
+  const std::filesystem::path open_to_all = copy_of_zlib(everyone);
+  if (open_to_all.empty()) GTEST_SKIP() << "no libz.so.1 on this machine";
+  const SharedLibrary refused = SharedLibrary::open(open_to_all.string());
+  EXPECT_FALSE(refused.loaded());
+  EXPECT_NE(refused.error().find("writable by every user (mode 0666)"), std::string::npos)
+      << refused.error();
+  EXPECT_EQ(refused.error().rfind(open_to_all.string(), 0), 0u) << refused.error();
+
+  const std::filesystem::path ours =
+      copy_of_zlib(perms::owner_read | perms::owner_write | perms::group_read | perms::others_read);
+  SharedLibrary lib = SharedLibrary::open(ours.string());
+  ASSERT_TRUE(lib.loaded()) << lib.error();
+  const char* (*version)() = nullptr;
+  ASSERT_TRUE(lib.resolve(version, "zlibVersion")) << lib.error();
+  EXPECT_NE(version(), nullptr);
+}
+
+TEST_F(SharedLibraryFile, AFifoIsRefusedAtOnceAndAMissingFileIsNamed) {
+  const std::filesystem::path fifo = dir_ / "lib.so";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  const SharedLibrary lib = SharedLibrary::open(fifo.string());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_FALSE(lib.loaded());
+  EXPECT_NE(lib.error().find("not a regular file"), std::string::npos) << lib.error();
+  const SharedLibrary missing = SharedLibrary::open((dir_ / "none.so").string());
+  EXPECT_NE(missing.error().find("none.so: cannot open: No such file"), std::string::npos)
+      << missing.error();
+}
+
+TEST_F(SharedLibraryFile, AnErrorNamesTheFileAsGivenNotTheDescriptorLoaded) {
+  const std::filesystem::path text = write("libtext.so", "not an ELF file\n");
+  const SharedLibrary lib = SharedLibrary::open(text.string());
+  EXPECT_FALSE(lib.loaded());
+  EXPECT_EQ(lib.error().find("/proc/self/fd"), std::string::npos) << lib.error();
+  EXPECT_NE(lib.error().find(text.string()), std::string::npos) << lib.error();
+}
+
+TEST(LoaderSearch, EveryDirectoryThisBinarySearchesIsAbsolute) {
+  if (std::getenv("LD_LIBRARY_PATH")) GTEST_SKIP() << "LD_LIBRARY_PATH is set: the user's own";
+  const std::vector<std::string> dirs = loader_search_directories();
+  ASSERT_FALSE(dirs.empty());
+  for (const std::string& dir : dirs) EXPECT_EQ(dir.rfind('/', 0), 0u) << dir;
+}
+
+TEST(LoaderSearch, ARelativeOrEmptyLibraryPathElementIsWarnedAbout) {
+  EXPECT_EQ(library_path_warning(nullptr), "");
+  EXPECT_EQ(library_path_warning("/usr/lib:/opt/x/lib"), "");
+  for (const char* risky : {":/usr/lib", "/usr/lib:", "/a::/b", ""}) {
+    const std::string w = library_path_warning(risky);
+    EXPECT_NE(w.find("an empty element"), std::string::npos) << risky << ": " << w;
+    EXPECT_NE(w.find("working directory"), std::string::npos) << w;
+  }
+  EXPECT_NE(library_path_warning("build/lib:/usr/lib").find("'build/lib'"), std::string::npos);
+  EXPECT_NE(library_path_warning("/a;lib").find("'lib'"), std::string::npos);  // ';' splits too
 }
 
 }  // namespace ridgeline

@@ -32,6 +32,17 @@ TEST(Isolation, NonZeroExitIsACrash) {
   EXPECT_NE(out.detail.find("code 7"), std::string::npos);
 }
 
+// A library whose constructor calls exit(0) ends the child with code 0 before the body
+// returns: that is no result, whatever the exit code says.
+TEST(Isolation, ExitingBeforeTheBodyReturnsIsACrashEvenWithCodeZero) {
+  ChildOutcome out = run_isolated([]() -> std::string { std::_Exit(0); }, 10);
+  EXPECT_EQ(out.status, ChildOutcome::Status::crashed);
+  EXPECT_NE(out.detail.find("before it finished"), std::string::npos) << out.detail;
+  ChildOutcome empty = run_isolated([] { return std::string(); }, 10);
+  EXPECT_EQ(empty.status, ChildOutcome::Status::completed) << empty.detail;
+  EXPECT_EQ(empty.payload, "");
+}
+
 TEST(Isolation, KillsAChildPastItsTimeLimit) {
   auto start = std::chrono::steady_clock::now();
   ChildOutcome out = run_isolated(

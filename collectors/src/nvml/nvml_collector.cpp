@@ -1,10 +1,10 @@
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
 #include "ridgeline/collectors/nvml.hpp"
+#include "ridgeline/core/shared_library.hpp"
 
 namespace ridgeline {
 
@@ -30,7 +30,7 @@ struct NvmlApi {
       unsigned short us;
     } value{};
   };
-  void* handle = nullptr;
+  SharedLibrary library;  // never closed: SharedLibrary's rule
   int (*init)() = nullptr;
   int (*shutdown)() = nullptr;
   const char* (*error_string)(int) = nullptr;
@@ -43,9 +43,6 @@ struct NvmlApi {
   int (*temperature)(Device, int, unsigned*) = nullptr;         // degrees C
   int (*clock_reasons)(Device, unsigned long long*) = nullptr;  // bit mask
   int (*field_values)(Device, int, FieldValue*) = nullptr;      // R450 on
-  ~NvmlApi() {
-    if (handle) ::dlclose(handle);
-  }
   std::string error(int rc) const {
     return fmt::format("{} ({})", rc, error_string ? error_string(rc) : "?");
   }
@@ -80,8 +77,8 @@ std::optional<double> field_number(const NvmlApi::FieldValue& f) {
 }
 
 template <typename F>
-bool resolve(void* lib, F& f, const char* name) {
-  f = reinterpret_cast<F>(::dlsym(lib, name));
+bool resolve(SharedLibrary& lib, F& f, const char* name) {
+  f = reinterpret_cast<F>(lib.address(name));
   return f != nullptr;
 }
 
@@ -166,34 +163,32 @@ NvmlCollector::~NvmlCollector() {
 Availability NvmlCollector::probe() {
   if (probed_) return *probed_;
   auto api = std::make_unique<NvmlApi>();
-  api->handle = ::dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!api->handle) {
-    const char* why = ::dlerror();
+  api->library = SharedLibrary::open(library_);
+  if (!api->library.loaded())
     return *(probed_ = Availability{
-                 false, fmt::format("dlopen({}) failed: {}: the NVIDIA driver is not installed "
-                                    "(a machine without an NVIDIA GPU)",
-                                    library_, why ? why : "unknown error")});
-  }
-  const bool ok = resolve(api->handle, api->init, "nvmlInit_v2") &&
-                  resolve(api->handle, api->shutdown, "nvmlShutdown") &&
-                  resolve(api->handle, api->error_string, "nvmlErrorString") &&
-                  resolve(api->handle, api->device_count, "nvmlDeviceGetCount_v2") &&
-                  resolve(api->handle, api->device_by_index, "nvmlDeviceGetHandleByIndex_v2") &&
-                  resolve(api->handle, api->device_name, "nvmlDeviceGetName") &&
-                  resolve(api->handle, api->power_usage, "nvmlDeviceGetPowerUsage") &&
-                  resolve(api->handle, api->clock_info, "nvmlDeviceGetClockInfo") &&
-                  resolve(api->handle, api->temperature, "nvmlDeviceGetTemperature");
+                 false, fmt::format("{}: the NVIDIA driver is not installed (a machine without an "
+                                    "NVIDIA GPU)",
+                                    api->library.error())});
+  const bool ok = resolve(api->library, api->init, "nvmlInit_v2") &&
+                  resolve(api->library, api->shutdown, "nvmlShutdown") &&
+                  resolve(api->library, api->error_string, "nvmlErrorString") &&
+                  resolve(api->library, api->device_count, "nvmlDeviceGetCount_v2") &&
+                  resolve(api->library, api->device_by_index, "nvmlDeviceGetHandleByIndex_v2") &&
+                  resolve(api->library, api->device_name, "nvmlDeviceGetName") &&
+                  resolve(api->library, api->power_usage, "nvmlDeviceGetPowerUsage") &&
+                  resolve(api->library, api->clock_info, "nvmlDeviceGetClockInfo") &&
+                  resolve(api->library, api->temperature, "nvmlDeviceGetTemperature");
   if (!ok)
     return *(probed_ = Availability{
                  false, fmt::format("{} lacks an NVML function Ridgeline needs ({}): not NVML, or "
                                     "one older than CUDA 9",
-                                    library_, ::dlerror())});
+                                    library_, api->library.error())});
   // Optional: energy counter (Volta on), instantaneous power and clock reasons (new name
   // first).
-  resolve(api->handle, api->total_energy, "nvmlDeviceGetTotalEnergyConsumption");
-  resolve(api->handle, api->field_values, "nvmlDeviceGetFieldValues");
-  if (!resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
-    resolve(api->handle, api->clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  resolve(api->library, api->total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+  resolve(api->library, api->field_values, "nvmlDeviceGetFieldValues");
+  if (!resolve(api->library, api->clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
+    resolve(api->library, api->clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   if (int rc = api->init(); rc != kSuccess)
     return *(probed_ = Availability{false, fmt::format("nvmlInit_v2 returned {}: {}",
                                                        api->error(rc), init_meaning(rc))});

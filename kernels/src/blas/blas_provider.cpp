@@ -58,14 +58,28 @@ std::vector<BlasLibrarySpec> discover_blas_libraries() {
   return found;
 }
 
-BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
+BlasLibrarySpec user_blas_library(const std::filesystem::path& named,
                                   const std::vector<BlasLibrarySpec>& taken) {
+  // The file the user named is the file loaded: a name without a slash is that file in the
+  // working directory, as for every other file option, never a soname the loader searches
+  // for (which found another copy elsewhere).
+  const std::filesystem::path path = named.string().find('/') == std::string::npos
+                                         ? std::filesystem::path("./" + named.string())
+                                         : named;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    throw InputError(fmt::format("--blas-lib {}: no such file", path.string()));
+    throw InputError(
+        fmt::format("--blas-lib {}: no such file{}", named.string(),
+                    path == named ? ""
+                                  : " in the working directory (a library is loaded from the file "
+                                    "named, never searched for: give its path)"));
   if (std::filesystem::is_directory(path, ec))
     throw InputError(
-        fmt::format("--blas-lib {}: is a directory, not a shared library", path.string()));
+        fmt::format("--blas-lib {}: is a directory, not a shared library", named.string()));
+  if (!std::filesystem::is_regular_file(path, ec))  // a FIFO would hang the loader
+    throw InputError(fmt::format(
+        "--blas-lib {}: not a regular file (a FIFO, device or socket), not a shared library",
+        named.string()));
   std::string base = name_from_file(path);
   std::string name = base;
   auto used = [&](const std::string& n) {

@@ -22,7 +22,9 @@ struct BlasLibrarySpec {
 // Libraries in the usual Debian/Ubuntu/Fedora locations that exist on this machine.
 std::vector<BlasLibrarySpec> discover_blas_libraries();
 // A spec for a user's --blas-lib PATH; the name comes from the file ("libmkl_rt.so" ->
-// "mkl_rt") and is made unique against `taken`. Throws InputError if the file is missing.
+// "mkl_rt") and is made unique against `taken`. A PATH without a slash is that file in the
+// working directory (./PATH), never a name searched for. Throws InputError if the file is
+// missing; loading it checks it further (SharedLibrary::open).
 BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
                                   const std::vector<BlasLibrarySpec>& taken);
 

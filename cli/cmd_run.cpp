@@ -282,7 +282,8 @@ int execute_run(RunOptions& opt,
     }
   if (opt.report_aggregates_only) keep_aggregates_only(run);
   write_run_file(output.named, run);
-  if (opt.format == "json") fmt::print("{}\n", to_json(run).dump(2));
+  // Once on standard output, where -o names it too (--benchmark_out=/dev/stdout).
+  if (opt.format == "json" && !is_standard_output(output)) fmt::print("{}\n", to_json(run).dump(2));
   std::string summary;
   for (const auto& [k, v] : counts)
     summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", v, k);

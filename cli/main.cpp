@@ -41,6 +41,16 @@ int main(int argc, char** argv) {
   };
   if (!args.empty() && args.front().rfind("--", 0) == 0 && !top_level(args.front()))
     args.insert(args.begin(), "run");
+  // An empty value after '=' (--filter=): CLI11 would take the next argument as the value
+  // (`--filter= --dry-run` ran real cases). Said, not guessed at.
+  for (const std::string& a : args)
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.find('=') == a.size() - 1) {
+      if (ridgeline::cluster::launcher_rank() <= 0)
+        fmt::print(stderr,
+                   "ridgeline: {} has an empty value: give one ({}VALUE) or leave the option out\n",
+                   ridgeline::visible_line(a), ridgeline::visible_line(a));
+      return 2;
+    }
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse order
   try {
     app.parse(args);

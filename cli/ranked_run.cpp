@@ -15,6 +15,7 @@
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/core/visible_text.hpp"
 
@@ -305,7 +306,8 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   }
   Run run = cluster::merge_rank_runs(decoded);
   const std::size_t missing = write_merged(merged, run, decoded, place, !gathered);
-  if (merged_to_stdout) fmt::print("{}\n", to_json(run).dump(2));
+  if (merged_to_stdout && !is_standard_output(resolve_output_file(merged)))
+    fmt::print("{}\n", to_json(run).dump(2));
   opt.output = merged;  // what the caller names from here on (profile's paths)
   if (at_root) at_root(std::move(run));
   if (silent) {

@@ -15,6 +15,7 @@
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
+#include "temporary_file_guard.hpp"
 
 namespace ridgeline {
 
@@ -93,6 +94,10 @@ void move_aside(const std::filesystem::path& file) {
 void write_file_atomically(const std::filesystem::path& named, std::string_view content) {
   const OutputFile out = resolve_output_file(named, "");
   const std::filesystem::path& file = out.target;
+  if (out.descriptor >= 0) {  // /dev/stdout and its kind: where the descriptor stands
+    write_all(out.descriptor, content, named);
+    return;
+  }
   if (out.stream) {  // a device or FIFO: write through it, never replace it
     const int fd = open_for_writing_through(file, named);
     try {
@@ -108,10 +113,12 @@ void write_file_atomically(const std::filesystem::path& named, std::string_view 
   std::string hidden = ".";  // built by appends: GCC 12 warns falsely on "." + string
   hidden.append(file.filename().string()).append(".XXXXXX");
   std::string tmpl = (dir / hidden).string();
+  const TemporaryFileGuard guard;  // a SIGTERM while it is written removes it
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0)
     throw InputError(fmt::format("{}: cannot create a temporary file in {}: {}", named.string(),
                                  dir.string(), std::strerror(errno)));
+  guard.created(tmpl);
   try {
     write_all(fd, content, named);
     if (::fsync(fd) != 0)

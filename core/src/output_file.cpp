@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/standard_fds.hpp"
 
 namespace ridgeline {
 
@@ -23,17 +24,48 @@ std::string label(std::string_view option, const fs::path& file) {
 }
 }  // namespace
 
+namespace {
+// The descriptor a path names, without opening anything: /dev/fd/N, /proc/self/fd/N,
+// /proc/thread-self/fd/N and /proc/PID/fd/N of this process.
+std::optional<int> descriptor_named(const fs::path& path) {
+  const std::string text = path.lexically_normal().string();
+  for (const std::string& dir :
+       {std::string("/dev/fd/"), std::string("/proc/self/fd/"),
+        std::string("/proc/thread-self/fd/"), fmt::format("/proc/{}/fd/", ::getpid())}) {
+    if (text.rfind(dir, 0) != 0) continue;
+    const std::string number = text.substr(dir.size());
+    if (number.empty() || number.size() > 9 ||
+        number.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoi(number);
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 OutputFile resolve_output_file(const fs::path& named, std::string_view option) {
   OutputFile out{named, named, false};
-  // A device, FIFO or socket, reached through any links (/dev/stdout -> /proc/self/fd/1 ->
-  // a pipe): written through the name as given, which the kernel resolves.
-  struct stat dev {};
-  if (::stat(named.c_str(), &dev) == 0 &&
-      (S_ISCHR(dev.st_mode) || S_ISFIFO(dev.st_mode) || S_ISSOCK(dev.st_mode))) {
-    out.stream = true;
-    return out;
-  }
   for (int hops = 0;; ++hops) {
+    // A descriptor of this process (/dev/stdout -> /proc/self/fd/1): written where it
+    // stands. Its link names the file behind it (r.json after `> r.json`), which a rename
+    // would move away from under the shell's descriptor.
+    if (const std::optional<int> fd = descriptor_named(out.target)) {
+      if (standard_fd_was_closed(*fd))
+        throw InputError(fmt::format(
+            "{}: standard {} was closed when ridgeline started ({}>&-): nothing would read "
+            "what is written there; nothing written",
+            label(option, named),
+            *fd == 0   ? "input"
+            : *fd == 1 ? "output"
+                       : "error",
+            *fd));
+      if (::fcntl(*fd, F_GETFD) == -1)
+        throw InputError(fmt::format("{}: descriptor {} is not open; nothing written",
+                                     label(option, named), *fd));
+      out.stream = true;
+      out.descriptor = *fd;
+      return out;
+    }
     struct stat st {};
     if (::lstat(out.target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
     if (hops == 40)
@@ -45,7 +77,26 @@ OutputFile resolve_output_file(const fs::path& named, std::string_view option) {
           fmt::format("{}: cannot read the symbolic link: {}", label(option, named), ec.message()));
     out.target = link.is_absolute() ? link : out.target.parent_path() / link;
   }
+  // A device, FIFO or socket (/dev/null, a named pipe): written through the name as given,
+  // which the kernel resolves.
+  struct stat dev {};
+  if (::stat(named.c_str(), &dev) == 0 &&
+      (S_ISCHR(dev.st_mode) || S_ISFIFO(dev.st_mode) || S_ISSOCK(dev.st_mode))) {
+    out.target = named;
+    out.stream = true;
+  }
   return out;
+}
+
+bool is_standard_output(const OutputFile& out) {
+  if (out.descriptor == 1) return true;
+  struct stat ours {
+  }, theirs{};
+  if (::fstat(1, &ours) != 0 || standard_fd_was_closed(1)) return false;
+  const fs::path file =
+      out.descriptor >= 0 ? fs::path(fmt::format("/proc/self/fd/{}", out.descriptor)) : out.target;
+  return ::stat(file.c_str(), &theirs) == 0 && ours.st_dev == theirs.st_dev &&
+         ours.st_ino == theirs.st_ino;
 }
 
 OutputFile check_output_file(const fs::path& named, std::string_view option) {
@@ -162,18 +213,29 @@ OutputLock::OutputLock(const fs::path& target, std::string_view what, bool wait)
                              : "another user's file"));
   }
   if (::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0) {
-    char holder[32] = {};
-    const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+    // The holder writes its pid just after it takes the lock: a writer started at the same
+    // moment may look before it has, and looks again for a while.
+    std::string pid;
+    for (int tries = 0; pid.empty() && tries < 50; ++tries) {
+      char holder[32] = {};
+      const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+      if (n > 0) pid.assign(holder, static_cast<std::size_t>(n));
+      pid = pid.substr(0, pid.find('\n'));
+      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) {
+        pid.clear();
+        ::usleep(10'000);
+      }
+    }
     ::close(fd_);
     fd_ = -1;
-    const std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : "?";
-    throw InputError(
-        fmt::format("{}: another {} (pid {}) is writing it; wait for it to end or "
-                    "choose another file",
-                    target.string(), what, pid.substr(0, pid.find('\n'))));
+    throw InputError(fmt::format(
+        "{}: another {} ({}) is writing it; wait for it to end or choose another file",
+        target.string(), what, pid.empty() ? "whose pid it has not recorded" : "pid " + pid));
   }
+  // Written over the old pid and then cut to length, so that the file is never empty.
   const std::string pid = fmt::format("{}\n", ::getpid());
-  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+  if (::pwrite(fd_, pid.data(), pid.size(), 0) < 0 ||
+      ::ftruncate(fd_, static_cast<off_t>(pid.size())) != 0) {
     // The pid is only for the message a second writer prints; the lock holds without it.
   }
 }

@@ -7,8 +7,17 @@
 
 namespace ridgeline {
 
+namespace {
+bool g_closed[3] = {};
+}  // namespace
+
+bool standard_fd_was_closed(int fd) {
+  return fd >= 0 && fd < 3 && g_closed[fd];
+}
+
 StandardFds reserve_standard_fds() {
-  bool closed[3] = {};
+  bool(&closed)[3] = g_closed;
+  closed[0] = closed[1] = closed[2] = false;
   for (int fd = 0; fd < 3; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     closed[fd] = true;

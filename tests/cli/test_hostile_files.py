@@ -13,6 +13,7 @@ RIDGELINE names the binary (CTest sets it). test_hostile_inputs.py has classes 3
 """
 import json
 import os
+import shlex
 import stat
 import subprocess
 import unittest
@@ -186,6 +187,60 @@ class ClosedStandardStreams(Folder):
                            stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
         self.assertEqual(r.returncode, 1)
         self.assertIn("standard output is closed", r.stderr)
+
+
+class DescriptorOutputs(Folder):
+    """An output named as a descriptor (#62, class 2): `-o /dev/stdout > r.json` writes r.json
+    where the shell opened it, never moves it aside as r.json.prev; a descriptor closed at
+    startup is refused; an empty `--filter=` takes no next argument; one JSON document on
+    standard output when --benchmark_out names it too."""
+
+    def shell(self, command):
+        return subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=self.d,
+                              env=dict(ENV, RL=RIDGELINE), timeout=300)
+
+    def test_a_descriptor_is_written_where_it_stands(self):
+        one = shlex.join(ONE_CASE)
+        for command, out, kept in (
+                (f'"$RL" run {one} -o /dev/stdout > r.json', "r.json", ""),
+                ('echo old > r.md; "$RL" report b.json --format md -o /dev/stdout > r.md', "r.md", ""),
+                ('echo kept > a.md; "$RL" report b.json --format md -o /dev/fd/3 3>>a.md', "a.md",
+                 "kept\n"),
+                ('"$RL" compare b.json n.json --json /dev/fd/3 3> c.json', "c.json", "")):
+            with self.subTest(command=command):
+                r = self.shell(command)
+                self.assertIn(r.returncode, (0, 1), r.stderr)
+                with open(self.path(out)) as f:
+                    text = f.read()
+                self.assertTrue(text.startswith(kept), text[:200])
+                self.assertGreater(len(text), len(kept) + 10)
+                if out.endswith(".json"):
+                    json.loads(text)
+                self.assertFalse(os.path.exists(self.path(out + ".prev")), os.listdir(self.d))
+                self.assertEqual([n for n in os.listdir(self.d) if n.startswith("." + out + ".")
+                                  and not n.endswith(".lock")], [])
+
+    def test_a_standard_output_closed_at_startup_is_refused(self):
+        for command in ('"$RL" report b.json --format md -o /dev/stdout >&-',
+                        '"$RL" compare b.json n.json --json /dev/stdout >&-'):
+            with self.subTest(command=command):
+                r = self.shell(command)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("standard output was closed", r.stderr)
+
+    def test_an_empty_value_after_equals_takes_no_next_argument(self):
+        for option in ("--filter=", "--benchmark_filter=", "--backend="):
+            with self.subTest(option=option):
+                r = self.shell(f'"$RL" run {option} --dry-run --backend cpu.naive')
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(f"{option} has an empty value", r.stderr)
+                self.assertFalse(os.path.exists(self.path("run.json")))
+
+    def test_google_benchmarks_json_on_stdout_once(self):
+        r = self.shell(f'"$RL" run {shlex.join(ONE_CASE)} --benchmark_format=json '
+                       "--benchmark_out=/dev/stdout")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertGreater(len(json.loads(r.stdout)["benchmarks"]), 0)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,16 @@
 #include "ridgeline/core/atomic_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
 #include "ridgeline/core/error.hpp"
 #include "scratch_dir.hpp"
+#include "temporary_file_guard.hpp"
 
 namespace ridgeline {
 
@@ -41,6 +46,27 @@ TEST_F(AtomicFile, UnwritableDirectoryIsAnInputErrorNamingTheFile) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(f.string()), std::string::npos) << e.what();
   }
+}
+
+// A SIGTERM while the temporary file is written (a `report` killed mid-write) removes it, and
+// the process still ends by the signal.
+TEST_F(AtomicFile, ASignalMidWriteRemovesTheTemporaryAndStillEndsTheProcess) {
+  const std::string tmpl = (dir_ / ".r.html.XXXXXX").string();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const TemporaryFileGuard guard;
+    std::string name = tmpl;
+    if (::mkstemp(name.data()) < 0) std::_Exit(3);
+    guard.created(name);
+    ::raise(SIGTERM);
+    std::_Exit(4);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit code " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::is_empty(dir_)) << fs::directory_iterator(dir_)->path();
 }
 
 }  // namespace ridgeline

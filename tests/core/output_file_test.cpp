@@ -4,6 +4,7 @@
 #include "ridgeline/core/output_file.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -110,6 +111,54 @@ TEST_F(OutputFiles, AJournalPlantedAsALinkIsNotAppendedTo) {
   EXPECT_EQ(read_text_file(victim), "precious\n");
 }
 
+// `-o /dev/stdout > r.json`: the descriptor is written where it stands; r.json is neither moved
+// aside as r.json.prev nor replaced (the shell's descriptor would then point at the old file).
+TEST_F(OutputFiles, ADescriptorIsWrittenWhereItStandsNeverMovedAside) {
+  const fs::path out = file("r.json", "old\n");
+  for (const bool append : {false, true}) {
+    const int fd = ::open(out.c_str(), O_WRONLY | (append ? O_APPEND : O_TRUNC));
+    ASSERT_GE(fd, 0);
+    for (const std::string& named :
+         {fmt::format("/dev/fd/{}", fd), fmt::format("/proc/self/fd/{}", fd)}) {
+      const OutputFile resolved = resolve_output_file(named);
+      EXPECT_TRUE(resolved.stream) << named;
+      EXPECT_EQ(resolved.descriptor, fd) << named;
+    }
+    write_file_atomically(fmt::format("/proc/self/fd/{}", fd), "doc\n");
+    ::close(fd);
+    EXPECT_EQ(read_text_file(out), append ? "doc\ndoc\n" : "doc\n");
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "r.json.prev"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(OutputFiles, StandardOutputIsKnownByDescriptorAndByFile) {
+  reserve_standard_fds();  // every standard descriptor open here
+  const fs::path out = file("stdout.txt", "");
+  const int saved = ::dup(1);
+  const int fd = ::open(out.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ::dup2(fd, 1);
+  EXPECT_TRUE(is_standard_output(resolve_output_file("/dev/stdout")));
+  EXPECT_TRUE(is_standard_output(resolve_output_file(out)));
+  EXPECT_FALSE(is_standard_output(resolve_output_file(file("other.txt"))));
+  // Closed when the process started: an output named as it has nowhere to go.
+  ::close(1);
+  reserve_standard_fds();
+  try {
+    resolve_output_file("/dev/stdout");
+    ADD_FAILURE() << "a closed standard output was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("standard output was closed"), std::string::npos)
+        << e.what();
+  }
+  ::dup2(saved, 1);
+  ::close(saved);
+  ::close(fd);
+  reserve_standard_fds();
+  EXPECT_FALSE(standard_fd_was_closed(1));
+}
+
 TEST(StandardFds, AClosedStandardStreamIsReopenedSoNoFileTakesItsNumber) {
   const int saved = ::dup(1);
   ASSERT_GE(saved, 3);
@@ -122,6 +171,7 @@ TEST(StandardFds, AClosedStandardStreamIsReopenedSoNoFileTakesItsNumber) {
   ::close(next);
   ::dup2(saved, 1);
   ::close(saved);
+  reserve_standard_fds();  // all open again: nothing stays marked closed for the next test
 }
 
 TEST(VisibleText, EscapesControlsAndBidiAndCapsTheLength) {

@@ -13,12 +13,22 @@ namespace ridgeline {
 struct OutputFile {
   std::filesystem::path named;   // as the user wrote it
   std::filesystem::path target;  // the file written: the end of a symlink chain, else `named`
-  bool stream = false;           // an existing device, FIFO or socket: written through
+  bool stream = false;           // an existing device, FIFO or socket, or a descriptor: written
+                                 // through, never moved aside or replaced
+  // Where `named` is one of this process's open descriptors (/dev/stdout, /dev/fd/3,
+  // /proc/self/fd/1), reached through any links: that descriptor, written where it stands
+  // (a file the shell opened with > or >>, a pipe, a terminal); -1 otherwise.
+  int descriptor = -1;
 };
 
 // Follows symbolic links to the file they lead to (which may not exist yet); an
-// InputError for a loop.
+// InputError for a loop, or for a standard descriptor that was closed when the process
+// started (`-o /dev/stdout >&-`: nothing could read what is written).
 OutputFile resolve_output_file(const std::filesystem::path& named, std::string_view option = "-o");
+
+// Whether `out` is where this process's standard output goes (the same descriptor, or the
+// same file, pipe or terminal).
+bool is_standard_output(const OutputFile& out);
 
 // resolve_output_file, then the checks that can fail before any work: an empty name, a
 // directory, a missing or unwritable directory. InputError with one line naming `option`.

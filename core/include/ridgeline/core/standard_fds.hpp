@@ -9,7 +9,12 @@ struct StandardFds {
   bool input_closed = false, output_closed = false, error_closed = false;
 };
 
-// Each of fds 0-2 that is closed is opened on /dev/null; says which were.
+// Each of fds 0-2 that is closed is opened on /dev/null; says which were, and remembers it
+// for standard_fd_was_closed.
 StandardFds reserve_standard_fds();
+
+// Whether `fd` (0, 1 or 2) was closed when reserve_standard_fds ran: the /dev/null behind it
+// is a stand-in, and an output named as that descriptor (-o /dev/stdout) has nowhere to go.
+bool standard_fd_was_closed(int fd);
 
 }  // namespace ridgeline

@@ -160,6 +160,7 @@ class Builder {
   const std::string& string_error() const { return string_error_; }
   const std::string& duplicate() const { return duplicate_; }
   bool overflow() const { return overflow_; }
+  const std::string& too_deep() const { return too_deep_; }
   // The field being read: "benchmarks[3].real_time". An open array's last element is the
   // open value inside it, except in the innermost, whose next element is being read.
   std::string path() const {
@@ -218,6 +219,13 @@ class Builder {
     return true;
   }
   bool open(json&& container) {
+    // Each open level costs memory here and in the document: a file of ten million '['
+    // would cost gigabytes before anything could refuse it.
+    if (open_.size() >= kMaxJsonDepth) {
+      too_deep_ = path();
+      if (too_deep_.empty()) too_deep_ = "(top level)";
+      return false;  // refused: fail_to_parse names it
+    }
     open_.push_back({place(std::move(container)), "", ""});
     return true;
   }
@@ -231,6 +239,7 @@ class Builder {
   const JsonArraySink* sink_;
   DuplicateKeys* duplicates_;
   std::string duplicate_;     // the path of a key given twice where that is refused
+  std::string too_deep_;      // the path of the value opened beyond kMaxJsonDepth
   std::size_t streamed_ = 0;  // elements of the sink's array handed on so far
   std::size_t next_ = 0;
   json root_;
@@ -264,6 +273,17 @@ std::string other_format_hint(std::string_view text) {
   if (!builder.duplicate().empty())
     throw InputError(fmt::format("{}: {}: key given twice in one object (which value is meant?)",
                                  origin, builder.duplicate()));
+  if (!builder.too_deep().empty()) {
+    // The path is a long run of "[0]": its start says where, the depth says what.
+    std::string where = builder.too_deep();
+    if (const std::size_t cut = where.find_last_of("[.", 60);
+        where.size() > 60 && cut != std::string::npos && cut > 0)
+      where = where.substr(0, cut) + "...";
+    throw InputError(
+        fmt::format("{}: {}: arrays and objects nested more than {} deep (Ridgeline's and Google "
+                    "Benchmark's documents nest fewer than 10)",
+                    origin, where, kMaxJsonDepth));
+  }
   if (builder.overflow()) {
     const std::string path = builder.path();
     throw InputError(fmt::format("{}: {}: number {} is too large for a double", origin,

@@ -164,6 +164,9 @@ std::optional<Run> read_run_rows_fast(const std::filesystem::path& file, const s
   try {
     Bytes b(file);
     simdjson::dom::parser parser;
+    // Shallower than the other reader's bound (a row sits two levels down in the document):
+    // a row deeper than this is left to that reader, which refuses it or reads it.
+    if (parser.allocate(4096, kMaxJsonDepth / 2) != simdjson::SUCCESS) throw GiveUp{};
     nlohmann::json top = nlohmann::json::object();
     std::vector<std::uint64_t> prints;
     b.expect('{');

@@ -139,6 +139,26 @@ TEST(JsonText, AKeyGivenAgainKeepsItsFirstValueAndIsNotedOrRefused) {
             "in.json: rows: key given twice in one object (which value is meant?)");
 }
 
+TEST(JsonText, NestingDeeperThanTheBoundIsRefusedNamingWhereAndTheDepth) {
+  // At the bound: read. One deeper, or ten million deeper (gigabytes before the bound):
+  // one line naming the field and the depth.
+  const auto nested = [](std::size_t depth) {
+    return "{\"junk\": " + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
+  };
+  EXPECT_NO_THROW(parse_json_text(nested(kMaxJsonDepth), "in.json"));
+  const std::string expected =
+      "in.json: junk[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]...: arrays and "
+      "objects nested more than 128 deep (Ridgeline's and Google Benchmark's documents nest "
+      "fewer than 10)";
+  EXPECT_EQ(parse_error(nested(kMaxJsonDepth + 1)), expected);
+  EXPECT_EQ(parse_error("{\"junk\": " + std::string(10'000'000, '[')), expected);
+  // Through the reader that rewrites Google Benchmark's NaN too.
+  EXPECT_EQ(parse_error("{\"nan\": NaN, \"x\": [{\"y\": " + std::string(1000, '[')),
+            "in.json: x[0].y[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]...: arrays and "
+            "objects nested more than 128 deep (Ridgeline's and Google Benchmark's documents "
+            "nest fewer than 10)");
+}
+
 TEST(JsonText, StrictTextIsParsedAsItIsWithTheSameErrors) {
   // Nothing to rewrite: byte positions are the text's own; a tab inside a string is a raw
   // control character and still read.

@@ -117,6 +117,32 @@ TEST_F(RunRowsFast, WhatItGivesUpOnIsReadByTheOtherReaderWithNoRowTwice) {
   }
 }
 
+TEST_F(RunRowsFast, NestingBeyondTheBoundIsRefusedWhereverItIs) {
+  // In a row (simdjson's own bound is lower: the other reader decides), in the context, at
+  // the top level: one line naming the file, where, and the depth; no row handed on twice.
+  const std::string deep = std::string(200, '[') + std::string(200, ']');
+  const std::string context = R"("context": {"date": "today"})";
+  for (const std::string& text :
+       {"{\"benchmarks\": [" + row("a") + ", " + row("b", ", \"deep\": " + deep) + "], " + context +
+            "}",
+        "{\"benchmarks\": [" + row("a") + "], \"context\": {\"deep\": " + deep + "}}",
+        "{\"benchmarks\": [" + row("a") + "], " + context + ", \"deep\": " + deep + "}"}) {
+    const fs::path f = write("deep.json", text);
+    const auto [rows, error] = read(f);
+    EXPECT_LE(rows.size(), 1u);
+    EXPECT_EQ(error.rfind(f.string() + ": ", 0), 0u) << error;
+    EXPECT_NE(error.find("deep[0][0]"), std::string::npos) << error;
+    EXPECT_NE(error.find("nested more than 128 deep"), std::string::npos) << error;
+  }
+  // Below the bound, and deeper than simdjson's: read, as the other reader reads it.
+  const std::string fine = std::string(100, '[') + std::string(100, ']');
+  const fs::path f = write(
+      "fine.json", "{\"benchmarks\": [" + row("a", ", \"deep\": " + fine) + "], " + context + "}");
+  const auto [rows, error] = read(f);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(rows.size(), 1u);
+}
+
 TEST_F(RunRowsFast, QuotesBackslashesAndBracketsInsideStringsAreText) {
   const fs::path f =
       write("escapes.json", "{\"context\": {\"host_name\": \"h \\\"}\\\\\"}, \"benchmarks\": [" +

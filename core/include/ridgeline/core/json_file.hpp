@@ -11,6 +11,10 @@
 
 namespace ridgeline {
 
+// How deep arrays and objects may nest in a document read: a hostile file of ten million '['
+// is refused at this depth, naming it, instead of costing gigabytes.
+inline constexpr std::size_t kMaxJsonDepth = 128;
+
 // Keys given more than once in one object. JSON leaves their meaning open, and Google
 // Benchmark writes them: a user counter named "real_time" or "iterations", or custom
 // context named like its own, follows its own field of that name, unchecked (fixture
@@ -26,7 +30,8 @@ struct DuplicateKeys {
 
 // Parses a JSON file; an unreadable, truncated or malformed file is an InputError naming
 // the file and the byte where parsing stopped, a number too large for a double names the
-// field, and so does a key given twice in one object. Accepts what Google Benchmark writes
+// field, and so does a key given twice in one object and a value nested deeper than
+// kMaxJsonDepth. Accepts what Google Benchmark writes
 // beyond strict JSON: `NaN`, `-NaN`,
 // `Infinity` and `-Infinity` (kept as non-finite doubles: values it could not compute)
 // and raw control characters inside strings.

@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "json_fields.hpp"
+#include "machine_limits.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
@@ -21,18 +24,17 @@ Device device_of(const JsonFields& f) {
   return f.word_or("device", parse_device, Device::cpu);  // files from before the GPU ceilings
 }
 
-// A rate or a time: a number, and never negative.
-double non_negative(const JsonFields& f, const char* key) {
-  const double x = f.number(key);
-  if (x < 0) f.fail(key, "must not be negative");
-  return x;
+// A sweep's rate: a finite number, not negative, at most kMaxRate.
+bool is_rate(const json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 &&
+         v.get<double>() <= detail::kMaxRate;
 }
 
 template <typename T, typename F>
 std::vector<T> read_array(const JsonFields& f, const char* key, F&& one) {
   std::vector<T> out;
   if (!f.has(key)) return out;
-  const json& items = f.array(key);
+  const json& items = detail::bounded_array(f, key);
   for (std::size_t i = 0; i < items.size(); ++i)
     out.push_back(one(JsonFields(items[i], f.origin(), fmt::format("{}[{}]", f.child(key), i))));
   return out;
@@ -182,19 +184,19 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.cpu_vendor = cpu.string_or("vendor", "");
   m.cpu_family = static_cast<int>(cpu.integer_or("family", 0));
   m.cpu_model_number = static_cast<int>(cpu.integer_or("model_number", 0));
-  m.cores = static_cast<int>(cpu.integer("cores"));
+  m.cores = detail::thread_count(cpu, "cores");
   if (cpu.has("isa"))
-    for (const auto& v : cpu.array("isa"))
+    for (const auto& v : detail::bounded_array(cpu, "isa"))
       if (v.is_string()) m.isa.push_back(v.get<std::string>());
-  m.measured_clock_hz = cpu.number_or("measured_clock_hz", 0);
+  m.measured_clock_hz = detail::clock_hz_or_zero(cpu, "measured_clock_hz");
   m.clock_method = cpu.string_or("clock_method", "");
   if (f.has("caches")) {
     JsonFields c = f.object("caches");
-    m.l1d_bytes = c.integer_or("l1d_bytes", 0);
-    m.l2_bytes = c.integer_or("l2_bytes", 0);
-    m.l3_bytes = c.integer_or("l3_bytes", 0);
+    m.l1d_bytes = detail::bytes_or_zero(c, "l1d_bytes");
+    m.l2_bytes = detail::bytes_or_zero(c, "l2_bytes");
+    m.l3_bytes = detail::bytes_or_zero(c, "l3_bytes");
   }
-  m.memory_bytes = static_cast<std::uint64_t>(f.integer_or("memory_bytes", 0));
+  m.memory_bytes = static_cast<std::uint64_t>(detail::bytes_or_zero(f, "memory_bytes"));
   m.byte_convention = f.string_or("byte_convention", "");
   m.compute = read_array<ComputeCeiling>(f, "compute", [](const JsonFields& c) {
     ComputeCeiling x;
@@ -202,11 +204,11 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.dtype = c.string("dtype");
     x.isa = c.string_or("isa", "");
     x.unit = c.string_or("unit", "FLOP/s");
-    x.per_second = non_negative(c, "per_second");
-    x.theoretical_per_second = c.number_or("theoretical_per_second", 0);
+    x.per_second = detail::positive_rate(c, "per_second");
+    x.theoretical_per_second = detail::non_negative_or(c, "theoretical_per_second");
     x.theoretical_reason = c.string_or("theoretical_reason", "");
-    x.clock_hz = c.number_or("clock_hz", 0);
-    x.threads = static_cast<int>(c.integer("threads"));
+    x.clock_hz = detail::clock_hz_or_zero(c, "clock_hz");
+    x.threads = detail::thread_count(c, "threads");
     x.source = source_of(c);
     x.device = device_of(c);
     x.method = c.string_or("method", "");
@@ -217,68 +219,71 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.level = c.string("level");
     x.kernel = c.string("kernel");
     x.isa = c.string_or("isa", "");  // machine files before the widths were measured
-    x.bytes_per_s = non_negative(c, "bytes_per_s");
-    x.working_set_bytes = c.integer_or("working_set_bytes", 0);
-    x.threads = static_cast<int>(c.integer("threads"));
+    x.bytes_per_s = detail::positive_rate(c, "bytes_per_s");
+    x.working_set_bytes = detail::bytes_or_zero(c, "working_set_bytes");
+    x.threads = detail::thread_count(c, "threads");
     x.source = source_of(c);
     x.device = device_of(c);
     x.method = c.string_or("method", "");
     x.widths = read_array<std::pair<std::string, double>>(c, "widths", [](const JsonFields& w) {
-      return std::pair{w.string("isa"), non_negative(w, "bytes_per_s")};
+      return std::pair{w.string("isa"), detail::positive_rate(w, "bytes_per_s")};
     });
     if (c.has("check")) {
       const JsonFields k = c.object("check");
-      x.check = CeilingCheck{k.string("tool"), k.string("test"), non_negative(k, "bytes_per_s"),
-                             k.integer_or("working_set_bytes", 0), non_negative(k, "ratio")};
+      x.check = CeilingCheck{
+          k.string("tool"), k.string("test"), detail::non_negative(k, "bytes_per_s"),
+          detail::bytes_or_zero(k, "working_set_bytes"), detail::non_negative(k, "ratio")};
     }
     return x;
   });
   m.overhead = read_array<OverheadCeiling>(f, "overhead", [](const JsonFields& c) {
-    return OverheadCeiling{c.string("name"), c.number("seconds"), source_of(c), device_of(c),
-                           c.string_or("method", "")};
+    return OverheadCeiling{c.string("name"),
+                           detail::non_negative(c, "seconds", detail::kMaxSeconds), source_of(c),
+                           device_of(c), c.string_or("method", "")};
   });
   m.sweeps = read_array<MemorySweep>(f, "sweeps", [](const JsonFields& w) {
     MemorySweep x;
     x.kernel = w.string("kernel");
     x.isa = w.string_or("isa", "");
-    x.threads = static_cast<int>(w.integer("threads"));
-    for (const auto& v : w.array("working_set_bytes")) {
-      if (!v.is_number_integer() || v.get<std::int64_t>() <= 0)
-        w.fail("working_set_bytes", "must hold positive integers");
+    x.threads = detail::thread_count(w, "threads");
+    for (const auto& v : detail::bounded_array(w, "working_set_bytes")) {
+      if (!v.is_number_integer() || v.get<std::int64_t>() <= 0 ||
+          v.get<std::int64_t>() > detail::kMaxBytes)
+        w.fail("working_set_bytes",
+               fmt::format("must hold integers from 1 to {}", detail::kMaxBytes));
       x.working_set_bytes.push_back(v.get<std::int64_t>());
     }
-    for (const auto& v : w.array("bytes_per_s")) {
-      if (!v.is_number() || v.get<double>() < 0)
-        w.fail("bytes_per_s", "must hold numbers that are not negative");
+    for (const auto& v : detail::bounded_array(w, "bytes_per_s")) {
+      if (!is_rate(v)) w.fail("bytes_per_s", "must hold finite numbers that are not negative");
       x.bytes_per_s.push_back(v.get<double>());
     }
     if (x.bytes_per_s.size() != x.working_set_bytes.size())
       w.fail("bytes_per_s", "needs one rate per working set");
     if (w.has("passes"))
-      for (const auto& pass : w.array("passes")) {
+      for (const auto& pass : detail::bounded_array(w, "passes", detail::kMaxSweepPasses)) {
         std::vector<double> rates;
-        if (pass.is_array())
+        if (pass.is_array() && pass.size() == x.working_set_bytes.size())
           for (const auto& v : pass)
-            if (v.is_number() && v.get<double>() >= 0) rates.push_back(v.get<double>());
+            if (is_rate(v)) rates.push_back(v.get<double>());
         if (!pass.is_array() || rates.size() != x.working_set_bytes.size())
           w.fail("passes",
                  "must hold one array of rates that are not negative per pass, one "
                  "rate per working set");
         x.passes.push_back(std::move(rates));
       }
-    x.noise = w.number_or("noise", 0);
+    x.noise = detail::non_negative_or(w, "noise");
     return x;
   });
   m.levels = read_array<MeasuredLevel>(f, "levels", [](const JsonFields& l) {
     MeasuredLevel x;
     x.name = l.string("name");
     x.kernel = l.string_or("kernel", "");
-    x.threads = static_cast<int>(l.integer("threads"));
-    x.first_bytes = l.integer("first_bytes");
-    x.last_bytes = l.integer("last_bytes");
-    x.bytes_per_s = l.number("bytes_per_s");
-    x.capacity_bytes = l.integer_or("capacity_bytes", 0);
-    x.reported_bytes = l.integer_or("reported_bytes", 0);
+    x.threads = detail::thread_count(l, "threads");
+    x.first_bytes = detail::integer_in(l, "first_bytes", 0, detail::kMaxBytes);
+    x.last_bytes = detail::integer_in(l, "last_bytes", 0, detail::kMaxBytes);
+    x.bytes_per_s = detail::positive_rate(l, "bytes_per_s");
+    x.capacity_bytes = detail::bytes_or_zero(l, "capacity_bytes");
+    x.reported_bytes = detail::bytes_or_zero(l, "reported_bytes");
     x.disagrees = l.boolean_or("disagrees", false);
     // Older models: the measured size was used where it disagreed, the OS's elsewhere.
     const std::string decision = l.string_or(
@@ -291,33 +296,33 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   });
   if (f.has("gpus"))
     m.gpus = read_array<GpuDescription>(f, "gpus", [](const JsonFields& g) {
-      return GpuDescription{static_cast<int>(g.integer("index")),
-                            g.string("name"),
-                            g.string_or("compute_capability", ""),
-                            static_cast<int>(g.integer_or("multiprocessors", 0)),
-                            g.integer_or("memory_bytes", 0),
-                            g.integer_or("l2_bytes", 0),
-                            g.number_or("max_clock_hz", 0)};
+      return GpuDescription{
+          static_cast<int>(detail::integer_in(g, "index", 0, detail::kMaxThreads)),
+          g.string("name"),
+          g.string_or("compute_capability", ""),
+          static_cast<int>(detail::integer_in_or(g, "multiprocessors", 0, detail::kMaxThreads, 0)),
+          detail::bytes_or_zero(g, "memory_bytes"),
+          detail::bytes_or_zero(g, "l2_bytes"),
+          detail::clock_hz_or_zero(g, "max_clock_hz")};
     });
   m.gpu_reason = f.string_or("gpu_reason", "");
   m.check_reason = f.string_or("check_reason", "");
-  m.probe_seconds = f.number_or("probe_seconds", 0);
+  m.probe_seconds = detail::non_negative_or(f, "probe_seconds", detail::kMaxSeconds);
   m.phases = read_array<ProbePhase>(f, "phases", [](const JsonFields& p) {
-    return ProbePhase{p.string("name"), non_negative(p, "seconds")};
+    return ProbePhase{p.string("name"), detail::non_negative(p, "seconds", detail::kMaxSeconds)};
   });
   m.network = read_array<NetworkCeiling>(f, "network", [](const JsonFields& n) {
     NetworkCeiling x;
     x.scope = n.string("scope");
     x.device = device_of(n);
     x.pattern = n.string("pattern");
-    x.ranks = static_cast<int>(n.integer("ranks"));
-    if (x.ranks < 2)
-      n.fail("ranks", fmt::format("a network needs 2 ranks or more, got {}", x.ranks));
-    x.bytes = n.integer("bytes");
-    if (x.bytes <= 0) n.fail("bytes", fmt::format("must be positive, got {}", x.bytes));
-    x.seconds = non_negative(n, "seconds");
-    x.bytes_per_s = non_negative(n, "bytes_per_s");
-    x.bus_bytes_per_s = non_negative(n, "bus_bytes_per_s");
+    const std::int64_t ranks = n.integer("ranks");
+    if (ranks < 2) n.fail("ranks", fmt::format("a network needs 2 ranks or more, got {}", ranks));
+    x.ranks = detail::thread_count(n, "ranks");
+    x.bytes = detail::integer_in(n, "bytes", 1, detail::kMaxBytes);
+    x.seconds = detail::non_negative(n, "seconds", detail::kMaxSeconds);
+    x.bytes_per_s = detail::non_negative(n, "bytes_per_s");
+    x.bus_bytes_per_s = detail::non_negative(n, "bus_bytes_per_s");
     x.source = source_of(n);
     x.method = n.string_or("method", "");
     return x;
@@ -327,6 +332,14 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
 }
 
 MachineModel read_machine_file(const std::filesystem::path& file) {
+  // Refused before it is parsed: a file of a million levels would cost gigabytes first.
+  std::error_code ec;
+  if (const auto size = std::filesystem::file_size(file, ec);
+      !ec && size > detail::kMaxModelFileBytes)
+    throw InputError(fmt::format(
+        "{}: {:.0f} MiB, larger than any machine model (a probe writes well under 1 MiB; at "
+        "most {} MiB are read)",
+        file.string(), static_cast<double>(size) / (1 << 20), detail::kMaxModelFileBytes >> 20));
   return machine_from_json(read_json_file(file), file.string(), "");
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <vector>
 
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
@@ -142,7 +144,7 @@ TEST(MachineModelJson, EachWidthsRateAndThePhaseTimesRoundTripAndOlderModelsHave
   EXPECT_EQ(machine_from_json(j, "test", ""), m);
   nlohmann::json bad = j;
   bad["memory"][0]["widths"][2]["bytes_per_s"] = -1;
-  EXPECT_NE(error_reading(bad).find("memory[0].widths[2].bytes_per_s: must not be negative"),
+  EXPECT_NE(error_reading(bad).find("memory[0].widths[2].bytes_per_s: expected a rate above 0"),
             std::string::npos);
   bad = j;
   bad["phases"][0]["seconds"] = "slow";
@@ -193,8 +195,9 @@ TEST(MachineModelJson, TheNetworksCeilingsRoundTripAndOlderModelsHaveNone) {
       << error_reading(bad);
   bad = j;
   bad["network"][0]["bytes_per_s"] = -3;
-  EXPECT_NE(error_reading(bad).find("network[0].bytes_per_s: must not be negative"),
-            std::string::npos);
+  EXPECT_NE(
+      error_reading(bad).find("network[0].bytes_per_s: expected a number from 0 to 1e+18, got -3"),
+      std::string::npos);
 }
 
 TEST(MachineModel, PlacementUsesTheMeasuredCacheOnlyWhereHwlocIsMoreThan2xOff) {
@@ -224,8 +227,10 @@ TEST(MachineModelJson, ErrorsNameTheField) {
             std::string::npos);
   bad = j;
   bad["memory"][0]["bytes_per_s"] = -1;
-  EXPECT_NE(error_reading(bad).find("memory[0].bytes_per_s: must not be negative"),
-            std::string::npos);
+  EXPECT_NE(
+      error_reading(bad).find(
+          "memory[0].bytes_per_s: expected a rate above 0 and at most 1e+18 per second, got -1"),
+      std::string::npos);
   nlohmann::json two = read_json_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
   bad = two;
   bad["sweeps"][1]["bytes_per_s"].erase(0);
@@ -237,6 +242,78 @@ TEST(MachineModelJson, ErrorsNameTheField) {
   bad = j;
   bad["cpu"].erase("cores");
   EXPECT_NE(error_reading(bad).find("cpu.cores: missing"), std::string::npos);
+}
+
+TEST(MachineModelJson, ImplausibleNumbersAreRefusedNamingTheField) {
+  // A cache file anyone can edit is checked like any input: each of these is one line
+  // naming the field, never a model used.
+  const nlohmann::json j = read_json_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  const std::vector<std::tuple<std::string, nlohmann::json, std::string>> cases = {
+      {"/compute/0/per_second", 1e308,
+       "compute[0].per_second: expected a rate above 0 and at most 1e+18 per second, got 1e+308"},
+      {"/compute/0/per_second", 0, "compute[0].per_second: expected a rate above 0"},
+      {"/compute/1/clock_hz", -1e9, "compute[1].clock_hz: expected 0 (not measured) or a clock"},
+      {"/compute/1/threads", 0, "compute[1].threads: expected an integer from 1 to 1048576, got 0"},
+      {"/memory/3/bytes_per_s", -5e9, "memory[3].bytes_per_s: expected a rate above 0"},
+      {"/memory/3/threads", 1000000000, "memory[3].threads: expected an integer from 1 to"},
+      {"/cpu/cores", -5, "cpu.cores: expected an integer from 1 to 1048576, got -5"},
+      {"/cpu/measured_clock_hz", -1e9,
+       "cpu.measured_clock_hz: expected 0 (not measured) or a clock from 1e+07 to 1e+11 Hz, got "
+       "-1e+09"},
+      {"/caches/l2_bytes", -1, "caches.l2_bytes: expected an integer from 0 to"},
+      {"/memory_bytes", -4096, "memory_bytes: expected an integer from 0 to"},
+      {"/overhead/0/seconds", -1e-9, "overhead[0].seconds: expected a number from 0 to 86400"},
+      {"/levels/0/bytes_per_s", 1e300, "levels[0].bytes_per_s: expected a rate above 0"},
+      {"/levels/0/first_bytes", -7, "levels[0].first_bytes: expected an integer from 0 to"},
+      {"/sweeps/0/bytes_per_s/3", 1e300,
+       "sweeps[0].bytes_per_s: must hold finite numbers that are not negative"},
+      {"/sweeps/0/noise", -1, "sweeps[0].noise: expected a number from 0 to"},
+  };
+  for (const auto& [pointer, value, expected] : cases) {
+    SCOPED_TRACE(pointer);
+    nlohmann::json bad = j;
+    bad[nlohmann::json::json_pointer(pointer)] = value;
+    const std::string error = error_reading(bad);
+    EXPECT_NE(error.find(": " + expected), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  EXPECT_EQ(error_reading(j), "") << "every recorded model is plausible";
+  for (const char* name :
+       {"machine-zen4-vm.json", "machine-zen4-vm-passes.json", "machine-zen3-vm-levels.json"})
+    EXPECT_EQ(error_reading(read_json_file(std::string(RIDGELINE_FIXTURES) + "/" + name)), "")
+        << name;
+}
+
+TEST(MachineModelJson, ListsLongerThanAnyProbeWritesAreRefusedBeforeTheyCostMemory) {
+  const nlohmann::json j = read_json_file(RIDGELINE_FIXTURES "/machine-zen5-vm-levels.json");
+  nlohmann::json bad = j;
+  for (int i = 0; i < 5000; ++i) bad["levels"].push_back(j["levels"][0]);
+  EXPECT_NE(
+      error_reading(bad).find(": levels: 5020 entries, more than any probe writes (at most 4096)"),
+      std::string::npos)
+      << error_reading(bad);
+  bad = j;
+  for (int i = 0; i < 300; ++i) bad["sweeps"][0]["passes"].push_back(j["sweeps"][0]["bytes_per_s"]);
+  EXPECT_NE(error_reading(bad).find("sweeps[0].passes: 300 entries"), std::string::npos);
+  // A file larger than any model is refused before it is parsed.
+  const fs::path p =
+      fs::temp_directory_path() / ("ridgeline_machine_big_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream out(p);
+    nlohmann::json big = j;
+    big["why"] = std::string(std::size_t{17} << 20, 'x');
+    out << big.dump();
+  }
+  try {
+    read_machine_file(p);
+    ADD_FAILURE() << "read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              p.string() +
+                  ": 17 MiB, larger than any machine model (a probe writes well under "
+                  "1 MiB; at most 16 MiB are read)");
+  }
+  fs::remove(p);
 }
 
 TEST(MachineModelJson, RunsEmbedTheModelAndReadItBack) {

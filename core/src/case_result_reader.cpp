@@ -36,6 +36,19 @@ std::int64_t positive(const Fields& f, const char* key) {
   return v;
 }
 
+// Threads of one case: the largest machines have a few thousand hardware threads. A row's
+// time is per thread where Google Benchmark sums it: 10^9 threads would turn 100 ns into
+// 100 s per call.
+constexpr std::int64_t kMaxRowThreads = 65536;
+
+template <typename Fields>
+std::int64_t row_threads(const Fields& f, const char* key) {
+  const std::int64_t v = f.integer(key);
+  if (v < 1 || v > kMaxRowThreads)
+    f.fail(key, fmt::format("{} threads: expected 1 to {}", v, kMaxRowThreads));
+  return v;
+}
+
 // Schema 2: "params": {"dims": {"rows": 4096, ...}, "attrs": {"causal": "1"}}, checked
 // against the op's definition in this build.
 template <typename Fields>
@@ -89,7 +102,7 @@ CaseDetails details_from_json(const Fields& f) {
   d.problem.dtype = f.template word<DType>("dtype", parse_dtype);
   d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
   d.problem.pattern = f.string("pattern");
-  d.threads = static_cast<int>(positive(f, "threads"));
+  d.threads = static_cast<int>(row_threads(f, "threads"));
   if (f.has("fp_env")) d.fp_env = f.template word<FpEnv>("fp_env", parse_fp_env);
   if (f.has("cache")) d.cache = f.template word<CacheState>("cache", parse_cache_state);
   const Fields work = f.object("work");
@@ -174,8 +187,7 @@ CaseResult case_result_from(Value j, const std::string& origin, const std::strin
   r.per_family_instance_index = f.integer_or("per_family_instance_index", 0);
   r.repetitions = f.integer_or("repetitions", 1);
   r.repetition_index = f.integer_or("repetition_index", 0);
-  r.threads = f.integer_or("threads", 1);
-  r.iterations = f.integer_or("iterations", 0);
+  r.threads = f.has("threads") ? row_threads(f, "threads") : 1;
   r.error_occurred = f.boolean_or("error_occurred", false);
   r.error_message = f.string_or("error_message", "");
   r.skipped = f.boolean_or("skipped", false);
@@ -185,6 +197,14 @@ CaseResult case_result_from(Value j, const std::string& origin, const std::strin
   // readers treat them as not measured.
   const bool fit = r.run_type == "aggregate" && (f.has("big_o") || f.has("rms"));
   const bool untimed = fit || r.error_occurred || r.skipped;
+  // A time is per iteration: a timed row of no iterations measured nothing (errored and
+  // skipped rows have 0; a row without the field is read as before, its count unknown).
+  r.iterations = f.integer_or("iterations", 0);
+  if (f.has("iterations") && (r.iterations < 0 || (r.iterations == 0 && !untimed)))
+    f.fail("iterations",
+           fmt::format("{} iterations: a timed row needs at least 1 (a row that measured "
+                       "nothing says error_occurred or skipped)",
+                       r.iterations));
   constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
   r.real_time = untimed ? f.measured_or("real_time", kNone) : f.measured("real_time");
   r.cpu_time = untimed ? f.measured_or("cpu_time", kNone) : f.measured("cpu_time");

@@ -5,7 +5,11 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include "ridgeline/core/error.hpp"
+#include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 
 namespace ridgeline {
@@ -41,6 +45,39 @@ TEST(GoogleBenchmarkFiles, ReadsWhatGoogleBenchmarkWrites) {
     EXPECT_EQ(skipped, std::string(file).find("1.9") != std::string::npos ? 3 : 0);
     EXPECT_GT(control, 0);
   }
+}
+
+TEST(GoogleBenchmarkFiles, RowsOfNoIterationsOrImpossibleThreadCountsAreRefusedNamingTheRow) {
+  // A timed row of 0 or -1 iterations measured nothing; 10^9 threads would show its 100 ns
+  // as 100 s per call. Each is one line naming the row and the field.
+  const nlohmann::json j = read_json_file(fs::path(RIDGELINE_FIXTURES) / "gbench-1.9.5-rates.json");
+  std::size_t timed = 0;
+  while (j["benchmarks"][timed].value("error_occurred", false) ||
+         j["benchmarks"][timed].value("skipped", false))
+    ++timed;
+  const std::string row = "benchmarks[" + std::to_string(timed) + "]";
+  for (const auto& [key, value, expected] :
+       std::vector<std::tuple<std::string, nlohmann::json, std::string>>{
+           {"iterations", 0, "in.json: " + row + ".iterations: 0 iterations: a timed row needs"},
+           {"iterations", -1, "in.json: " + row + ".iterations: -1 iterations: a timed row needs"},
+           {"threads", 1000000000,
+            "in.json: " + row + ".threads: 1000000000 threads: expected 1 to 65536"},
+           {"threads", 0, "in.json: " + row + ".threads: 0 threads: expected 1 to 65536"}}) {
+    SCOPED_TRACE(key + "=" + value.dump());
+    nlohmann::json bad = j;
+    bad["benchmarks"][timed][key] = value;
+    try {
+      run_from_json(bad, "in.json");
+      ADD_FAILURE() << "read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(expected, 0), 0u) << e.what();
+    }
+  }
+  // An errored row may have no iterations: read as before.
+  nlohmann::json errored = j;
+  errored["benchmarks"][timed]["iterations"] = 0;
+  errored["benchmarks"][timed]["error_occurred"] = true;
+  EXPECT_NO_THROW(run_from_json(errored, "in.json"));
 }
 
 }  // namespace ridgeline

@@ -76,16 +76,20 @@ ReportInput report_input(const std::string& path, const std::string& machine_fil
     machine = run.context.machine;
     origin = "the model embedded in the run (" + machine->host + ", " + machine->date + ")";
   } else {
+    // A cache the user did not name: one that is refused is said, not fatal.
+    std::string why;
     std::error_code ec;
-    const auto cache = machine_cache_path();
-    if (std::filesystem::exists(cache, ec)) {
-      machine = read_machine_file(cache);
+    const bool cached = std::filesystem::exists(machine_cache_path(), ec);
+    machine = cached_machine(why);
+    if (machine)
       origin = "this machine's cached probe (" + machine->date +
                "): the run carries no machine model; give --machine for another machine";
-    } else {
+    else if (!cached)
       origin =
           "the run carries no machine model and none is cached here; give --machine machine.json";
-    }
+    else
+      origin = "the run carries no machine model and this machine's cached one is not used (" +
+               visible_line(why, 400) + "); give --machine machine.json";
   }
   // After every input is read: a bad one is the only line.
   for (const auto& note : run.notes) fmt::print(stderr, "ridgeline: note: {}\n", note);

@@ -29,12 +29,11 @@ std::string bytes_label(std::int64_t b) {
 // network's), else a bare one naming the host.
 MachineModel model_for_network() {
   std::error_code ec;
-  if (std::filesystem::exists(machine_cache_path(), ec)) {
-    try {
-      return read_machine_file(machine_cache_path());
-    } catch (const std::exception&) {  // a stale or foreign cache: the network alone
-    }
-  }
+  const bool cached = std::filesystem::exists(machine_cache_path(), ec);
+  std::string why;
+  if (auto m = cached_machine(why)) return *m;
+  if (cached)  // a refused or foreign cache: the network alone, and why
+    fmt::print(stderr, "ridgeline probe: the cached model is not used: {}\n", visible_line(why));
   const RunContext ctx = current_context();
   MachineModel m;
   m.date = ctx.date;

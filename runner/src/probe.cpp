@@ -164,14 +164,42 @@ std::string host_for_cache() {
 
 std::filesystem::path machine_cache_path() {
   std::filesystem::path base;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
     base = xdg;
-  else if (const char* home = std::getenv("HOME"); home && *home)
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
     base = std::filesystem::path(home) / ".cache";
-  else
-    base = std::filesystem::temp_directory_path();
+  } else {
+    // The last resort; temp_directory_path's own error ("filesystem error: ...") names
+    // neither the variable nor what to do.
+    std::error_code ec;
+    base = std::filesystem::temp_directory_path(ec);
+    const char* tmpdir = std::getenv("TMPDIR");
+    if (ec || ::access(base.c_str(), W_OK | X_OK) != 0)
+      throw InputError(fmt::format(
+          "no directory for this machine's cached model: HOME and XDG_CACHE_HOME are unset and "
+          "TMPDIR ({}) is not a writable directory; set HOME or XDG_CACHE_HOME to one",
+          tmpdir && *tmpdir ? tmpdir : "unset, so /tmp"));
+  }
   return base / "ridgeline" /
          ("machine-" + host_for_cache() + "-" + machine_fingerprint() + ".json");
+}
+
+std::optional<MachineModel> cached_machine(std::string& why) {
+  const std::filesystem::path cache = machine_cache_path();
+  std::error_code ec;
+  if (!std::filesystem::exists(cache, ec)) {
+    why = "none cached for this machine (" + cache.string() + ")";
+    return std::nullopt;
+  }
+  try {
+    MachineModel m = read_machine_file(cache);
+    if (m.fingerprint == machine_fingerprint()) return m;
+    why = fmt::format("{}: fingerprint {} is not this machine's ({}): another machine's model",
+                      cache.string(), m.fingerprint, machine_fingerprint());
+  } catch (const InputError& e) {
+    why = e.what();  // the file and the field
+  }
+  return std::nullopt;
 }
 
 MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progress) {
@@ -276,17 +304,15 @@ MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
     return probe_machine_isolated(options, progress);
   }
   const std::filesystem::path cache = machine_cache_path();
-  std::error_code ec;
-  if (!force && std::filesystem::exists(cache, ec)) {
-    try {
-      MachineModel m = read_machine_file(cache);
-      if (m.fingerprint == machine_fingerprint()) {
-        outcome = CacheOutcome::from_cache;
-        return m;
-      }
-    } catch (const InputError& e) {
-      progress(fmt::format("ignoring the cached machine model: {}", e.what()));
+  if (!force) {
+    std::string why;
+    if (auto m = cached_machine(why)) {
+      outcome = CacheOutcome::from_cache;
+      return *m;
     }
+    std::error_code ec;
+    if (std::filesystem::exists(cache, ec))
+      progress(fmt::format("re-measuring: the cached model is not used: {}", why));
   }
   const auto before = cache_stamp(cache);
   MachineModel m = probe_machine_isolated(options, progress);

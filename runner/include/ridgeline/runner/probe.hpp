@@ -44,13 +44,20 @@ std::string machine_fingerprint();
 CacheSizes cache_sizes_for_kernels(const MachineModel& machine, const CacheSizes& reported);
 
 // $XDG_CACHE_HOME/ridgeline (or ~/.cache/ridgeline)/machine-<host>-<fingerprint>.json: one per
-// host, so that the nodes of a cluster sharing a home directory each keep their own
+// host, so that the nodes of a cluster sharing a home directory each keep their own. With
+// neither variable set, under $TMPDIR (or /tmp); an InputError naming the variables where that
+// is no writable directory either.
 std::filesystem::path machine_cache_path();
 
-// The cached model of this machine, or a fresh probe written to the cache; `force`
-// re-measures; a partial probe (options.only) is measured and never cached. Of two probes
-// running at once, the first to finish is cached and the other is used only by its own
-// command (it says so through `progress`): the cache is always one whole model.
+// This machine's cached model, or nullopt and `why` not: none cached, or the file refused
+// (its name and the field: a cache is checked like any input), or another machine's.
+std::optional<MachineModel> cached_machine(std::string& why);
+
+// The cached model of this machine, or a fresh probe written to the cache (a cache that is
+// there but not used is said through `progress`, with why); `force` re-measures; a partial probe
+// (options.only) is measured and never cached. Of two probes running at once, the first to finish
+// is cached and the other is used only by its own command (it says so through `progress`): the
+// cache is always one whole model.
 enum class CacheOutcome { from_cache, cached, not_cached };
 MachineModel cached_or_probed_machine(bool force, const ProbeOptions& options,
                                       const ProbeProgress& progress, CacheOutcome& outcome);

@@ -1,7 +1,9 @@
 // ridgeline list: ops, kernels, BLAS libraries found on this machine, suites.
 #include <fmt/format.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "blas_probe.hpp"
 #include "commands.hpp"
@@ -100,6 +102,19 @@ int run_list(const ListOptions& opt) {
   const int cpus = usable_cpus();
   const GpuProbe& gpu = gpu_probe();
 
+  // Each library that does not load, by the kernels the catalog adds for it (its GEMM, its
+  // einsum lowerings, whatever comes next) rather than by spelling their backends.
+  std::map<std::string, const BlasProbe*> unloadable;
+  std::set<std::string> builtin;
+  const KernelCatalog without = KernelCatalog::with_builtin_kernels({});
+  for (const auto& k : without.kernels()) builtin.insert(k.id());
+  for (const auto& p : probes) {
+    if (p.loadable) continue;
+    const KernelCatalog with = KernelCatalog::with_builtin_kernels({p.spec});
+    for (const auto& k : with.kernels())
+      if (!builtin.count(k.id())) unloadable[k.id()] = &p;
+  }
+
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : catalog.kernels()) {
     // Availability for a small problem in the kernel's first dtype: the op's example, else
@@ -117,9 +132,8 @@ int run_list(const ListOptions& opt) {
     if (!s && k.device == Device::gpu && !gpu.available()) s.reason = "no GPU (see GPU below)";
     // A library that could not be loaded (its constructor aborted, its symbols are missing):
     // its kernel is not usable either, whatever the catalog lists.
-    for (const auto& p : probes)
-      if (!p.loadable && k.backend == "blas." + p.spec.name)
-        s = Support::no("its library is not loadable (see BLAS libraries below)");
+    if (const auto it = unloadable.find(k.id()); it != unloadable.end())
+      s = Support::no("its library does not load: " + it->second->error);
     nlohmann::json dtypes = nlohmann::json::array();
     for (DType d : k.dtypes) dtypes.push_back(std::string(to_string(d)));
     kernels.push_back({{"id", k.id()},

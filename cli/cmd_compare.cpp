@@ -64,17 +64,36 @@ int run_calibrate(const CompareOptions& opt, const ComparisonSettings& settings)
 std::vector<std::string> history_files(const std::vector<std::string>& given,
                                        std::vector<RunCases>& runs) {
   std::vector<std::string> files = given;
-  const bool folder = given.size() == 1 && std::filesystem::is_directory(given[0]);
+  std::error_code ec;
+  const bool folder = given.size() == 1 && std::filesystem::is_directory(given[0], ec);
+  // A file there that is not a run is left out, said, not fatal: so is an entry named .json
+  // that cannot be one (a symbolic link loop or to nothing, a FIFO, a directory).
+  std::vector<std::pair<std::filesystem::path, std::string>> skipped;
   if (folder) {
     files.clear();
-    for (const auto& e : std::filesystem::directory_iterator(given[0]))
-      if (e.is_regular_file() && e.path().extension() == ".json")
-        files.push_back(e.path().string());
+    std::filesystem::directory_iterator it(given[0], ec), end;
+    if (ec)
+      throw InputError(fmt::format("compare --history {}: cannot list the folder: {}",
+                                   visible_line(given[0], 300), ec.message()));
+    for (; it != end; it.increment(ec)) {
+      if (it->path().extension() != ".json") continue;
+      std::error_code kind;
+      const auto status = it->status(kind);  // through a link, as reading it would
+      if (kind)
+        skipped.emplace_back(it->path(), "cannot be followed: " + kind.message());
+      else if (!std::filesystem::is_regular_file(status))
+        skipped.emplace_back(it->path(), "not a regular file");
+      else
+        files.push_back(it->path().string());
+    }
+    if (ec)
+      throw InputError(fmt::format("compare --history {}: cannot list the folder: {}",
+                                   visible_line(given[0], 300), ec.message()));
     std::sort(files.begin(), files.end());
+    std::sort(skipped.begin(), skipped.end());
   }
   const std::vector<std::filesystem::path> paths(files.begin(), files.end());
-  if (folder) {  // a file there that is not a run is left out, said, not fatal
-    std::vector<std::pair<std::filesystem::path, std::string>> skipped;
+  if (folder) {
     runs = read_run_cases_skipping(paths, skipped);
     for (const auto& [file, why] : skipped) {
       fmt::print(stderr, "ridgeline compare: warning: {} left out of the history: {}\n",

@@ -74,6 +74,9 @@ TEST(EinsumOp, EachBadEquationOrExtentIsOneLineNamingIt) {
            {R"(equation="i1,jk->ik")" + ext, "'1' in the first operand is not an index"},
            {R"(equation="ij,jk->ik"/extents="i=2,j=3")", "index 'k' has no extent"},
            {R"(equation="ij,jk->ik"/extents="i=2,j=0,k=4")", "the extent of 'j' is '0'"},
+           {R"(equation="ij,jk->ik"/extents="i=2,j=9223372036854775808,k=4")",
+            "the extent of 'j' is '9223372036854775808': out of range (at most "
+            "9223372036854775807)"},
            {R"(equation="ij,jk->ik"/extents="i=2,j=3,k=4,q=5")", "'q' is given an extent but"},
            {R"(equation="ij,jk->ik"/extents="i=2,i=3,j=3,k=4")", "two extents"},
            {R"(equation="ij,jk->ik"/extents="ij=2")", "not index=extent"},

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -64,6 +65,11 @@ std::map<char, std::int64_t> parse_extents(std::string_view text, std::string& w
     std::int64_t value = 0;
     const std::string_view number = item.substr(2);
     const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (ec == std::errc::result_out_of_range && ptr == number.data() + number.size()) {
+      why = fmt::format("the extent of '{}' is '{}': out of range (at most {})", item[0], number,
+                        std::numeric_limits<std::int64_t>::max());
+      return {};
+    }
     if (ec != std::errc() || ptr != number.data() + number.size() || value < 1) {
       why = fmt::format("the extent of '{}' is '{}': a positive integer", item[0], number);
       return {};

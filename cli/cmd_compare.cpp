@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "comparison_options.hpp"
+#include "number_checks.hpp"
 #include "ridgeline/analysis/calibration.hpp"
 #include "ridgeline/analysis/run_comparison.hpp"
 #include "ridgeline/analysis/run_history.hpp"
@@ -202,7 +203,8 @@ Command add_compare_command(CLI::App& app) {
                 "run's date): each case's steps, and the newest run against the runs before it");
   sub->add_option("--last", opt->last,
                   "--history: how many runs before the newest are pooled as its baseline "
-                  "(default 5)");
+                  "(default 5)")
+      ->check(finite_between(1, 100000, "runs"));  // the number as written, not as converted
   sub->add_option("-o,--output", opt->output,
                   "The thresholds file --calibrate writes (default thresholds.json)");
   sub->add_option("--json", opt->json, "Also write the comparison as JSON");

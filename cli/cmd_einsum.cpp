@@ -114,7 +114,8 @@ Command add_einsum_command(CLI::App& app) {
   sub->add_option("--dims", opt->dims, "Each index's extent, e.g. b=8,t=1024,h=16,r=64,T=1024")
       ->required();
   sub->add_option("--dtype", opt->dtype, "f32 or f64")->capture_default_str();
-  sub->add_option("--threads", opt->threads, "Threads (default: every CPU this process may use)");
+  sub->add_option("--threads", opt->threads, "Threads (default: every CPU this process may use)")
+      ->check(finite_between(1, 65536, "threads"));  // the number as written, not as converted
   sub->add_option("-o,--output", opt->run.output, "The Run document")->capture_default_str();
   sub->add_option("--repetitions", opt->run.repetitions,
                   "Timed repetitions per lowering (default: the einsum suite's)")

@@ -1,5 +1,8 @@
 // The options of `ridgeline run` and `ridgeline profile`, with the Google Benchmark flags
 // that let tools written for benchmark binaries (compare.py) drive `ridgeline run`.
+#include <charconv>
+#include <cstdint>
+
 #include "number_checks.hpp"
 #include "run_support.hpp"
 
@@ -33,7 +36,9 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
       "last call left them), cold (flushed from every cache level before each call, untimed); "
       "the GPU is always cold");
   auto* layouts = sub->add_option("--layout", opt->plan.layouts, "Layouts: NN, NT, TN, TT");
-  sub->add_option("--threads", opt->plan.threads, "Thread counts")->delimiter(',');
+  sub->add_option("--threads", opt->plan.threads, "Thread counts")
+      ->delimiter(',')
+      ->check(finite_between(1, 1e9, "threads"));  // the type's bound; the CPUs' is checked later
   sub->add_option("--shape", opt->shapes, "Problem sizes: N or MxNxK (replaces the suite's sizes)")
       ->delimiter(',');
   sub->add_option("--params", opt->params,
@@ -54,11 +59,15 @@ void add_run_options(CLI::App* sub, RunOptions& o, bool with_output) {
       ->check(finite_between(0, 1e6, "seconds", true));
   sub->add_option("--seed", opt->settings.seed, "Seed of the random inputs (0 to 2^64 - 1)")
       ->capture_default_str()
-      ->check(CLI::Validator(  // "-1" would wrap to 2^64 - 1
+      ->check(CLI::Validator(  // "-1" would wrap to 2^64 - 1, 2^64 to 0
           [](const std::string& text) {
-            return text.find('-') == std::string::npos
-                       ? std::string()
-                       : "'" + text + "' is negative: a seed is a whole number from 0 to 2^64 - 1";
+            std::uint64_t seed = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+            if (text.find('-') != std::string::npos)
+              return "'" + text + "' is negative: a seed is a whole number from 0 to 2^64 - 1";
+            if (ec == std::errc::result_out_of_range)
+              return "'" + text + "' is too large: a seed is a whole number from 0 to 2^64 - 1";
+            return std::string();
           },
           "SEED"));
   sub->add_option("--blas-lib", opt->blas_libs,

@@ -184,7 +184,8 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
   m.cpu_vendor = cpu.string_or("vendor", "");
   m.cpu_family = static_cast<int>(cpu.integer_or("family", 0));
   m.cpu_model_number = static_cast<int>(cpu.integer_or("model_number", 0));
-  m.cores = detail::thread_count(cpu, "cores");
+  // 0 where no host was probed: `probe --network` writes a model of the network alone.
+  m.cores = static_cast<int>(detail::integer_in(cpu, "cores", 0, detail::kMaxThreads));
   if (cpu.has("isa"))
     for (const auto& v : detail::bounded_array(cpu, "isa"))
       if (v.is_string()) m.isa.push_back(v.get<std::string>());

@@ -86,7 +86,7 @@ class MachineModels(Bounded):
 
     def test_an_implausible_cache_is_said_and_no_probe_means_no_probe(self):
         cache = self.cache_path()
-        for change, words in (({"cores": -5}, "cpu.cores: expected an integer from 1 to"),
+        for change, words in (({"cores": -5}, "cpu.cores: expected an integer from 0 to"),
                               ({"measured_clock_hz": -1e9}, "cpu.measured_clock_hz: expected 0"),
                               (None, "compute[0].per_second: expected a rate above 0 and at most "
                                      "1e+18 per second, got 1e+308")):

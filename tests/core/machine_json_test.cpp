@@ -256,7 +256,7 @@ TEST(MachineModelJson, ImplausibleNumbersAreRefusedNamingTheField) {
       {"/compute/1/threads", 0, "compute[1].threads: expected an integer from 1 to 1048576, got 0"},
       {"/memory/3/bytes_per_s", -5e9, "memory[3].bytes_per_s: expected a rate above 0"},
       {"/memory/3/threads", 1000000000, "memory[3].threads: expected an integer from 1 to"},
-      {"/cpu/cores", -5, "cpu.cores: expected an integer from 1 to 1048576, got -5"},
+      {"/cpu/cores", -5, "cpu.cores: expected an integer from 0 to 1048576, got -5"},
       {"/cpu/measured_clock_hz", -1e9,
        "cpu.measured_clock_hz: expected 0 (not measured) or a clock from 1e+07 to 1e+11 Hz, got "
        "-1e+09"},

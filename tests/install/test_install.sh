@@ -13,6 +13,18 @@ cmake -S "$source/tests/install" -B "$work/consumer" -G Ninja \
 cmake --build "$work/consumer" > "$work/build.log"
 "$work/consumer/read_run" "$source/tests/fixtures/run-smoke-f64-zen4-vm.json" | tee "$work/read.log"
 grep -q "results from" "$work/read.log"
+# Every installed binary's RUNPATH: absolute, outside the build and source trees (#62: an
+# empty entry is the working directory to the loader).
+for bin in "$work/prefix/bin/"*; do
+  runpath=$(readelf -d "$bin" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]$/\2/p')
+  IFS=: read -r -a entries <<<"$runpath:"
+  for entry in "${entries[@]}"; do
+    case "$entry" in
+      /*) case "$entry/" in "$source"/* | "$build"/*) echo "$bin: RUNPATH '$runpath'" >&2; exit 1 ;; esac ;;
+      *) echo "$bin: RUNPATH '$runpath' has '$entry'" >&2; exit 1 ;;
+    esac
+  done
+done
 # The installed binary, moved away from the build, lists groups from PREFIX/share.
 mv "$work/prefix" "$work/moved"
 unset RIDGELINE_GROUPS_DIR

@@ -108,6 +108,14 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, s
     why = "no program to run";
     return std::nullopt;
   }
+  // A bare name is looked up here, in PATH's absolute directories only: execvp would also try
+  // an empty or relative element, the working directory.
+  const std::string program =
+      argv[0].find('/') == std::string::npos ? find_on_path(argv[0]) : argv[0];
+  if (program.empty()) {
+    why = fmt::format("cannot run {}: not found in PATH's absolute directories", argv[0]);
+    return std::nullopt;
+  }
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -119,7 +127,7 @@ std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, s
     ::dup2(fd, 1);
     ::dup2(fd, 2);
     if (fd > 2) ::close(fd);
-    ::execvp(args[0], args.data());
+    ::execv(program.c_str(), args.data());
     const std::string failed = fmt::format("cannot run {}: {}\n", argv[0], std::strerror(errno));
     if (::write(2, failed.data(), failed.size()) < 0) {
     }
@@ -147,7 +155,9 @@ std::string find_on_path(const std::string& program) {
   std::stringstream dirs(path);
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+    // An empty or relative element is the working directory, where nothing is run from.
+    if (dir.empty() || dir.front() != '/') continue;
+    const auto candidate = std::filesystem::path(dir) / program;
     std::error_code ec;
     if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
       return candidate.string();

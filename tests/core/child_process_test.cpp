@@ -4,6 +4,12 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "scratch_dir.hpp"
 
 namespace ridgeline {
 
@@ -56,6 +62,47 @@ TEST(RunProgram, AMissingOrKilledProgramIsAReason) {
   EXPECT_FALSE(run_program({}, why));
   EXPECT_NE(find_on_path("sh"), "");
   EXPECT_EQ(find_on_path("ridgeline-no-such-program"), "");
+}
+
+// A program planted in the working directory never runs, whatever PATH's empty or relative
+// elements say (#62): only its absolute directories are searched.
+class ProgramsOnPath : public ScratchDirTest {
+ protected:
+  ProgramsOnPath() : ScratchDirTest("ridgeline_path_") {}
+  void SetUp() override {
+    ScratchDirTest::SetUp();
+    const char* path = std::getenv("PATH");
+    saved_path_ = path ? path : "";
+    saved_dir_ = std::filesystem::current_path();
+    std::ofstream(dir_ / "ridgeline-planted-tool") << "#!/bin/sh\necho planted\n";
+    std::filesystem::permissions(dir_ / "ridgeline-planted-tool",
+                                 std::filesystem::perms::owner_all);
+    std::filesystem::current_path(dir_);
+  }
+  void TearDown() override {
+    ::setenv("PATH", saved_path_.c_str(), 1);
+    std::filesystem::current_path(saved_dir_);
+    ScratchDirTest::TearDown();
+  }
+  std::string saved_path_;
+  std::filesystem::path saved_dir_;
+};
+
+TEST_F(ProgramsOnPath, AnEmptyOrRelativeElementIsNeverSearched) {
+  for (const std::string& path :
+       {saved_path_ + ":", ":" + saved_path_, "." + (":" + saved_path_)}) {
+    ::setenv("PATH", path.c_str(), 1);
+    EXPECT_EQ(find_on_path("ridgeline-planted-tool"), "") << path;
+    std::string why;
+    EXPECT_FALSE(run_program({"ridgeline-planted-tool"}, why)) << path;
+    EXPECT_NE(why.find("not found in PATH's absolute directories"), std::string::npos) << why;
+    EXPECT_NE(find_on_path("sh"), "") << path;  // the absolute elements still are
+  }
+  ::setenv("PATH", (dir_.string() + ":" + saved_path_).c_str(), 1);  // named absolutely: found
+  std::string why;
+  const auto out = run_program({"ridgeline-planted-tool"}, why);
+  ASSERT_TRUE(out) << why;
+  EXPECT_EQ(out->output, "planted\n");
 }
 
 }  // namespace ridgeline

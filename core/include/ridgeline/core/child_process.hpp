@@ -22,11 +22,13 @@ struct ProgramOutput {
   std::string output;
 };
 
-// Runs argv[0] (looked up on PATH, no shell) with argv, its standard input closed, and
-// waits for it: nullopt with `why` set when it could not start or was killed by a signal.
+// Runs argv[0] (a path, or a name looked up by find_on_path; no shell) with argv, its
+// standard input closed, and waits for it: nullopt with `why` set when it could not start or
+// was killed by a signal.
 std::optional<ProgramOutput> run_program(const std::vector<std::string>& argv, std::string& why);
 
-// Where `program` is on PATH (an executable file), "" when it is not.
+// Where `program` is in PATH's absolute directories (an executable file), "" when it is not:
+// an empty or relative element of PATH (the working directory) is never searched.
 std::string find_on_path(const std::string& program);
 
 // Called first thing in a forked child: the kernel kills it (SIGKILL) when `parent` dies,

@@ -57,6 +57,10 @@ json to_json(const MachineModel& m) {
                        {"device", to_string(c.device)},
                        {"method", c.method},
                        {"source", std::string(to_string(c.source))}});
+  json absent = json::array();
+  for (const auto& a : m.absent_compute)
+    absent.push_back(
+        {{"name", a.name}, {"dtype", a.dtype}, {"unit", a.unit}, {"reason", a.reason}});
   for (const auto& c : m.memory) {
     json widths = json::array();
     for (const auto& [isa, rate] : c.widths)
@@ -147,6 +151,7 @@ json to_json(const MachineModel& m) {
       {"memory_bytes", m.memory_bytes},
       {"byte_convention", m.byte_convention},
       {"compute", compute},
+      {"absent_compute", absent},
       {"memory", memory},
       {"overhead", overhead},
       {"sweeps", sweeps},
@@ -214,6 +219,10 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.device = device_of(c);
     x.method = c.string_or("method", "");
     return x;
+  });
+  m.absent_compute = read_array<AbsentCeiling>(f, "absent_compute", [](const JsonFields& a) {
+    return AbsentCeiling{a.string("name"), a.string("dtype"), a.string_or("unit", "FLOP/s"),
+                         a.string("reason")};
   });
   m.memory = read_array<MemoryCeiling>(f, "memory", [](const JsonFields& c) {
     MemoryCeiling x;

@@ -45,7 +45,11 @@ std::vector<std::string> CpuFeatures::isa_list() const {
                                                 {avx512bw, "avx512bw"},
                                                 {avx512vl, "avx512vl"},
                                                 {avx512_bf16, "avx512_bf16"},
-                                                {avx512_vnni, "avx512_vnni"}};
+                                                {avx512_vnni, "avx512_vnni"},
+                                                {avx512_fp16, "avx512_fp16"},
+                                                {amx_bf16, "amx_bf16"},
+                                                {amx_int8, "amx_int8"},
+                                                {amx_fp16, "amx_fp16"}};
   for (auto [on, name] : flags)
     if (on) list.emplace_back(name);
   return list;
@@ -65,6 +69,15 @@ const CpuFeatures& cpu_features() {
     f.avx512vl = __builtin_cpu_supports("avx512vl");
     f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
     f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
+    // Bits GCC 12's __builtin_cpu_supports does not name: CPUID leaf 7. AVX512-FP16 uses the
+    // zmm state whose saving avx512f's check already covers.
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid_max(0, nullptr) >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+      f.avx512_fp16 = f.avx512f && (d & (1u << 23));
+      f.amx_bf16 = d & (1u << 22);
+      f.amx_int8 = d & (1u << 25);
+      if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d)) f.amx_fp16 = a & (1u << 21);
+    }
     return f;
   }();
   return features;

@@ -245,7 +245,12 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   std::vector<int> thread_counts{1};
   if (cores > 1) thread_counts.push_back(cores);
   for (const PeakSpec& spec : peak_specs()) {
-    if (!spec.available(features) || !wanted(spec.name)) continue;
+    if (!wanted(spec.name)) continue;
+    if (const std::string why = spec.absent(features); !why.empty()) {
+      m.absent_compute.push_back({spec.name, spec.dtype, spec.unit, why});
+      progress(fmt::format("{:<20} absent: {}", spec.name, why));
+      continue;
+    }
     std::string why;
     const auto per_cycle = design_ops_per_cycle(id, spec, why);
     for (int threads : thread_counts) {
@@ -255,6 +260,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       c.isa = spec.isa;
       c.unit = spec.unit;
       c.threads = threads;
+      if (spec.method) c.method = spec.method();
       const PeakMeasurement peak =
           measure_peak(spec, threads, opt.seconds_per_measurement, opt.trials);
       c.per_second = peak.per_second;

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 
+#include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 
 namespace ridgeline {
@@ -65,6 +68,69 @@ TEST(CoreDesigns, ArmRowsAndUnknownDesignsAndUnclaimedClasses) {
             std::string::npos)
       << why;
   EXPECT_EQ(core_design_name({"HygonGenuine", 0x18, 0}), "");
+}
+
+CpuIdentity recorded(const std::string& name) {
+  std::ifstream in(std::string(RIDGELINE_FIXTURES) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_FALSE(text.str().empty()) << name;
+  return cpu_identity_from_text(text.str());
+}
+
+// Every recording: who it is, and the matrix engine and fp16 rates claimed only for a core
+// that has them. The AMX VM reports a desktop model number (0xA7): known by its features.
+TEST(CoreDesigns, EachRecordedMachineIsIdentifiedAndItsEnginesClaimedOnlyWhereThere) {
+  const CpuIdentity amx_vm = recorded("recording-intel-amx-vm-cpuinfo.txt");
+  EXPECT_EQ(amx_vm.vendor, "GenuineIntel");
+  EXPECT_EQ(amx_vm.family, 6);
+  EXPECT_EQ(amx_vm.model, 167);
+  EXPECT_TRUE(amx_vm.amx_bf16);
+  EXPECT_TRUE(amx_vm.avx512_fp16);
+  EXPECT_NE(core_design_name(amx_vm).find("identified by its AMX-BF16"), std::string::npos)
+      << core_design_name(amx_vm);
+  const CpuIdentity emr_vm = recorded("recording-intel-emr-vm-lscpu.txt");
+  EXPECT_EQ(emr_vm.model, 207);
+  EXPECT_EQ(core_design_name(emr_vm), "Intel Emerald Rapids");
+  for (const CpuIdentity& intel : {amx_vm, emr_vm}) {
+    EXPECT_EQ(per_cycle(intel, "bf16.amx"), 1024);  // one 16,384-FLOP TDPBF16PS in 16 cycles
+    EXPECT_EQ(per_cycle(intel, "i8.amx"), 2048);
+    EXPECT_EQ(per_cycle(intel, "f16.avx512fp16"), 128);  // twice f32's 64
+    EXPECT_EQ(per_cycle(intel, "f32.avx512.fma"), 64);
+  }
+  const CpuIdentity zen3 = recorded("recording-zen3-vm-cpuinfo.txt");
+  const CpuIdentity zen5 = recorded("recording-zen5-vm-lscpu.txt");
+  EXPECT_EQ(core_design_name(zen3), "AMD Zen 3");
+  EXPECT_EQ(core_design_name(zen5), "AMD Zen 5");
+  for (const CpuIdentity& amd : {zen3, zen5}) {
+    EXPECT_FALSE(amd.amx_bf16);
+    std::string why;
+    EXPECT_FALSE(design_ops_per_cycle(amd, spec("bf16.amx"), why));
+    EXPECT_NE(why.find("not in the table"), std::string::npos) << why;
+  }
+  // Ice Lake server has AVX-512 but neither AMX nor FP16: nothing claimed.
+  std::string why;
+  EXPECT_FALSE(design_ops_per_cycle({"GenuineIntel", 6, 0x6a}, spec("f16.avx512fp16"), why));
+}
+
+// A unit this CPU lacks is absent with the reason; one it has is present. What CPUID says is
+// read here beside what the probe's spec says, so the test holds on every machine.
+TEST(CoreDesigns, AnAbsentUnitSaysWhy) {
+  const CpuFeatures& f = cpu_features();
+  const AmxSupport& amx = amx_support();
+  EXPECT_EQ(spec("bf16.amx").absent(f).empty(), amx.usable() && amx.bf16)
+      << spec("bf16.amx").absent(f);
+  EXPECT_EQ(spec("i8.amx").absent(f).empty(), amx.usable() && amx.int8);
+  EXPECT_EQ(spec("f16.avx512fp16").absent(f).empty(), f.avx512_fp16);
+  EXPECT_FALSE(spec("f16.amx").absent(f).empty());  // GCC 12 cannot build TDPFP16PS
+  if (!amx.tile) {
+    EXPECT_NE(amx.reason.find("CPUID"), std::string::npos) << amx.reason;
+  }
+  if (amx.usable()) {
+    EXPECT_EQ(amx.palette.bytes_per_row, 64);
+    EXPECT_GE(amx.palette.max_rows, 16);
+    EXPECT_GE(amx.palette.max_names, 8);
+  }
 }
 
 // The clock around the loop is this machine's (a sanity range, not a benchmark), and the

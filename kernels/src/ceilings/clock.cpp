@@ -1,8 +1,11 @@
 #include <cpuid.h>
 #include <omp.h>
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
@@ -25,6 +28,35 @@ CpuIdentity cpu_identity() {
     id.family = base_family == 0xf ? base_family + ext_family : base_family;
     id.model =
         (base_family == 0x6 || base_family == 0xf) ? (ext_model << 4) + base_model : base_model;
+  }
+  id.amx_bf16 = cpu_features().amx_bf16;
+  id.avx512_fp16 = cpu_features().avx512_fp16;
+  return id;
+}
+
+CpuIdentity cpu_identity_from_text(const std::string& text) {
+  CpuIdentity id;
+  std::istringstream in(text);
+  std::string line;
+  bool flags_read = false;
+  while (!flags_read && std::getline(in, line)) {  // the first CPU's block
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    // "cpu family" (cpuinfo) and "CPU family" (lscpu) alike: lower case, no spaces or '_'.
+    std::string key;
+    for (char c : line.substr(0, colon))
+      if (c != ' ' && c != '\t' && c != '_') key += static_cast<char>(std::tolower(c));
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    const std::string value = start == std::string::npos ? "" : line.substr(start);
+    if (key == "vendorid") id.vendor = value;
+    if (key == "cpufamily") id.family = std::atoi(value.c_str());
+    if (key == "model") id.model = std::atoi(value.c_str());
+    if (key == "flags") {
+      const std::string flags = " " + value + " ";
+      id.amx_bf16 = flags.find(" amx_bf16 ") != std::string::npos;
+      id.avx512_fp16 = flags.find(" avx512_fp16 ") != std::string::npos;
+      flags_read = true;
+    }
   }
   return id;
 }

@@ -4,30 +4,48 @@
 #include <chrono>
 
 #include "peak_kernels.hpp"
+#include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 
 namespace ridgeline {
 
 namespace {
-bool always(const CpuFeatures& f) {
-  return f.has_avx2_fma();
+std::string always(const CpuFeatures&) {
+  return "";  // an x86-64-v3 CPU, which main() checked
 }
-bool avx512(const CpuFeatures& f) {
-  return f.has_avx512();
+std::string avx512(const CpuFeatures& f) {
+  return f.has_avx512() ? "" : "no AVX-512 (F, DQ, BW and VL)";
 }
-bool avx512_bf16(const CpuFeatures& f) {
-  return f.has_avx512() && f.avx512_bf16;
+std::string avx512_bf16(const CpuFeatures& f) {
+  return f.has_avx512() && f.avx512_bf16 ? "" : "no AVX512_BF16";
 }
-bool avx512_vnni(const CpuFeatures& f) {
-  return f.has_avx512() && f.avx512_vnni;
+std::string avx512_vnni(const CpuFeatures& f) {
+  return f.has_avx512() && f.avx512_vnni ? "" : "no AVX512_VNNI";
+}
+std::string avx512_fp16(const CpuFeatures& f) {
+  return f.avx512_fp16 ? "" : "no AVX512-FP16: CPUID.(EAX=7,ECX=0):EDX[23] is clear";
+}
+std::string amx_bf16(const CpuFeatures&) {
+  return amx_support().reason_for("bf16");
+}
+std::string amx_int8(const CpuFeatures&) {
+  return amx_support().reason_for("i8");
+}
+std::string amx_fp16(const CpuFeatures&) {
+  const std::string why = amx_support().reason_for("f16");
+  // GCC 12 has no AMX-FP16 instructions (GCC 13 has): the loop cannot be built here.
+  return why.empty() ? "AMX-FP16 is present, but this build's compiler has no TDPFP16PS" : why;
 }
 }  // namespace
 
 const std::vector<PeakSpec>& peak_specs() {
   using namespace ceilings;
   // ops_per_instruction: an FMA is 2 FLOPs per lane; vdpbf16ps multiplies and adds 32
-  // bf16 pairs (64 FLOPs); vpdpbusd multiplies and adds 64 int8 pairs (128 OPs).
+  // bf16 pairs (64 FLOPs); vpdpbusd multiplies and adds 64 int8 pairs (128 OPs); fp16's
+  // vfmadd231ph has 32 lanes (64 FLOPs). A tile instruction multiplies a 16 x K tile by a
+  // K x 16 one: TDPBF16PS K = 32 bf16 (2 x 16 x 16 x 32 = 16,384 FLOPs), TDPBSSD K = 64 int8
+  // (32,768 OPs).
   static const std::vector<PeakSpec> specs{
       {"f64.scalar.fma", "f64", "scalar", "FLOP/s", 2, &always, &peak_f64_scalar_fma, 12},
       {"f32.scalar.fma", "f32", "scalar", "FLOP/s", 2, &always, &peak_f32_scalar_fma, 12},
@@ -38,6 +56,12 @@ const std::vector<PeakSpec>& peak_specs() {
       {"bf16.avx512.dpbf16", "bf16", "avx512_bf16", "FLOP/s", 64, &avx512_bf16,
        &peak_bf16_avx512_dot, 16},
       {"i8.avx512.vnni", "i8", "avx512_vnni", "OP/s", 128, &avx512_vnni, &peak_i8_avx512_vnni, 16},
+      {"f16.avx512fp16", "f16", "avx512_fp16", "FLOP/s", 64, &avx512_fp16, &peak_f16_avx512fp16_fma,
+       16},
+      {"bf16.amx", "bf16", "amx_bf16", "FLOP/s", 16384, &amx_bf16, &peak_bf16_amx, 4,
+       &peak_bf16_amx_method},
+      {"i8.amx", "i8", "amx_int8", "OP/s", 32768, &amx_int8, &peak_i8_amx, 4, &peak_i8_amx_method},
+      {"f16.amx", "f16", "amx_fp16", "FLOP/s", 16384, &amx_fp16, nullptr, 4},
   };
   return specs;
 }

@@ -33,6 +33,16 @@ struct ComputeCeiling {
   bool operator==(const ComputeCeiling&) const = default;
 };
 
+// A compute ceiling this machine or process cannot have, with why: a unit the CPU lacks
+// (the CPUID bit), or one it has that cannot run here (the kernel refused the AMX tiles).
+struct AbsentCeiling {
+  std::string name;    // "bf16.amx"
+  std::string dtype;   // "bf16"
+  std::string unit;    // "FLOP/s" or "OP/s"
+  std::string reason;  // "no AMX: CPUID.(EAX=7,ECX=0):EDX[24] (AMX-TILE) is clear"
+  bool operator==(const AbsentCeiling&) const = default;
+};
+
 // The same ceiling measured again by an independent tool in the same probe (likwid-bench's
 // kernel of the same kind and instruction width, at the same working set and threads).
 struct CeilingCheck {
@@ -184,6 +194,7 @@ struct MachineModel {
   std::uint64_t memory_bytes = 0;
   std::string byte_convention;  // how memory ceilings count bytes
   std::vector<ComputeCeiling> compute;
+  std::vector<AbsentCeiling> absent_compute;  // each class the probe knows but could not run
   std::vector<MemoryCeiling> memory;
   std::vector<OverheadCeiling> overhead;
   std::vector<MemorySweep> sweeps;

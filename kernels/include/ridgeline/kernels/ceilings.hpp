@@ -17,8 +17,15 @@ struct CpuIdentity {
   std::string vendor;  // "AuthenticAMD", "GenuineIntel"
   int family = 0;      // display family
   int model = 0;       // display model
+  // Features that name a core design where the family and model are a hypervisor's (the
+  // AMX VM reports model 0xA7, a desktop part's number, for a server core).
+  bool amx_bf16 = false;
+  bool avx512_fp16 = false;
 };
 CpuIdentity cpu_identity();
+// The same from /proc/cpuinfo's or lscpu's text (the vendor, family, model and flags of the
+// first CPU): for the recordings of other machines.
+CpuIdentity cpu_identity_from_text(const std::string& text);
 
 // Core clock of one thread: a chain of dependent integer adds (one cycle each on every
 // x86 core of the last decade) timed with the steady clock; the fastest of `trials`.
@@ -28,13 +35,18 @@ double measure_clock_hz(int trials = 9);
 struct PeakSpec {
   std::string name;   // "f64.avx512.fma"
   std::string dtype;  // "f64", "f32", "bf16", "i8"
-  std::string isa;    // "scalar", "avx2", "avx512", "avx512_bf16", "avx512_vnni"
+  std::string isa;    // "scalar", "avx2", "avx512", "avx512_bf16", "avx512_vnni", "avx512_fp16",
+                      // "amx_bf16", "amx_int8"
   std::string unit;   // "FLOP/s" or "OP/s"
   double ops_per_instruction;
-  bool (*available)(const CpuFeatures&);
+  // "" where this CPU and process can run it, else why not (the CPUID bit, the kernel's
+  // refusal): an absent ceiling is recorded with this reason, never silently left out.
+  std::string (*absent)(const CpuFeatures&);
   // Runs `iterations` iterations of independent instruction chains, returns a checksum.
   double (*run)(std::int64_t iterations);
   int instructions_per_iteration;
+  // How it was measured, where the name does not say (the tile loops' pattern); may be null.
+  std::string (*method)() = nullptr;
 };
 const std::vector<PeakSpec>& peak_specs();
 
@@ -55,7 +67,8 @@ PeakMeasurement measure_peak(const PeakSpec& spec, int threads, double seconds, 
 // nullopt with `why` set when the design or class is not in the table.
 std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpec& spec,
                                            std::string& why);
-// The design's name ("AMD Zen 5"), "" when it is not in the table.
+// The design's name ("AMD Zen 5"; for one known by its features, the name says so), "" when
+// it is not in the table.
 std::string core_design_name(const CpuIdentity& cpu);
 
 // Bandwidth kernels, counting bytes as STREAM and likwid-bench do: every array element

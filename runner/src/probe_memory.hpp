@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ridgeline/core/machine_model.hpp"
@@ -30,6 +31,12 @@ class PhaseTimer {
   MachineModel& m_;
   std::chrono::steady_clock::time_point last_;
 };
+
+// Where each level's ceilings are measured: the middle of its plateau in this thread count's
+// read sweep, and main memory at no less than 4x the largest cache's end (within the sweep's
+// budget). A level the sweep did not show gets none (`progress` says so).
+std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
+                                                               const ProbeProgress& progress);
 
 // For each thread count: the read and copy sweeps at the widest of `widths` (when any memory
 // ceiling is wanted), the levels in them beside hwloc's `caches`, and every wanted level's

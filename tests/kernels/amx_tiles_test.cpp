@@ -30,6 +30,17 @@ float from_bf16(std::uint16_t h) {
   return x;
 }
 
+// One product's tiles configured to fit: C (tile 0) rows x c_bytes, A (tile 4) rows x a_bytes,
+// B (tile 6) b_rows x c_bytes (B's rows hold a pair or quad of every column).
+AmxTileConfig product_tiles(int rows, int a_bytes, int b_rows, int c_bytes) {
+  AmxTileConfig config;
+  config.rows[0] = config.rows[4] = static_cast<unsigned char>(rows);
+  config.bytes_per_row[0] = config.bytes_per_row[6] = static_cast<unsigned short>(c_bytes);
+  config.bytes_per_row[4] = static_cast<unsigned short>(a_bytes);
+  config.rows[6] = static_cast<unsigned char>(b_rows);
+  return config;
+}
+
 // One multiply: C (rows x n) = A (rows x k) . B (k x n), with A's rows and B packed in the
 // tile layouts (B's row k/2 holds the pairs of every column), on tiles configured to fit.
 struct Bf16Problem {
@@ -57,12 +68,7 @@ struct Bf16Problem {
         for (int kk = 0; kk < k; ++kk) sum += double(am[m * k + kk]) * bm[kk * n + c];
         expected[m * n + c] = static_cast<float>(sum);
       }
-    config.rows[0] = static_cast<unsigned char>(rows);  // C
-    config.bytes_per_row[0] = static_cast<unsigned short>(n * 4);
-    config.rows[4] = static_cast<unsigned char>(rows);  // A
-    config.bytes_per_row[4] = static_cast<unsigned short>(k * 2);
-    config.rows[6] = static_cast<unsigned char>(k / 2);  // B
-    config.bytes_per_row[6] = static_cast<unsigned short>(n * 4);
+    config = product_tiles(rows, k * 2, k / 2, n * 4);
   }
   template <typename Tiles>
   std::vector<float> run() const {
@@ -105,12 +111,7 @@ struct I8Problem {
         for (int kk = 0; kk < k; ++kk) sum += am[m * k + kk] * bm[kk * n + c];
         expected[m * n + c] = static_cast<std::int32_t>(sum);
       }
-    config.rows[0] = static_cast<unsigned char>(rows);
-    config.bytes_per_row[0] = static_cast<unsigned short>(n * 4);
-    config.rows[4] = static_cast<unsigned char>(rows);
-    config.bytes_per_row[4] = static_cast<unsigned short>(k);
-    config.rows[6] = static_cast<unsigned char>(k / 4);
-    config.bytes_per_row[6] = static_cast<unsigned short>(n * 4);
+    config = product_tiles(rows, k, k / 4, n * 4);
   }
   template <typename Tiles>
   std::vector<std::int32_t> run() const {

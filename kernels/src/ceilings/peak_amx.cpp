@@ -6,11 +6,10 @@
 // the second ran at 93% of 1,024 bf16 FLOPs a cycle and the first at 37%; the probe keeps the
 // faster, measured once per process, and its method says which. Built with -mamx-tile
 // -mamx-bf16 -mamx-int8; called only where amx_support() found the tiles usable.
-#include <immintrin.h>
-
 #include <chrono>
 #include <cstdint>
 
+#include "../cpu/amx_hardware_tiles.hpp"
 #include "peak_kernels.hpp"
 #include "ridgeline/kernels/amx.hpp"
 
@@ -29,56 +28,49 @@ struct alignas(64) TileOperands {
   }
 };
 
-template <bool Int8>
-void tile_step(TilePattern pattern) {
-  // Four instructions an iteration either way: the spec counts four.
-  if (pattern == TilePattern::four_accumulators) {
-    if constexpr (Int8) {
-      _tile_dpbssd(0, 4, 6);
-      _tile_dpbssd(1, 4, 7);
-      _tile_dpbssd(2, 5, 6);
-      _tile_dpbssd(3, 5, 7);
-    } else {
-      _tile_dpbf16ps(0, 4, 6);
-      _tile_dpbf16ps(1, 4, 7);
-      _tile_dpbf16ps(2, 5, 6);
-      _tile_dpbf16ps(3, 5, 7);
-    }
-  } else {
-    if constexpr (Int8) {
-      _tile_dpbssd(0, 4, 6);
-      _tile_dpbssd(0, 4, 7);
-      _tile_dpbssd(0, 5, 6);
-      _tile_dpbssd(0, 5, 7);
-    } else {
-      _tile_dpbf16ps(0, 4, 6);
-      _tile_dpbf16ps(0, 4, 7);
-      _tile_dpbf16ps(0, 5, 6);
-      _tile_dpbf16ps(0, 5, 7);
-    }
+template <bool Int8, int C, int A, int B>
+void product(amx::AmxHardwareTiles& tiles) {
+  if constexpr (Int8)
+    tiles.dpbssd<C, A, B>();
+  else
+    tiles.dpbf16ps<C, A, B>();
+}
+
+// Four tile instructions an iteration either way (the spec counts four); the pattern is a
+// template argument, so the timed loop holds the instructions alone.
+template <bool Int8, TilePattern Pattern>
+double run_tiles(std::int64_t iterations) {
+  amx::AmxHardwareTiles tiles;
+  tiles.configure(AmxTileConfig::full_tiles());
+  const TileOperands operands(Int8 ? 0x0101 : 0x3C00);
+  tiles.zero<0>();
+  tiles.zero<1>();
+  tiles.zero<2>();
+  tiles.zero<3>();
+  tiles.load<4>(operands.words, 64);
+  tiles.load<5>(operands.words, 64);
+  tiles.load<6>(operands.words, 64);
+  tiles.load<7>(operands.words, 64);
+  constexpr bool four = Pattern == TilePattern::four_accumulators;
+  for (std::int64_t it = 0; it < iterations; ++it) {
+    product<Int8, 0, 4, 6>(tiles);
+    product<Int8, four ? 1 : 0, 4, 7>(tiles);
+    product<Int8, four ? 2 : 0, 5, 6>(tiles);
+    product<Int8, four ? 3 : 0, 5, 7>(tiles);
   }
+  alignas(64) std::int32_t out[16 * 16];
+  tiles.store<0>(out, 64);
+  const double first = out[0];
+  tiles.store<3>(out, 64);
+  tiles.release();
+  return first + out[255];
 }
 
 template <bool Int8>
 double run_tiles(std::int64_t iterations, TilePattern pattern) {
-  const AmxTileConfig config = AmxTileConfig::full_tiles();
-  _tile_loadconfig(&config);
-  const TileOperands operands(Int8 ? 0x0101 : 0x3C00);
-  _tile_zero(0);
-  _tile_zero(1);
-  _tile_zero(2);
-  _tile_zero(3);
-  _tile_loadd(4, operands.words, 64);
-  _tile_loadd(5, operands.words, 64);
-  _tile_loadd(6, operands.words, 64);
-  _tile_loadd(7, operands.words, 64);
-  for (std::int64_t it = 0; it < iterations; ++it) tile_step<Int8>(pattern);
-  alignas(64) std::int32_t out[16 * 16];
-  _tile_stored(0, out, 64);
-  const double first = out[0];
-  _tile_stored(3, out, 64);
-  _tile_release();
-  return first + out[255];
+  return pattern == TilePattern::one_accumulator
+             ? run_tiles<Int8, TilePattern::one_accumulator>(iterations)
+             : run_tiles<Int8, TilePattern::four_accumulators>(iterations);
 }
 
 // The faster pattern on this core, timed once (about 10 ms each).

@@ -9,29 +9,37 @@
 
 #include <cstddef>
 
-#include "cpu/amx_tiles.hpp"
+#include "amx_tiles.hpp"
 #include "ridgeline/kernels/amx.hpp"
 
-#define RIDGELINE_ANY_TILE(T, op, ...)                     \
-  if constexpr (T == 0) op(0, __VA_ARGS__);               \
-  else if constexpr (T == 1) op(1, __VA_ARGS__);          \
-  else if constexpr (T == 2) op(2, __VA_ARGS__);          \
-  else if constexpr (T == 3) op(3, __VA_ARGS__);          \
-  else if constexpr (T == 4) op(4, __VA_ARGS__);          \
-  else if constexpr (T == 5) op(5, __VA_ARGS__);          \
-  else if constexpr (T == 6) op(6, __VA_ARGS__);          \
-  else op(7, __VA_ARGS__)
+#define RIDGELINE_ANY_TILE(T, op, ...) \
+  if constexpr (T == 0)                \
+    op(0, __VA_ARGS__);                \
+  else if constexpr (T == 1)           \
+    op(1, __VA_ARGS__);                \
+  else if constexpr (T == 2)           \
+    op(2, __VA_ARGS__);                \
+  else if constexpr (T == 3)           \
+    op(3, __VA_ARGS__);                \
+  else if constexpr (T == 4)           \
+    op(4, __VA_ARGS__);                \
+  else if constexpr (T == 5)           \
+    op(5, __VA_ARGS__);                \
+  else if constexpr (T == 6)           \
+    op(6, __VA_ARGS__);                \
+  else                                 \
+    op(7, __VA_ARGS__)
 #define RIDGELINE_PRODUCT_IN(C, A, B, op, c, a, b) \
   if constexpr (C == c && A == a && B == b) op(c, a, b);
-#define RIDGELINE_PRODUCT_FOR_C(C, A, B, op, c)  \
-  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 4, 6)     \
-  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 4, 7)     \
-  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 5, 6)     \
+#define RIDGELINE_PRODUCT_FOR_C(C, A, B, op, c) \
+  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 4, 6)    \
+  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 4, 7)    \
+  RIDGELINE_PRODUCT_IN(C, A, B, op, c, 5, 6)    \
   RIDGELINE_PRODUCT_IN(C, A, B, op, c, 5, 7)
-#define RIDGELINE_PRODUCT(C, A, B, op)       \
-  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 0)    \
-  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 1)    \
-  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 2)    \
+#define RIDGELINE_PRODUCT(C, A, B, op)    \
+  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 0) \
+  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 1) \
+  RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 2) \
   RIDGELINE_PRODUCT_FOR_C(C, A, B, op, 3)
 
 namespace ridgeline::amx {
@@ -69,7 +77,9 @@ class AmxHardwareTiles {
     static_assert(in_register_plan(C, A, B));
     RIDGELINE_PRODUCT(C, A, B, _tile_dpbssd)
   }
-  void release() { _tile_release(); }
+  void release() {
+    _tile_release();
+  }
 };
 
 }  // namespace ridgeline::amx

@@ -54,7 +54,10 @@ std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineMode
           std::min<std::int64_t>(MemorySweepOptions{}.max_bytes,
                                  m.memory_bytes > 0 ? static_cast<std::int64_t>(m.memory_bytes / 4)
                                                     : MemorySweepOptions{}.max_bytes);
-      bytes = std::max(bytes, std::min(4 * largest_cache, budget));
+      // And never past the plateau's end: the sweep stops once main memory is flat (256 MiB
+      // on the AMX VM, where 4x its two-thread L3 step is 287 MiB), and a ceiling is taken
+      // only where the sweep saw the level.
+      bytes = std::min(std::max(bytes, std::min(4 * largest_cache, budget)), level->last_bytes);
     } else {
       largest_cache = std::max(
           largest_cache, level->capacity_bytes > 0 ? level->capacity_bytes : level->last_bytes);

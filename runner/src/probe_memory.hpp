@@ -34,7 +34,8 @@ class PhaseTimer {
 
 // Where each level's ceilings are measured: the middle of its plateau in this thread count's
 // read sweep, and main memory at no less than 4x the largest cache's end (within the sweep's
-// budget). A level the sweep did not show gets none (`progress` says so).
+// budget and the plateau the sweep found). A level the sweep did not show gets none
+// (`progress` says so).
 std::vector<std::pair<std::string, std::int64_t>> working_sets(const MachineModel& m, int threads,
                                                                const ProbeProgress& progress);
 

@@ -50,4 +50,34 @@ TEST(ProbeWorkingSets, MainMemoryIsMeasuredAtFourTimesTheLargestCache) {
   EXPECT_EQ(working_sets(m, 1, [](const std::string&) {})[3].second, 128 * MiB);
 }
 
+// The same recording's two-thread levels: the L3 step at 72 MiB, 4x of which (287 MiB) lies
+// past the end of the sweep (256 MiB, where main memory was flat): the ceiling stays inside
+// the plateau the sweep found, as every ceiling does.
+TEST(ProbeWorkingSets, MainMemoryStaysWithinThePlateauTheSweepFound) {
+  MachineModel m;
+  m.memory_bytes = std::uint64_t{16} << 30;
+  constexpr std::int64_t MiB = std::int64_t{1} << 20;
+  auto level = [](const char* name, std::int64_t first, std::int64_t last, std::int64_t step) {
+    MeasuredLevel l;
+    l.name = name;
+    l.kernel = "read";
+    l.threads = 2;
+    l.first_bytes = first;
+    l.last_bytes = last;
+    l.capacity_bytes = step;
+    return l;
+  };
+  m.levels = {
+      level("L1", 8 << 10, 80 << 10, 101 << 10), level("L2", 128 << 10, 1625 << 10, 3649 << 10),
+      level("L3", 8 * MiB, 64 * MiB, 73561 << 10), level("DRAM", 82570 << 10, 256 * MiB, 0)};
+  const auto sets = working_sets(m, 2, [](const std::string&) {});
+  ASSERT_EQ(sets.size(), 4u);
+  EXPECT_EQ(sets[3].first, "DRAM");
+  EXPECT_EQ(sets[3].second, 256 * MiB);
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    EXPECT_GE(sets[i].second, m.levels[i].first_bytes) << sets[i].first;
+    EXPECT_LE(sets[i].second, m.levels[i].last_bytes) << sets[i].first;
+  }
+}
+
 }  // namespace ridgeline

@@ -35,6 +35,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   c.add(&make_tiled_gemm);
   for (PackedIsa isa : {PackedIsa::avx512, PackedIsa::avx2})
     for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
+  for (bool threaded : {false, true}) c.add([=] { return make_packed_amx_gemm(threaded); });
   c.add(&make_eigen_gemm);
   for (const auto& spec : blas) c.add([=] { return make_blas_gemm(spec); });
   for (bool fused : {true, false}) c.add([=] { return make_gemm_bias_act(fused); });

@@ -6,6 +6,7 @@
 #include "../support/op_cases.hpp"
 #include "onednn/onednn_ops.hpp"
 #include "onednn_test_support.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 
 #ifndef RIDGELINE_ONEDNN_ENABLED
 #error "RIDGELINE_ONEDNN_ENABLED (0 or 1) comes from tests/CMakeLists.txt"
@@ -75,6 +76,56 @@ TEST(OnednnKernels, GemmBiasActPassesTheOpsReferenceOnAwkwardShapes) {
       EXPECT_EQ(v.disposition, Disposition::passed)
           << params << " threads=" << threads << ": " << v.message;
     }
+}
+
+// gemm.vendor.onednn on every dtype it declares, and its twin capped below AMX: the cap holds
+// only in a process whose oneDNN has chosen nothing yet; where oneDNN has run, the capped row
+// refuses with the reason rather than run on the tiles under its name.
+TEST(OnednnKernels, GemmRunsEachDtypeAndItsCappedTwinRefusesAfterOnednnRan) {
+  REQUIRE_ONEDNN();
+  const Problem p = make_problem("gemm", "m=37,n=53,k=29/layout=TN");
+  for (DType dtype : {DType::f32, DType::bf16, DType::i8}) {
+    Problem typed = p;
+    typed.dtype = dtype;
+    auto kernel = builtin_catalog().create("vendor.onednn", "gemm");
+    const Support s = kernel->supports(typed, 1);
+    if (!s) {
+      EXPECT_NE(s.reason.find("AVX-512"), std::string::npos) << s.reason;
+      continue;
+    }
+    const Validation v = test::run_and_validate(*kernel, typed, 1);
+    EXPECT_EQ(v.disposition, Disposition::passed) << to_string(dtype) << ": " << v.message;
+  }
+  Problem bf16 = p;
+  bf16.dtype = DType::bf16;
+  auto capped = builtin_catalog().create("vendor.onednn_avx512", "gemm");
+  const Support refused = capped->supports(bf16, 1);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.reason.find("process of its own"), std::string::npos) << refused.reason;
+}
+
+TEST(OnednnKernels, TheCappedGemmRunsBelowAmxInAProcessOfItsOwn) {
+  REQUIRE_ONEDNN();
+  if (!cpu_features().has_avx512())
+    GTEST_SKIP() << "oneDNN 2.6 runs a bf16 matmul only on AVX-512, which this CPU lacks";
+  Problem bf16 = make_problem("gemm", "m=37,n=53,k=29/layout=TN");
+  bf16.dtype = DType::bf16;
+  // "threadsafe": the child runs this test alone from the start, in a fresh process, so
+  // nothing before the statement has touched oneDNN there.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        auto k = builtin_catalog().create("vendor.onednn_avx512", "gemm");
+        if (!k->supports(bf16, 1)) std::exit(3);
+        const Validation v = test::run_and_validate(*k, bf16, 1);
+        const std::string impl = k->notes().at("implementation");
+        std::fprintf(stderr, "capped: %s\n", impl.c_str());
+        if (v.disposition != Disposition::passed || impl.find("amx") != std::string::npos)
+          std::exit(4);
+        // and now the uncapped row refuses in this process
+        std::exit(builtin_catalog().create("vendor.onednn", "gemm")->supports(bf16, 1) ? 5 : 0);
+      },
+      ::testing::ExitedWithCode(0), "capped: ");
 }
 
 TEST(OnednnKernels, AttentionWhoseScoresWouldNotFitIsRefusedBeforeAnythingIsAllocated) {

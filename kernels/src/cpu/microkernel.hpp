@@ -37,9 +37,12 @@ namespace ridgeline::packed {
 inline constexpr std::int64_t kNextEvery = 16;
 inline constexpr std::int64_t kLineBytes = 64;
 
-// k steps per packed group: pairs for bf16 (std::uint16_t bits), else 1.
+// k steps per packed group: pairs for bf16 (std::uint16_t bits), quads for int8 (the VNNI
+// order vpdpbusd and TDPBSSD take), else 1.
 template <typename In>
-inline constexpr int kGroup = std::is_same_v<In, std::uint16_t> ? 2 : 1;
+inline constexpr int kGroup = std::is_same_v<In, std::uint16_t> ? 2
+                              : std::is_same_v<In, std::int8_t> ? 4
+                                                                : 1;
 
 // In: A's, B's and the bias's element; Out: C's (f32 for bf16 inputs).
 template <typename In, typename Out = In>
@@ -69,6 +72,16 @@ struct MicroKernel {
   MicroKernelRowsFn<In, Out> rows;          // the last panel's rows where m % MR != 0
   MicroKernelEpilogueFn<In, Out> epilogue;  // nullptr where there is none (f64)
   PackPanelFn<In> pack;                     // pack_panel, or bf16's AVX-512 packing
+  // A matrix engine's kernel (amx_microkernel.hpp) differs in three ways, each defaulted here
+  // for the vector kernels: its A panels have a layout of their own (pack_a; nullptr: `pack`);
+  // the packed depth is a multiple of its tiles' k (k_block; the driver pads kc with zero
+  // steps and keeps its kc blocks multiples of it); and its registers are set up and
+  // released once per thread and run (begin and end, called by each thread of the driver
+  // around its share; nullptr: nothing to do).
+  PackPanelFn<In> pack_a = nullptr;
+  int k_block = kGroup<In>;
+  void (*begin)() = nullptr;
+  void (*end)() = nullptr;
 };
 
 MicroKernel<float> microkernel_f32_avx512();
@@ -80,6 +93,14 @@ MicroKernel<float> microkernel_f32_avx2();
 MicroKernel<double> microkernel_f64_avx2();
 // Needs AVX512_BF16 (vdpbf16ps) besides AVX-512; the caller checks CPUID.
 MicroKernel<std::uint16_t, float> microkernel_bf16_avx512();
+// AMX (amx_microkernel.hpp): 32 x 32 blocks of C in tiles; bf16 with the gemm_bias_act
+// epilogue, int8 into i32 without one. On the instructions, which need AMX-BF16 or AMX-INT8
+// usable (amx_support(); the caller checks), and on the tile model, which runs anywhere.
+inline constexpr int amx_gemm_mr = 32, amx_gemm_nr = 32;
+MicroKernel<std::uint16_t, float> microkernel_bf16_amx();
+MicroKernel<std::int8_t, std::int32_t> microkernel_i8_amx();
+MicroKernel<std::uint16_t, float> microkernel_bf16_amx_model();
+MicroKernel<std::int8_t, std::int32_t> microkernel_i8_amx_model();
 
 // The epilogue's bias and activation as separate passes through memory, for the unfused
 // gemm_bias_act (the same vector code as the epilogue, so a fused/unfused comparison

@@ -28,12 +28,18 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   if (epilogue && !uk.epilogue)
     throw std::logic_error(std::string("micro-kernel ") + uk.name + " has no epilogue variant");
   if (epilogue && gather) throw std::logic_error("a gathered GEMM takes no epilogue");
+  if (gather && (uk.pack_a || uk.k_block != kGroup<In>))
+    throw std::logic_error(std::string("micro-kernel ") + uk.name +
+                           " packs a layout of its own, which a gathered GEMM does not");
   gather_ = gather;
   if (gather) plan_ = plan_gather(*gather, g.k, uk.mr, uk.nr, blocking.kc);
   g_ = g;
   uk_ = uk;
   threads_ = threads;
   b_ = blocking;
+  // Every kc block but the last a whole number of the micro-kernel's k blocks: a block padded
+  // in the middle of k would multiply zeros.
+  b_.kc = std::max<std::int64_t>(uk.k_block, b_.kc / uk.k_block * uk.k_block);
   epilogue_ = epilogue;
   // Cut m into a multiple of `threads` blocks (mr-aligned) that differ by at most one
   // micro-panel: no thread idles while another finishes a block, and no last block of a few
@@ -46,7 +52,7 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   m_blocks_ = blocks;
   b_.mc = (m_panels_ + blocks - 1) / blocks * uk.mr;  // the largest block
   const std::int64_t nc_padded = round_up(std::min(b_.nc, g.n), uk.nr);
-  const std::int64_t kc_padded = round_up(b_.kc, kGroup<In>);
+  const std::int64_t kc_padded = round_up(b_.kc, uk.k_block);
   // Two B blocks where several threads take more than one: a thread that finishes its share
   // of one block's products goes on to the next, packing its panels into the other buffer
   // while the others finish (docs/ladder-performance.md).
@@ -100,6 +106,13 @@ void wait_until(const std::atomic<std::int64_t>& a, std::int64_t value) {
 
 template <typename In, typename Out>
 void PackedGemm<In, Out>::body(int tid) {
+  if (uk_.begin) uk_.begin();
+  walk(tid);
+  if (uk_.end) uk_.end();
+}
+
+template <typename In, typename Out>
+void PackedGemm<In, Out>::walk(int tid) {
   const int MR = uk_.mr, NR = uk_.nr;
   In* a_pack = a_pack_[static_cast<std::size_t>(tid)].data.get();
   std::int64_t epoch = epoch_;
@@ -108,7 +121,7 @@ void PackedGemm<In, Out>::body(int tid) {
     const std::int64_t b_panels = (nc + NR - 1) / NR;
     for (std::int64_t pc = 0; pc < g_.k; pc += b_.kc, ++epoch) {
       const std::int64_t kc = std::min(b_.kc, g_.k - pc);
-      const std::int64_t kp = round_up(kc, kGroup<In>);  // the panels' padded depth
+      const std::int64_t kp = round_up(kc, uk_.k_block);  // the panels' padded depth
       const bool accumulate = pc > 0;
       // The epilogue goes where each tile is stored for the last time.
       const bool last = epilogue_ && pc + kc == g_.k;
@@ -192,14 +205,15 @@ void PackedGemm<In, Out>::pack_a_panel(std::int64_t i0, std::int64_t pc, std::in
     return;
   }
   const std::int64_t a_row = g_.ta ? 1 : g_.lda, a_col = g_.ta ? g_.lda : 1;
-  uk_.pack(g_.a + i0 * a_row + pc * a_col, a_row, a_col, mr, kc, uk_.mr, out);
+  (uk_.pack_a ? uk_.pack_a : uk_.pack)(g_.a + i0 * a_row + pc * a_col, a_row, a_col, mr, kc, uk_.mr,
+                                       out);
 }
 
 template <typename In, typename Out>
 void PackedGemm<In, Out>::pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc,
                                        std::int64_t kc, std::int64_t q, In* b_pack) {
   const int NR = uk_.nr;
-  const std::int64_t kp = round_up(kc, kGroup<In>);
+  const std::int64_t kp = round_up(kc, uk_.k_block);
   const std::int64_t j0 = jc + q * NR, lanes = std::min<std::int64_t>(NR, nc - q * NR);
   In* out = b_pack + q * kp * NR;
   if (gather_) {
@@ -275,5 +289,6 @@ void PackedGemm<In, Out>::edge_tile(std::int64_t kc, const In* a, const In* b, s
 template class PackedGemm<float>;
 template class PackedGemm<double>;
 template class PackedGemm<std::uint16_t, float>;
+template class PackedGemm<std::int8_t, std::int32_t>;
 
 }  // namespace ridgeline::packed

@@ -58,7 +58,8 @@ class PackedGemm {
   const Blocking& blocking() const { return b_; }
 
  private:
-  void body(int tid);
+  void body(int tid);  // the micro-kernel's begin, walk, end
+  void walk(int tid);  // the loops over blocks and panels
   // B's panel q of the kc x nc block at (pc, jc).
   void pack_b_panel(std::int64_t jc, std::int64_t nc, std::int64_t pc, std::int64_t kc,
                     std::int64_t q, In* b_pack);
@@ -105,5 +106,6 @@ class PackedGemm {
 extern template class PackedGemm<float>;
 extern template class PackedGemm<double>;
 extern template class PackedGemm<std::uint16_t, float>;
+extern template class PackedGemm<std::int8_t, std::int32_t>;
 
 }  // namespace ridgeline::packed

@@ -114,6 +114,8 @@ template void pack_panel<double>(const double*, std::int64_t, std::int64_t, std:
                                  std::int64_t, int, double*);
 template void pack_panel<std::uint16_t>(const std::uint16_t*, std::int64_t, std::int64_t,
                                         std::int64_t, std::int64_t, int, std::uint16_t*);
+template void pack_panel<std::int8_t>(const std::int8_t*, std::int64_t, std::int64_t, std::int64_t,
+                                      std::int64_t, int, std::int8_t*);
 template void pack_panel_gathered<float>(const float*, const std::int64_t*, const std::int64_t*,
                                          std::int64_t, std::int64_t, int, float*);
 template void pack_panel_gathered<double>(const double*, const std::int64_t*, const std::int64_t*,
@@ -121,5 +123,8 @@ template void pack_panel_gathered<double>(const double*, const std::int64_t*, co
 template void pack_panel_gathered<std::uint16_t>(const std::uint16_t*, const std::int64_t*,
                                                  const std::int64_t*, std::int64_t, std::int64_t,
                                                  int, std::uint16_t*);
+template void pack_panel_gathered<std::int8_t>(const std::int8_t*, const std::int64_t*,
+                                               const std::int64_t*, std::int64_t, std::int64_t, int,
+                                               std::int8_t*);
 
 }  // namespace ridgeline::packed

@@ -25,8 +25,8 @@ template <typename T>
 void pack_panel_avx512(const T* src, std::int64_t lane_stride, std::int64_t k_stride,
                        std::int64_t lanes, std::int64_t kc, int width, T* out);
 
-// The portable packing (panel_packing.cpp): float, double and bf16 bits (std::uint16_t); a
-// PackPanelFn (microkernel.hpp).
+// The portable packing (panel_packing.cpp): float, double, bf16 bits (std::uint16_t) and int8;
+// a PackPanelFn (microkernel.hpp).
 template <typename In>
 void pack_panel(const In* src, std::int64_t lane_stride, std::int64_t k_stride, std::int64_t lanes,
                 std::int64_t kc, int width, In* out);

@@ -30,13 +30,25 @@ class OmpThreads {
 };
 
 inline dnnl::memory::data_type data_type(DType d) {
-  return d == DType::bf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+  switch (d) {
+    case DType::bf16:
+      return dnnl::memory::data_type::bf16;
+    case DType::i8:
+      return dnnl::memory::data_type::s8;
+    case DType::i32:
+      return dnnl::memory::data_type::s32;
+    default:
+      return dnnl::memory::data_type::f32;
+  }
 }
 
-// The dtypes these ops take; anything else is refused before oneDNN sees it.
-inline std::string dtype_refusal(DType d) {
-  if (d == DType::f32 || d == DType::bf16) return {};
-  return fmt::format("{}: the oneDNN ops here take f32 or bf16", to_string(d));
+// The dtypes these ops take (f32 and bf16; the matmul on strided operands int8 too);
+// anything else is refused before oneDNN sees it.
+inline std::string dtype_refusal(DType d, bool int8_too = false) {
+  if (d == DType::f32 || d == DType::bf16 || (int8_too && d == DType::i8)) return {};
+  return fmt::format("{}: {}", to_string(d),
+                     int8_too ? "oneDNN's matmul here takes f32, bf16 or i8"
+                              : "the oneDNN ops here take f32 or bf16");
 }
 
 inline std::string describe(const dnnl::error& e) {
@@ -55,8 +67,13 @@ inline std::string check_positive(std::initializer_list<std::pair<const char*, s
 // Runs make() (which builds the Impl under the thread guard) and turns failures into the
 // reason: what oneDNN refuses (unimplemented, out of memory) is "not supported", never an
 // exception into the caller.
+// oneDNN fixes its instruction set at its first primitive (or query) in the process, and a
+// cap set after that is silently ignored: this process's record of both (isa_cap.cpp).
+void note_isa_fixed();
+
 template <class Op, class Make>
 Prepared<Op> prepare(const std::string& what, Make&& make) {
+  note_isa_fixed();
   try {
     return {make(), Support::yes()};
   } catch (const dnnl::error& e) {

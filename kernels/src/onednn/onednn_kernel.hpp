@@ -20,9 +20,15 @@ namespace ridgeline {
 class OnednnKernel : public Kernel {
  public:
   OnednnKernel(const char* op, std::string description,
-               std::vector<DType> dtypes = {DType::f32, DType::bf16})
-      : info_{op,   "vendor.onednn",        Device::cpu,       std::move(dtypes),
-              true, std::move(description), KernelRole::vendor} {}
+               std::vector<DType> dtypes = {DType::f32, DType::bf16},
+               const char* backend = "vendor.onednn")
+      : info_{op,
+              backend,
+              Device::cpu,
+              std::move(dtypes),
+              true,
+              std::move(description),
+              KernelRole::vendor} {}
 
   const KernelInfo& info() const override { return info_; }
 
@@ -30,11 +36,16 @@ class OnednnKernel : public Kernel {
     if (std::string why = ops::onednn_unavailable_reason(); !why.empty()) return Support::no(why);
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
     if (Support s = supports_problem(problem); !s) return s;
+    if (std::string why = ops::onednn_isa_refusal(capped_isa()); !why.empty())
+      return Support::no(info_.id() + ": " + why);
     // oneDNN 2.6 runs bf16 from avx512_core on (emulated without AVX512_BF16); on older
     // ISAs its primitive descriptors refuse, which prepare() would report less plainly.
     if (problem.dtype == DType::bf16 && !cpu_features().has_avx512())
       return Support::no(
           "oneDNN 2.6 runs bf16 only on AVX-512 (avx512_core), which this CPU lacks");
+    if (problem.dtype == DType::i8 && !cpu_features().has_avx512())
+      return Support::no(
+          "oneDNN 2.6 runs an int8 matmul only on AVX-512 (avx512_core), which this CPU lacks");
     return Support::yes();
   }
 
@@ -48,6 +59,8 @@ class OnednnKernel : public Kernel {
 
  protected:
   virtual Support supports_problem(const Problem&) const { return Support::yes(); }
+  // Whether this kernel runs oneDNN with its ISA capped below AMX (onednn_ops.hpp).
+  virtual bool capped_isa() const { return false; }
 
   // create() refuses only what supports() let through by mistake (or oneDNN's own limits);
   // the case then fails with oneDNN's reason.

@@ -14,6 +14,8 @@
 #include "ridgeline/core/ops/rowwise.hpp"
 #include "ridgeline/core/system_memory.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
 
 namespace ridgeline {
 
@@ -78,6 +80,56 @@ class OnednnGemmBiasActKernel final : public OnednnKernel {
   std::unique_ptr<ops::OnednnMatmulBiasAct> op_;
 };
 
+// The GEMM itself (gemm.vendor.onednn): oneDNN's matmul on the operands as laid out, f32, bf16
+// (C f32) and int8 (C i32); on an AMX core its brgemm kernels run on the tiles. The capped
+// twin (gemm.vendor.onednn_avx512) runs the same matmul with oneDNN's ISA capped below AMX, so
+// the engine's effect is one comparison of two rows.
+class OnednnGemmKernel final : public OnednnKernel {
+ public:
+  explicit OnednnGemmKernel(bool capped)
+      : OnednnKernel("gemm",
+                     capped ? "oneDNN matmul with its ISA capped at avx512_core_bf16 "
+                              "(dnnl::set_max_cpu_isa): the vector units, no AMX"
+                            : "oneDNN matmul on the operands as laid out (f32, bf16 and int8)",
+                     {DType::f32, DType::bf16, DType::i8},
+                     capped ? "vendor.onednn_avx512" : "vendor.onednn"),
+        capped_(capped) {}
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    if (capped_)
+      if (std::string why = ops::onednn_cap_isa_below_amx(); !why.empty())
+        throw std::runtime_error(why);
+    const Shape s = gemm_shape(problem);
+    const Layout layout = gemm_layout(problem);
+    const std::int64_t lda = lda_of(problem), ldb = ldb_of(problem);
+    const auto matrix = [](bool transposed, std::int64_t ld) {
+      ops::StridedMatrix m;
+      m.row_stride = transposed ? 1 : ld;
+      m.col_stride = transposed ? ld : 1;
+      return m;
+    };
+    const GemmOperands g = gemm_view(operands);
+    take(op_, ops::OnednnStridedMatmul::create({}, s.m, s.n, s.k, matrix(transposes_a(layout), lda),
+                                               matrix(transposes_b(layout), ldb),
+                                               matrix(false, s.n), threads, problem.dtype));
+    // The cap is process-wide and fixed at oneDNN's first use: a capped row that still ran
+    // on the tiles would be a false comparison.
+    if (capped_ && op_->implementation().find("amx") != std::string::npos)
+      throw std::runtime_error("oneDNN chose " + op_->implementation() +
+                               " although its ISA was capped below AMX");
+    run_ = [this, a = g.a.raw(), b = g.b.raw(), c = g.c.raw()] { op_->execute(a, b, c); };
+  }
+
+ protected:
+  Support supports_problem(const Problem& problem) const override {
+    return check_gemm_batch(info(), problem);
+  }
+  bool capped_isa() const override { return capped_; }
+
+ private:
+  bool capped_;
+  std::unique_ptr<ops::OnednnStridedMatmul> op_;
+};
+
 class OnednnAttentionKernel final : public OnednnKernel {
  public:
   OnednnAttentionKernel()
@@ -116,6 +168,8 @@ class OnednnAttentionKernel final : public OnednnKernel {
 // No rmsnorm: oneDNN 2.6's layer_normalization always subtracts the mean (RMSNorm came with
 // oneDNN 3.x), so the op has no vendor kernel here.
 void add_onednn_kernels(KernelCatalog& catalog) {
+  for (bool capped : {false, true})
+    catalog.add([capped] { return std::make_unique<OnednnGemmKernel>(capped); });
   catalog.add([] { return std::make_unique<OnednnSoftmaxKernel>(); });
   catalog.add([] { return std::make_unique<OnednnLayerNormKernel>(); });
   catalog.add([] { return std::make_unique<OnednnGemmBiasActKernel>(); });

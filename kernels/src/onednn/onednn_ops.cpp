@@ -67,6 +67,7 @@ const char* isa_name(dnnl_cpu_isa_t isa) {
 }  // namespace
 
 std::string onednn_version() {
+  detail::note_isa_fixed();  // the query below fixes it
   const dnnl_version_t* v = dnnl_version();
   std::string hash = v->hash && std::string(v->hash) != "N/A" ? fmt::format(" {}", v->hash) : "";
   return fmt::format("oneDNN {}.{}.{}{} (cpu runtime {}, isa {})", v->major, v->minor, v->patch,

@@ -105,8 +105,9 @@ class OnednnMatmulBiasAct {
 // descriptors, every batch in one primitive. Each operand is described by its element
 // stride along each batch index (the same indices, in the same order, for all three), then
 // along its rows and its columns: A is m x k, B k x n, C m x n. A transposed operand is a
-// row stride of 1 and a column stride of its leading dimension. f32 (bf16 from avx512_core);
-// oneDNN 2.6 has no f64 matmul. At most kOnednnMaxBatchIndices batch indices.
+// row stride of 1 and a column stride of its leading dimension. f32, bf16 (from avx512_core)
+// and i8 (s8 x s8), C in output_dtype(dtype): f32, f32, i32; oneDNN 2.6 has no f64 matmul.
+// At most kOnednnMaxBatchIndices batch indices.
 inline constexpr std::size_t kOnednnMaxBatchIndices = 10;  // DNNL_MAX_NDIMS (12) - 2
 struct StridedMatrix {
   std::vector<std::int64_t> batch_strides;
@@ -129,6 +130,15 @@ class OnednnStridedMatmul {
   explicit OnednnStridedMatmul(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Caps oneDNN's instruction set at avx512_core_bf16 (dnnl::set_max_cpu_isa) for the rest of
+// the process, so its kernels run on the vector units, not AMX: "" once capped, else why not
+// (it must come before oneDNN's first primitive in the process).
+std::string onednn_cap_isa_below_amx();
+// Without changing anything: why a kernel that wants oneDNN `capped` (or not) cannot have it
+// in this process ("" where it can): the cap is process-wide and set only before oneDNN's
+// first primitive, so a capped row and an uncapped one never share a process.
+std::string onednn_isa_refusal(bool capped);
 
 // O = softmax(Q K^T / sqrt(head_dim) [+ causal mask]) V, the chain a framework runs with
 // oneDNN's separate primitives (oneDNN 2.6 has no fused attention):

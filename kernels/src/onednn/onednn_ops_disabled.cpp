@@ -69,6 +69,12 @@ void OnednnStridedMatmul::execute(const void*, const void*, void*) {}
 std::string OnednnStridedMatmul::implementation() const {
   return {};
 }
+std::string onednn_cap_isa_below_amx() {
+  return onednn_unavailable_reason();
+}
+std::string onednn_isa_refusal(bool) {
+  return onednn_unavailable_reason();
+}
 
 struct OnednnAttention::Impl {};
 OnednnAttention::OnednnAttention(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -43,7 +43,7 @@ Prepared<OnednnStridedMatmul> OnednnStridedMatmul::create(
     const StridedMatrix& a, const StridedMatrix& b, const StridedMatrix& c, int threads,
     DType dtype) {
   if (auto r = onednn_unavailable_reason(); !r.empty()) return {nullptr, Support::no(r)};
-  if (auto r = detail::dtype_refusal(dtype); !r.empty()) return {nullptr, Support::no(r)};
+  if (auto r = detail::dtype_refusal(dtype, true); !r.empty()) return {nullptr, Support::no(r)};
   if (auto r = detail::check_positive({{"m", m}, {"n", n}, {"k", k}}, threads); !r.empty())
     return {nullptr, Support::no(r)};
   for (const StridedMatrix* s : {&a, &b, &c})
@@ -59,7 +59,7 @@ Prepared<OnednnStridedMatmul> OnednnStridedMatmul::create(
     impl->threads = threads;
     const auto a_md = strided_md(batch_extents, m, k, a, dtype);
     const auto b_md = strided_md(batch_extents, k, n, b, dtype);
-    const auto c_md = strided_md(batch_extents, m, n, c, dtype);
+    const auto c_md = strided_md(batch_extents, m, n, c, output_dtype(dtype));
     impl->pd = {{a_md, b_md, c_md}, impl->engine};
     impl->prim = dnnl::matmul(impl->pd);
     impl->a = detail::unbound(a_md, impl->engine);

@@ -22,8 +22,9 @@ namespace ridgeline {
 
 namespace {
 
-constexpr double kDirectLimit = 1 << 26;  // multiply-adds of the reference, checked in full
-constexpr std::int64_t kSampledRows = 256;
+constexpr double kAttentionDirectLimit = 1
+                                         << 26;  // multiply-adds of the reference, checked in full
+constexpr std::int64_t kAttentionSampledRows = 256;
 
 // Rows of the whole output ([batch * heads * seq], head_dim wide) that are checked.
 std::vector<std::int64_t> rows_to_check(std::int64_t heads, std::int64_t seq, std::int64_t head_dim,
@@ -31,8 +32,8 @@ std::vector<std::int64_t> rows_to_check(std::int64_t heads, std::int64_t seq, st
   const std::int64_t rows = heads * seq;
   std::vector<std::int64_t> picked;
   sampled = static_cast<double>(rows) * static_cast<double>(seq) * static_cast<double>(head_dim) >
-                kDirectLimit &&
-            rows > kSampledRows;
+                kAttentionDirectLimit &&
+            rows > kAttentionSampledRows;
   if (!sampled) {
     for (std::int64_t r = 0; r < rows; ++r) picked.push_back(r);
     return picked;
@@ -40,7 +41,8 @@ std::vector<std::int64_t> rows_to_check(std::int64_t heads, std::int64_t seq, st
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::int64_t> any(0, rows - 1);
   picked = {0, rows - 1, seq - 1, rows - seq};
-  while (static_cast<std::int64_t>(picked.size()) < kSampledRows) picked.push_back(any(rng));
+  while (static_cast<std::int64_t>(picked.size()) < kAttentionSampledRows)
+    picked.push_back(any(rng));
   std::sort(picked.begin(), picked.end());
   picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
   return picked;

@@ -23,14 +23,14 @@ namespace ridgeline {
 
 namespace {
 
-constexpr std::int64_t kDirectLimit = std::int64_t{1} << 22;  // elements checked in full
-constexpr std::int64_t kSampledRows = 256;
+constexpr std::int64_t kRowwiseDirectLimit = std::int64_t{1} << 22;  // elements checked in full
+constexpr std::int64_t kRowwiseSampledRows = 256;
 
 // The rows (or blocks of elements, for the chain) that are checked.
 std::vector<std::int64_t> rows_to_check(std::int64_t rows, std::int64_t cols, std::uint64_t seed,
                                         bool& sampled) {
   std::vector<std::int64_t> picked;
-  sampled = rows * cols > kDirectLimit && rows > kSampledRows;
+  sampled = rows * cols > kRowwiseDirectLimit && rows > kRowwiseSampledRows;
   if (!sampled) {
     for (std::int64_t r = 0; r < rows; ++r) picked.push_back(r);
     return picked;
@@ -38,7 +38,7 @@ std::vector<std::int64_t> rows_to_check(std::int64_t rows, std::int64_t cols, st
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::int64_t> any(1, rows - 2);
   picked = {0, rows - 1};
-  while (static_cast<std::int64_t>(picked.size()) < kSampledRows) picked.push_back(any(rng));
+  while (static_cast<std::int64_t>(picked.size()) < kRowwiseSampledRows) picked.push_back(any(rng));
   std::sort(picked.begin(), picked.end());
   picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
   return picked;

@@ -12,6 +12,11 @@ std::unique_ptr<Kernel> make_reordered_gemm();
 std::unique_ptr<Kernel> make_tiled_gemm();
 enum class PackedIsa { avx2, avx512 };
 std::unique_ptr<Kernel> make_packed_gemm(PackedIsa isa, bool threaded);
+// The packed rung on Intel AMX (bf16 into f32, int8 into i32): on the instructions (in the
+// catalog; unsupported, with the CPUID or kernel's reason, where the tiles are not usable),
+// or on the tile model, which runs on any CPU for the conformance tests (not in the catalog).
+enum class AmxTiles { hardware, model };
+std::unique_ptr<Kernel> make_packed_amx_gemm(bool threaded, AmxTiles tiles = AmxTiles::hardware);
 std::unique_ptr<Kernel> make_eigen_gemm();
 std::unique_ptr<Kernel> make_blas_gemm(const BlasLibrarySpec& spec);
 

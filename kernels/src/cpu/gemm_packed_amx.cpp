@@ -1,0 +1,94 @@
+// Rung 6 (and 7 with OpenMP) where the core has a matrix engine: the packed driver
+// (packed_gemm.hpp) with the AMX micro-kernels (amx_microkernel.hpp): bf16 into f32 on
+// TDPBF16PS, int8 into i32 on TDPBSSD, 32 x 32 blocks of C in four accumulator tiles. The same
+// rung on the tile model (AmxTiles::model) runs anywhere, slowly: the conformance tests check
+// the micro-kernel's packing, tiling and tails through it; the catalog lists the hardware one.
+#include <fmt/format.h>
+
+#include "packed_gemm.hpp"
+#include "ridgeline/kernels/amx.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
+
+namespace ridgeline {
+
+namespace {
+
+using packed::MicroKernel;
+using packed::PackedGemm;
+
+class PackedAmxGemmKernel : public Kernel {
+ public:
+  PackedAmxGemmKernel(bool threaded, AmxTiles tiles) : tiles_(tiles) {
+    const bool model = tiles == AmxTiles::model;
+    ukbf16_ = model ? packed::microkernel_bf16_amx_model() : packed::microkernel_bf16_amx();
+    uki8_ = model ? packed::microkernel_i8_amx_model() : packed::microkernel_i8_amx();
+    info_ = {"gemm",
+             fmt::format("cpu.packed_amx{}{}", model ? "_model" : "", threaded ? "_omp" : ""),
+             Device::cpu,
+             {DType::bf16, DType::i8},
+             threaded,
+             fmt::format("BLIS-style packed panels on the AMX tiles{}: {} (TDPBF16PS, C in f32) / "
+                         "{} (TDPBSSD, C in i32), 2 x 2 accumulator tiles, A in tile rows, B in "
+                         "VNNI order{}",
+                         model ? "' model (amx_tiles.hpp)" : "", ukbf16_.name, uki8_.name,
+                         threaded ? ", OpenMP over blocks of A" : "")};
+  }
+
+  const KernelInfo& info() const override { return info_; }
+
+  Support supports(const Problem& problem, int threads) const override {
+    if (tiles_ == AmxTiles::hardware && problem.op == info_.op &&
+        (problem.dtype == DType::bf16 || problem.dtype == DType::i8)) {
+      const std::string why =
+          amx_support().reason_for(problem.dtype == DType::bf16 ? "bf16" : "i8");
+      if (!why.empty()) return Support::no(info_.id() + ": " + why);
+    }
+    return check_gemm_support(info_, problem, threads);
+  }
+
+  void prepare(const Problem& problem, Operands& operands, int threads) override {
+    dtype_ = problem.dtype;
+    if (dtype_ == DType::bf16)
+      bf16_.prepare(cpu::gemm_args<std::uint16_t, float>(problem, gemm_view(operands)), ukbf16_,
+                    blocking(sizeof(std::uint16_t)), threads);
+    else
+      i8_.prepare(cpu::gemm_args<std::int8_t, std::int32_t>(problem, gemm_view(operands)), uki8_,
+                  blocking(sizeof(std::int8_t)), threads);
+  }
+
+  void run() override {
+    if (dtype_ == DType::bf16)
+      bf16_.run();
+    else
+      i8_.run();
+  }
+
+  std::map<std::string, std::string> notes() const override {
+    const bool bf16 = dtype_ == DType::bf16;
+    return {{"microkernel", bf16 ? ukbf16_.name : uki8_.name},
+            {"blocking", (bf16 ? bf16_.blocking() : i8_.blocking()).describe()},
+            {"caches", cache_sizes().source}};
+  }
+
+ private:
+  static packed::Blocking blocking(std::size_t element_size) {
+    return packed::derive_blocking(cache_sizes(), packed::amx_gemm_mr, packed::amx_gemm_nr,
+                                   element_size);
+  }
+
+  AmxTiles tiles_;
+  KernelInfo info_;
+  MicroKernel<std::uint16_t, float> ukbf16_{};
+  MicroKernel<std::int8_t, std::int32_t> uki8_{};
+  DType dtype_ = DType::bf16;
+  PackedGemm<std::uint16_t, float> bf16_;
+  PackedGemm<std::int8_t, std::int32_t> i8_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_packed_amx_gemm(bool threaded, AmxTiles tiles) {
+  return std::make_unique<PackedAmxGemmKernel>(threaded, tiles);
+}
+
+}  // namespace ridgeline

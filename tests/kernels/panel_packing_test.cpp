@@ -23,6 +23,9 @@ using Bits = std::uint16_t;
 Bits random_value(Bits, std::mt19937& rng) {
   return static_cast<Bits>(rng());
 }
+std::int8_t random_value(std::int8_t, std::mt19937& rng) {
+  return static_cast<std::int8_t>(rng());
+}
 template <typename T>
 T random_value(T, std::mt19937& rng) {
   return static_cast<T>(static_cast<int>(rng() % 200001) - 100000) / T(7);
@@ -57,7 +60,49 @@ std::vector<Bits> by_hand(const Source<>& s, std::int64_t p0, std::int64_t lanes
   return out;
 }
 
+// The same for groups of K steps of any element (int8's quads).
+template <typename T, int K>
+std::vector<T> grouped_by_hand(const Source<T>& s, std::int64_t p0, std::int64_t lanes,
+                               std::int64_t kc, int width) {
+  const std::int64_t groups = (kc + K - 1) / K;
+  std::vector<T> out(static_cast<std::size_t>(groups * width * K), T(0));
+  for (std::int64_t l = 0; l < lanes; ++l)
+    for (std::int64_t p = 0; p < kc; ++p)
+      out[static_cast<std::size_t>(p / K * width * K + l * K + p % K)] = s.at(l, p0 + p);
+  return out;
+}
+
 }  // namespace
+
+TEST(PackedPanel, Int8PackingHasTheVnniLayoutAndAvx512MatchesItBitForBit) {
+  using I8 = std::int8_t;
+  std::mt19937 rng(21);
+  const bool avx512 = cpu_features().has_avx512();
+  int cases = 0;
+  for (bool steps_contiguous : {true, false})
+    for (int width : {16, 32})
+      for (std::int64_t lanes : {1, 5, 16, 17, 31, 32})
+        for (std::int64_t kc : {1, 3, 4, 5, 63, 64, 65, 100, 1024})
+          for (std::int64_t p0 : {0, 1024}) {
+            if (lanes > width) continue;
+            const Source<I8> s(lanes, p0 + kc, steps_contiguous, rng);
+            const std::vector<I8> want = grouped_by_hand<I8, 4>(s, p0, lanes, kc, width);
+            std::vector<I8> scalar(want.size(), I8(0x55)), vector(want.size(), I8(0x2A));
+            const I8* src = s.data.data() + p0 * s.k_stride;
+            packed::pack_panel(src, s.lane_stride, s.k_stride, lanes, kc, width, scalar.data());
+            ASSERT_EQ(scalar, want) << "width " << width << " lanes " << lanes << " kc " << kc;
+            if (!avx512) continue;
+            packed::pack_panel_i8_avx512(src, s.lane_stride, s.k_stride, lanes, kc, width,
+                                         vector.data());
+            ASSERT_EQ(vector, want)
+                << "width " << width << " lanes " << lanes << " kc " << kc << " from step " << p0
+                << (steps_contiguous ? " steps contiguous" : " lanes contiguous");
+            ++cases;
+          }
+  if (avx512) {
+    EXPECT_GT(cases, 150);
+  }
+}
 
 TEST(PackedPanel, PortableBf16PackingHasTheDocumentedLayout) {
   std::mt19937 rng(11);

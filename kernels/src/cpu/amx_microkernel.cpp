@@ -53,7 +53,7 @@ MicroKernel<std::uint16_t, float> microkernel_bf16_amx() {
 }
 
 MicroKernel<std::int8_t, std::int32_t> microkernel_i8_amx() {
-  return amx_gemm::micro_kernel<HardwareTiles, std::int8_t, &pack_panel<std::int8_t>>(
+  return amx_gemm::micro_kernel<HardwareTiles, std::int8_t, &pack_panel_i8_avx512>(
       "gemm_i8_amx_32x32", nullptr);
 }
 

@@ -72,8 +72,8 @@ class PackedAmxGemmKernel : public Kernel {
 
  private:
   static packed::Blocking blocking(std::size_t element_size) {
-    return packed::derive_blocking(cache_sizes(), packed::amx_gemm_mr, packed::amx_gemm_nr,
-                                   element_size);
+    return packed::derive_tile_blocking(cache_sizes(), packed::amx_gemm_mr, packed::amx_gemm_nr,
+                                        element_size, static_cast<int>(64 / element_size));
   }
 
   AmxTiles tiles_;

@@ -18,6 +18,12 @@ std::int64_t override_or(const char* name, std::int64_t derived) {
 std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
   return std::max(multiple, x / multiple * multiple);
 }
+Blocking overridden(Blocking b, int mr, int nr) {
+  b.kc = override_or("RIDGELINE_PACKED_KC", b.kc);
+  b.mc = round_down(override_or("RIDGELINE_PACKED_MC", b.mc), mr);
+  b.nc = round_down(override_or("RIDGELINE_PACKED_NC", b.nc), nr);
+  return b;
+}
 }  // namespace
 
 std::string Blocking::describe() const {
@@ -40,10 +46,18 @@ Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t e
   b.mc = round_down(std::max(caches.l2, l3_share / 4) / (b.kc * s), mr);
   // The kc x nc block of B streams through L3 once per A block: as large as all of L3.
   b.nc = std::clamp<std::int64_t>(round_down(caches.l3 / (b.kc * s), nr), nr, 16384 / nr * nr);
-  b.kc = override_or("RIDGELINE_PACKED_KC", b.kc);
-  b.mc = round_down(override_or("RIDGELINE_PACKED_MC", b.mc), mr);
-  b.nc = round_down(override_or("RIDGELINE_PACKED_NC", b.nc), nr);
-  return b;
+  return overridden(b, mr, nr);
+}
+
+Blocking derive_tile_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size,
+                              int k_block) {
+  const auto s = static_cast<std::int64_t>(element_size);
+  Blocking b;
+  b.kc = std::clamp<std::int64_t>(round_down(caches.l1d * 2 / 3 / (nr * s), k_block), k_block,
+                                  4096 / s);
+  b.mc = round_down(caches.l2 / 2 / (b.kc * s), mr);
+  b.nc = std::clamp<std::int64_t>(round_down(caches.l3 / (b.kc * s), nr), nr, 16384 / nr * nr);
+  return overridden(b, mr, nr);
 }
 
 }  // namespace ridgeline::packed

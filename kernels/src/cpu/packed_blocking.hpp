@@ -21,4 +21,12 @@ struct Blocking {
 
 Blocking derive_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size);
 
+// A matrix engine's blocking (the AMX micro-kernel, amx_microkernel.hpp): each of its products
+// reloads two A and two B tiles per k tile, so both panels are kept near it: the kc x NR B
+// panel in two thirds of L1 and the mc x kc A block in half of L2; kc a multiple of k_block.
+// On the Emerald Rapids VM (bf16 n = 2048, 1 thread, beside oneDNN in one interleaved run)
+// kc = 512 ran at 1.05-1.15x oneDNN's matmul and the vector rung's kc = 1024 at 0.95-1.0x.
+Blocking derive_tile_blocking(const CacheSizes& caches, int mr, int nr, std::size_t element_size,
+                              int k_block);
+
 }  // namespace ridgeline::packed

@@ -12,12 +12,14 @@
 
 namespace ridgeline::packed {
 
-// bf16 with AVX-512 (F, BW, VL; panel_packing_bf16_avx512.cpp): the same panels, bit for
-// bit, with two bf16 rows interleaved or a 32-bit transpose instead of one element at a time.
-// The caller checks CPUID.
+// bf16 and int8 with AVX-512 (F, BW, VL; panel_packing_grouped_avx512.cpp): the same panels,
+// bit for bit, with the rows of a group interleaved or a 32-bit transpose instead of one
+// element at a time. The caller checks CPUID.
 void pack_panel_bf16_avx512(const std::uint16_t* src, std::int64_t lane_stride,
                             std::int64_t k_stride, std::int64_t lanes, std::int64_t kc, int width,
                             std::uint16_t* out);
+void pack_panel_i8_avx512(const std::int8_t* src, std::int64_t lane_stride, std::int64_t k_stride,
+                          std::int64_t lanes, std::int64_t kc, int width, std::int8_t* out);
 
 // f32 and f64 with AVX-512 (F, DQ, BW, VL; panel_packing_avx512.cpp): the same panels, bit for bit,
 // with a lane's contiguous steps transposed in registers. The caller checks CPUID.

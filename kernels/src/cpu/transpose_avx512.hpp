@@ -1,6 +1,6 @@
 #pragma once
 // In-register transposes and tail masks for the AVX-512 panel packing
-// (panel_packing_bf16_avx512.cpp, panel_packing_avx512.cpp) and the einsum permute
+// (panel_packing_grouped_avx512.cpp, panel_packing_avx512.cpp) and the einsum permute
 // (permute_blocks_avx512.cpp). Included only by translation units compiled for AVX-512 (F;
 // BW for the 16-bit masks those files use themselves).
 // GCC 12 reports its own _mm512_undefined_* placeholders as "may be used uninitialized" (or

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gemm_bias_act_test_support.hpp"
+#include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 
 namespace ridgeline {
@@ -67,11 +68,15 @@ TEST(GemmBiasActBf16, RunsTheBf16MicroKernelAcrossKcBlocks) {
   Operands ops = filled(p);
   fused->prepare(p, ops, 1);
   const auto notes = fused->notes();
-  EXPECT_EQ(notes.at("microkernel"), "gemm_bf16_avx512_14x32");
+  // The matrix engine where this process may use its tiles, else the vector units.
+  const bool amx = amx_support().reason_for("bf16").empty();
+  EXPECT_EQ(notes.at("microkernel"), amx ? "gemm_bf16_amx_32x32" : "gemm_bf16_avx512_14x32");
+  EXPECT_EQ(notes.at("isa"), amx ? "amx" : "avx512");
   const std::string blocking = notes.at("blocking");
   const int kc = std::stoi(blocking.substr(blocking.find("kc=") + 3));
   EXPECT_LT(kc, 2101) << blocking;
-  EXPECT_EQ(kc % 2, 0) << "only the last kc block may end on half a pair: " << blocking;
+  // Only the last kc block may end inside a group: a pair, or the AMX tile's 32 steps.
+  EXPECT_EQ(kc % (amx ? 32 : 2), 0) << blocking;
 }
 
 TEST(GemmBiasActBf16, RefusedWithTheReasonWithoutAvx512Bf16) {

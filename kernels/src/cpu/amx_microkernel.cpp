@@ -23,24 +23,27 @@ struct HardwareTiles {
   static void end() { get().release(); }
 };
 
-// The 32 x 32 block of C just stored, still in L1: bias (bf16, widened) and activation, one
-// row of two vectors at a time.
+// The 32 x 32 block just stored, still in L1: bias (bf16, widened) and activation, one row of
+// two vectors at a time, into C.
 struct FinishAvx512 {
   template <ops::Activation kAct>
-  static void rows(float* c, std::int64_t ldc, const std::uint16_t* bias) {
+  static void rows(const float* x, std::int64_t ldx, float* c, std::int64_t ldc,
+                   const std::uint16_t* bias) {
     using S = ops::F32x16;
     const __m512 b0 = ops::widen_bf16(bias), b1 = ops::widen_bf16(bias + 16);
     for (int i = 0; i < amx_gemm::kMR; ++i) {
+      const float* in = x + i * ldx;
       float* row = c + i * ldc;
-      S::store(row, ops::activate<S>(S::add(S::load(row), b0), kAct));
-      S::store(row + 16, ops::activate<S>(S::add(S::load(row + 16), b1), kAct));
+      S::store(row, ops::activate<S>(S::add(S::load(in), b0), kAct));
+      S::store(row + 16, ops::activate<S>(S::add(S::load(in + 16), b1), kAct));
     }
   }
-  static void apply(float* c, std::int64_t ldc, const std::uint16_t* bias, ops::Activation act) {
+  static void apply(const float* x, std::int64_t ldx, float* c, std::int64_t ldc,
+                    const std::uint16_t* bias, ops::Activation act) {
     if (act == ops::Activation::relu)
-      rows<ops::Activation::relu>(c, ldc, bias);
+      rows<ops::Activation::relu>(x, ldx, c, ldc, bias);
     else
-      rows<ops::Activation::gelu_tanh>(c, ldc, bias);
+      rows<ops::Activation::gelu_tanh>(x, ldx, c, ldc, bias);
   }
 };
 

@@ -137,8 +137,8 @@ inline void product(Tiles& t, std::int64_t kp, const In* a, const In* b, const I
 }
 
 // The MicroKernel's entry points over the tiles `TilesOf::get()` returns (configured by
-// TilesOf::begin on this thread), and Finish::apply(c, ldc, bias, act) for the epilogue: the
-// bias and activation applied to the 32 x 32 block of C the product just stored (in L1).
+// TilesOf::begin on this thread), and Finish::apply(x, ldx, c, ldc, bias, act) for the
+// epilogue: c := act(x + bias) on a 32 x 32 block the product just stored (in L1).
 template <typename TilesOf, typename In>
 void kernel(std::int64_t kp, const In* a, const In* b, const In* next, Out<In>* c, std::int64_t ldc,
             bool accumulate) {
@@ -157,11 +157,18 @@ void kernel_rows(int rows, std::int64_t kp, const In* a, const In* b, const In* 
       c[i * ldc + j] = (accumulate ? c[i * ldc + j] : Out<In>(0)) + block[i * kNR + j];
 }
 
+// The tiles go to a block in L1 and C is written once, with its final values, from there.
 template <typename TilesOf, typename Finish, typename In>
 void kernel_epilogue(std::int64_t kp, const In* a, const In* b, const In* next, Out<In>* c,
                      std::int64_t ldc, bool accumulate, const In* bias, ops::Activation act) {
-  product(TilesOf::get(), kp, a, b, next, c, ldc, accumulate);
-  Finish::apply(c, ldc, bias, act);
+  if (accumulate) {  // the partial sums of the earlier kc blocks are in C
+    product(TilesOf::get(), kp, a, b, next, c, ldc, true);
+    Finish::apply(c, ldc, c, ldc, bias, act);
+    return;
+  }
+  alignas(64) Out<In> block[kMR * kNR];
+  product(TilesOf::get(), kp, a, b, next, block, kNR, false);
+  Finish::apply(block, kNR, c, ldc, bias, act);
 }
 
 // The MicroKernel on TilesOf (also begin and end: configure and release them on a thread),

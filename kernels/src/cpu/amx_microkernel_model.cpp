@@ -22,12 +22,13 @@ struct ModelTiles {
 
 // gemm_bias_act's activations as the op defines them (activation.hpp).
 struct FinishScalar {
-  static void apply(float* c, std::int64_t ldc, const std::uint16_t* bias, ops::Activation act) {
+  static void apply(const float* in, std::int64_t ldx, float* c, std::int64_t ldc,
+                    const std::uint16_t* bias, ops::Activation act) {
     for (int i = 0; i < amx_gemm::kMR; ++i)
       for (int j = 0; j < amx_gemm::kNR; ++j) {
-        float& x = c[i * ldc + j];
-        x += from_bf16(bias[j]);
-        x = act == ops::Activation::relu
+        const float x = in[i * ldx + j] + from_bf16(bias[j]);
+        c[i * ldc + j] =
+            act == ops::Activation::relu
                 ? std::max(x, 0.0f)
                 : 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
       }

@@ -6,13 +6,16 @@
 //                through C, each OpenMP-parallel and running the epilogue's own vector code
 //                (microkernel.hpp: EpiloguePasses): an eager framework's three calls.
 // Both run the best ISA CPUID reports (AVX-512, else AVX2) and honour the thread count.
-// bf16 (A, B and bias; C in f32) runs the bf16 micro-kernel (vdpbf16ps, f32 accumulation)
-// over the same driver where the CPU has AVX-512 and AVX512_BF16.
+// bf16 (A, B and bias; C in f32) runs the AMX micro-kernel (TDPBF16PS; the epilogue on the
+// 32 x 32 block it just stored) where the tiles are usable (amx_support()), else the bf16
+// vector micro-kernel (vdpbf16ps, f32 accumulation), over the same driver where the CPU has
+// AVX-512 and AVX512_BF16.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "packed_gemm.hpp"
+#include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 
@@ -41,7 +44,9 @@ class GemmBiasActKernel : public Kernel {
       f32_.uk = packed::microkernel_f32_avx512();
       f32_.passes = packed::epilogue_passes_avx512();
       bf16_available_ = cpu.avx512_bf16;
-      bf16_.uk = packed::microkernel_bf16_avx512();
+      // bf16 products on the matrix engine where this process may use it.
+      bf16_amx_ = amx_support().reason_for("bf16").empty();
+      bf16_.uk = bf16_amx_ ? packed::microkernel_bf16_amx() : packed::microkernel_bf16_avx512();
       bf16_.passes = packed::epilogue_passes_bf16_avx512();
     } else if (cpu.has_avx2_fma()) {
       isa_ = "avx2";
@@ -54,7 +59,8 @@ class GemmBiasActKernel : public Kernel {
              {DType::f32, DType::bf16},
              true,
              fused ? "packed GEMM, bias and activation applied to the register tile in the "
-                     "micro-kernel's store, AVX-512 or AVX2 by CPUID (bf16: AVX512_BF16)"
+                     "micro-kernel's store, AVX-512 or AVX2 by CPUID (bf16: the AMX tiles where "
+                     "usable, else AVX512_BF16)"
                    : "packed GEMM writing C, then a bias pass and an activation pass through "
                      "C (OpenMP, vectorised)",
              fused ? KernelRole::fused : KernelRole::unfused,
@@ -96,7 +102,9 @@ class GemmBiasActKernel : public Kernel {
     return {{"microkernel", bf16 ? bf16_.uk.name : f32_.uk.name},
             {"blocking", bf16 ? bf16_.gemm.blocking().describe() : f32_.gemm.blocking().describe()},
             {"caches", cache_sizes().source},
-            {"isa", isa_ ? isa_ : "none"},
+            {"isa", bf16 && bf16_amx_ ? "amx"
+                    : isa_            ? isa_
+                                      : "none"},
             {"epilogue", fused_ ? fmt::format("bias + {} in the micro-kernel's store of the last "
                                               "kc block",
                                               ops::to_string(act_))
@@ -115,9 +123,7 @@ class GemmBiasActKernel : public Kernel {
     path.bias = operands.at("bias").as<In>().data();
     std::optional<packed::Epilogue<In>> epilogue;
     if (fused_) epilogue = packed::Epilogue<In>{path.bias, act_};
-    path.gemm.prepare(g, path.uk,
-                      packed::derive_blocking(cache_sizes(), path.uk.mr, path.uk.nr, sizeof(In)),
-                      threads_, epilogue);
+    path.gemm.prepare(g, path.uk, packed::blocking_for(path.uk, cache_sizes()), threads_, epilogue);
   }
 
   template <typename In>
@@ -157,6 +163,7 @@ class GemmBiasActKernel : public Kernel {
   PassClock passes_;           // unfused: lapped by the GEMM, the bias and the activation pass
   const char* isa_ = nullptr;  // nullptr: this CPU has neither AVX-512 nor AVX2
   bool bf16_available_ = false;
+  bool bf16_amx_ = false;  // bf16's products on the AMX tiles
   KernelInfo info_;
   Path<float> f32_;
   Path<std::uint16_t> bf16_;

@@ -50,10 +50,10 @@ class PackedAmxGemmKernel : public Kernel {
     dtype_ = problem.dtype;
     if (dtype_ == DType::bf16)
       bf16_.prepare(cpu::gemm_args<std::uint16_t, float>(problem, gemm_view(operands)), ukbf16_,
-                    blocking(sizeof(std::uint16_t)), threads);
+                    packed::blocking_for(ukbf16_, cache_sizes()), threads);
     else
       i8_.prepare(cpu::gemm_args<std::int8_t, std::int32_t>(problem, gemm_view(operands)), uki8_,
-                  blocking(sizeof(std::int8_t)), threads);
+                  packed::blocking_for(uki8_, cache_sizes()), threads);
   }
 
   void run() override {
@@ -71,11 +71,6 @@ class PackedAmxGemmKernel : public Kernel {
   }
 
  private:
-  static packed::Blocking blocking(std::size_t element_size) {
-    return packed::derive_tile_blocking(cache_sizes(), packed::amx_gemm_mr, packed::amx_gemm_nr,
-                                        element_size, static_cast<int>(64 / element_size));
-  }
-
   AmxTiles tiles_;
   KernelInfo info_;
   MicroKernel<std::uint16_t, float> ukbf16_{};

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 
 #include "byte_text.hpp"
 #include "foreign_time_base.hpp"
@@ -105,8 +107,15 @@ void finish(RooflinePlacement& p, const MachineModel* machine) {
          "no machine model: give --machine, or run `ridgeline probe` on this machine"});
     return;
   }
-  Roof roof = roof_for(*machine, p.dtype, p.threads, p.device);
+  Roof roof = roof_for(*machine, p.dtype, p.threads, p.device, p.compute_unit);
   p.notes.insert(p.notes.end(), roof.notes.begin(), roof.notes.end());
+  // Another unit's roof for the dtype, where higher than the point's own by more than the
+  // noise (the guidance names it).
+  if (const Roof fastest = roof_for(*machine, p.dtype, p.threads, p.device);
+      roof.compute && fastest.compute &&
+      fastest.compute->compute_unit != roof.compute->compute_unit &&
+      fastest.compute->per_second > 1.05 * roof.compute->per_second)
+    p.faster_unit = fastest.compute;
   Attainable a = attainable(roof, p.intensity);
   if (!a.memory_level.empty()) {
     p.level = a.memory_level;
@@ -157,6 +166,7 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.device = d.device;
   p.role = d.role;
   p.family = d.family;
+  p.compute_unit = d.compute_unit;
   p.dtype = std::string(to_string(d.problem.dtype));
   p.op = d.problem.op;
   p.params = params_label(d.problem);
@@ -338,6 +348,32 @@ RooflinePlacement place_foreign(const RunContext& context, const CaseResult& r,
 
 }  // namespace
 
+namespace {
+
+// For each point under a slower unit than the machine's fastest for its dtype: the fastest
+// case of the run on that faster unit with the same op, params, dtype, threads and device.
+void name_faster_cases(std::vector<RooflinePlacement>& placements) {
+  // The fastest placed case per (op, params, dtype, threads, device, unit), once.
+  using Key = std::tuple<std::string, std::string, std::string, int, Device, ComputeUnit>;
+  std::map<Key, const RooflinePlacement*> fastest;
+  for (const RooflinePlacement& q : placements) {
+    if (!q.placeable || !q.compute_unit) continue;
+    const RooflinePlacement*& best =
+        fastest[{q.op, q.params, q.dtype, q.threads, q.device, *q.compute_unit}];
+    if (!best || q.achieved > best->achieved) best = &q;
+  }
+  for (RooflinePlacement& p : placements) {
+    if (!p.faster_unit) continue;
+    const auto it =
+        fastest.find({p.op, p.params, p.dtype, p.threads, p.device, p.faster_unit->compute_unit});
+    if (it == fastest.end()) continue;
+    p.faster_case_rate = it->second->achieved;
+    p.faster_case_backend = it->second->backend;
+  }
+}
+
+}  // namespace
+
 std::vector<RooflinePlacement> place_results(const Run& run, const MachineModel* machine) {
   return place_cases(run_cases(run), machine);
 }
@@ -392,8 +428,10 @@ std::vector<RooflinePlacement> place_cases(const RunCases& cases, const MachineM
       p.noisy = true;
       p.notes.push_back({NoteKind::noise, std::move(why)});
     }
-    p.guidance = placement_guidance(p);
   }
+  name_faster_cases(out);
+  for (RooflinePlacement& p : out)
+    if (!p.complexity_fit && p.guidance.empty()) p.guidance = placement_guidance(p);
   return out;
 }
 

@@ -40,24 +40,49 @@ void note_unusable(std::vector<Note>& notes, const std::string& what, double val
 
 }  // namespace
 
-Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Device device) {
+Roof roof_for(const MachineModel& m, const std::string& dtype, int threads, Device device,
+              std::optional<ComputeUnit> unit) {
   Roof roof;
   roof.threads = matching_threads(m, threads, device, roof.notes);
-  for (const auto& c : m.compute) {
-    if (c.device != device || c.threads != roof.threads) continue;
-    if (dtype.empty() && c.unit != "FLOP/s") continue;
-    const bool fits = dtype.empty() ? (c.dtype == "f32" || c.dtype == "f64") : c.dtype == dtype;
-    if (!fits) continue;
-    if (!usable(c.per_second)) {
-      note_unusable(roof.notes, "compute ceiling " + c.name, c.per_second, c.unit);
-      continue;
+  const bool widens = dtype == "bf16" || dtype == "f16";  // exactly, to f32
+  const auto best_of = [&](std::optional<ComputeUnit> on) {
+    std::optional<ComputeCeiling> best;
+    for (const auto& c : m.compute) {
+      if (c.device != device || c.threads != roof.threads) continue;
+      if (on && c.compute_unit != *on) continue;
+      if (dtype.empty() && c.unit != "FLOP/s") continue;
+      const bool fits = dtype.empty() ? (c.dtype == "f32" || c.dtype == "f64")
+                                      : c.dtype == dtype || (widens && c.dtype == "f32");
+      if (!fits) continue;
+      if (!usable(c.per_second)) {
+        note_unusable(roof.notes, "compute ceiling " + c.name, c.per_second, c.unit);
+        continue;
+      }
+      if (!best || c.per_second > best->per_second) best = c;
     }
-    if (!roof.compute || c.per_second > roof.compute->per_second) roof.compute = c;
+    return best;
+  };
+  roof.compute = best_of(unit);
+  if (unit && !roof.compute) {
+    roof.compute = best_of(std::nullopt);
+    if (roof.compute)
+      roof.notes.push_back(
+          {NoteKind::ceiling,
+           fmt::format("the machine model has no {} ceiling on the {}: under the fastest "
+                       "unit's ({})",
+                       dtype.empty() ? "floating-point" : dtype, display_name(*unit),
+                       roof.compute->name)});
   }
   if (dtype.empty() && roof.compute)
     roof.notes.push_back(
         {NoteKind::dtype, fmt::format("dtype unknown: under the highest floating-point peak ({})",
                                       roof.compute->name)});
+  else if (roof.compute && roof.compute->dtype != dtype)
+    roof.notes.push_back(
+        {NoteKind::dtype,
+         fmt::format("{} under the {} peak ({}), its unit's faster one: {} widens to {} "
+                     "exactly",
+                     dtype, roof.compute->dtype, roof.compute->name, dtype, roof.compute->dtype)});
   for (const auto& c : m.memory) {
     if (c.device != device || c.threads != roof.threads) continue;
     if (!usable(c.bytes_per_s)) {

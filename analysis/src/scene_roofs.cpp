@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "ridgeline/analysis/usable.hpp"
@@ -26,16 +27,22 @@ std::string who(Device device, int threads) {
 std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
                                const Machines& machines, std::size_t k, Omissions& omit) {
   const MachineModel& machine = *machines.list[k].machine;
-  std::set<std::tuple<Device, int, std::string>> wanted;  // device, threads, dtype
+  // device, threads, dtype, unit: each point's own unit's roof, and its dtype's highest (the
+  // fastest unit's) beside it
+  std::set<std::tuple<Device, int, std::string, std::optional<ComputeUnit>>> wanted;
   for (std::size_t i = 0; i < placements.size(); ++i)
-    if (placements[i].placeable && machines.under(i, k))
-      wanted.insert({placements[i].device, placements[i].threads, placements[i].dtype});
+    if (placements[i].placeable && machines.under(i, k)) {
+      const RooflinePlacement& p = placements[i];
+      wanted.insert({p.device, p.threads, p.dtype, p.compute_unit});
+      wanted.insert({p.device, p.threads, p.dtype, std::nullopt});
+    }
   if (wanted.empty())
     for (const auto& c : machine.compute)
-      if (c.dtype == "f32" || c.dtype == "f64") wanted.insert({c.device, c.threads, c.dtype});
+      if (c.dtype == "f32" || c.dtype == "f64")
+        wanted.insert({c.device, c.threads, c.dtype, std::nullopt});
   std::map<std::pair<Device, int>, Group> groups;
-  for (const auto& [device, threads, dtype] : wanted) {
-    const Roof roof = roof_for(machine, dtype, threads, device);
+  for (const auto& [device, threads, dtype, unit] : wanted) {
+    const Roof roof = roof_for(machine, dtype, threads, device, unit);
     for (const auto& n : roof.notes)
       if (n.kind == NoteKind::ceiling) omit("a ceiling of the machine model", n.text);
     Group& g = groups[{device, roof.threads}];

@@ -78,7 +78,8 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
   c.threads = d.threads;
   c.level = detail::comparison_level(p);  // the placement's: the chain's footprint decides it
   c.case_seconds = p.placeable ? p.seconds : 0;
-  const Roof roof = machine ? roof_for(*machine, p.dtype, p.threads, p.device) : Roof{};
+  const Roof roof =
+      machine ? roof_for(*machine, p.dtype, p.threads, p.device, p.compute_unit) : Roof{};
   for (std::size_t i = 0; i < model.size(); ++i) {
     std::vector<double> seconds =
         repetition_values(reps, p.name, pass_time_metric(i, model[i].name));

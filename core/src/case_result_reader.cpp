@@ -100,6 +100,9 @@ CaseDetails details_from_json(const Fields& f) {
   d.role = f.has("role") ? f.word("role", parse_kernel_role) : inferred_role(d.backend);
   d.family = f.has("role") ? f.string_or("family", "") : inferred_family(d.backend);
   d.problem.dtype = f.template word<DType>("dtype", parse_dtype);
+  // Runs before the unit was recorded: what a kernel of the device runs that op and dtype on.
+  d.compute_unit = f.word_or("compute_unit", parse_compute_unit,
+                             default_compute_unit(d.device, d.problem.op, d.problem.dtype));
   d.problem.params = f.has("params") ? params_from_json(f, d.problem.op) : schema1_params(f);
   d.problem.pattern = f.string("pattern");
   d.threads = static_cast<int>(row_threads(f, "threads"));

@@ -55,6 +55,7 @@ json to_json(const MachineModel& m) {
                        {"clock_hz", c.clock_hz},
                        {"threads", c.threads},
                        {"device", to_string(c.device)},
+                       {"compute_unit", to_string(c.compute_unit)},
                        {"method", c.method},
                        {"source", std::string(to_string(c.source))}});
   json absent = json::array();
@@ -217,6 +218,8 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
     x.threads = detail::thread_count(c, "threads");
     x.source = source_of(c);
     x.device = device_of(c);
+    x.compute_unit = c.has("compute_unit") ? c.word("compute_unit", parse_compute_unit)
+                                           : inferred_ceiling_unit(x.name, x.dtype, x.device);
     x.method = c.string_or("method", "");
     return x;
   });

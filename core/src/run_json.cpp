@@ -25,6 +25,7 @@ json details_to_json(const CaseDetails& d) {
             {"backend", d.backend},
             {"device", to_string(d.device)},
             {"role", to_string(d.role)},
+            {"compute_unit", to_string(d.compute_unit)},
             {"family", d.family},
             {"dtype", std::string(to_string(d.problem.dtype))},
             {"params", {{"dims", d.problem.params.dims}, {"attrs", d.problem.params.attrs}}},

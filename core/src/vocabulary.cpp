@@ -52,6 +52,13 @@ constexpr std::array<Spelling<KernelRole>, 4> kRoles{{
     {KernelRole::vendor, "vendor", "vendor"},
 }};
 
+constexpr std::array<Spelling<ComputeUnit>, 4> kComputeUnits{{
+    {ComputeUnit::vector, "vector", "vector units"},
+    {ComputeUnit::matrix, "matrix", "matrix engine"},
+    {ComputeUnit::simt, "simt", "CUDA cores"},
+    {ComputeUnit::tensor, "tensor", "tensor cores"},
+}};
+
 template <typename Table, typename Enum>
 const auto& spelling_of(const Table& table, Enum value) {
   for (const auto& s : table)
@@ -111,6 +118,38 @@ std::string_view to_string(KernelRole role) {
 }
 std::optional<KernelRole> parse_kernel_role(std::string_view text) {
   return value_of<KernelRole>(kRoles, text);
+}
+
+std::string_view to_string(ComputeUnit unit) {
+  return spelling_of(kComputeUnits, unit).json;
+}
+std::string_view display_name(ComputeUnit unit) {
+  return spelling_of(kComputeUnits, unit).human;
+}
+std::optional<ComputeUnit> parse_compute_unit(std::string_view text) {
+  return value_of<ComputeUnit>(kComputeUnits, text);
+}
+ComputeUnit default_compute_unit(Device device) {
+  return device == Device::gpu ? ComputeUnit::simt : ComputeUnit::vector;
+}
+ComputeUnit default_compute_unit(Device device, std::string_view op, DType dtype) {
+  if (device == Device::gpu &&
+      (dtype == DType::tf32 || dtype == DType::bf16 || dtype == DType::f16 || dtype == DType::i8))
+    for (std::string_view product : {"gemm", "gemm_bias_act", "attention", "einsum"})
+      if (op == product) return ComputeUnit::tensor;
+  return default_compute_unit(device);
+}
+
+ComputeUnit inferred_ceiling_unit(std::string_view name, std::string_view dtype, Device device) {
+  if (device == Device::cpu)
+    return name.find(".amx") != std::string_view::npos ? ComputeUnit::matrix : ComputeUnit::vector;
+  // The GPU's FMA chains are the CUDA cores'; mma.sync and cuBLASLt's products of the types
+  // only tensor cores multiply are the tensor cores'; cuBLASLt's f64 runs DMMA where it has
+  // it (the probe records the unit since; an old file's f64 roof stays the CUDA cores').
+  if (name.find("mma") != std::string_view::npos) return ComputeUnit::tensor;
+  for (std::string_view t : {"tf32", "bf16", "f16", "i8", "fp8"})
+    if (dtype == t) return ComputeUnit::tensor;
+  return ComputeUnit::simt;
 }
 
 KernelRole inferred_role(std::string_view backend) {

@@ -73,10 +73,15 @@ DetailSection ceilings(const ReportInput& in, const RooflinePlacement& p) {
     s.rows.push_back({"none", in.machine_origin, ""});
     return s;
   }
-  const Roof roof = roof_for(*in.machine, p.dtype, p.threads, p.device);
+  const Roof roof = roof_for(*in.machine, p.dtype, p.threads, p.device, p.compute_unit);
   if (roof.compute)
     s.rows.push_back({roof.compute->name, si_rate(roof.compute->per_second, roof.compute->unit),
                       std::string(to_string(roof.compute->source))});
+  if (p.faster_unit)  // the dtype's highest roof, on another unit than the point's
+    s.rows.push_back({fmt::format("{} (faster unit: {})", p.faster_unit->name,
+                                  display_name(p.faster_unit->compute_unit)),
+                      si_rate(p.faster_unit->per_second, p.faster_unit->unit),
+                      std::string(to_string(p.faster_unit->source))});
   if (const auto m = roof.memory.find(p.level); m != roof.memory.end())
     s.rows.push_back({m->second.level + " " + m->second.kernel,
                       si_rate(m->second.bytes_per_s, "B/s"),

@@ -22,6 +22,7 @@ static_assert(ResultsModel::kColumns == kResultColumns + 1 && ResultsModel::kCas
 static_assert(same(ResultsModel::kOp, ResultColumn::op) &&
               same(ResultsModel::kBackend, ResultColumn::backend) &&
               same(ResultsModel::kDevice, ResultColumn::device) &&
+              same(ResultsModel::kUnit, ResultColumn::unit) &&
               same(ResultsModel::kDtype, ResultColumn::dtype) &&
               same(ResultsModel::kThreads, ResultColumn::threads) &&
               same(ResultsModel::kGflops, ResultColumn::gflops) &&
@@ -34,6 +35,7 @@ static_assert(same(ResultsModel::kOp, ResultColumn::op) &&
               same(ResultsModel::kLevel, ResultColumn::level) &&
               same(ResultsModel::kAttainable, ResultColumn::attainable) &&
               same(ResultsModel::kEfficiency, ResultColumn::efficiency) &&
+              same(ResultsModel::kFasterUnit, ResultColumn::faster_unit) &&
               same(ResultsModel::kEnergy, ResultColumn::energy) &&
               same(ResultsModel::kBound, ResultColumn::bound) &&
               same(ResultsModel::kSources, ResultColumn::sources) &&

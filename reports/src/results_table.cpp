@@ -35,6 +35,9 @@ const std::vector<ResultColumnSpec>& result_columns() {
       {C::op, "op", "the operation"},
       {C::backend, "backend", "the kernel that ran it"},
       {C::device, "device", "where it ran, and so whose ceilings place it"},
+      {C::unit, "unit",
+       "the unit its arithmetic ran on (vector units, matrix engine, CUDA cores, tensor cores), "
+       "whose roof places it"},
       {C::dtype, "dtype", "the element type"},
       {C::threads, "threads", "threads it ran on (GPU: the device)"},
       {C::gflops, "GFLOP/s", "FLOPs per call (counted or analytic) over the time per call"},
@@ -47,6 +50,9 @@ const std::vector<ResultColumnSpec>& result_columns() {
       {C::level, "level", "the memory level it is placed at"},
       {C::attainable, "attainable GFLOP/s", "the roof at its intensity (the machine's ceilings)"},
       {C::efficiency, "efficiency", "achieved over attainable"},
+      {C::faster_unit, "faster unit",
+       "another unit of the machine with a higher roof for the dtype: its measured peak, and "
+       "how many times the point's own"},
       {C::energy, "GFLOP/J",
        "FLOPs per joule of the device's energy counter over the timed calls (NVML: the GPU; "
        "RAPL: package 0), derived"},
@@ -75,6 +81,8 @@ TableCell result_cell(const RooflinePlacement& p, ResultColumn column) {
       return text(p.backend);
     case C::device:
       return text(std::string(display_name(p.device)));
+    case C::unit:
+      return text(p.compute_unit ? std::string(display_name(*p.compute_unit)) : "");
     case C::dtype:
       return text(p.dtype);
     case C::threads:
@@ -105,6 +113,12 @@ TableCell result_cell(const RooflinePlacement& p, ResultColumn column) {
       c.alarm = roof && p.above_roof;
       return c;
     }
+    case C::faster_unit:
+      if (!p.faster_unit || !roof) return text("");
+      return number(
+          p.faster_unit->per_second / 1e9,
+          fmt::format("{}: {} ({:.1f}x)", display_name(p.faster_unit->compute_unit),
+                      gflops(p.faster_unit->per_second), p.faster_unit->per_second / p.attainable));
     case C::energy:
       return number_if(p.flop_per_joule > 0, p.flop_per_joule / 1e9,
                        fmt::format("{:.4g} ({})", p.flop_per_joule / 1e9, p.energy_domain));
@@ -183,7 +197,17 @@ const std::vector<ResultCsvField>& results_csv_fields() {
       {"guidance", C::guidance, [](P p) { return p.guidance; }},
       {"device", C::device, [](P p) { return std::string(to_string(p.device)); }},
       {"flop_per_joule", C::energy, [](P p) { return csv_number(p.flop_per_joule); }},
-      {"energy_domain", C::energy, [](P p) { return p.energy_domain; }}};
+      {"energy_domain", C::energy, [](P p) { return p.energy_domain; }},
+      // Appended, so the columns before them keep their places for readers of older files.
+      {"compute_unit", C::unit,
+       [](P p) { return p.compute_unit ? std::string(to_string(*p.compute_unit)) : ""; }},
+      {"faster_unit_ceiling", C::faster_unit,
+       [](P p) { return p.faster_unit ? p.faster_unit->name : ""; }},
+      {"faster_unit_gflops_per_s", C::faster_unit,
+       [](P p) { return p.faster_unit ? gflops(p.faster_unit->per_second) : std::string(); }},
+      {"faster_unit_case", C::faster_unit, [](P p) { return p.faster_case_backend; }},
+      {"faster_unit_case_gflops_per_s", C::faster_unit,
+       [](P p) { return p.faster_case_rate > 0 ? gflops(p.faster_case_rate) : std::string(); }}};
   return fields;
 }
 

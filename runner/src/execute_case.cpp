@@ -26,6 +26,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.device = info ? info->device : inferred_device(spec.backend);
   d.role = info ? info->role : inferred_role(spec.backend);
   d.family = info ? info->family : inferred_family(spec.backend);
+  d.compute_unit = default_compute_unit(d.device);  // the kernel's own, once it is prepared
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.fp_env = spec.fp_env;
@@ -202,6 +203,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     CaseResult r =
         untimed_result(spec, validation.disposition, validation.message, &kernel->info());
     r.ridgeline->validation = validation;
+    r.ridgeline->compute_unit = kernel->compute_unit(problem);
     r.ridgeline->kernel_notes = kernel->notes();
     return {r};
   }
@@ -324,6 +326,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     for (const auto& [cname, counter] : run.counters)
       if (cname != kWindowCounter) r.counters[cname] = counter.value;
     r.ridgeline = details_for(spec, work, &kernel->info());
+    r.ridgeline->compute_unit = kernel->compute_unit(problem);
     r.ridgeline->validation = validation;
     r.ridgeline->kernel_notes = notes;
     if (!aggregate) {

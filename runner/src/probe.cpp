@@ -112,6 +112,7 @@ void probe_gpus(MachineModel& m, const std::function<bool(const std::string&)>& 
       c.theoretical_per_second = g.theoretical;
       c.theoretical_reason = g.theoretical_reason;
       c.device = Device::gpu;
+      c.compute_unit = inferred_ceiling_unit(c.name, c.dtype, c.device);
       c.method = g.method;
       m.compute.push_back(c);
     } else if (g.kind == "memory") {
@@ -266,6 +267,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
       c.dtype = spec.dtype;
       c.isa = spec.isa;
       c.unit = spec.unit;
+      c.compute_unit = inferred_ceiling_unit(c.name, c.dtype, Device::cpu);  // ".amx": the tiles
       c.threads = threads;
       if (spec.method) c.method = spec.method();
       const PeakMeasurement peak =

@@ -37,7 +37,7 @@ class Einsum(unittest.TestCase):
         for backend in ("cpu.strided", "cpu.ttgt", "cpu.loops"):
             self.assertIn(backend, table)
         self.assertIn("compulsory bytes", table)
-        self.assertRegex(table, r"best (cpu|blas|vendor)\.\w+: ")
+        self.assertRegex(table, r"best (cpu|blas|vendor)\.[\w.]+: ")
         # TTGT permutes A and B (heads between sequence and head dimension), not C.
         self.assertIn("needs A permuted bthr -> bhtr, B permuted bThr -> bhrT", table)
         with open(self.out) as f:

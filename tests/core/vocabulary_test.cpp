@@ -24,6 +24,16 @@ TEST(Vocabulary, EveryWordReadsBackAsItself) {
                         Disposition::not_verified, Disposition::crashed, Disposition::timed_out,
                         Disposition::error, Disposition::skipped})
     EXPECT_EQ(parse_disposition(to_string(d)), d);
+  for (ComputeUnit u :
+       {ComputeUnit::vector, ComputeUnit::matrix, ComputeUnit::simt, ComputeUnit::tensor})
+    EXPECT_EQ(parse_compute_unit(to_string(u)), u);
+  EXPECT_EQ(display_name(ComputeUnit::matrix), "matrix engine");
+  EXPECT_FALSE(parse_compute_unit("AMX"));
+  // Without a kernel's word: a GPU's matrix products of tensor-core types on its tensor cores.
+  EXPECT_EQ(default_compute_unit(Device::gpu, "gemm", DType::bf16), ComputeUnit::tensor);
+  EXPECT_EQ(default_compute_unit(Device::gpu, "softmax", DType::bf16), ComputeUnit::simt);
+  EXPECT_EQ(default_compute_unit(Device::gpu, "gemm", DType::f32), ComputeUnit::simt);
+  EXPECT_EQ(default_compute_unit(Device::cpu, "gemm", DType::bf16), ComputeUnit::vector);
   EXPECT_FALSE(parse_device("GPU"));  // the JSON spelling only
   EXPECT_FALSE(parse_kernel_role("Fused"));
   EXPECT_FALSE(parse_disposition("ok"));

@@ -337,7 +337,7 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   proxy.setFilterFixedString("cpu.naive");
   const std::string csv = rows_csv(proxy);
   ASSERT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header, one row
-  EXPECT_EQ(csv.rfind("case,run,op,backend,device,dtype,threads,GFLOP/s,", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("case,run,op,backend,device,unit,dtype,threads,GFLOP/s,", 0), 0u) << csv;
   EXPECT_NE(csv.find("\n\"gemm/cpu.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"
                      "threads=1\",run-smoke-f64-zen4-vm.json,gemm,cpu.naive,"),
             std::string::npos)

@@ -80,6 +80,9 @@ TEST_P(EveryKernel, PassesValidationOrSaysWhyNot) {
   auto kernel = catalog().create(c.backend);
   ASSERT_TRUE(kernel);
   Problem p = gemm_problem(c.shape, c.layout, c.dtype, "normal");
+  // Asked again now: support can depend on the process's state since the cases were listed
+  // (oneDNN capped below AMX only before its first primitive here).
+  if (const Support s = kernel->supports(p, c.threads); !s) GTEST_SKIP() << s.reason;
   Operands ops = allocate_operands(p);
   fill_pattern(ops.at("A"), "normal", 1);
   fill_pattern(ops.at("B"), "normal", 2);

@@ -122,11 +122,12 @@ TEST(MarkdownReport, CarriesTheSameNumbersInTables) {
   EXPECT_TRUE(matches(md,
                       "\\| memory level \\| kernel \\| instructions \\| threads \\| bandwidth "
                       "\\| working set \\| source \\|"));
-  EXPECT_TRUE(matches(md, "\n## Results\n\n\\| case \\| op \\| backend \\| device \\| dtype \\|"));
+  EXPECT_TRUE(
+      matches(md, "\n## Results\n\n\\| case \\| op \\| backend \\| device \\| unit \\| dtype \\|"));
   for (const auto& p : in.placements) {
-    std::string row =
-        fmt::format("| {} | {} | {} | CPU | {} | {} | {:.2f} |", escape_markdown_cell(p.name), p.op,
-                    escape_markdown_cell(p.backend), p.dtype, p.threads, p.achieved / 1e9);
+    std::string row = fmt::format(
+        "| {} | {} | {} | CPU | vector units | {} | {} | {:.2f} |", escape_markdown_cell(p.name),
+        p.op, escape_markdown_cell(p.backend), p.dtype, p.threads, p.achieved / 1e9);
     EXPECT_NE(md.find(row), std::string::npos) << row;
   }
   std::string hostile = markdown_report(with_hostile_names());

@@ -168,10 +168,12 @@ TEST(ResultsTable, EnergyIsShownWhereItWasReadAndEmptyWhereNot) {
   EXPECT_DOUBLE_EQ(c.value, 928.4);
   const std::string csv = csv_report(in);
   const std::string header = csv.substr(0, csv.find('\n'));
-  EXPECT_TRUE(header.ends_with(",flop_per_joule,energy_domain")) << header;
+  EXPECT_NE(header.find(",flop_per_joule,energy_domain,compute_unit,"), std::string::npos)
+      << header;
   const std::size_t first = csv.find('\n') + 1;
   const std::string row = csv.substr(first, csv.find('\n', first) - first);
-  EXPECT_TRUE(row.ends_with(",9.284e+11,gpu")) << row;
+  // energy, then the unit (a recorded run from before units: the GPU's default for the op)
+  EXPECT_NE(row.find(",9.284e+11,gpu,"), std::string::npos) << row;
 }
 
 TEST(ResultsTable, AnAboveRoofEfficiencyIsAnAlarmInEveryFormat) {

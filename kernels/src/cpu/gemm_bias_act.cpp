@@ -97,6 +97,9 @@ class GemmBiasActKernel : public Kernel {
   }
 
   PassClock* pass_clock() override { return fused_ ? nullptr : &passes_; }
+  ComputeUnit compute_unit(const Problem& problem) const override {
+    return problem.dtype == DType::bf16 && bf16_amx_ ? ComputeUnit::matrix : ComputeUnit::vector;
+  }
   std::map<std::string, std::string> notes() const override {
     const bool bf16 = dtype_ == DType::bf16;
     return {{"microkernel", bf16 ? bf16_.uk.name : f32_.uk.name},

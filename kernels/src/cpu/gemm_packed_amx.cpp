@@ -63,11 +63,22 @@ class PackedAmxGemmKernel : public Kernel {
       i8_.run();
   }
 
+  ComputeUnit compute_unit(const Problem&) const override { return ComputeUnit::matrix; }
+
   std::map<std::string, std::string> notes() const override {
     const bool bf16 = dtype_ == DType::bf16;
+    // What bounds it where the tiles are fed fast enough: the loads into them.
+    const int ops = 4 * 2 * 16 * 16 * (bf16 ? 32 : 64);  // four products of a k tile
+    const char* unit = bf16 ? "FLOP" : "OP";
+    const std::string per_tile = fmt::format(
+        "per k tile, 4 tile loads (A0, A1 from the A block in L2, B0, B1 from the B "
+        "panel in L1: 4 KiB) for 4 {} ({} {}): {} {} per byte loaded into the "
+        "tiles; C's four tiles loaded and stored once per kc block",
+        bf16 ? "TDPBF16PS" : "TDPBSSD", ops, unit, ops / 4096, unit);
     return {{"microkernel", bf16 ? ukbf16_.name : uki8_.name},
             {"blocking", (bf16 ? bf16_.blocking() : i8_.blocking()).describe()},
-            {"caches", cache_sizes().source}};
+            {"caches", cache_sizes().source},
+            {"tile traffic", per_tile}};
   }
 
  private:

@@ -51,6 +51,13 @@ class OnednnKernel : public Kernel {
 
   void run() override { run_(); }
 
+  // oneDNN names the engine in its implementation ("brg:avx512_core_amx_bf16"); the chain of
+  // an op whose primitives differ runs on AMX where its matmuls do.
+  ComputeUnit compute_unit(const Problem&) const override {
+    return implementation_.find("amx") != std::string::npos ? ComputeUnit::matrix
+                                                            : ComputeUnit::vector;
+  }
+
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> n{{"library", ops::onednn_version()}};
     if (!implementation_.empty()) n["implementation"] = implementation_;

@@ -24,9 +24,12 @@ struct Roof {
 };
 
 // `dtype` "f64"/"f32"/...; "" means unknown (the highest floating-point peak is used).
-// `device`: whose ceilings are used.
+// `device`: whose ceilings are used. `unit`: only that unit's compute ceilings (a kernel on
+// the vector units is placed under theirs, one on AMX under the tiles'); none: the fastest
+// unit's. A 16-bit float's roof is also the f32 ceilings of the same unit, where faster:
+// bf16 and f16 widen to f32 exactly, so their work can run at the f32 FMA rate.
 Roof roof_for(const MachineModel& machine, const std::string& dtype, int threads,
-              Device device = Device::cpu);
+              Device device = Device::cpu, std::optional<ComputeUnit> unit = std::nullopt);
 
 // attainable(I) = min(peak, min over levels of bandwidth[level] * I[level]); the level or
 // compute ceiling that gives the minimum is the bound.
@@ -80,6 +83,15 @@ struct RooflinePlacement {
   Bound bound;              // compute, a level, the call overhead, or none
   double efficiency = 0;    // achieved / attainable
   bool above_roof = false;  // achieved > attainable (by more than 2%)
+  // The unit its arithmetic ran on, whose roof places it; none for foreign results (they go
+  // under the fastest unit's).
+  std::optional<ComputeUnit> compute_unit;
+  // Where another unit of the machine has a higher roof for the dtype than the point's own:
+  // that ceiling (the machine's highest for the dtype at these threads), and the fastest case
+  // of the run on it with the same op, params and threads, if any ("" and 0 otherwise).
+  std::optional<ComputeCeiling> faster_unit;
+  std::string faster_case_backend;
+  double faster_case_rate = 0;  // FLOP/s
   // FLOPs per joule over the timed calls where an energy collector read them (derived:
   // FLOPs over the energy counter's joules), and whose energy: "gpu" (NVML), "package-0"
   // (RAPL); 0 and "" where none was read.

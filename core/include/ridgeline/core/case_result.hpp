@@ -37,6 +37,9 @@ struct CaseDetails {
   Device device = Device::cpu;  // whose ceilings place it
   KernelRole role = KernelRole::ladder;
   std::string family;  // vocabulary.hpp: a fused/unfused pair's stem, "blas", or ""
+  // Where its arithmetic ran ("compute_unit" in the JSON; files before it: the device's
+  // general-purpose unit).
+  ComputeUnit compute_unit = ComputeUnit::vector;
   Problem problem;
   int threads = 1;
   FpEnv fp_env = FpEnv::ieee;

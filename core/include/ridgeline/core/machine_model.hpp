@@ -30,6 +30,8 @@ struct ComputeCeiling {
   MetricSource source = MetricSource::timed;
   Device device = Device::cpu;  // a GPU ceiling: threads then means nothing
   std::string method;           // how it was measured, when the name does not say
+  // The unit it was measured on (vocabulary.hpp): a kernel on that unit is placed under it.
+  ComputeUnit compute_unit = ComputeUnit::vector;
   bool operator==(const ComputeCeiling&) const = default;
 };
 

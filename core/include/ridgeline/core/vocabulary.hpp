@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "ridgeline/core/dtype.hpp"
+
 namespace ridgeline {
 
 // Where a kernel runs, and so whose ceilings place it.
@@ -22,6 +24,26 @@ std::optional<Device> parse_device(std::string_view text);
 enum class KernelRole { ladder, fused, unfused, vendor };
 std::string_view to_string(KernelRole role);
 std::optional<KernelRole> parse_kernel_role(std::string_view text);
+
+// The unit a kernel's arithmetic runs on, and a compute ceiling's: a CPU core's vector (and
+// scalar) units or its matrix engine (Intel AMX's tiles), a GPU's CUDA cores (SIMT) or its
+// tensor cores. One dtype can have a roof on each (bf16: vdpbf16ps and TDPBF16PS); a kernel
+// is placed under its own unit's roof, with the fastest unit's beside it.
+enum class ComputeUnit { vector, matrix, simt, tensor };
+std::string_view to_string(ComputeUnit unit);
+std::string_view display_name(ComputeUnit unit);  // "vector units", "matrix engine", ...
+std::optional<ComputeUnit> parse_compute_unit(std::string_view text);
+// A device's general-purpose unit: the vector units of a CPU, the CUDA cores of a GPU.
+ComputeUnit default_compute_unit(Device device);
+// A kernel's unless it says otherwise: on a GPU, the matrix products (gemm, gemm_bias_act,
+// attention, einsum) of the types only tensor cores multiply (tf32, bf16, f16, i8) run on
+// them, everything else on the device's general-purpose unit. A CPU kernel on a matrix
+// engine declares it itself (Kernel::compute_unit).
+ComputeUnit default_compute_unit(Device device, std::string_view op, DType dtype);
+// Files from before the unit was recorded: a compute ceiling's from its name ("bf16.amx" ->
+// matrix; the GPU's "gpu.<dtype>.mma_sync" and its cuBLASLt ceilings of tensor-core types ->
+// tensor); a case's is its device's default (no kernel ran on an engine then).
+ComputeUnit inferred_ceiling_unit(std::string_view name, std::string_view dtype, Device device);
 
 // Where a case's operands are when each timed call starts. warm: wherever the previous
 // call left them (in cache when they fit; the CPU's default, Google Benchmark's way). cold:

@@ -71,6 +71,12 @@ class Kernel {
   virtual bool all_ranks(bool mine) { return mine; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
+  // The unit the kernel prepared for `problem` runs its arithmetic on (vocabulary.hpp), which
+  // places it under that unit's roof: default_compute_unit's unless it says otherwise (the
+  // AMX rung; a library whose chosen implementation names the engine).
+  virtual ComputeUnit compute_unit(const Problem& problem) const {
+    return default_compute_unit(info().device, problem.op, problem.dtype);
+  }
   // A chain's clock, lapped by each of its passes in the order of passes(); nullptr for a
   // kernel that does not lap its passes.
   virtual PassClock* pass_clock() { return nullptr; }

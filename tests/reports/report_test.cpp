@@ -161,7 +161,8 @@ TEST(CsvReport, OneRowPerCaseWithAFixedHeader) {
       "flops_source,bytes_source,level,intensity_flop_per_byte,attainable_gflops_per_s,"
       "efficiency,bound,"
       "above_roof,reason,notes,repetitions,seconds_min,seconds_max,seconds_cv,guidance,device,"
-      "flop_per_joule,energy_domain");
+      "flop_per_joule,energy_domain,compute_unit,faster_unit_ceiling,faster_unit_gflops_per_s,"
+      "faster_unit_case,faster_unit_case_gflops_per_s");
   EXPECT_EQ(count(csv, "\n"), in.placements.size() + 1);
   EXPECT_TRUE(matches(csv,
                       "\n\"gemm/cpu\\.naive/f64/m=64,n=64,k=64/layout=NN/pattern=normal/"

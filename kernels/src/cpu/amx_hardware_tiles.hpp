@@ -82,6 +82,16 @@ class AmxHardwareTiles {
   }
 };
 
+// ModelTilesOfThread's counterpart: the state is the core's registers, so one stateless object.
+struct HardwareTilesOfThread {
+  static AmxHardwareTiles& get() {
+    static AmxHardwareTiles tiles;
+    return tiles;
+  }
+  static void begin() { get().configure(AmxTileConfig::full_tiles()); }
+  static void end() { get().release(); }
+};
+
 }  // namespace ridgeline::amx
 
 #undef RIDGELINE_PRODUCT

@@ -14,14 +14,7 @@ namespace ridgeline::packed {
 
 namespace {
 
-struct HardwareTiles {
-  static amx::AmxHardwareTiles& get() {
-    static amx::AmxHardwareTiles tiles;  // stateless: the state is the core's registers
-    return tiles;
-  }
-  static void begin() { get().configure(AmxTileConfig::full_tiles()); }
-  static void end() { get().release(); }
-};
+using HardwareTiles = amx::HardwareTilesOfThread;
 
 // The 32 x 32 block just stored, still in L1: bias (bf16, widened) and activation, one row of
 // two vectors at a time, into C.

@@ -11,14 +11,7 @@ namespace ridgeline::packed {
 
 namespace {
 
-struct ModelTiles {
-  static amx::AmxModelTiles& get() {
-    thread_local amx::AmxModelTiles tiles;
-    return tiles;
-  }
-  static void begin() { get().configure(AmxTileConfig::full_tiles()); }
-  static void end() { get().release(); }
-};
+using ModelTiles = amx::ModelTilesOfThread;
 
 // gemm_bias_act's activations as the op defines them (activation.hpp).
 struct FinishScalar {

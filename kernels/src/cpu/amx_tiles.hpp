@@ -124,4 +124,15 @@ class AmxModelTiles {
   Tile tiles_[8];
 };
 
+// The calling thread's model tiles, as the kernels written against the interface take them
+// (get, and begin and end around a thread's share: configure, release).
+struct ModelTilesOfThread {
+  static AmxModelTiles& get() {
+    thread_local AmxModelTiles tiles;
+    return tiles;
+  }
+  static void begin() { get().configure(AmxTileConfig::full_tiles()); }
+  static void end() { get().release(); }
+};
+
 }  // namespace ridgeline::amx

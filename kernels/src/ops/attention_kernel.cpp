@@ -3,16 +3,21 @@
 // refused where they would not fit in the memory available. f32, and bf16 (bf16 in memory,
 // f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16. cpu.avx2_fused and
 // cpu.avx2_unfused are the same with AVX2 forced (f32), so that an AVX-512 machine measures
-// the code an AVX2-only CPU (Zen 3) runs.
+// the code an AVX2-only CPU (Zen 3) runs. cpu.fused's bf16 runs both matmuls on the AMX tiles
+// where they are usable, unless RIDGELINE_ATTENTION_NO_AMX=1 (a tuning switch: the vector path).
 #include "attention_kernel.hpp"
 
 #include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
 
 #include "attention_ops.hpp"
 #include "attention_unfused.hpp"
 #include "forced_isa.hpp"
 #include "ridgeline/core/ops/attention.hpp"
 #include "ridgeline/core/system_memory.hpp"
+#include "ridgeline/kernels/amx.hpp"
 
 namespace ridgeline {
 
@@ -21,6 +26,13 @@ namespace {
 ops::AttentionShape shape_of(const Problem& p) {
   const AttentionDims d = attention_dims(p);
   return {d.batch * d.heads, d.seq, d.head_dim, d.causal};
+}
+
+// The bf16 fused attention on the AMX tiles: where they are usable and not switched off.
+bool attention_on_amx() {
+  const char* off = std::getenv("RIDGELINE_ATTENTION_NO_AMX");
+  if (off && *off && std::strcmp(off, "0") != 0) return false;
+  return amx_support().reason_for("bf16").empty();
 }
 
 // T: float or std::uint16_t (bf16 bits); a buffer of the other dtype throws.
@@ -67,17 +79,27 @@ class FusedAttention : public Kernel {
     else
       args_ = args_of<float>(problem, operands);
     threads_ = threads;
-    const std::size_t floats = ops::attention_fused_scratch(isa_, shape_of(problem), threads);
+    // Not with a forced ISA: those measure what a CPU without the tiles runs.
+    amx_ = bf16_ && !forced_ && attention_on_amx();
+    const std::size_t floats =
+        amx_ ? ops::detail::attention_amx_hardware.scratch(shape_of(problem), threads)
+             : ops::attention_fused_scratch(isa_, shape_of(problem), threads);
     if (scratch_.size() != floats) scratch_ = OperandBuffer(DType::f32, floats);
     scratch_ptr_ = scratch_.as<float>().data();
   }
+  // TODO(compute_unit): once Kernel declares compute_unit(const Problem&), return
+  // ComputeUnit::matrix where problem.dtype == DType::bf16 && !forced_ && attention_on_amx()
+  // (the AMX path), else ComputeUnit::vector.
   void run() override {
-    if (bf16_)
+    if (amx_)
+      ops::detail::attention_amx_hardware.run(bf16_args_, scratch_ptr_, threads_);
+    else if (bf16_)
       ops::attention_fused_isa(isa_, bf16_args_, scratch_ptr_, threads_);
     else
       ops::attention_fused_isa(isa_, args_, scratch_ptr_, threads_);
   }
   std::map<std::string, std::string> notes() const override {
+    if (amx_) return {{"isa", "amx"}, {"tile", ops::kAttentionAmxTile}};
     return {{"isa", ops::to_string(isa_)}, {"tile", ops::attention_fused_tile(isa_)}};
   }
 
@@ -86,6 +108,7 @@ class FusedAttention : public Kernel {
   std::optional<ops::Isa> forced_;
   ops::Isa isa_;
   bool bf16_ = false;
+  bool amx_ = false;  // bf16 on the AMX tiles
   ops::AttentionArgs args_;
   ops::AttentionArgsBf16 bf16_args_;
   int threads_ = 1;

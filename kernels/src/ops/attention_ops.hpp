@@ -69,6 +69,18 @@ struct AttentionBf16Passes {
   void (*narrow)(const float* x, std::uint16_t* y, std::int64_t n, int threads);
 };
 extern const AttentionBf16Passes attention_bf16_passes_avx512;
+
+// The bf16 fused attention with both matmuls on the AMX tiles (attention_amx_body.hpp): on
+// the instructions (call only where amx_support().reason_for("bf16") is empty) and on the
+// tile model (any CPU; slow, for the tests). Sizes checked as attention_fused_isa does.
+struct AttentionAmx {
+  std::size_t (*scratch)(const AttentionShape& shape, int threads);  // floats
+  void (*run)(const AttentionArgsBf16& args, float* scratch, int threads);
+};
+extern const AttentionAmx attention_amx_hardware, attention_amx_model;
 }  // namespace detail
+
+// 32 query rows x 32 keys on the tiles: the AMX path's tile, as attention_fused_tile says.
+inline constexpr const char* kAttentionAmxTile = "32 query rows x 32 keys (AMX)";
 
 }  // namespace ridgeline::ops

@@ -24,7 +24,7 @@ using attention_testing::kShapes;
 using attention_testing::make;
 
 // The shared awkward shapes (but the sampled one: the model is slow), and head_dim 64 and 128
-// at seq 100 (three chunks, the last partial).
+// at seq 100 (the last chunk of keys partial).
 std::vector<std::string> amx_shapes() {
   std::vector<std::string> shapes;
   for (const char* s : kShapes)

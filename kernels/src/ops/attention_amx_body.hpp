@@ -6,15 +6,16 @@
 //
 // Transposed, so that a lane is a query row as in the vector path (attention_fused_body.hpp)
 // and the online softmax needs no horizontal reductions: per block of 32 query rows and chunk
-// of 32 keys,
-//   S^T (32 keys x 32 queries) = K_chunk Q^T: A = K's rows (packed per head, head_dim padded
-//       to dk, a multiple of 32), B = the block's Q in VNNI pairs, which is Q's rows read as
-//       32-bit words and transposed (packed once per block); stored to an L1 block;
+// of J = 64 keys (two key tiles),
+//   S^T (J keys x 32 queries, a key tile at a time) = K_chunk Q^T: A = K's rows (packed per
+//       head, head_dim padded to dk, a multiple of 32), B = the block's Q in VNNI pairs, which
+//       is Q's rows read as 32-bit words and transposed (packed once per block); to L1;
 //   the scale, the mask and the online softmax on it, key row by key row (per query vector:
 //       max, rescale of l and O^T where the max grew, p = exp(s - m)), p narrowed two key
 //       rows at a time into the VNNI pairs of P^T;
 //   O^T (dk x 32 queries, f32 in L1) += V^T_chunk P^T: A = V^T (packed per head and chunk),
-//       B = P^T; O^T goes through the accumulator tiles 32 rows of dk at a time.
+//       B = P^T; O^T goes through the accumulator tiles 32 rows of dk at a time, each load
+//       and store serving both key tiles.
 // Each product is 2 x 2 accumulator tiles (C 0-3, A 4-5, B 6-7: the register plan).
 #include <omp.h>
 
@@ -38,8 +39,11 @@ struct AmxFlash {
   using S = typename P::S;
   using V = typename S::V;
   static constexpr int W = S::kLanes;
-  static constexpr int L = 32;       // query rows per block
-  static constexpr int J = 32;       // keys per chunk
+  static constexpr int L = 32;  // query rows per block
+  // Keys per chunk: two key tiles, so that each load and store of O^T in the accumulator tiles
+  // serves two products (and the max is checked once per 64 keys).
+  static constexpr int kKeyTiles = 2;
+  static constexpr int J = 32 * kKeyTiles;
   static constexpr int G = L / W;    // vectors of query rows
   static constexpr int kTileK = 32;  // bf16 steps in a tile row
   static constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -73,7 +77,7 @@ struct AmxFlash {
     return static_cast<std::size_t>(round16(s.heads * l.head_elems) + threads * l.thread_floats);
   }
 
-  // Chunk t of one head: K's rows [32][dk] and V^T [dk][32], zero past seq and head_dim.
+  // Chunk t of one head: K's rows [J][dk] and V^T [dk][J], zero past seq and head_dim.
   static void pack(const std::uint16_t* k, const std::uint16_t* v, std::int64_t t, std::int64_t seq,
                    std::int64_t d, std::int64_t dk, std::uint16_t* kc, std::uint16_t* vt) {
     std::memset(kc, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(J * dk));
@@ -195,17 +199,21 @@ struct AmxFlash {
     for (std::int64_t j0 = 0; j0 < end; j0 += J) {
       const std::uint16_t* kc = packed + 2 * (j0 / J) * lay.chunk_elems;
       const std::uint16_t* vt = kc + lay.chunk_elems;
-      t.template zero<0>();
-      t.template zero<1>();
-      t.template zero<2>();
-      t.template zero<3>();
-      for (std::int64_t p = 0; p < dk; p += kTileK)
-        product(kc + p, kc + 16 * dk + p, k_row, qb + p * L);
-      store_c(st, L);
+      for (int kt = 0; kt < kKeyTiles; ++kt) {
+        const std::uint16_t* keys = kc + kt * 32 * dk;
+        t.template zero<0>();
+        t.template zero<1>();
+        t.template zero<2>();
+        t.template zero<3>();
+        for (std::int64_t p = 0; p < dk; p += kTileK)
+          product(keys + p, keys + 16 * dk + p, k_row, qb + p * L);
+        store_c(st + kt * 32 * L, L);
+      }
       softmax(st, pt, ot, d, rows, scale, j0 + J - 1 > lowest_last, static_cast<float>(j0));
       for (std::int64_t c = 0; c < dk; c += 32) {
         load_c(ot + c * L, L);
-        product(vt + c * J, vt + (c + 16) * J, J * 2, pt);
+        for (int kt = 0; kt < kKeyTiles; ++kt)
+          product(vt + c * J + kt * 32, vt + (c + 16) * J + kt * 32, J * 2, pt + kt * 16 * L);
         store_c(ot + c * L, L);
       }
     }

@@ -80,7 +80,7 @@ struct AttentionAmx {
 extern const AttentionAmx attention_amx_hardware, attention_amx_model;
 }  // namespace detail
 
-// 32 query rows x 32 keys on the tiles: the AMX path's tile, as attention_fused_tile says.
-inline constexpr const char* kAttentionAmxTile = "32 query rows x 32 keys (AMX)";
+// 32 query rows x 64 keys on the tiles: the AMX path's tile, as attention_fused_tile says.
+inline constexpr const char* kAttentionAmxTile = "32 query rows x 64 keys (AMX)";
 
 }  // namespace ridgeline::ops

@@ -87,9 +87,11 @@ class FusedAttention : public Kernel {
     if (scratch_.size() != floats) scratch_ = OperandBuffer(DType::f32, floats);
     scratch_ptr_ = scratch_.as<float>().data();
   }
-  // TODO(compute_unit): once Kernel declares compute_unit(const Problem&), return
-  // ComputeUnit::matrix where problem.dtype == DType::bf16 && !forced_ && attention_on_amx()
-  // (the AMX path), else ComputeUnit::vector.
+  // Both matmuls on the tiles where the AMX path ran; the softmax between them stays on the
+  // vector units, whose share of the time the placement does not split out.
+  ComputeUnit compute_unit(const Problem&) const override {
+    return amx_ ? ComputeUnit::matrix : ComputeUnit::vector;
+  }
   void run() override {
     if (amx_)
       ops::detail::attention_amx_hardware.run(bf16_args_, scratch_ptr_, threads_);

@@ -34,10 +34,11 @@ class OnednnKernel : public Kernel {
 
   Support supports(const Problem& problem, int threads) const override {
     if (std::string why = ops::onednn_unavailable_reason(); !why.empty()) return Support::no(why);
-    if (Support s = check_common_support(info_, problem, threads); !s) return s;
-    if (Support s = supports_problem(problem); !s) return s;
+    // Not in this process at all, whatever the problem: said first.
     if (std::string why = ops::onednn_isa_refusal(capped_isa()); !why.empty())
       return Support::no(info_.id() + ": " + why);
+    if (Support s = check_common_support(info_, problem, threads); !s) return s;
+    if (Support s = supports_problem(problem); !s) return s;
     // oneDNN 2.6 runs bf16 from avx512_core on (emulated without AVX512_BF16); on older
     // ISAs its primitive descriptors refuse, which prepare() would report less plainly.
     if (problem.dtype == DType::bf16 && !cpu_features().has_avx512())

@@ -16,6 +16,7 @@
 // a[(p/2)*MR*2 + i*2 + p%2], so A[i][p], A[i][p+1] is one 32-bit broadcast, and
 // b[(p/2)*NR*2 + j*2 + p%2], so one zmm holds 16 columns of two k steps. kc is even (the
 // driver pads an odd kc with a zero step). kGroup<In> is that group size (1: no groups).
+// int8 (C in i32) packs k in quads the same way, the order vpdpbusd and TDPBSSD take.
 //
 // The epilogue variant (gemm_bias_act: f32, or bf16 with a bf16 bias) is the same product
 // with the bias and the activation applied to the register tile before it is stored:
@@ -82,6 +83,11 @@ struct MicroKernel {
   int k_block = kGroup<In>;
   void (*begin)() = nullptr;
   void (*end)() = nullptr;
+  // Entries of In that `pack` writes past a B panel's kp * NR (kp: its padded depth), which
+  // the micro-kernel reads there (the i8 VNNI kernel's sign correction, NR i32 per panel);
+  // the driver spaces B's panels by that much more. A multiple of 64 bytes: panels stay
+  // aligned.
+  int b_tail = 0;
 };
 
 MicroKernel<float> microkernel_f32_avx512();

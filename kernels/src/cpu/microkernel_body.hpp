@@ -2,9 +2,10 @@
 // The register-blocked micro-kernel, written once over a SIMD traits type S (T, V, kLanes,
 // set1, load, load_aligned, store, fma, add: the row-wise ops' traits, ../ops/simd_avx512.hpp
 // and simd_avx2.hpp) with its packed operands' side (In, VIn, kK, load_in, broadcast_in, dot,
-// load_bias; FmaInputs gives them to a traits type whose inputs are its own T), and its
-// epilogue variant and passes, whose activations need ops::activate's traits too (mul, max,
-// min, round, pow2, zero_where_less, div; ../ops/activation_simd.hpp). Included only by the
+// load_bias, and optionally start; FmaInputs gives them to a traits type whose inputs are its
+// own T), and its epilogue variant and passes, whose activations need ops::activate's traits
+// too (mul, max, min, round, pow2, zero_where_less, div; ../ops/activation_simd.hpp). The
+// i8 kernel's traits (microkernel_avx512_vnni.cpp) have no epilogue. Included only by the
 // ISA-specific translation units; the anonymous namespace gives each its own copy.
 #include <immintrin.h>
 
@@ -78,6 +79,16 @@ template <typename S, int MR, int NV, int AS>
   for (; p < kc; p += K) step<S, MR, NV, AS>(a, b, acc);
 }
 
+// The accumulators' start for the zmm column v of a B panel whose packed entries end at
+// `tail`: zero, or S::start's (the i8 kernel's sign correction, in the panel's tail).
+template <typename S>
+[[gnu::always_inline]] inline typename S::V start(const typename S::In* tail, int v) {
+  if constexpr (requires { S::start(tail, v); })
+    return S::start(tail, v);
+  else
+    return S::set1(0);
+}
+
 // acc := A_panel * B_panel (kc is a multiple of kK). The tile of C it is stored to is
 // fetched while the last kPrefetchC steps run: C rows lie a leading dimension apart, and
 // fetched only by the store they stall it once per kc steps.
@@ -92,7 +103,7 @@ template <typename S, int MR, int NV, int AS = MR>
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 8
-    for (int v = 0; v < NV; ++v) acc[i][v] = S::set1(0);
+    for (int v = 0; v < NV; ++v) acc[i][v] = start<S>(b + kc * NR, v);
   const std::int64_t head = kc > kPrefetchC ? kc - kPrefetchC : 0;
   const char* next = static_cast<const char*>(next_line);
   steps<S, MR, NV, AS>(head, a, b, acc, next);

@@ -28,7 +28,7 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   if (epilogue && !uk.epilogue)
     throw std::logic_error(std::string("micro-kernel ") + uk.name + " has no epilogue variant");
   if (epilogue && gather) throw std::logic_error("a gathered GEMM takes no epilogue");
-  if (gather && (uk.pack_a || uk.k_block != kGroup<In>))
+  if (gather && (uk.pack_a || uk.k_block != kGroup<In> || uk.b_tail))
     throw std::logic_error(std::string("micro-kernel ") + uk.name +
                            " packs a layout of its own, which a gathered GEMM does not");
   gather_ = gather;
@@ -63,7 +63,8 @@ void PackedGemm<In, Out>::prepare(const cpu::GemmArgs<In, Out>& g, const MicroKe
   const std::size_t panels = static_cast<std::size_t>(nc_padded / uk.nr);
   for (int i = 0; i < 2; ++i) {
     if (i < b_buffers_) {
-      b_pack_[i].resize(static_cast<std::size_t>(kc_padded * nc_padded));
+      b_pack_[i].resize(static_cast<std::size_t>(kc_padded * nc_padded) +
+                        panels * static_cast<std::size_t>(uk.b_tail));
       b_state_[i] = std::make_unique<std::atomic<std::int64_t>[]>(panels);
     } else {
       b_pack_[i].data.reset();
@@ -161,10 +162,10 @@ void PackedGemm<In, Out>::walk(int tid) {
           ensure_packed(q);
           const std::int64_t nr = std::min<std::int64_t>(NR, nc - q * NR);
           const std::int64_t j0 = jc + q * NR;
-          const In* bp = b_pack + q * kp * NR;
+          const In* bp = b_pack + q * b_stride(kp);
           // The next B panel of the walk (or its first for the next block), a share of it per
           // call: kp / kNextEvery lines each (micro-kernel contract).
-          const In* next_panel = b_pack + (q + 1 < b_panels ? q + 1 : 0) * kp * NR;
+          const In* next_panel = b_pack + (q + 1 < b_panels ? q + 1 : 0) * b_stride(kp);
           const std::int64_t share = kp / kNextEvery * kLineBytes / std::int64_t{sizeof(In)};
           for (std::int64_t r = 0; r < a_panels; ++r) {
             const In* next = r * share < kp * NR ? next_panel + r * share : nullptr;
@@ -215,7 +216,7 @@ void PackedGemm<In, Out>::pack_b_panel(std::int64_t jc, std::int64_t nc, std::in
   const int NR = uk_.nr;
   const std::int64_t kp = round_up(kc, uk_.k_block);
   const std::int64_t j0 = jc + q * NR, lanes = std::min<std::int64_t>(NR, nc - q * NR);
-  In* out = b_pack + q * kp * NR;
+  In* out = b_pack + q * b_stride(kp);
   if (gather_) {
     pack_gathered(g_.b, gather_->b_n.data() + j0, plan_.b_lanes[j0 / NR], plan_.b_runs[pc / b_.kc],
                   gather_->b_k.data() + pc, lanes, kc, NR, out);

@@ -83,6 +83,8 @@ class PackedGemm {
   // false where it goes through the scratch tile (a gathered C whose rows are irregular or
   // whose columns are not contiguous).
   bool direct_tile(std::int64_t i0, std::int64_t j0, Out*& c, std::int64_t& ldc) const;
+  // Where B's panels of padded depth kp start, one from the next: the panel and its tail.
+  std::int64_t b_stride(std::int64_t kp) const { return kp * uk_.nr + uk_.b_tail; }
   Out& c_at(std::int64_t i, std::int64_t j) const {
     return gather_ ? g_.c[gather_->c_m[i] + gather_->c_n[j]] : g_.c[i * g_.n + j];
   }

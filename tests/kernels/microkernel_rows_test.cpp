@@ -31,16 +31,24 @@ std::uint16_t random_input(std::uint16_t, std::mt19937& rng) {
   std::memcpy(&bits, &x, sizeof bits);
   return static_cast<std::uint16_t>(bits >> 16);
 }
+std::int8_t random_input(std::int8_t, std::mt19937& rng) {
+  return static_cast<std::int8_t>(rng());
+}
+std::int32_t random_input(std::int32_t, std::mt19937& rng) {
+  return static_cast<std::int32_t>(rng() % 200001) - 100000;
+}
 
 // Returns how many (rows, accumulate) cases it compared.
 template <typename In, typename Out>
 int expect_rows_match_the_full_kernel(const packed::MicroKernel<In, Out>& uk) {
   std::mt19937 rng(31);
   const int MR = uk.mr, NR = uk.nr;
-  const std::int64_t kc = 130;  // even (bf16 pairs), and past the last 64 steps' C prefetch
+  // A multiple of every group (bf16 pairs, int8 quads), and past the last 64 steps' C prefetch.
+  const std::int64_t kc = 132;
   const std::int64_t ldc = NR + 5;
   std::vector<In> a_store(static_cast<std::size_t>(kc * MR + 64));
-  std::vector<In> b_store(static_cast<std::size_t>(kc * NR + 64));
+  // B's panel and its tail (the i8 kernel's starting values; any will do here).
+  std::vector<In> b_store(static_cast<std::size_t>(kc * NR + uk.b_tail + 64));
   // The panels are read with aligned loads: 64-byte aligned views into the stores.
   auto aligned = [](std::vector<In>& v) {
     auto p = reinterpret_cast<std::uintptr_t>(v.data());
@@ -49,7 +57,7 @@ int expect_rows_match_the_full_kernel(const packed::MicroKernel<In, Out>& uk) {
   In* a = aligned(a_store);
   In* b = aligned(b_store);
   for (std::int64_t i = 0; i < kc * MR; ++i) a[i] = random_input(In{}, rng);
-  for (std::int64_t i = 0; i < kc * NR; ++i) b[i] = random_input(In{}, rng);
+  for (std::int64_t i = 0; i < kc * NR + uk.b_tail; ++i) b[i] = random_input(In{}, rng);
   std::vector<Out> c0(static_cast<std::size_t>(MR * ldc));
   for (Out& x : c0) x = static_cast<Out>(random_input(Out{}, rng));
   int cases = 0;
@@ -89,6 +97,12 @@ TEST(MicroKernelRows, Bf16RowsEqualTheFullKernelAndTouchNothingElse) {
   if (!cpu_features().has_avx512() || !cpu_features().avx512_bf16)
     GTEST_SKIP() << "the bf16 micro-kernel needs AVX-512 with AVX512_BF16, which this CPU lacks";
   EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_bf16_avx512()), 2 * 13);
+}
+
+TEST(MicroKernelRows, I8RowsEqualTheFullKernelAndTouchNothingElse) {
+  if (!cpu_features().has_avx512() || !cpu_features().avx512_vnni)
+    GTEST_SKIP() << "the i8 micro-kernel needs AVX-512 with AVX512_VNNI, which this CPU lacks";
+  EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_i8_avx512()), 2 * 13);
 }
 
 }  // namespace ridgeline

@@ -1,6 +1,7 @@
 // Rung 4 (and 5 with OpenMP): BLIS-style GEMM, the packed driver (packed_gemm.hpp) with the
 // micro-kernels of the ISA the backend names. The AVX-512 rungs also run bf16 (C in f32)
-// where the CPU has AVX512_BF16: the bf16 micro-kernel (vdpbf16ps) over the same driver.
+// where the CPU has AVX512_BF16: the bf16 micro-kernel (vdpbf16ps) over the same driver; and
+// i8 (C in i32) where it has AVX512_VNNI (vpdpbusd), for CPUs without AMX.
 #include <fmt/format.h>
 
 #include "packed_gemm.hpp"
@@ -28,6 +29,9 @@ class PackedGemmKernel : public Kernel {
       ukbf16_ = packed::microkernel_bf16_avx512();
       dtypes.push_back(DType::bf16);
       kernels += fmt::format(" / {} (AVX512_BF16)", ukbf16_.name);
+      uki8_ = packed::microkernel_i8_avx512();
+      dtypes.push_back(DType::i8);
+      kernels += fmt::format(" / {} (AVX512_VNNI)", uki8_.name);
     }
     info_ = {"gemm",
              fmt::format("cpu.packed_{}{}", isa_name, threaded ? "_omp" : ""),
@@ -49,6 +53,9 @@ class PackedGemmKernel : public Kernel {
     if (isa_ == PackedIsa::avx512 && problem.op == info_.op && problem.dtype == DType::bf16 &&
         !cpu.avx512_bf16)
       return Support::no(info_.id() + ": bf16 needs AVX512_BF16 (vdpbf16ps), which this CPU lacks");
+    if (isa_ == PackedIsa::avx512 && problem.op == info_.op && problem.dtype == DType::i8 &&
+        !cpu.avx512_vnni)
+      return Support::no(info_.id() + ": i8 needs AVX512_VNNI (vpdpbusd), which this CPU lacks");
     return check_gemm_support(info_, problem, threads);
   }
 
@@ -60,6 +67,9 @@ class PackedGemmKernel : public Kernel {
     } else if (dtype_ == DType::bf16) {
       bf16_.prepare(cpu::gemm_args<std::uint16_t, float>(problem, gemm_view(operands)), ukbf16_,
                     packed::derive_blocking(cache_sizes(), ukbf16_.mr, ukbf16_.nr, 2), threads);
+    } else if (dtype_ == DType::i8) {
+      i8_.prepare(cpu::gemm_args<std::int8_t, std::int32_t>(problem, gemm_view(operands)), uki8_,
+                  packed::blocking_for(uki8_, cache_sizes()), threads);
     } else {
       f64_.prepare(cpu::gemm_args<double>(problem, gemm_view(operands)), uk64_,
                    packed::derive_blocking(cache_sizes(), uk64_.mr, uk64_.nr, 8), threads);
@@ -71,6 +81,8 @@ class PackedGemmKernel : public Kernel {
       f32_.run();
     else if (dtype_ == DType::bf16)
       bf16_.run();
+    else if (dtype_ == DType::i8)
+      i8_.run();
     else
       f64_.run();
   }
@@ -79,7 +91,8 @@ class PackedGemmKernel : public Kernel {
     const auto [name, blocking] = dtype_ == DType::f32 ? std::pair(uk32_.name, f32_.blocking())
                                   : dtype_ == DType::bf16
                                       ? std::pair(ukbf16_.name, bf16_.blocking())
-                                      : std::pair(uk64_.name, f64_.blocking());
+                                  : dtype_ == DType::i8 ? std::pair(uki8_.name, i8_.blocking())
+                                                        : std::pair(uk64_.name, f64_.blocking());
     return {
         {"microkernel", name}, {"blocking", blocking.describe()}, {"caches", cache_sizes().source}};
   }
@@ -90,10 +103,12 @@ class PackedGemmKernel : public Kernel {
   MicroKernel<float> uk32_;
   MicroKernel<double> uk64_;
   MicroKernel<std::uint16_t, float> ukbf16_{};
+  MicroKernel<std::int8_t, std::int32_t> uki8_{};
   DType dtype_ = DType::f32;
   PackedGemm<float> f32_;
   PackedGemm<double> f64_;
   PackedGemm<std::uint16_t, float> bf16_;
+  PackedGemm<std::int8_t, std::int32_t> i8_;
 };
 
 }  // namespace

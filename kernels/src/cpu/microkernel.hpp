@@ -99,6 +99,9 @@ MicroKernel<float> microkernel_f32_avx2();
 MicroKernel<double> microkernel_f64_avx2();
 // Needs AVX512_BF16 (vdpbf16ps) besides AVX-512; the caller checks CPUID.
 MicroKernel<std::uint16_t, float> microkernel_bf16_avx512();
+// Needs AVX512_VNNI (vpdpbusd) besides AVX-512; the caller checks CPUID. Its own A packing
+// (A's bytes offset to unsigned) and a B tail (microkernel_avx512_vnni.cpp).
+MicroKernel<std::int8_t, std::int32_t> microkernel_i8_avx512();
 // AMX (amx_microkernel.hpp): 32 x 32 blocks of C in tiles; bf16 with the gemm_bias_act
 // epilogue, int8 into i32 without one. On the instructions, which need AMX-BF16 or AMX-INT8
 // usable (amx_support(); the caller checks), and on the tile model, which runs anywhere.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 
 namespace ridgeline {
@@ -22,7 +23,8 @@ std::string last_error(const std::string& name, const char* fallback,
   const char* why = ::dlerror();
   std::string text = why ? why : fallback;
   if (!loaded_as.empty())
-    for (std::size_t at; (at = text.find(loaded_as)) != std::string::npos;)
+    for (std::size_t at = 0; (at = text.find(loaded_as, at)) != std::string::npos;
+         at += name.size())
       text.replace(at, loaded_as.size(), name);
   if (text.find(name) == std::string::npos) text = name + ": " + text;
   return text;
@@ -46,6 +48,49 @@ std::string ownership_problem(const struct stat& st) {
   if ((st.st_mode & S_IWGRP) && st.st_gid != ::getegid())
     return fmt::format("writable by group {} (mode {:04o})", st.st_gid, st.st_mode & 07777);
   return "";
+}
+
+// Whether only root and this user can change which file `canonical` (a path without symbolic
+// links) names: every directory from the root down is owned by one of them and writable by no
+// one else, or is sticky (as /tmp is) with the entry below it owned by one of them.
+bool only_we_can_replace(const std::string& canonical) {
+  std::string dir = "/";
+  std::size_t start = 1;
+  for (;;) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+    const bool ours = st.st_uid == 0 || st.st_uid == ::geteuid();
+    const bool others_write =
+        (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != ::getegid());
+    const std::size_t end = canonical.find('/', start);
+    const std::string next = canonical.substr(0, end);
+    if (!ours) return false;
+    if (others_write) {
+      // In a sticky directory no one else can rename or remove an entry they do not own.
+      struct stat entry {};
+      if (!(st.st_mode & S_ISVTX) || ::lstat(next.c_str(), &entry) != 0 ||
+          (entry.st_uid != 0 && entry.st_uid != ::geteuid()))
+        return false;
+    }
+    if (end == std::string::npos) return true;  // `dir` holds the file itself
+    dir = next;
+    start = end + 1;
+  }
+}
+
+// The path to load the checked file (`st`, from its open descriptor) by: its own, where no one but
+// root and this user can put another file there meanwhile; "" where someone could.
+std::string stable_path(const std::string& name, const struct stat& st) {
+  char* resolved = ::realpath(name.c_str(), nullptr);
+  if (!resolved) return "";
+  std::string canonical(resolved);
+  std::free(resolved);
+  // dlopen expands $ORIGIN, $LIB and $PLATFORM in a name: one with a '$' may name another file.
+  if (canonical.find('$') != std::string::npos) return "";
+  struct stat now {};
+  if (::stat(canonical.c_str(), &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino)
+    return "";
+  return only_we_can_replace(canonical) ? canonical : "";
 }
 
 }  // namespace
@@ -108,10 +153,19 @@ SharedLibrary SharedLibrary::open(const std::string& name) {
       lib.error_ = fmt::format("{}: {}; not loaded", name, problem);
       return lib;
     }
-    // The file checked is the file loaded: the descriptor, not the name, which another
-    // process could point elsewhere in between. The descriptor stays open while the library
-    // is loaded (for good): the loader knows a library by the name it was opened with, and a
-    // later file opened under the same number would be taken for this one.
+    // The file checked is the file loaded. Where only root and this user can change the
+    // directories on its path, its own path: a library may find its parts by the name it was
+    // loaded by (MKL's libmkl_rt loads libmkl_core.so.2 and the rest from its directory).
+    if (const std::string path = stable_path(name, st); !path.empty()) {
+      lib.handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!lib.handle_) lib.error_ = last_error(name, "cannot be opened (no dlerror text)", path);
+      ::close(fd);
+      return lib;
+    }
+    // Elsewhere the descriptor, not the name, which another process could point elsewhere in
+    // between. The descriptor stays open while the library is loaded (for good): the loader
+    // knows a library by the name it was opened with, and a later file opened under the same
+    // number would be taken for this one.
     const std::string by_descriptor = fmt::format("/proc/self/fd/{}", fd);
     lib.handle_ = ::dlopen(by_descriptor.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib.handle_) {

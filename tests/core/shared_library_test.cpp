@@ -1,5 +1,6 @@
 #include "ridgeline/core/shared_library.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -106,6 +107,41 @@ TEST_F(SharedLibraryFile, AnErrorNamesTheFileAsGivenNotTheDescriptorLoaded) {
   EXPECT_FALSE(lib.loaded());
   EXPECT_EQ(lib.error().find("/proc/self/fd"), std::string::npos) << lib.error();
   EXPECT_NE(lib.error().find(text.string()), std::string::npos) << lib.error();
+}
+
+// The name the loader knows a library by: what a library that finds its parts beside itself
+// (MKL's libmkl_rt) reads its directory from.
+std::string loaded_as(SharedLibrary& lib, const char* symbol) {
+  Dl_info info{};
+  void* address = lib.address(symbol);
+  return address && ::dladdr(address, &info) && info.dli_fname ? info.dli_fname : "";
+}
+
+TEST_F(SharedLibraryFile, AFileOnlyWeCanReplaceIsLoadedByItsOwnPathElseByItsDescriptor) {
+  using std::filesystem::perms;
+  const auto readable = perms::owner_read | perms::owner_write | perms::group_read |
+                        perms::others_read | perms::owner_exec | perms::group_exec |
+                        perms::others_exec;
+  const std::filesystem::path ours = copy_of_zlib(readable);
+  if (ours.empty()) GTEST_SKIP() << "no libz.so.1 on this machine";
+  {
+    // The scratch folder is ours, in /tmp (sticky): no one else can replace the file.
+    SharedLibrary lib = SharedLibrary::open(ours.string());
+    ASSERT_TRUE(lib.loaded()) << lib.error();
+    EXPECT_EQ(loaded_as(lib, "zlibVersion"), std::filesystem::canonical(ours).string());
+  }
+  // A folder anyone can write (not sticky): another user could swap the file between the check
+  // and the load, so the open file checked is loaded through its descriptor.
+  const std::filesystem::path open_dir = dir_ / "open";
+  std::filesystem::create_directory(open_dir);
+  std::filesystem::permissions(open_dir, perms::all);
+  const std::filesystem::path there = open_dir / "libthere.so";
+  std::filesystem::copy_file(ours, there);
+  std::filesystem::permissions(there, readable);
+  SharedLibrary lib = SharedLibrary::open(there.string());
+  ASSERT_TRUE(lib.loaded()) << lib.error();
+  EXPECT_EQ(loaded_as(lib, "zlibVersion").rfind("/proc/self/fd/", 0), 0u)
+      << loaded_as(lib, "zlibVersion");
 }
 
 TEST(LoaderSearch, EveryDirectoryThisBinarySearchesIsAbsolute) {

@@ -17,8 +17,10 @@ class SharedLibrary {
   // Opens `name`:
   // - a name with a slash is a file the caller was given (a user's --blas-lib): it must be a
   //   regular file, owned by root or this user and writable by no other user; it is opened
-  //   once, and that open file is what is loaded (through /proc/self/fd), so a file swapped in
-  //   after the check is never the one that runs. A FIFO is refused at once, never waited on.
+  //   once, and that open file is what is loaded, so a file swapped in after the check is
+  //   never the one that runs: by its own path (symbolic links resolved) where only root and
+  //   this user can change the directories on it, else through /proc/self/fd. A FIFO is
+  //   refused at once, never waited on.
   // - a bare name is a soname (libnvidia-ml.so.1), found where the dynamic loader finds it
   //   (LD_LIBRARY_PATH, the binary's RUNPATH, ld.so.cache, the system's directories) except
   //   that a relative or empty element of that search (LD_LIBRARY_PATH=":/opt/x" names the

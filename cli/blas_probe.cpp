@@ -25,7 +25,10 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
           j = {{"ok", true},
                {"version", lib->version()},
                {"thread_setter", lib->thread_setter()},
-               {"kernel_set", lib->kernel_set()}};
+               {"kernel_set", lib->kernel_set()},
+               {"threading", lib->threading()},
+               {"bf16_gemm", lib->gemm_bf16_symbol()},
+               {"i8_gemm", lib->gemm_s8u8s32_symbol()}};
         } catch (const std::exception& e) {
           j = {{"ok", false}, {"error", e.what()}};
         }
@@ -49,24 +52,27 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec) {
   probe.version = j.value("version", "");
   probe.thread_setter = j.value("thread_setter", "");
   probe.kernel_set = j.value("kernel_set", "");
+  probe.threading = j.value("threading", "");
   probe.error = j.value("error", "");
+  if (probe.loadable) {
+    probe.spec.has_thread_setter = !probe.thread_setter.empty();
+    probe.spec.bf16_gemm = j.value("bf16_gemm", "");
+    probe.spec.i8_gemm = j.value("i8_gemm", "");
+  }
   return probe;
 }
 
 std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& user_paths) {
   std::vector<BlasLibrarySpec> libs;
-  for (auto& spec : discover_blas_libraries()) {
+  for (const auto& spec : discover_blas_libraries()) {
     BlasProbe probe = probe_blas(spec);
     if (!probe.loadable) continue;  // `ridgeline list` shows why
-    spec.has_thread_setter = !probe.thread_setter.empty();
-    libs.push_back(spec);
+    libs.push_back(probe.spec);
   }
   for (const auto& path : user_paths) {
-    BlasLibrarySpec spec = user_blas_library(path, libs);
-    BlasProbe probe = probe_blas(spec);
+    BlasProbe probe = probe_blas(user_blas_library(path, libs));
     if (!probe.loadable) throw InputError("--blas-lib: " + probe.error);
-    spec.has_thread_setter = !probe.thread_setter.empty();
-    libs.push_back(spec);
+    libs.push_back(probe.spec);
   }
   return libs;
 }

@@ -7,11 +7,12 @@
 namespace ridgeline::cli {
 
 struct BlasProbe {
-  BlasLibrarySpec spec;
+  BlasLibrarySpec spec;  // with what the probe found (thread setter, bf16 and int8 GEMMs)
   bool loadable = false;
   std::string version;
   std::string thread_setter;
   std::string kernel_set;  // BlasLibrary::kernel_set() in the child
+  std::string threading;   // BlasLibrary::threading() in the child
   std::string error;       // the dlopen error or the missing symbol, naming the path
 };
 

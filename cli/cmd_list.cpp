@@ -95,7 +95,7 @@ int run_list(const ListOptions& opt) {
   std::vector<BlasProbe> probes;
   for (auto& spec : specs) {
     probes.push_back(probe_blas(spec));
-    if (probes.back().loadable) spec.has_thread_setter = !probes.back().thread_setter.empty();
+    spec = probes.back().spec;
   }
   KernelCatalog catalog = KernelCatalog::with_builtin_kernels(specs);
   cluster::add_collective_kernels(catalog, nullptr);  // listed; they run under mpirun
@@ -158,6 +158,9 @@ int run_list(const ListOptions& opt) {
                     {"version", p.version},
                     {"thread_setter", p.thread_setter},
                     {"kernels", describe_kernel_set(p.version, p.kernel_set)},
+                    {"threading", p.threading},
+                    {"bf16_gemm", p.spec.bf16_gemm.value_or("")},
+                    {"i8_gemm", p.spec.i8_gemm.value_or("")},
                     {"error", p.error}});
   nlohmann::json suite_list = nlohmann::json::array();
   for (const auto& s : suites())
@@ -204,18 +207,24 @@ int run_list(const ListOptions& opt) {
   fmt::print("{}", format_columns(rows));
   fmt::print("\nBLAS libraries (loaded at run time; add any CBLAS .so with --blas-lib PATH)\n");
   if (probes.empty()) fmt::print("  none found\n");
-  for (const auto& p : probes)
+  for (const auto& p : probes) {
     fmt::print(  // names, versions and errors come from the library files: made visible
         "  {:<10} {}\n  {:<10} {}\n", escape_visible(p.spec.name),
         escape_visible(p.spec.path.string()), "",
-        escape_visible(p.loadable ? fmt::format("{}; threads via {}{}",
+        escape_visible(p.loadable ? fmt::format("{}; threads via {}{}{}",
                                                 p.version.empty() ? "version unknown" : p.version,
                                                 p.thread_setter.empty() ? "none" : p.thread_setter,
+                                                p.threading.empty() ? "" : " on " + p.threading,
                                                 p.kernel_set.empty()
                                                     ? ""
                                                     : "; kernels: " + describe_kernel_set(
                                                                           p.version, p.kernel_set))
                                   : "not loadable: " + p.error));
+    if (p.loadable)
+      fmt::print("  {:<10} {}; {}\n", "",
+                 escape_visible(describe_low_precision_gemm(p.spec, DType::bf16)),
+                 escape_visible(describe_low_precision_gemm(p.spec, DType::i8)));
+  }
   fmt::print("\nGPU\n");
   if (!gpu.available()) fmt::print("  none: {}\n", gpu.reason);
   for (const auto& d : gpu.devices)

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/ops/gemm.hpp"
+#include "ridgeline/core/shared_library.hpp"
+#include "ridgeline/kernels/gemm_kernels.hpp"
 
 namespace ridgeline {
 
@@ -89,6 +93,75 @@ TEST(BlasProvider, DiscoveredLibrariesLoadWithTheirThreadSetters) {
       EXPECT_TRUE(lib->thread_setter().empty());
     }
   }
+}
+
+TEST(BlasProvider, DebiansOpenblasHasNoBf16OrInt8GemmAndItsKernelSaysWhichSymbols) {
+  const auto found = discover_blas_libraries();
+  const auto openblas =
+      std::find_if(found.begin(), found.end(), [](const auto& s) { return s.name == "openblas"; });
+  if (openblas == found.end())
+    GTEST_SKIP() << "no OpenBLAS here (scripts/install-deps installs it)";
+  const BlasLibrarySpec probed = load_blas_library(*openblas)->probed_spec();
+  ASSERT_TRUE(probed.bf16_gemm && probed.i8_gemm);
+  if (!probed.bf16_gemm->empty()) GTEST_SKIP() << "this OpenBLAS has " << *probed.bf16_gemm;
+  EXPECT_EQ(*probed.i8_gemm, "");
+  const auto kernel = make_blas_gemm(probed);
+  EXPECT_EQ(kernel->info().dtypes, (std::vector<DType>{DType::f32, DType::f64}));
+  const std::string file = openblas->path.filename().string();
+  EXPECT_EQ(kernel->supports(gemm_problem({64, 64, 64, 1}, Layout::NN, DType::bf16), 1).reason,
+            "gemm.blas.openblas: no bf16 GEMM: " + file +
+                " exports neither cblas_gemm_bf16bf16f32 nor cblas_sbgemm");
+  EXPECT_EQ(kernel->supports(gemm_problem({64, 64, 64, 1}, Layout::NN, DType::i8), 1).reason,
+            "gemm.blas.openblas: no int8 GEMM: " + file + " exports no cblas_gemm_s8u8s32");
+  EXPECT_TRUE(kernel->supports(gemm_problem({64, 64, 64, 1}, Layout::NN, DType::f32), 1));
+}
+
+TEST(BlasProvider, Bf16AndInt8AreDeclaredOnlyWhereAProbeFoundTheirEntryPoints) {
+  BlasLibrarySpec spec = spec_of("vendor", "/opt/v/libvendor.so.1");
+  const Problem bf16 = gemm_problem({8, 8, 8, 1}, Layout::NT, DType::bf16);
+  // Not probed: nothing is claimed, and the reason says what would tell.
+  EXPECT_EQ(make_blas_gemm(spec)->info().dtypes, (std::vector<DType>{DType::f32, DType::f64}));
+  EXPECT_NE(make_blas_gemm(spec)->supports(bf16, 1).reason.find("not been probed"),
+            std::string::npos);
+  spec.bf16_gemm = "cblas_sbgemm";
+  spec.i8_gemm = "";
+  const auto kernel = make_blas_gemm(spec);
+  EXPECT_EQ(kernel->info().dtypes, (std::vector<DType>{DType::f32, DType::f64, DType::bf16}));
+  EXPECT_TRUE(kernel->supports(bf16, 1));
+  EXPECT_NE(kernel->info().description.find("cblas_sbgemm"), std::string::npos);
+  EXPECT_EQ(describe_low_precision_gemm(spec, DType::bf16), "bf16 GEMM: cblas_sbgemm");
+  EXPECT_EQ(describe_low_precision_gemm(spec, DType::i8),
+            "no int8 GEMM: libvendor.so.1 exports no cblas_gemm_s8u8s32");
+}
+
+// MKL from PyPI where scripts/install-deps --mkl put it: found, run on GNU OpenMP (never a
+// second OpenMP runtime), with its bf16 and int8 GEMMs.
+TEST(BlasProvider, ProjectMklIsDiscoveredOnGnuOpenmpWithItsBf16AndInt8Gemms) {
+  if (!std::filesystem::exists(kProjectMklPath))
+    GTEST_SKIP() << "MKL is not installed: " << kProjectMklPath
+                 << " missing; scripts/install-deps --mkl installs it";
+  const auto found = discover_blas_libraries();
+  const auto mkl =
+      std::find_if(found.begin(), found.end(), [](const auto& s) { return s.name == "mkl"; });
+  ASSERT_NE(mkl, found.end());
+  EXPECT_EQ(mkl->path, kProjectMklPath);
+  const auto lib = load_blas_library(*mkl);
+  EXPECT_NE(lib->version().find("Math Kernel Library"), std::string::npos) << lib->version();
+  EXPECT_EQ(lib->thread_setter(), "MKL_Set_Num_Threads");
+  EXPECT_NE(lib->threading().find("MKL_THREADING_GNU"), std::string::npos);
+  EXPECT_FALSE(lib->kernel_set().empty()) << "MKL_Get_Version's Processor";
+  EXPECT_EQ(lib->gemm_bf16_symbol(), "cblas_gemm_bf16bf16f32");
+  EXPECT_EQ(lib->gemm_s8u8s32_symbol(), "cblas_gemm_s8u8s32");
+  ASSERT_TRUE(lib->set_threads(2));
+  // Its parts were found beside it (loaded by its own path), on this process's libgomp.
+  const float a[4] = {1, 2, 3, 4}, b[4] = {1, 0, 0, 1};
+  float c[4] = {};
+  lib->sgemm()(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+  EXPECT_EQ(std::vector<float>(c, c + 4), std::vector<float>(a, a + 4));
+  EXPECT_TRUE(SharedLibrary::is_loaded("libmkl_gnu_thread.so.2"));
+  EXPECT_FALSE(SharedLibrary::is_loaded("libiomp5.so"));
+  // A second load in the same process (each kernel loads its library) keeps the layer.
+  EXPECT_NO_THROW(load_blas_library(*mkl));
 }
 
 TEST(BlasProvider, KernelSetSaysWhenBlisFellBackToItsPortableKernels) {

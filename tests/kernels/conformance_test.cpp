@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../support/probed_blas.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
@@ -30,7 +31,7 @@ struct ConformanceCase {
 };
 
 const KernelCatalog& conformance_catalog() {
-  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
+  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(probed_blas_libraries());
   return c;
 }
 

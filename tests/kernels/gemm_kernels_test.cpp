@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "../support/probed_blas.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
@@ -30,7 +31,7 @@ struct KernelCase {
 };
 
 const KernelCatalog& catalog() {
-  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(discover_blas_libraries());
+  static const KernelCatalog c = KernelCatalog::with_builtin_kernels(probed_blas_libraries());
   return c;
 }
 

@@ -30,11 +30,21 @@ const std::vector<KnownLibrary>& known_libraries() {
         "/usr/lib/x86_64-linux-gnu/libblis.so.4", "/usr/lib64/libblis.so.4"}},
       {"refblas", {"/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", "/usr/lib64/libcblas.so.3"}},
       {"mkl",
-       {"/usr/lib/x86_64-linux-gnu/libmkl_rt.so",
+       {kProjectMklPath, "/usr/lib/x86_64-linux-gnu/libmkl_rt.so",
         "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
   };
   return known;
 }
+
+// mkl_service.h's values.
+constexpr int kMklThreadingGnu = 3;
+constexpr int kMklInterfaceLp64 = 0;
+// MKL_Get_Version's structure: its version numbers (three ints in older releases, four in
+// 2025.3) then its strings, which start at offset 16 either way (pointers are 8-byte aligned).
+struct MklVersionFields {
+  int major, minor, update, patch;
+  const char *status, *build, *processor, *platform;
+};
 
 std::string name_from_file(const std::filesystem::path& path) {
   std::string stem = path.filename().string();
@@ -90,6 +100,14 @@ BlasLibrarySpec user_blas_library(const std::filesystem::path& named,
   return {name, path, true, std::nullopt};
 }
 
+BlasLibrarySpec BlasLibrary::probed_spec() const {
+  BlasLibrarySpec s = spec_;
+  s.has_thread_setter = !thread_setter_name_.empty();
+  s.bf16_gemm = gemm_bf16_symbol_;
+  s.i8_gemm = gemm_s8u8s32_symbol_;
+  return s;
+}
+
 BlasLibrary::~BlasLibrary() {
   // The library stays mapped (SharedLibrary never closes one): several BLAS libraries keep
   // thread pools whose exit handlers expect it until the process ends.
@@ -119,8 +137,36 @@ std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
     if (!symbol(required))
       throw InputError(fmt::format("BLAS library {}: missing symbol {} (not a CBLAS library?)",
                                    spec.path.string(), required));
+  // MKL's runtime library picks its threading layer at its first call: from
+  // MKL_THREADING_LAYER, else Intel's OpenMP (libiomp5), a second OpenMP runtime beside this
+  // process's libgomp, each keeping its own spinning pool on the same cores. Its GNU layer runs
+  // MKL on the libgomp Ridgeline already uses, whatever the environment says; LP64 because
+  // the prototypes here take int. Both before any other MKL call.
+  if (void* layer = symbol("MKL_Set_Threading_Layer")) {
+    if (void* interface = symbol("MKL_Set_Interface_Layer"))
+      reinterpret_cast<int (*)(int)>(interface)(kMklInterfaceLp64);
+    const int got = reinterpret_cast<int (*)(int)>(layer)(kMklThreadingGnu);
+    if (got != kMklThreadingGnu)
+      throw InputError(fmt::format(
+          "BLAS library {}: MKL_Set_Threading_Layer(MKL_THREADING_GNU) returned {}, not the GNU "
+          "OpenMP layer (libmkl_gnu_thread.so.2 missing beside it?)",
+          spec.path.string(), got));
+    lib->threading_ = "GNU OpenMP (MKL_Set_Threading_Layer(MKL_THREADING_GNU))";
+  }
   lib->sgemm_ = reinterpret_cast<CblasSgemm>(symbol("cblas_sgemm"));
   lib->dgemm_ = reinterpret_cast<CblasDgemm>(symbol("cblas_dgemm"));
+  for (const char* name : kBf16GemmSymbols)
+    if (void* f = symbol(name)) {
+      lib->gemm_bf16_ = reinterpret_cast<CblasGemmBf16>(f);
+      lib->gemm_bf16_symbol_ = name;
+      break;
+    }
+  for (const char* name : kI8GemmSymbols)
+    if (void* f = symbol(name)) {
+      lib->gemm_s8u8s32_ = reinterpret_cast<CblasGemmS8u8s32>(f);
+      lib->gemm_s8u8s32_symbol_ = name;
+      break;
+    }
   for (const char* setter :
        {"openblas_set_num_threads", "MKL_Set_Num_Threads", "flexiblas_set_num_threads"})
     if (void* f = symbol(setter)) {
@@ -137,6 +183,11 @@ std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
     lib->version_ = reinterpret_cast<const char* (*)()>(f)();
   else if (void* g = symbol("bli_info_get_version_str"))
     lib->version_ = std::string("BLIS ") + reinterpret_cast<const char* (*)()>(g)();
+  else if (void* h = symbol("MKL_Get_Version_String")) {
+    char text[256] = {};
+    reinterpret_cast<void (*)(char*, int)>(h)(text, sizeof text - 1);
+    lib->version_ = text;
+  }
   // BLIS 0.9 picks a sub-configuration by CPUID once per process; on a CPU it does not
   // know (Zen 5) that is "generic", about a sixth of the AVX-512 kernels' rate.
   if (void* f = symbol("openblas_get_corename"))
@@ -148,8 +199,31 @@ std::unique_ptr<BlasLibrary> load_blas_library(const BlasLibrarySpec& spec) {
     reinterpret_cast<void (*)()>(init)();
     lib->kernel_set_ =
         reinterpret_cast<const char* (*)(int)>(str)(reinterpret_cast<int (*)()>(id)());
+  } else if (void* v = symbol("MKL_Get_Version")) {
+    // The instructions MKL dispatches to on this CPU (MKL_ENABLE_INSTRUCTIONS caps them).
+    MklVersionFields fields{};
+    reinterpret_cast<void (*)(MklVersionFields*)>(v)(&fields);
+    if (fields.processor) lib->kernel_set_ = fields.processor;
   }
   return lib;
+}
+
+bool has_low_precision_gemm(const BlasLibrarySpec& spec, DType dtype) {
+  const std::optional<std::string>& found = dtype == DType::bf16 ? spec.bf16_gemm : spec.i8_gemm;
+  return found && !found->empty();
+}
+
+std::string describe_low_precision_gemm(const BlasLibrarySpec& spec, DType dtype) {
+  const bool bf16 = dtype == DType::bf16;
+  const std::string kind = bf16 ? "bf16" : "int8";
+  const std::optional<std::string>& found = bf16 ? spec.bf16_gemm : spec.i8_gemm;
+  const std::string file = spec.path.filename().string();
+  if (!found) return fmt::format("{} GEMM not known: {} has not been probed", kind, file);
+  if (!found->empty()) return fmt::format("{} GEMM: {}", kind, *found);
+  if (bf16)
+    return fmt::format("no bf16 GEMM: {} exports neither {} nor {}", file, kBf16GemmSymbols[0],
+                       kBf16GemmSymbols[1]);
+  return fmt::format("no int8 GEMM: {} exports no {}", file, kI8GemmSymbols[0]);
 }
 
 std::string describe_kernel_set(const std::string& version, const std::string& kernel_set) {

@@ -111,7 +111,7 @@ class BlasDtypes(unittest.TestCase):
             self.assertTrue(notes["kernels"], notes)  # the instructions MKL dispatches to
             if rl["dtype"] == "i8":
                 self.assertEqual(notes["entry_point"], "cblas_gemm_s8u8s32")
-                self.assertIn("in prepare(), untimed", notes["conversion"])
+                self.assertIn("in every call, timed", notes["conversion"])
             if rl["dtype"] == "bf16":
                 self.assertEqual(notes["entry_point"], "cblas_gemm_bf16bf16f32")
 

@@ -2,8 +2,10 @@
 // int8 where the library exports a GEMM for them (MKL), found by name.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "blas_kernel.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
@@ -13,9 +15,12 @@ namespace ridgeline {
 
 namespace {
 
-// The row-major A that cblas_gemm_s8u8s32 reads as unsigned: each signed byte plus 128 (its
-// sign bit flipped), which its offset of -128 takes back, so it computes the signed product.
-constexpr std::int8_t kBlasI8Offset = -128;
+// Signed A times signed B through cblas_gemm_s8u8s32, whose row-major A is unsigned: A + 128
+// (each byte's sign bit flipped) times B is A B plus 128 times each column's sum of B, which
+// its row offset co (one value per column of C) takes back: co[j] = -128 sum_k op(B)[k][j].
+// Its own A offset (ao = -128) would do the same inside the call, at about half the speed
+// (MKL 2025.3 on the Emerald Rapids VM, n = 2048; docs/adding-a-blas-provider.md).
+constexpr std::int64_t kBlasI8Shift = 128;
 
 std::string blas_gemm_description(const BlasLibrarySpec& spec) {
   std::string what = "cblas_sgemm/cblas_dgemm";
@@ -58,14 +63,10 @@ class BlasGemmKernel : public Kernel {
                                            spec_.path.string(), to_string(problem.dtype)));
     problem_ = problem;
     ops_.emplace(gemm_view(operands));
-    if (problem.dtype == DType::i8) {
-      // Row-major, cblas_gemm_s8u8s32's A is unsigned: a copy of A with 128 added, made here,
-      // untimed (notes() says so).
-      const auto a = ops_->a.as<std::int8_t>();
-      if (a_unsigned_.size() != a.size()) a_unsigned_ = OperandBuffer(DType::i8, a.size());
-      auto* out = static_cast<std::uint8_t*>(a_unsigned_.raw());
-      for (std::size_t i = 0; i < a.size(); ++i)
-        out[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(a[i]) ^ 0x80u);
+    if (problem.dtype == DType::i8) {  // the buffers run() fills on every call
+      a_unsigned_ = OperandBuffer(DType::i8, ops_->a.size());
+      column_sums_.assign(static_cast<std::size_t>(gemm_shape(problem).n), 0);
+      column_offsets_.assign(column_sums_.size(), 0);
     }
   }
   void run() override {
@@ -84,13 +85,12 @@ class BlasGemmKernel : public Kernel {
                           lda, ops_->b.as<std::uint16_t>().data(), ldb, 0.0f,
                           ops_->c.as<float>().data(), n);
         break;
-      case DType::i8: {
-        const std::int32_t no_offset = 0;
-        lib_->gemm_s8u8s32()(kCblasRowMajor, ta, tb, kCblasFixOffset, m, n, k, 1.0f,
-                             a_unsigned_.raw(), lda, kBlasI8Offset, ops_->b.raw(), ldb, 0, 0.0f,
-                             ops_->c.as<std::int32_t>().data(), n, &no_offset);
+      case DType::i8:
+        signed_to_unsigned_operands();
+        lib_->gemm_s8u8s32()(kCblasRowMajor, ta, tb, kCblasRowOffset, m, n, k, 1.0f,
+                             a_unsigned_.raw(), lda, 0, ops_->b.raw(), ldb, 0, 0.0f,
+                             ops_->c.as<std::int32_t>().data(), n, column_offsets_.data());
         break;
-      }
       default:
         lib_->dgemm()(kCblasRowMajor, ta, tb, m, n, k, 1.0, ops_->a.as<double>().data(), lda,
                       ops_->b.as<double>().data(), ldb, 0.0, ops_->c.as<double>().data(), n);
@@ -108,10 +108,9 @@ class BlasGemmKernel : public Kernel {
       if (problem_.dtype == DType::i8) {
         n["entry_point"] = lib_->gemm_s8u8s32_symbol();
         n["conversion"] = fmt::format(
-            "A converted to unsigned (each byte + 128) in prepare(), untimed, into the kernel's "
-            "own buffer: {} takes row-major A unsigned and B signed, and its A offset of -128 "
-            "makes the product the signed one; one pass over m x k bytes not in the time, and "
-            "cache=cold does not flush that copy",
+            "in every call, timed: A + 128 into the kernel's own buffer ({} takes row-major A "
+            "unsigned, B signed) and -128 x each column's sum of B as its row offset, which "
+            "makes the product the signed one; one pass over A and one over B besides MKL's",
             lib_->gemm_s8u8s32_symbol());
       }
     }
@@ -119,12 +118,41 @@ class BlasGemmKernel : public Kernel {
   }
 
  private:
+  // int8: A + 128 into a_unsigned_, and -128 times each column's sum of op(B) into
+  // column_offsets_, from the case's operands (timed: a user with signed A and B does this).
+  void signed_to_unsigned_operands() {
+    const auto a = ops_->a.as<std::int8_t>();
+    auto* shifted = static_cast<std::uint8_t*>(a_unsigned_.raw());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      shifted[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(a[i]) ^ 0x80u);
+    const Shape s = gemm_shape(problem_);
+    const std::int8_t* b = ops_->b.as<std::int8_t>().data();
+    const std::int64_t ldb = ldb_of(problem_);
+    // In 64 bits, stored modulo 2^32 as MKL's own int32 sums wrap: exact wherever C fits.
+    std::vector<std::int64_t>& sums = column_sums_;
+    if (transposes_b(gemm_layout(problem_))) {  // B is n x k: a sum along each row
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        std::int64_t sum = 0;
+        for (std::int64_t p = 0; p < s.k; ++p) sum += b[j * ldb + p];
+        sums[static_cast<std::size_t>(j)] = sum;
+      }
+    } else {  // B is k x n: its rows added, n wide
+      std::fill(sums.begin(), sums.end(), 0);
+      for (std::int64_t p = 0; p < s.k; ++p)
+        for (std::int64_t j = 0; j < s.n; ++j) sums[static_cast<std::size_t>(j)] += b[p * ldb + j];
+    }
+    for (std::size_t j = 0; j < sums.size(); ++j)
+      column_offsets_[j] = static_cast<std::int32_t>(-kBlasI8Shift * sums[j]);
+  }
+
   BlasLibrarySpec spec_;
   KernelInfo info_;
   std::unique_ptr<BlasLibrary> lib_;
   Problem problem_;
   std::optional<GemmOperands> ops_;
-  OperandBuffer a_unsigned_;  // int8 only: A + 128, read by the library as unsigned
+  OperandBuffer a_unsigned_;                  // int8: A + 128, read as unsigned
+  std::vector<std::int64_t> column_sums_;     // int8: each column's sum of op(B)
+  std::vector<std::int32_t> column_offsets_;  // int8: -128 x those, MKL's row offset
 };
 
 }  // namespace

@@ -48,7 +48,7 @@ BlasLibrarySpec user_blas_library(const std::filesystem::path& path,
 
 enum CblasOrder { kCblasRowMajor = 101 };
 enum CblasTranspose { kCblasNoTrans = 111, kCblasTrans = 112 };
-enum CblasOffset { kCblasFixOffset = 173 };
+enum CblasOffset { kCblasRowOffset = 171, kCblasFixOffset = 173 };
 using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
                             int, float, float*, int);
 using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*,
@@ -56,7 +56,8 @@ using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*,
 using CblasGemmBf16 = void (*)(int, int, int, int, int, int, float, const std::uint16_t*, int,
                                const std::uint16_t*, int, float, float*, int);
 // C = alpha (op(A) + ao)(op(B) + bo) + beta C + co. Row-major, A is the unsigned operand and B
-// the signed one (MKL names the types as column-major sees them: s8 A, u8 B).
+// the signed one (MKL names the types as column-major sees them: s8 A, u8 B), and a row offset
+// (kCblasRowOffset) is n values, one added down each column of C.
 using CblasGemmS8u8s32 = void (*)(int, int, int, int, int, int, int, float, const void*, int,
                                   std::int8_t, const void*, int, std::int8_t, float, std::int32_t*,
                                   int, const std::int32_t*);

@@ -10,6 +10,7 @@
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/core/shared_library.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
+#include "ridgeline/kernels/operand_buffer.hpp"
 
 namespace ridgeline {
 
@@ -162,6 +163,27 @@ TEST(BlasProvider, ProjectMklIsDiscoveredOnGnuOpenmpWithItsBf16AndInt8Gemms) {
   EXPECT_FALSE(SharedLibrary::is_loaded("libiomp5.so"));
   // A second load in the same process (each kernel loads its library) keeps the layer.
   EXPECT_NO_THROW(load_blas_library(*mkl));
+}
+
+// MKL's bf16 and int8 GEMMs are placed under the matrix engine's roof where MKL says it
+// dispatches to AMX here (inferred, and the notes say so); its f32 under the vector units'.
+TEST(BlasProvider, MklsLowPrecisionGemmsArePlacedOnAmxWhereItDispatchesThere) {
+  if (!std::filesystem::exists(kProjectMklPath))
+    GTEST_SKIP() << "MKL is not installed: " << kProjectMklPath
+                 << " missing; scripts/install-deps --mkl installs it";
+  BlasLibrarySpec mkl = spec_of("mkl", kProjectMklPath);
+  const auto lib = load_blas_library(mkl);
+  const bool amx = lib->kernel_set().find("AMX") != std::string::npos;
+  const auto kernel = make_blas_gemm(lib->probed_spec());
+  for (DType dtype : {DType::f32, DType::bf16, DType::i8}) {
+    const Problem p = gemm_problem({32, 32, 32, 1}, Layout::NN, dtype);
+    Operands ops = allocate_operands(p);
+    kernel->prepare(p, ops, 1);
+    const bool matrix = amx && dtype != DType::f32;
+    EXPECT_EQ(kernel->compute_unit(p), matrix ? ComputeUnit::matrix : ComputeUnit::vector)
+        << to_string(dtype) << " with MKL's processor: " << lib->kernel_set();
+    EXPECT_EQ(kernel->notes().count("compute_unit"), matrix ? 1u : 0u) << to_string(dtype);
+  }
 }
 
 TEST(BlasProvider, KernelSetSaysWhenBlisFellBackToItsPortableKernels) {

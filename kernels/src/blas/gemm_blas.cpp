@@ -96,8 +96,18 @@ class BlasGemmKernel : public Kernel {
                       ops_->b.as<double>().data(), ldb, 0.0, ops_->c.as<double>().data(), n);
     }
   }
+  // A BLAS does not say which unit one call ran on; MKL names the instructions it dispatches
+  // to on this CPU, and where those include AMX its bf16 and int8 GEMMs are taken to run on
+  // the tiles (the notes say it is inferred).
+  ComputeUnit compute_unit(const Problem& problem) const override {
+    return runs_on_amx(problem.dtype) ? ComputeUnit::matrix : ComputeUnit::vector;
+  }
   std::map<std::string, std::string> notes() const override {
     std::map<std::string, std::string> n{{"library", spec_.path.string()}};
+    if (runs_on_amx(problem_.dtype))
+      n["compute_unit"] =
+          "matrix (inferred: the library dispatches to AMX on this CPU; it does not say which "
+          "unit a call ran on)";
     if (lib_) {
       if (!lib_->version().empty()) n["version"] = lib_->version();
       if (!lib_->kernel_set().empty())
@@ -118,6 +128,10 @@ class BlasGemmKernel : public Kernel {
   }
 
  private:
+  bool runs_on_amx(DType dtype) const {
+    return (dtype == DType::bf16 || dtype == DType::i8) && lib_ &&
+           lib_->kernel_set().find("AMX") != std::string::npos;
+  }
   // int8: A + 128 into a_unsigned_, and -128 times each column's sum of op(B) into
   // column_offsets_, from the case's operands (timed: a user with signed A and B does this).
   void signed_to_unsigned_operands() {

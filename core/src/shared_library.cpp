@@ -12,6 +12,16 @@
 #include <cstdlib>
 #include <cstring>
 
+// A sanitizer's runtime refuses RTLD_DEEPBIND (AddressSanitizer aborts the process): GCC
+// says which sanitizer a build has by __SANITIZE_*__, clang by __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RIDGELINE_DEEPBIND_REFUSED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RIDGELINE_DEEPBIND_REFUSED 1
+#endif
+#endif
+
 namespace ridgeline {
 
 namespace {
@@ -130,9 +140,20 @@ std::string library_path_warning(const char* value) {
       fmt::join(risky, ", "));
 }
 
-SharedLibrary SharedLibrary::open(const std::string& name) {
+SharedLibrary SharedLibrary::open(const std::string& name, SymbolLookup lookup) {
+  // RTLD_DEEPBIND: the library's references bind to its own definitions (and its
+  // dependencies') before any already in the process.
+  const int flags = RTLD_NOW | RTLD_LOCAL | (lookup == SymbolLookup::own_first ? RTLD_DEEPBIND : 0);
   SharedLibrary lib;
   lib.name_ = name;
+#ifdef RIDGELINE_DEEPBIND_REFUSED
+  if (lookup == SymbolLookup::own_first) {
+    lib.error_ = name +
+                 ": not loaded: it needs its own symbols first (RTLD_DEEPBIND), which this "
+                 "build's sanitizer runtime refuses";
+    return lib;
+  }
+#endif
   if (name.find('/') != std::string::npos) {
     // O_NONBLOCK: opening a FIFO returns at once (dlopen of one waits forever for a writer).
     const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -157,7 +178,7 @@ SharedLibrary SharedLibrary::open(const std::string& name) {
     // directories on its path, its own path: a library may find its parts by the name it was
     // loaded by (MKL's libmkl_rt loads libmkl_core.so.2 and the rest from its directory).
     if (const std::string path = stable_path(name, st); !path.empty()) {
-      lib.handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      lib.handle_ = ::dlopen(path.c_str(), flags);
       if (!lib.handle_) lib.error_ = last_error(name, "cannot be opened (no dlerror text)", path);
       ::close(fd);
       return lib;
@@ -167,7 +188,7 @@ SharedLibrary SharedLibrary::open(const std::string& name) {
     // knows a library by the name it was opened with, and a later file opened under the same
     // number would be taken for this one.
     const std::string by_descriptor = fmt::format("/proc/self/fd/{}", fd);
-    lib.handle_ = ::dlopen(by_descriptor.c_str(), RTLD_NOW | RTLD_LOCAL);
+    lib.handle_ = ::dlopen(by_descriptor.c_str(), flags);
     if (!lib.handle_) {
       lib.error_ = last_error(name, "cannot be opened (no dlerror text)", by_descriptor);
       ::close(fd);
@@ -182,7 +203,7 @@ SharedLibrary SharedLibrary::open(const std::string& name) {
   if (!std::all_of(dirs.begin(), dirs.end(), absolute)) {
     for (const std::string& dir : dirs)
       if (absolute(dir) && regular_file(dir + "/" + name)) {
-        lib.handle_ = ::dlopen((dir + "/" + name).c_str(), RTLD_NOW | RTLD_LOCAL);
+        lib.handle_ = ::dlopen((dir + "/" + name).c_str(), flags);
         if (!lib.handle_) lib.error_ = last_error(name, "cannot be opened (no dlerror text)");
         return lib;
       }
@@ -195,7 +216,7 @@ SharedLibrary SharedLibrary::open(const std::string& name) {
         return lib;
       }
   }
-  lib.handle_ = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  lib.handle_ = ::dlopen(name.c_str(), flags);
   if (!lib.handle_) lib.error_ = last_error(name, "cannot be opened (no dlerror text)");
   return lib;
 }

@@ -2,6 +2,7 @@
 
 #include "einsum/einsum_kernels.hpp"
 #include "onednn/onednn_kernels.hpp"
+#include "onednn3/onednn3_kernels.hpp"
 #include "ops/attention_kernel.hpp"
 #include "ops/rowwise_kernel.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
@@ -45,6 +46,7 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   for (const auto& spec : blas) c.add([=] { return make_blas_einsum_ttgt(spec); });
   add_attention_kernels(c);
   add_onednn_kernels(c);
+  add_onednn3_kernels(c);
   add_gpu_kernels(c);  // none when built without CUDA
   return c;
 }

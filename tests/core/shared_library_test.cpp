@@ -144,6 +144,25 @@ TEST_F(SharedLibraryFile, AFileOnlyWeCanReplaceIsLoadedByItsOwnPathElseByItsDesc
       << loaded_as(lib, "zlibVersion");
 }
 
+// A library loaded with the process's symbols first calls the process's definition of a name
+// it also defines; with its own first (oneDNN 3 beside the oneDNN 2 Ridgeline links), its own.
+TEST(SharedLibrary, ALibraryLoadedWithItsOwnSymbolsFirstCallsItsOwnDefinitions) {
+  // The test puts a definition in the process's global scope, as a linked library would.
+  ASSERT_NE(::dlopen(FIXTURE_SYMBOL_PROCESS, RTLD_NOW | RTLD_GLOBAL), nullptr) << ::dlerror();
+  SharedLibrary global_first = SharedLibrary::open(FIXTURE_SYMBOL_GLOBAL_FIRST);
+  SharedLibrary own_first = SharedLibrary::open(FIXTURE_SYMBOL_OWN_FIRST, SymbolLookup::own_first);
+  ASSERT_TRUE(global_first.loaded()) << global_first.error();
+  // A sanitizer's runtime refuses it: said, never attempted.
+  if (!own_first.loaded() && own_first.error().find("sanitizer") != std::string::npos)
+    GTEST_SKIP() << own_first.error();
+  ASSERT_TRUE(own_first.loaded()) << own_first.error();
+  int (*seen)() = nullptr;
+  ASSERT_TRUE(global_first.resolve(seen, "fixture_owner_seen"));
+  EXPECT_EQ(seen(), 2);
+  ASSERT_TRUE(own_first.resolve(seen, "fixture_owner_seen"));
+  EXPECT_EQ(seen(), 1);
+}
+
 TEST(LoaderSearch, EveryDirectoryThisBinarySearchesIsAbsolute) {
   if (std::getenv("LD_LIBRARY_PATH")) GTEST_SKIP() << "LD_LIBRARY_PATH is set: the user's own";
   const std::vector<std::string> dirs = loader_search_directories();

@@ -12,22 +12,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "../omp_threads.hpp"
 #include "onednn_ops.hpp"
 
 namespace ridgeline::ops::detail {
 
-// omp_set_num_threads(threads) for the lifetime of the guard, then the caller's value back
-// (onednn_ops.hpp says why both creation and execution need it).
-class OmpThreads {
- public:
-  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OmpThreads() { omp_set_num_threads(saved_); }
-  OmpThreads(const OmpThreads&) = delete;
-  OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-  int saved_;
-};
+// The OpenMP thread guard (onednn_ops.hpp says why both creation and execution need it).
+using ridgeline::OmpThreads;
 
 inline dnnl::memory::data_type data_type(DType d) {
   switch (d) {

@@ -12,6 +12,13 @@
 
 namespace ridgeline {
 
+// Where a loaded library's own references to symbols are looked up first: in the process
+// (the loader's default, so one definition of a symbol serves every library), or in the
+// library and its dependencies (RTLD_DEEPBIND) for a library that exports the same names as
+// one already loaded (oneDNN 3 beside the oneDNN 2 Ridgeline is linked with). The sanitizers'
+// runtimes refuse the second (AddressSanitizer aborts the process).
+enum class SymbolLookup { global_first, own_first };
+
 class SharedLibrary {
  public:
   // Opens `name`:
@@ -26,7 +33,8 @@ class SharedLibrary {
   //   that a relative or empty element of that search (LD_LIBRARY_PATH=":/opt/x" names the
   //   working directory) is never searched: a library found only there is not loaded.
   // Check loaded(); error() says why not.
-  static SharedLibrary open(const std::string& name);
+  static SharedLibrary open(const std::string& name,
+                            SymbolLookup lookup = SymbolLookup::global_first);
   // Whether `name` is already mapped into this process (dlopen RTLD_NOLOAD); loads nothing.
   static bool is_loaded(const std::string& name);
 

@@ -10,6 +10,8 @@ namespace ridgeline::ceilings {
 struct StreamSweeps {
   double (*read)(const double* a, std::int64_t n,
                  std::int64_t repeats);  // returns the sum so it is not elided
+  // The read for a working set within the L1 data cache (the same arguments and result).
+  double (*read_in_l1)(const double* a, std::int64_t n, std::int64_t repeats);
   void (*write)(double* a, std::int64_t n, double v, std::int64_t repeats);
   void (*copy)(double* __restrict a, const double* __restrict b, std::int64_t n,
                std::int64_t repeats);

@@ -2,5 +2,6 @@
 #include "stream_sweeps_body.hpp"
 
 namespace ridgeline::ceilings {
-const StreamSweeps stream_sweeps_avx512 = kSweeps<32>;  // four vectors of partial sums
+// Four vectors of partial sums, eight within L1 (stream_sweeps_body.hpp says why).
+const StreamSweeps stream_sweeps_avx512 = kSweeps<32, 64>;
 }  // namespace ridgeline::ceilings

@@ -16,10 +16,13 @@ namespace {
 
 constexpr int kBlock = 64;
 
-// PartialSums independent sums so the adds' latency does not bound the loads. Four 512-bit
-// vectors reach two loads a cycle from L1 (Zen 5); eight issued loads so far ahead that L2 and
-// DRAM reads halved (the hardware prefetcher falls behind). AVX2 takes eight 256-bit vectors
-// (the same 256 bytes ahead; stream_sweeps_avx2.cpp), and 16 scalars are already two a cycle.
+// PartialSums independent sums so the adds' latency does not bound the loads. Beyond L1, four
+// 512-bit vectors: eight issued loads so far ahead that L2 and DRAM reads halved on Zen 5 (the
+// hardware prefetcher falls behind). Within L1 (read_in_l1), eight: two loads a cycle need
+// latency x 2 adds in flight, and four reach it only where an add takes two cycles (Zen 5); on
+// a 4-cycle add (Golden Cove and later Intel cores) four read 0.76x likwid-bench's load_avx512
+// at 17 KiB. AVX2 takes eight 256-bit vectors (the same 256 bytes ahead;
+// stream_sweeps_avx2.cpp), and 16 scalars are already two a cycle.
 template <int PartialSums>
 double sweep_read(const double* a, std::int64_t n, std::int64_t repeats) {
   static_assert(kBlock % PartialSums == 0);
@@ -67,8 +70,9 @@ void sweep_triad(double* __restrict a, const double* __restrict b, const double*
   }
 }
 
-template <int ReadPartialSums>
-constexpr StreamSweeps kSweeps{sweep_read<ReadPartialSums>, sweep_write, sweep_copy, sweep_triad};
+template <int ReadPartialSums, int ReadInL1PartialSums = ReadPartialSums>
+constexpr StreamSweeps kSweeps{sweep_read<ReadPartialSums>, sweep_read<ReadInL1PartialSums>,
+                               sweep_write, sweep_copy, sweep_triad};
 
 }  // namespace
 }  // namespace ridgeline::ceilings

@@ -109,9 +109,20 @@ inline void product(Tiles& t, std::int64_t kp, const In* a, const In* b, const I
   const auto* bp = reinterpret_cast<const std::uint8_t*>(b);
   const auto* np = reinterpret_cast<const char*>(next);
   constexpr int kLinesPerTile = KT / static_cast<int>(kNextEvery);
+  // The next call's block of C (the driver's next A panel: 32 rows down), two rows a k tile,
+  // for writing: its tile loads and stores then find it in cache rather than wait on 16 rows
+  // of misses each (bf16 2048^3, one thread, Emerald Rapids VM: 0.95x MKL against 0.86x
+  // without, medians of 54 interleaved pairs). Past the matrix's last rows the prefetches
+  // are dropped by the hardware, never faulting.
+  const std::uintptr_t c_next = reinterpret_cast<std::uintptr_t>(c) + kMR * c_row;
+  int c_row_next = 0;
   for (std::int64_t p = 0; p < kp; p += KT, ap += 2 * kTileBytes, bp += 2 * kTileBytes) {
     if (np)
       for (int l = 0; l < kLinesPerTile; ++l, np += kLineBytes) __builtin_prefetch(np, 0, 2);
+    if (c_row_next < kMR)
+      for (int r = 0; r < 2; ++r, ++c_row_next)
+        for (std::size_t l = 0; l < kNR * sizeof(Out<In>); l += kLineBytes)
+          __builtin_prefetch(reinterpret_cast<const void*>(c_next + c_row_next * c_row + l), 1, 3);
     t.template load<4>(ap, 64);
     t.template load<6>(bp, kBRow);
     if constexpr (std::is_same_v<In, std::uint16_t>) {

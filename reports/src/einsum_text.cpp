@@ -24,18 +24,16 @@ TableCell bytes_cell(double bytes) {
 
 // "cpu.ttgt permute_A: 557 µs, 4.19 MB at 7.53 GB/s, 11% of its L3 roof": one lapped step.
 std::string step_text(const EinsumLowering& l, const PassPoint& p) {
-  return fmt::format("{} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds),
-                     si_rate(p.bytes, "B"), si_rate(p.bandwidth, "B"),
-                     p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof),
-                                              p.bound.is_compute() ? "compute" : p.bound.level)
-                                : "");
+  return fmt::format(
+      "{} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds), si_rate(p.bytes, "B"),
+      si_rate(p.bandwidth, "B"),
+      p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof), to_string(p.bound)) : "");
 }
 
+// The vocabulary's spelling of the bound, or a dash for none.
 std::string bound_text(const EinsumLowering& l) {
-  if (l.bound.is_compute()) return "compute";
-  if (l.bound.is_memory()) return l.bound.level;
-  if (l.bound.kind == Bound::Kind::call_overhead) return "call overhead";
-  return "—";
+  const std::string bound = to_string(l.bound);
+  return bound.empty() ? "—" : bound;
 }
 
 }  // namespace
@@ -152,11 +150,7 @@ std::string einsum_csv(const ReportInput& in) {
       "best_over_slowest,notation_hides\n";
   for (const auto& c : in.einsum)
     for (const auto& l : c.lowerings) {
-      const std::string bound = !l.ran                                       ? ""
-                                : l.bound.is_compute()                       ? "compute"
-                                : l.bound.is_memory()                        ? l.bound.level
-                                : l.bound.kind == Bound::Kind::call_overhead ? "call overhead"
-                                                                             : "";
+      const std::string bound = l.ran ? to_string(l.bound) : "";
       s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        f(c.equation), f(c.extents), f(c.dtype), c.threads, to_string(c.device),
                        f(l.backend), l.ran ? "yes" : "no", number(l.seconds), number(l.achieved),

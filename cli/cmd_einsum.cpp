@@ -34,10 +34,10 @@ struct EinsumOptions {
 // Runs the einsum suite's lowerings on each (equation, extents) and reads the Run back as
 // the report's model: the two-operand case and each step of a network's paths alike.
 ReportInput run_contractions(EinsumOptions& opt, const std::vector<std::string>& params, int& rc) {
-  opt.run.plan.suite = "einsum";
-  opt.run.params = params;
-  opt.run.plan.dtypes = {opt.dtype};
-  opt.run.plan.threads = {opt.threads.value_or(usable_cpus())};
+  opt.run.request.cases.suite = "einsum";
+  opt.run.request.cases.params = params;
+  opt.run.request.cases.dtypes = {opt.dtype};
+  opt.run.request.cases.threads = {opt.threads.value_or(usable_cpus())};
   MachineChoice machine;
   Run run;
   rc = execute_run(
@@ -67,7 +67,7 @@ int run_paths(EinsumOptions& opt, DType dtype) {
   }
   const std::vector<EinsumPath> paths = einsum_paths(n, size_of(dtype));
   int rc = 0;
-  opt.run.einsum_networks = {{opt.equation, opt.dims}};
+  opt.run.request.einsum_networks = {{opt.equation, opt.dims}};
   const ReportInput input = run_contractions(opt, einsum_step_params(n, paths), rc);
   // The network's paths first (einsum_terminal), then each step's lowerings.
   fmt::print("{}\nRun: {}\n", einsum_terminal(input),
@@ -117,10 +117,10 @@ Command add_einsum_command(CLI::App& app) {
   sub->add_option("--threads", opt->threads, "Threads (default: every CPU this process may use)")
       ->check(finite_between(1, 65536, "threads"));  // the number as written, not as converted
   sub->add_option("-o,--output", opt->run.output, "The Run document")->capture_default_str();
-  sub->add_option("--repetitions", opt->run.repetitions,
+  sub->add_option("--repetitions", opt->run.request.repetitions,
                   "Timed repetitions per lowering (default: the einsum suite's)")
       ->check(finite_between(1, 10000, "repetitions"));
-  sub->add_option("--min-time", opt->run.min_time,
+  sub->add_option("--min-time", opt->run.request.min_time,
                   "Per repetition: seconds (0.5) or iterations (100x); default: the suite's");
   sub->add_flag("--no-probe", opt->run.no_probe,
                 "Do not probe this machine when no model is cached (no roofs then)");

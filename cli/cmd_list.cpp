@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "blas_probe.hpp"
+#include "ridgeline/runner/blas_probe.hpp"
 #include "commands.hpp"
 #include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/core/op.hpp"

@@ -11,24 +11,18 @@
 #include <map>
 #include <set>
 
-#include "blas_probe.hpp"
 #include "collective_watch.hpp"
 #include "commands.hpp"
-#include "number_checks.hpp"
 #include "progress.hpp"
 #include "ranked_run.hpp"
 #include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
-#include "ridgeline/collectors/collector.hpp"
-#include "ridgeline/collectors/counter_group.hpp"
-#include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/cache_sizes.hpp"
-#include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "ridgeline/runner/probe.hpp"
 #include "ridgeline/runner/suites.hpp"
@@ -128,76 +122,39 @@ int execute_run(RunOptions& opt,
   const OutputFile output = check_run_output(opt.output);
   {
     std::vector<NamedFile> inputs;
-    for (const auto& lib : opt.blas_libs) inputs.push_back({"--blas-lib", lib});
+    for (const auto& lib : opt.request.blas_libs) inputs.push_back({"--blas-lib", lib});
     check_distinct_files(inputs, {{"-o", opt.output}});
   }
-  std::optional<MinTime> min_time;
-  if (opt.min_time) min_time = parse_min_time(*opt.min_time, "--min-time");
-  for (const auto& s : opt.shapes) opt.plan.params.push_back(parse_shape(s));
-  for (const auto& p : opt.params) opt.plan.params.push_back(p);
-  if (!opt.group.empty()) {
-    const CpuIdentity cpu = cpu_identity();
-    opt.settings.group = load_counter_group(
-        counter_groups_dir(), counter_group_arch(cpu.vendor, cpu.family, cpu.model), opt.group,
-        counter_group_cpu(cpu.vendor, cpu.family, cpu.model));
-    for (const auto& e : opt.settings.group->events) {
-      const std::string item = e.collect_item();
-      if (std::find(opt.settings.collect.begin(), opt.settings.collect.end(), item) ==
-          opt.settings.collect.end())
-        opt.settings.collect.push_back(item);
-    }
-  }
-  make_collectors(opt.settings.collect);  // an unknown collector fails here, before anything runs
+  RunPlan made = make_plan(opt.request, [&](KernelCatalog& catalog) {
+    cluster::add_collective_kernels(catalog, opt.world);
+  });
+  const KernelCatalog& catalog = made.catalog;
+  const std::vector<CaseSpec>& plan = made.cases;
+  const RunSettings& settings = made.settings;
+  const std::string& suite = made.suite->name;
   // What the user named and this machine cannot count is said before the run, one line per
-  // item; --strict refuses to run without it.
-  const std::vector<UncountedItem> uncounted = uncounted_items(opt.settings.collect);
-  if (opt.strict && !uncounted.empty()) {
-    std::string list;
-    for (const auto& u : uncounted)
-      list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", u.item, u.reason);
-    throw InputError(fmt::format("--strict: {} of the events asked for cannot be counted here: {}",
-                                 uncounted.size(), list));
-  }
-  for (const auto& u : uncounted)
+  // item (--strict made it a problem).
+  for (const auto& u : made.uncounted)
     fmt::print(stderr, "ridgeline run: warning: --collect {} will not be counted: {}\n", u.item,
                u.reason);
-  std::vector<BlasLibrarySpec> blas = blas_libraries_for(opt.blas_libs);
-  // A user library joins the suite's rungs unless --backend already chose.
-  KernelCatalog catalog = KernelCatalog::with_builtin_kernels(blas);
-  cluster::add_collective_kernels(catalog, opt.world);
-  std::vector<CaseSpec> plan = make_plan(catalog, opt.plan);
-  if (plan.empty()) throw InputError("no case matches the given suite and filters");
   if (opt.list_tests) {
     for (const auto& c : plan) fmt::print("{}\n", c.name());
     return 0;
   }
-  const SuiteDefinition* suite = find_suite(opt.plan.suite);
-  opt.settings.repetitions = opt.repetitions.value_or(suite->repetitions);
-  opt.settings.min_time_s = suite->min_time_s;
-  if (min_time && min_time->seconds) opt.settings.min_time_s = *min_time->seconds;
-  if (min_time && min_time->iterations) opt.settings.iterations = *min_time->iterations;
-  opt.settings.isolate = !opt.no_isolation;
-  if (likwid_marker_active() && opt.settings.isolate) {
-    // A forked child's marker regions never reach the file likwid-perfctr reads.
-    opt.settings.isolate = false;
-    fmt::print(stderr,
-               "ridgeline run: under likwid-perfctr -m: cases run in this process so LIKWID sees "
-               "each one's marker region (a crashing kernel ends the run)\n");
-  }
+  for (const auto& notice : made.notices) fmt::print(stderr, "ridgeline run: {}\n", notice);
 
   if (opt.dry_run) {
     fmt::print(
         "{} case{}, suite {}, {} repetition{} of {} each, {} s warm-up, {} s case timeout, "
         "seed {}\nwould write {} (journal {})\ncollect: {}\n",
-        plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
-        opt.settings.repetitions == 1 ? "" : "s",
-        opt.settings.iterations ? fmt::format("{} iterations", *opt.settings.iterations)
-                                : fmt::format("at least {} s", opt.settings.min_time_s),
-        opt.settings.warmup_s, opt.settings.case_timeout_s, opt.settings.seed,
-        escape_visible(opt.output),
+        plan.size(), plan.size() == 1 ? "" : "s", suite, settings.repetitions,
+        settings.repetitions == 1 ? "" : "s",
+        settings.iterations ? fmt::format("{} iterations", *settings.iterations)
+                            : fmt::format("at least {} s", settings.min_time_s),
+        settings.warmup_s, settings.case_timeout_s, settings.seed, escape_visible(opt.output),
         output.stream ? "in the cache directory" : escape_visible(journal_for(output).string()),
-        opt.settings.collect.empty() ? "the defaults"
-                                     : fmt::format("{}", fmt::join(opt.settings.collect, ",")));
+        settings.collect.empty() ? "the defaults"
+                                 : fmt::format("{}", fmt::join(settings.collect, ",")));
     for (const auto& c : plan) fmt::print("  {}\n", c.name());
     return 0;
   }
@@ -231,13 +188,12 @@ int execute_run(RunOptions& opt,
   if (!quiet)
     fmt::print(stderr,
                "ridgeline run: {} case{}, suite {}, {} repetition{}; writing {} (live: {})\n",
-               plan.size(), plan.size() == 1 ? "" : "s", opt.plan.suite, opt.settings.repetitions,
-               opt.settings.repetitions == 1 ? "" : "s", escape_visible(opt.output),
+               plan.size(), plan.size() == 1 ? "" : "s", suite, settings.repetitions,
+               settings.repetitions == 1 ? "" : "s", escape_visible(opt.output),
                escape_visible(journal.string()));
   // Interleaved, each case is started once per round.
-  Progress progress(plan.size() * static_cast<std::size_t>(
-                                      opt.settings.interleave ? opt.settings.repetitions : 1),
-                    tty);
+  Progress progress(
+      plan.size() * static_cast<std::size_t>(settings.interleave ? settings.repetitions : 1), tty);
   RunObserver observer;
   observer.case_started = [&](std::size_t i, std::size_t, const CaseSpec& c) {
     const KernelInfo* info = catalog.find(c.backend, c.problem.op);
@@ -256,21 +212,18 @@ int execute_run(RunOptions& opt,
         return;
       }
   };
-  run = run_plan(catalog, plan, opt.settings, journal, observer, &g_interrupted);
+  run = run_plan(catalog, plan, settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
   RunProvenance& p = run.context.provenance;
-  p.suite = opt.plan.suite;
-  p.seed = opt.settings.seed;
-  p.repetitions = opt.settings.repetitions;
-  p.min_time_s = opt.settings.min_time_s;
-  p.iterations = opt.settings.iterations.value_or(0);
-  p.warmup_s = opt.settings.warmup_s;
-  p.case_timeout_s = opt.settings.case_timeout_s;
+  p.suite = suite;
+  p.seed = settings.seed;
+  p.repetitions = settings.repetitions;
+  p.min_time_s = settings.min_time_s;
+  p.iterations = settings.iterations.value_or(0);
+  p.warmup_s = settings.warmup_s;
+  p.case_timeout_s = settings.case_timeout_s;
   p.command_line = invocation();
-  p.einsum_networks = opt.einsum_networks;
-  if (p.einsum_networks.empty() && opt.params.empty() && opt.shapes.empty() &&
-      suite->einsum_networks)
-    p.einsum_networks = suite->einsum_networks();
+  p.einsum_networks = made.einsum_networks;
 
   std::map<std::string, int> counts;
   std::size_t cases = 0, failures = 0;

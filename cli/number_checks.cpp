@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "ridgeline/core/error.hpp"
-
 namespace ridgeline::cli {
 
 namespace {
@@ -32,32 +30,6 @@ CLI::Validator finite_between(double lo, double hi, const std::string& unit, boo
                                      lo, hi);
       },
       "", range);
-}
-
-MinTime parse_min_time(const std::string& text, const std::string& option) {
-  constexpr double kMaxSeconds = 3600;
-  constexpr long long kMaxIterations = 1'000'000'000;
-  MinTime t;
-  if (!text.empty() && text.back() == 'x') {
-    const std::optional<double> n = whole_number(text.substr(0, text.size() - 1));
-    if (!n || !std::isfinite(*n) || *n < 1 || *n > kMaxIterations || *n != std::floor(*n))
-      throw InputError(
-          fmt::format("{} {}: an iteration count must be a whole number from 1 to "
-                      "{} followed by x (100x)",
-                      option, text, kMaxIterations));
-    t.iterations = static_cast<long long>(*n);
-    return t;
-  }
-  const std::string number =
-      !text.empty() && text.back() == 's' ? text.substr(0, text.size() - 1) : text;
-  const std::optional<double> s = whole_number(number);
-  if (!s || !std::isfinite(*s) || *s <= 0 || *s > kMaxSeconds)
-    throw InputError(
-        fmt::format("{} {}: must be seconds above 0 and at most {:g} (0.5 or 0.5s), "
-                    "or an iteration count (100x)",
-                    option, text, kMaxSeconds));
-  t.seconds = *s;
-  return t;
 }
 
 }  // namespace ridgeline::cli

@@ -122,9 +122,9 @@ std::size_t write_merged(const std::string& merged, const Run& run,
 // inside a collective (CollectiveWatch): twice the limit and 10 s without a word is a hang.
 // Before its first word a rank may still be probing its host: 10 minutes more. Without
 // isolation nothing bounds a case, so rank 0 waits as long as it takes.
-cluster::RankWorld::Silence silence_allowed(const RunSettings& settings) {
-  if (!settings.isolate) return {};
-  const double after = 2 * settings.case_timeout_s + 10;
+cluster::RankWorld::Silence silence_allowed(const RunRequest& request) {
+  if (!runs_isolated(request)) return {};
+  const double after = 2 * request.case_timeout_s + 10;
   return {after, after + 600};
 }
 
@@ -209,7 +209,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   const bool merged_to_stdout = opt.format == "json";
   opt.format = "console";
   opt.output = cluster::rank_output(merged, place.rank);
-  opt.settings.origin = RankOrigin{place.rank, place.host};
+  opt.request.origin = RankOrigin{place.rank, place.host};
 
   // One probe per host: its first rank probes (or reads the cache) while the others wait,
   // then they read what it cached.
@@ -234,7 +234,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
   // A collective case this rank cannot leave ends it: past the case time limit (the case
   // journaled as timed out), stopped while held inside, or left part-way by a throw here.
   const std::string journal = cluster::rank_journal(merged, place.rank);
-  const double limit_s = opt.settings.case_timeout_s;
+  const double limit_s = opt.request.case_timeout_s;
   CollectiveWatch watch(limit_s, [&](const CaseSpec& held_in, bool timed_out) {
     // Stopped: the launcher kills every rank a second after its SIGTERM; only rank 0 has
     // something to do first (the other ranks' journals hold what they finished).
@@ -281,7 +281,7 @@ int execute_ranked_run(RunOptions& opt, const std::string& launcher,
     rc = 1;
   }
   std::optional<std::vector<std::optional<std::string>>> gathered;
-  const cluster::RankWorld::Silence silence = silence_allowed(opt.settings);
+  const cluster::RankWorld::Silence silence = silence_allowed(opt.request);
   if (!interrupted_by_signal())
     gathered = world.gather_at_root(cluster::encode_rank_run(part), interrupted_by_signal, silence);
   if (place.rank != 0) return rc;

@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "ridgeline/core/run.hpp"
-#include "ridgeline/runner/plan.hpp"
-#include "ridgeline/runner/runner.hpp"
+#include "ridgeline/runner/run_request.hpp"
 
 namespace ridgeline::cluster {
 class RankWorld;
@@ -20,20 +19,10 @@ namespace ridgeline::cli {
 class CollectiveWatch;
 
 struct RunOptions {
-  PlanRequest plan;
-  std::vector<std::string> shapes;
-  std::vector<std::string> params;  // "rows=4096,cols=4096": passed to the plan as they are
-  // The einsum networks whose steps the params are (`ridgeline einsum` given one), recorded
-  // in the Run; otherwise the suite's own when it runs as defined.
-  std::vector<EinsumNetworkRun> einsum_networks;
-  std::optional<int> repetitions;
-  std::optional<std::string> min_time;  // "0.5", "0.5s" or "100x" (iterations)
-  RunSettings settings;
-  std::vector<std::string> blas_libs;
+  // What the cases are and how they are timed: parsed here, checked by make_plan.
+  RunRequest request;
   std::string output = "run.json";
-  bool no_isolation = false;
   bool no_probe = false;
-  std::string group;  // --group NAME: a counter group of collectors/groups
   // Google Benchmark's flags (run_options.cpp).
   std::string format = "console";        // json: the Run also goes to stdout
   std::string out_format = "json";       // the only format a Run has
@@ -41,7 +30,6 @@ struct RunOptions {
   bool report_aggregates_only = false;   // the Run keeps only timed cases' aggregate rows
   bool list_tests = false;               // print the planned case names, run nothing
   bool dry_run = false;                  // print the plan and settings, run and write nothing
-  bool strict = false;  // an event asked for that cannot be counted refuses the run (exit 2)
   // The MPI job this process is a rank of (ranked_run.cpp), for the collective kernels; null
   // outside a job, where they say why they cannot run.
   const cluster::RankWorld* world = nullptr;

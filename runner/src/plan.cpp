@@ -6,6 +6,7 @@
 #include <charconv>
 #include <set>
 
+#include "request_problems.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/system_memory.hpp"
 #include "ridgeline/core/user_pattern.hpp"
@@ -52,10 +53,10 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 void check_names(const std::vector<std::string>& given, const std::vector<std::string>& known,
-                 const char* what) {
+                 const char* what, RequestProblems& problems) {
   for (const auto& g : given)
     if (std::find(known.begin(), known.end(), g) == known.end())
-      throw InputError(fmt::format("unknown {} '{}' (known: {})", what, g, join(known)));
+      problems.add(fmt::format("--{}: unknown {} '{}' (known: {})", what, what, g, join(known)));
 }
 
 }  // namespace
@@ -81,12 +82,13 @@ std::string parse_shape(const std::string& text) {
                      parse_dimension(parts[1], text), parse_dimension(parts[2], text));
 }
 
-std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest& req) {
+std::vector<CaseSpec> plan_cases(const KernelCatalog& catalog, const PlanRequest& req) {
+  RequestProblems problems;
   const SuiteDefinition* suite = find_suite(req.suite);
   if (!suite) {
     std::vector<std::string> names;
     for (const auto& s : suites()) names.push_back(s.name);
-    throw InputError(fmt::format("unknown suite '{}' (known: {})", req.suite, join(names)));
+    problems.add(fmt::format("--suite: unknown suite '{}' (known: {})", req.suite, join(names)));
   }
   std::vector<std::string> backends;
   for (const auto& k : catalog.kernels())  // one name may serve several ops (cpu.fused)
@@ -98,34 +100,35 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     if (b == "cpu.packed" || b == "cpu.packed_omp") {
       auto best = best_packed_backend(b == "cpu.packed_omp");
       if (!best)
-        throw InputError(fmt::format("--backend {}: this CPU has neither AVX-512 nor AVX2+FMA", b));
-      wanted_backends.push_back(*best);
+        problems.add(fmt::format("--backend {}: this CPU has neither AVX-512 nor AVX2+FMA", b));
+      else
+        wanted_backends.push_back(*best);
     } else {
       wanted_backends.push_back(b);
     }
   }
-  check_names(wanted_backends, backends, "backend");
+  check_names(wanted_backends, backends, "backend", problems);
   std::vector<std::string> dtypes;
   for (DType d : all_dtypes()) dtypes.emplace_back(to_string(d));
-  check_names(req.dtypes, dtypes, "dtype");
+  check_names(req.dtypes, dtypes, "dtype", problems);
   for (const auto& p : req.patterns)
     if (!is_known_pattern(p))
-      throw InputError(
-          fmt::format("unknown pattern '{}' (known: {}; sparseP takes P from 1 to 99, "
+      problems.add(
+          fmt::format("--pattern: unknown pattern '{}' (known: {}; sparseP takes P from 1 to 99, "
                       "mantissaK takes K from 0 to 52)",
                       p, join(known_patterns())));
-  check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env");
+  check_names(req.fp_envs, {"ieee", "ftz_daz"}, "fp-env", problems);
   check_names(req.caches,
               {std::string(to_string(CacheState::warm)), std::string(to_string(CacheState::cold))},
-              "cache");
-  check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout");
+              "cache", problems);
+  check_names(req.layouts, {"NN", "NT", "TN", "TT"}, "layout", problems);
   // Up to four threads a CPU: oversubscription stays something to look at; 100,000 threads
   // exhausted the memory for their stacks and the case died (SIGSEGV) before measuring.
   const int most_threads = kThreadsPerCpu * usable_cpus();
   for (int t : req.threads) {
-    if (t <= 0) throw InputError(fmt::format("--threads {}: thread counts must be positive", t));
+    if (t <= 0) problems.add(fmt::format("--threads {}: thread counts must be positive", t));
     if (t > most_threads)
-      throw InputError(fmt::format(
+      problems.add(fmt::format(
           "--threads {}: more than {} threads for the {} CPU{} this process may run on ({} a "
           "CPU at most: past that a case measures the scheduler, not its kernel)",
           t, most_threads, usable_cpus(), usable_cpus() > 1 ? "s" : "", kThreadsPerCpu));
@@ -133,7 +136,10 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   // As --benchmark_filter: a leading '-' keeps the cases that do NOT match the rest.
   std::optional<UserPattern> filter;
   const bool exclude = req.filter && !req.filter->empty() && req.filter->front() == '-';
-  if (req.filter) filter.emplace(std::string_view(*req.filter).substr(exclude ? 1 : 0), "--filter");
+  if (req.filter)
+    problems.check(
+        [&] { filter.emplace(std::string_view(*req.filter).substr(exclude ? 1 : 0), "--filter"); });
+  problems.throw_if_any();  // the names: the suite's cases are expanded only with all of them
 
   const int cpus = usable_cpus();
   std::vector<CaseSpec> base = suite->expand(catalog, cpus);
@@ -182,7 +188,7 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
     if (!applied.count(o)) {
       std::set<std::string> ops;
       for (const CaseSpec& c : base) ops.insert(c.problem.op);
-      throw InputError(
+      problems.add(
           fmt::format("--params {}: no op of suite '{}' has these parameters (its ops: {})", o,
                       suite->name, join({ops.begin(), ops.end()})));
     }
@@ -213,15 +219,26 @@ std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest&
   if (filter)
     std::erase_if(cases, [&](const CaseSpec& c) { return filter->search(c.name()) == exclude; });
 
+  // The first case that would not fit, and how many more: one line, however many.
   const std::uint64_t available = available_memory_bytes();
+  std::string too_big;
+  std::size_t more_too_big = 0;
   for (const CaseSpec& c : cases) {
     // Operands plus the packing buffers and the validator's vectors: at most 10% more.
     const double needed = static_cast<double>(operand_bytes(c.problem)) * 1.1;
-    if (available > 0 && needed > static_cast<double>(available))
-      throw InputError(
-          fmt::format("{}: needs {:.1f} GiB for its operands, only {:.1f} GiB available", c.name(),
-                      needed / (1 << 30), static_cast<double>(available) / (1 << 30)));
+    if (available == 0 || needed <= static_cast<double>(available)) continue;
+    if (!too_big.empty()) {
+      ++more_too_big;
+      continue;
+    }
+    too_big = fmt::format("{}: needs {:.1f} GiB for its operands, only {:.1f} GiB available",
+                          c.name(), needed / (1 << 30), static_cast<double>(available) / (1 << 30));
   }
+  if (more_too_big > 0)
+    too_big +=
+        fmt::format(" (and {} more case{} too large)", more_too_big, more_too_big == 1 ? "" : "s");
+  if (!too_big.empty()) problems.add(too_big);
+  problems.throw_if_any();
   return cases;
 }
 

@@ -58,6 +58,14 @@ class BadInput(unittest.TestCase):
         self.assert_bad(["run", "--dtype", "f8"], "unknown dtype 'f8'")
         self.assert_bad(["run", "--pattern", "ones"], "unknown pattern 'ones'")
 
+    def test_every_problem_of_a_request_is_said_at_once(self):
+        # make_plan checks the whole request: each problem named by its option, one line.
+        for command in (["run"], ["profile", "-d", "never-made"]):
+            self.assert_bad(command + ["--backend", "cpu.magic", "--dtype", "f8", "--shape", "0",
+                                       "--min-time", "3y", "--collect", "bogus:x"],
+                            "--backend: unknown backend 'cpu.magic'", "--dtype: unknown dtype 'f8'",
+                            "--shape 0", "--min-time 3y", "--collect bogus:x")
+
     def test_bad_sizes(self):
         self.assert_bad(["run", "--shape", "0"], "--shape 0", "positive")
         self.assert_bad(["run", "--shape", "-3"], "--shape -3", "positive")

@@ -157,7 +157,7 @@ TEST(GpuPlan, AGpuCaseStaysAtOneThreadWhateverThreadsSays) {
   r.suite = "einsum";
   r.threads = {2};
   r.backends = {"cuda.cublas"};
-  const std::vector<CaseSpec> plan = make_plan(KernelCatalog::with_builtin_kernels({}), r);
+  const std::vector<CaseSpec> plan = plan_cases(KernelCatalog::with_builtin_kernels({}), r);
   ASSERT_FALSE(plan.empty());
   for (const CaseSpec& c : plan) {
     EXPECT_EQ(c.backend, "cuda.cublas");

@@ -16,7 +16,7 @@ namespace ridgeline {
 namespace {
 std::string plan_error(const PlanRequest& req) {
   try {
-    make_plan(testing::catalog_with_test_kernels(), req);
+    plan_cases(testing::catalog_with_test_kernels(), req);
   } catch (const InputError& e) {
     std::string msg = e.what();
     EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
@@ -94,7 +94,7 @@ TEST(Plan, FilterAndOverridesShapeThePlan) {
   PlanRequest r;
   r.suite = "smoke";
   r.filter = "gemm/cpu\\.tiled/f32/.*";
-  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  auto plan = plan_cases(testing::catalog_with_test_kernels(), r);
   ASSERT_FALSE(plan.empty());
   for (const auto& c : plan) {
     EXPECT_EQ(c.backend, "cpu.tiled");
@@ -103,7 +103,7 @@ TEST(Plan, FilterAndOverridesShapeThePlan) {
   r.params = {"m=100,n=100,k=100"};
   r.layouts = {"NN", "TN"};
   r.patterns = {"uniform"};
-  plan = make_plan(testing::catalog_with_test_kernels(), r);
+  plan = plan_cases(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[1].name(),
             "gemm/cpu.tiled/f32/m=100,n=100,k=100/layout=TN/pattern=uniform/threads=1");
@@ -126,7 +126,7 @@ TEST(Plan, PatternFamiliesAndFpEnvironmentsExpandTheCasesAndNameThem) {
   r.filter = "gemm/cpu\\.naive/f32/m=64.*";
   r.patterns = {"sparse90", "subnormal"};
   r.fp_envs = {"ieee", "ftz_daz"};
-  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  auto plan = plan_cases(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].name(),
             "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=sparse90/threads=1");
@@ -146,7 +146,7 @@ TEST(Plan, ColdOperandsAreAnAxisNamedInTheCase) {
   r.suite = "smoke";
   r.filter = "gemm/cpu\\.naive/f32/m=64.*";
   r.caches = {"warm", "cold"};
-  const auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  const auto plan = plan_cases(testing::catalog_with_test_kernels(), r);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].name(), "gemm/cpu.naive/f32/m=64,n=64,k=64/layout=NN/pattern=normal/threads=1");
   EXPECT_EQ(plan[1].name(),
@@ -200,7 +200,7 @@ TEST(Plan, PackedAliasResolvesToTheIsaOfThisCpu) {
   PlanRequest r;
   r.suite = "smoke";
   r.backends = {"cpu.packed"};
-  auto plan = make_plan(testing::catalog_with_test_kernels(), r);
+  auto plan = plan_cases(testing::catalog_with_test_kernels(), r);
   ASSERT_FALSE(plan.empty());
   EXPECT_EQ(plan[0].backend, *best_packed_backend(false));
 }

@@ -25,9 +25,11 @@ struct PlanRequest {
   std::vector<std::string> params;
 };
 
-// Expands and filters; throws InputError on an unknown name, a bad regex, or a case whose
-// buffers would not fit in the memory available now.
-std::vector<CaseSpec> make_plan(const KernelCatalog& catalog, const PlanRequest& request);
+// The cases of a request (make_plan, run_request.hpp, calls it): the suite expanded against
+// the catalog and filtered. Throws InputError naming every unknown name and bad regex, or
+// else the params no op took and the cases whose buffers would not fit in the memory
+// available now.
+std::vector<CaseSpec> plan_cases(const KernelCatalog& catalog, const PlanRequest& request);
 
 // --shape: "1024" or "512x256x128" to the params override "m=512,n=256,k=128"; throws
 // InputError naming `text`.

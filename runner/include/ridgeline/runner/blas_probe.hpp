@@ -4,7 +4,7 @@
 
 #include "ridgeline/kernels/blas_provider.hpp"
 
-namespace ridgeline::cli {
+namespace ridgeline {
 
 struct BlasProbe {
   BlasLibrarySpec spec;  // with what the probe found (thread setter, bf16 and int8 GEMMs)
@@ -24,4 +24,4 @@ BlasProbe probe_blas(const BlasLibrarySpec& spec);
 // an InputError naming the path and the problem.
 std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& user_paths);
 
-}  // namespace ridgeline::cli
+}  // namespace ridgeline

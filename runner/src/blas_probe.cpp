@@ -1,4 +1,4 @@
-#include "blas_probe.hpp"
+#include "ridgeline/runner/blas_probe.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/runner/isolation.hpp"
 
-namespace ridgeline::cli {
+namespace ridgeline {
 
 // Loading a CBLAS library takes milliseconds (OpenBLAS's buffers, BLIS's CPUID): one still
 // loading after this long hangs in its initialisation, and is not waited on for a minute.
@@ -77,4 +77,4 @@ std::vector<BlasLibrarySpec> blas_libraries_for(const std::vector<std::string>& 
   return libs;
 }
 
-}  // namespace ridgeline::cli
+}  // namespace ridgeline

@@ -3,9 +3,8 @@
 
 #include "commands.hpp"
 #include "number_checks.hpp"
-#include "probe_network.hpp"
 #include "ranked_probe.hpp"
-#include "ranked_run.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -164,8 +163,10 @@ Command add_probe_command(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
       ->needs(network);
   return {sub, [opt] {
-            if (opt->network) return run_network_probe(opt->output, opt->network_max_bytes);
-            if (const std::string launcher = launched_by(); !launcher.empty()) {
+            const std::string launcher = cluster::mpi_launcher();
+            if (opt->network)
+              return run_network_probe(opt->output, opt->network_max_bytes, launcher);
+            if (!launcher.empty()) {
               if (opt->check || !opt->probe.only.empty())
                 throw InputError(fmt::format(
                     "probe --check and --only run on one machine, not under {}", launcher));

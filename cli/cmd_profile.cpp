@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "ranked_run.hpp"
 #include "report_writer.hpp"
+#include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/visible_text.hpp"
@@ -69,7 +70,7 @@ int run_profile(ProfileOptions& opt) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError(fmt::format("-d {}: cannot create: {}", dir.string(), ec.message()));
   opt.run.output = (dir / "run.json").string();
-  if (const std::string launcher = launched_by(); !launcher.empty()) {
+  if (const std::string launcher = cluster::mpi_launcher(); !launcher.empty()) {
     // Every rank runs the suite (each host's first rank probes it, or reads its cache); rank 0
     // writes the reports from the merged Run, under its own host's model.
     if (opt.force_probe)

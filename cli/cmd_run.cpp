@@ -11,11 +11,11 @@
 #include <map>
 #include <set>
 
-#include "collective_watch.hpp"
 #include "commands.hpp"
 #include "progress.hpp"
 #include "ranked_run.hpp"
 #include "ridgeline/cluster/collective_kernels.hpp"
+#include "ridgeline/cluster/collective_watch.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/error.hpp"
@@ -100,8 +100,8 @@ bool failed(Disposition d) {
 
 }  // namespace
 
-bool interrupted_by_signal() {
-  return g_interrupted.load();
+const std::atomic<bool>& run_interrupted() {
+  return g_interrupted;
 }
 
 std::vector<std::string>& invocation_storage() {
@@ -289,7 +289,7 @@ Command add_run_command(CLI::App& app) {
   add_run_options(sub, *opt, true);
   sub->footer(kRunExitStatus);
   return {sub, [opt] {
-            if (const std::string launcher = launched_by(); !launcher.empty())
+            if (const std::string launcher = cluster::mpi_launcher(); !launcher.empty())
               return execute_ranked_run(*opt, launcher);
             Run run;
             return execute_run(

@@ -3,14 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <nlohmann/json.hpp>
+#include <map>
+#include <tuple>
 
 #include "ridgeline/analysis/memory_levels.hpp"
-#include "ridgeline/cluster/rank_world.hpp"
-#include "ridgeline/core/error.hpp"
+#include "ridgeline/cluster/ranked_network_probe.hpp"
+#include "ridgeline/cluster/ranked_probe.hpp"
 #include "ridgeline/core/machine_model.hpp"
-#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/core/vocabulary.hpp"
 
@@ -47,42 +46,42 @@ std::string against(double value, double mid, double scale, const char* unit) {
   return fmt::format("{:.1f} {} ({:+.1f}%)", value / scale, unit, (value / mid - 1) * 100);
 }
 
-// machine.json -> machine.node-b.json
-std::filesystem::path beside(const std::filesystem::path& output, const std::string& host) {
-  std::string safe;
-  for (char c : host) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
-  return output.parent_path() / (output.stem().string() + "." + safe + output.extension().string());
+std::string bytes_label(std::int64_t b) {
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+// One line per buffers, scope and pattern (MPI's host buffers first, then NCCL's GPUs): the
+// smallest message's time, the largest one's rates.
+void print_network(const MachineModel& m) {
+  std::map<std::tuple<Device, std::string, std::string>, std::vector<const NetworkCeiling*>> rows;
+  for (const NetworkCeiling& c : m.network) rows[{c.device, c.scope, c.pattern}].push_back(&c);
+  for (const auto& [key, points] : rows) {
+    const NetworkCeiling& small = *points.front();
+    const NetworkCeiling& large = *points.back();
+    fmt::print(
+        "  {:<4} {:<10} {:<14} {} ranks  {:>6}: {:9.2f} us   {:>6}: {:8.2f} GB/s (bus {:.2f})\n",
+        std::get<0>(key) == Device::gpu ? "GPU" : "host", std::get<1>(key), std::get<2>(key),
+        small.ranks, bytes_label(small.bytes), small.seconds * 1e6, bytes_label(large.bytes),
+        large.bytes_per_s / 1e9, large.bus_bytes_per_s / 1e9);
+  }
+  if (!m.network_reason.empty()) fmt::print("  ({})\n", m.network_reason);
+}
+
+void say_on_stderr(const std::string& line) {
+  fmt::print(stderr, "{}\n", line);
 }
 
 }  // namespace
 
 int run_ranked_probe(const std::string& output, bool force, const ProbeOptions& probe,
                      const std::string& launcher) {
-  if (const std::string why = cluster::mpi_off_reason(); !why.empty())
-    throw InputError(fmt::format("started by {}, but {}: each process would probe its host at once",
-                                 launcher, why));
-  if (!output.empty()) check_output_file(output);
-  cluster::RankWorld world;
-  const cluster::RankPlace& place = world.place();
-  std::string mine;  // this host's model, from its first rank
-  if (place.local_rank == 0) {
-    CacheOutcome outcome{};
-    const MachineModel m = cached_or_probed_machine(
-        force, probe,
-        [&](const std::string& line) {
-          fmt::print(stderr, "  {}: {}\n", escape_visible(place.host), line);
-        },
-        outcome);
-    mine = to_json(m).dump();
-  }
-  world.host_barrier();  // the host's other ranks sleep until its probe is done
-  const std::vector<std::string> all = world.all_gather(mine);
-  if (place.rank != 0) return 0;
-  std::vector<MachineModel> hosts;
-  for (std::size_t r = 0; r < all.size(); ++r)
-    if (!all[r].empty())
-      hosts.push_back(
-          machine_from_json(nlohmann::json::parse(all[r]), fmt::format("rank {}'s model", r), ""));
+  const std::optional<std::vector<MachineModel>> probed = cluster::probe_every_host(
+      launcher, output, force, probe,
+      [](const std::string& line) { fmt::print(stderr, "  {}\n", line); });
+  if (!probed) return 0;  // not rank 0
+  const std::vector<MachineModel>& hosts = *probed;
   std::vector<double> f64, f32, copy;
   for (const auto& m : hosts) {
     f64.push_back(best_compute(m, "f64"));
@@ -98,11 +97,25 @@ int run_ranked_probe(const std::string& output, bool force, const ProbeOptions& 
                against(copy[i], median(copy), 1e9, "GB/s"));
   if (!output.empty())
     for (std::size_t i = 0; i < hosts.size(); ++i) {
-      const std::filesystem::path file =
-          i == 0 ? std::filesystem::path(output) : beside(output, hosts[i].host);
+      const std::string file = i == 0 ? output : cluster::host_model_file(output, hosts[i].host);
       write_machine_file(file, hosts[i]);
-      fmt::print(stderr, "wrote {}\n", escape_visible(file.string()));
+      fmt::print(stderr, "wrote {}\n", escape_visible(file));
     }
+  return 0;
+}
+
+int run_network_probe(const std::string& output, std::int64_t max_bytes,
+                      const std::string& launcher) {
+  const std::optional<cluster::JobNetwork> network =
+      cluster::measure_job_network(launcher, output, max_bytes, say_on_stderr);
+  if (!network) return 0;  // not rank 0
+  fmt::print("network between {} ranks on {} host{} ({}):\n", network->ranks, network->hosts,
+             network->hosts == 1 ? "" : "s", launcher);
+  print_network(network->model);
+  if (!output.empty()) {
+    write_machine_file(output, network->model);
+    fmt::print(stderr, "wrote {}\n", escape_visible(output));
+  }
   return 0;
 }
 

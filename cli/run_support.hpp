@@ -2,6 +2,7 @@
 // What `ridgeline run` and `ridgeline profile` share: the options that choose and time
 // cases, and running them into a Run document.
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -11,12 +12,11 @@
 #include "ridgeline/runner/run_request.hpp"
 
 namespace ridgeline::cluster {
+class CollectiveWatch;
 class RankWorld;
-}
+}  // namespace ridgeline::cluster
 
 namespace ridgeline::cli {
-
-class CollectiveWatch;
 
 struct RunOptions {
   // What the cases are and how they are timed: parsed here, checked by make_plan.
@@ -30,12 +30,12 @@ struct RunOptions {
   bool report_aggregates_only = false;   // the Run keeps only timed cases' aggregate rows
   bool list_tests = false;               // print the planned case names, run nothing
   bool dry_run = false;                  // print the plan and settings, run and write nothing
-  // The MPI job this process is a rank of (ranked_run.cpp), for the collective kernels; null
-  // outside a job, where they say why they cannot run.
+  // The MPI job this process is a rank of (cluster/ranked_run.hpp), for the collective
+  // kernels; null outside a job, where they say why they cannot run.
   const cluster::RankWorld* world = nullptr;
   // Under a launcher: told when each collective case starts and ends at this rank, so that
-  // a rank held inside one can be ended from outside the call (collective_watch.hpp).
-  CollectiveWatch* collective_watch = nullptr;
+  // a rank held inside one can be ended from outside the call (cluster/collective_watch.hpp).
+  cluster::CollectiveWatch* collective_watch = nullptr;
 };
 
 // The command line as given, recorded in every Run (set once by main).
@@ -58,8 +58,8 @@ void add_run_options(CLI::App* sub, RunOptions& opt, bool with_output);
 int execute_run(RunOptions& opt,
                 const std::function<std::optional<MachineModel>()>& machine_for_run, Run& run);
 
-// Whether SIGINT or SIGTERM stopped the run (a launcher ending the job sends SIGTERM).
-bool interrupted_by_signal();
+// Set once SIGINT or SIGTERM stopped the run (a launcher ending the job sends SIGTERM).
+const std::atomic<bool>& run_interrupted();
 
 // This machine's model: the cached one, or a probe when none is cached (unless
 // `probe_if_missing` is false); `origin` says which, or why there is none.

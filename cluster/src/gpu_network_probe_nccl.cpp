@@ -276,7 +276,7 @@ std::vector<NetworkCeiling> probe_gpu_network(const RankWorld& world,
   } catch (const std::exception& e) {
     // The other ranks wait in a queued NCCL call or an MPI collective for this one, and
     // nothing but ending the job frees them: this rank's kernels stopped (ncclCommAbort),
-    // the reason said, the job ended. `-o` already holds MPI's ceilings (run_network_probe).
+    // the reason said, the job ended. `-o` already holds MPI's ceilings (measure_job_network).
     job->abandon();
     fmt::print(stderr, "ridgeline: rank {}: NCCL's ceilings failed: {}; ending the job\n",
                place.rank, e.what());

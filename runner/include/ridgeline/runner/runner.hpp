@@ -59,7 +59,7 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
 // run it: a throw in run() leaves the other ranks inside a call this rank will not make, and
 // none of its later calls would be matched to theirs, so the rank cannot go on with the
 // plan. execute_case throws it; run_plan journals `result` (crashed, with why) and throws it
-// on; the caller ends the job (ridgeline run under a launcher: cli/collective_watch.hpp).
+// on; the caller ends the job (ridgeline run under a launcher: cluster/collective_watch.hpp).
 struct CollectiveLeft : std::runtime_error {
   explicit CollectiveLeft(CaseResult r);
   CaseResult result;

@@ -1,10 +1,8 @@
-#include "collective_watch.hpp"
+#include "ridgeline/cluster/collective_watch.hpp"
 
 #include <utility>
 
-#include "run_support.hpp"
-
-namespace ridgeline::cli {
+namespace ridgeline::cluster {
 
 namespace {
 // A stopped job's rank that is still inside the call this long after the signal is held
@@ -13,8 +11,11 @@ constexpr std::chrono::milliseconds kHeldAfterStop{100};
 constexpr std::chrono::milliseconds kPoll{50};
 }  // namespace
 
-CollectiveWatch::CollectiveWatch(double limit_s, EndRank end_rank)
-    : limit_(limit_s), end_rank_(std::move(end_rank)), thread_([this] { watch(); }) {}
+CollectiveWatch::CollectiveWatch(double limit_s, const std::atomic<bool>& stopped, EndRank end_rank)
+    : limit_(limit_s),
+      stopped_(stopped),
+      end_rank_(std::move(end_rank)),
+      thread_([this] { watch(); }) {}
 
 CollectiveWatch::~CollectiveWatch() {
   {
@@ -44,7 +45,7 @@ void CollectiveWatch::watch() {
     if (closing_ || !current_) continue;
     const auto now = std::chrono::steady_clock::now();
     const bool timed_out = now - since_ > limit_;
-    if (!timed_out && interrupted_by_signal() && !stopped_since_) stopped_since_ = now;
+    if (!timed_out && stopped_.load() && !stopped_since_) stopped_since_ = now;
     if (timed_out || (stopped_since_ && now - *stopped_since_ > kHeldAfterStop)) {
       const CaseSpec held_in = *std::exchange(current_, std::nullopt);
       end_rank_(held_in, timed_out);
@@ -52,4 +53,4 @@ void CollectiveWatch::watch() {
   }
 }
 
-}  // namespace ridgeline::cli
+}  // namespace ridgeline::cluster

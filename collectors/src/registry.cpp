@@ -49,8 +49,8 @@ std::vector<std::string> perf_events() {
 }
 }  // namespace
 
-const std::vector<CollectorDescriptor>& collector_registry() {
-  static const std::vector<CollectorDescriptor> registry{
+static std::deque<CollectorDescriptor>& registry_storage() {
+  static std::deque<CollectorDescriptor> registry{
       {"timer",
        "wall-clock time around each timed loop; timer:cpu adds the process's CPU time",
        &timer,
@@ -90,6 +90,16 @@ const std::vector<CollectorDescriptor>& collector_registry() {
        true},
   };
   return registry;
+}
+
+const std::deque<CollectorDescriptor>& collector_registry() {
+  return registry_storage();
+}
+
+void register_collector(CollectorDescriptor descriptor) {
+  if (find_collector(descriptor.name))
+    throw InputError(fmt::format("a collector named '{}' is registered already", descriptor.name));
+  registry_storage().push_back(std::move(descriptor));
 }
 
 const CollectorDescriptor* find_collector(const std::string& name) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,9 +54,15 @@ struct CollectorDescriptor {
   bool opt_in = false;
 };
 
-// Every collector built into this binary.
-const std::vector<CollectorDescriptor>& collector_registry();
+// Every collector built into this binary, in a fixed order, then any added by
+// register_collector. A deque: a descriptor found stays valid when one is added.
+const std::deque<CollectorDescriptor>& collector_registry();
 const CollectorDescriptor* find_collector(const std::string& name);
+
+// Adds a collector after the built-in ones (docs/adding-a-collector.md's worked example is a
+// test's own), before any run is planned: cases' child processes inherit it. InputError when
+// the name is taken.
+void register_collector(CollectorDescriptor descriptor);
 
 // The collectors of one run: each registered collector with the events --collect named for
 // it ("perf:page-faults,perf:task-clock,rapl"); collectors not named keep their defaults.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "table_cells.hpp"
 
@@ -54,21 +55,14 @@ Table memory_ceilings_table(const MachineModel& m) {
 namespace {
 
 // Which size a level is placed and blocked with, in a few words; the evidence says why.
-std::string size_used(const MeasuredLevel& l) {
-  switch (l.decision) {
-    case CacheSizeDecision::confirmed:
-      return "hwloc's (confirmed)";
-    case CacheSizeDecision::inconclusive:
-      return "hwloc's (inconclusive)";
-    case CacheSizeDecision::replaced:
-      return "measured (replaces hwloc's)";
-    case CacheSizeDecision::extra:
-      return "none (hwloc reports no such level)";
-    case CacheSizeDecision::memory:
-      return "";
-  }
-  return "";
-}
+constexpr Spelling<CacheSizeDecision> kSizesUsed[] = {
+    {CacheSizeDecision::confirmed, {}, "hwloc's (confirmed)"},
+    {CacheSizeDecision::inconclusive, {}, "hwloc's (inconclusive)"},
+    {CacheSizeDecision::replaced, {}, "measured (replaces hwloc's)"},
+    {CacheSizeDecision::extra, {}, "none (hwloc reports no such level)"},
+    {CacheSizeDecision::memory, {}, ""},
+};
+static_assert(spelled_in_order(kSizesUsed, CacheSizeDecision::memory));
 
 }  // namespace
 
@@ -85,7 +79,7 @@ Table measured_levels_table(const MachineModel& m) {
                               : text("—"),
          l.reported_bytes > 0 ? number(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
                               : text("—"),
-         text(size_used(l)), text(l.why)});
+         text(std::string(spelling_of(kSizesUsed, l.decision).human)), text(l.why)});
   return t;
 }
 

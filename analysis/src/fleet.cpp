@@ -9,10 +9,18 @@
 #include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/rank_tests.hpp"
 #include "ridgeline/analysis/side_by_side.hpp"
+#include "ridgeline/core/spelling.hpp"
 
 namespace ridgeline {
 
 namespace {
+
+constexpr Spelling<FleetVerdict> kFleetVerdicts[] = {
+    {FleetVerdict::slower, "slower", {}},     {FleetVerdict::faster, "faster", {}},
+    {FleetVerdict::same, "same", {}},         {FleetVerdict::inconclusive, "inconclusive", {}},
+    {FleetVerdict::untested, "untested", {}},
+};
+static_assert(spelled_in_order(kFleetVerdicts, FleetVerdict::untested));
 
 // Each case once, in the order the members first name it; each member's samples of it.
 struct CaseTable {
@@ -238,19 +246,7 @@ void summarise(const Fleet& fleet, FleetNode& node) {
 }  // namespace
 
 std::string_view to_string(FleetVerdict verdict) {
-  switch (verdict) {
-    case FleetVerdict::slower:
-      return "slower";
-    case FleetVerdict::faster:
-      return "faster";
-    case FleetVerdict::same:
-      return "same";
-    case FleetVerdict::inconclusive:
-      return "inconclusive";
-    case FleetVerdict::untested:
-      return "untested";
-  }
-  return "untested";
+  return spelling_of(kFleetVerdicts, verdict).json;
 }
 
 Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings& settings) {

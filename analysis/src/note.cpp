@@ -3,33 +3,25 @@
 #include <fmt/format.h>
 
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/spelling.hpp"
 
 namespace ridgeline {
 
+namespace {
+
+constexpr Spelling<NoteKind> kNoteKinds[] = {
+    {NoteKind::level, "level", {}},     {NoteKind::rate, "rate", {}},
+    {NoteKind::dtype, "dtype", {}},     {NoteKind::threads, "threads", {}},
+    {NoteKind::machine, "machine", {}}, {NoteKind::ceiling, "ceiling", {}},
+    {NoteKind::origin, "origin", {}},   {NoteKind::value, "value", {}},
+    {NoteKind::noise, "noise", {}},     {NoteKind::power_cap, "power cap", {}},
+};
+static_assert(spelled_in_order(kNoteKinds, NoteKind::power_cap));
+
+}  // namespace
+
 std::string_view to_string(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::level:
-      return "level";
-    case NoteKind::rate:
-      return "rate";
-    case NoteKind::dtype:
-      return "dtype";
-    case NoteKind::threads:
-      return "threads";
-    case NoteKind::machine:
-      return "machine";
-    case NoteKind::ceiling:
-      return "ceiling";
-    case NoteKind::origin:
-      return "origin";
-    case NoteKind::value:
-      return "value";
-    case NoteKind::noise:
-      return "noise";
-    case NoteKind::power_cap:
-      return "power cap";
-  }
-  return "note";
+  return spelling_of(kNoteKinds, kind).json;
 }
 
 std::string join_notes(const std::vector<Note>& notes, std::string_view separator) {

@@ -9,10 +9,28 @@
 #include "ridgeline/analysis/noise.hpp"
 #include "ridgeline/analysis/rank_tests.hpp"
 #include "ridgeline/analysis/roofline.hpp"
+#include "ridgeline/core/spelling.hpp"
 
 namespace ridgeline {
 
 namespace {
+
+constexpr Spelling<Verdict> kVerdicts[] = {
+    {Verdict::regression, "regression", {}},
+    {Verdict::improvement, "improvement", {}},
+    {Verdict::same, "same", {}},
+    {Verdict::inconclusive, "inconclusive", {}},
+    {Verdict::broken, "broken", {}},
+};
+static_assert(spelled_in_order(kVerdicts, Verdict::broken));
+
+// --fail-on's words (parse_fail_on).
+constexpr Spelling<FailOn> kFailOns[] = {
+    {FailOn::regression, "regression", {}},
+    {FailOn::inconclusive, "inconclusive", {}},
+    {FailOn::change, "change", {}},
+};
+static_assert(spelled_in_order(kFailOns, FailOn::change));
 
 std::string fingerprint_of(const RunContext& context) {
   return context.machine ? context.machine->fingerprint : "";
@@ -160,19 +178,7 @@ double ComparisonSettings::threshold_for(const CaseKey& key) const {
 }
 
 std::string_view to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::regression:
-      return "regression";
-    case Verdict::improvement:
-      return "improvement";
-    case Verdict::same:
-      return "same";
-    case Verdict::inconclusive:
-      return "inconclusive";
-    case Verdict::broken:
-      return "broken";
-  }
-  return "?";
+  return spelling_of(kVerdicts, verdict).json;
 }
 
 RunComparison compare_runs(const Run& base, const Run& head, const ComparisonSettings& settings) {
@@ -302,10 +308,7 @@ void judge(RunComparison& comparison, const ComparisonSettings& settings) {
 }
 
 std::optional<FailOn> parse_fail_on(std::string_view text) {
-  if (text == "regression") return FailOn::regression;
-  if (text == "inconclusive") return FailOn::inconclusive;
-  if (text == "change") return FailOn::change;
-  return std::nullopt;
+  return value_of<FailOn>(kFailOns, text);
 }
 
 bool fails(const CaseComparison& c, FailOn on) {

@@ -5,30 +5,27 @@
 #include <bit>
 #include <cmath>
 
+#include "ridgeline/core/spelling.hpp"
+
 namespace ridgeline {
 
+namespace {
+
+constexpr Spelling<DType> kDTypes[] = {
+    {DType::f32, "f32", {}},   {DType::f64, "f64", {}}, {DType::tf32, "tf32", {}},
+    {DType::bf16, "bf16", {}}, {DType::f16, "f16", {}}, {DType::i8, "i8", {}},
+    {DType::i32, "i32", {}},
+};
+static_assert(spelled_in_order(kDTypes, DType::i32));
+
+}  // namespace
+
 std::string_view to_string(DType dtype) {
-  switch (dtype) {
-    case DType::f32:
-      return "f32";
-    case DType::f64:
-      return "f64";
-    case DType::tf32:
-      return "tf32";
-    case DType::bf16:
-      return "bf16";
-    case DType::f16:
-      return "f16";
-    case DType::i8:
-      return "i8";
-    case DType::i32:
-      return "i32";
-  }
-  return "?";
+  return spelling_of(kDTypes, dtype).json;
 }
 
 std::optional<DType> parse_dtype(std::string_view text) {
-  for (DType d : all_dtypes())
+  for (DType d : all_dtypes())  // the input types: i32 is only ever an output
     if (to_string(d) == text) return d;
   return std::nullopt;
 }

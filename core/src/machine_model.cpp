@@ -1,26 +1,25 @@
 #include "ridgeline/core/machine_model.hpp"
 
+#include "ridgeline/core/spelling.hpp"
+
 namespace ridgeline {
 
 namespace {
-constexpr std::pair<CacheSizeDecision, const char*> kDecisions[] = {
-    {CacheSizeDecision::confirmed, "confirmed"},
-    {CacheSizeDecision::inconclusive, "inconclusive"},
-    {CacheSizeDecision::replaced, "replaced"},
-    {CacheSizeDecision::extra, "extra"},
-    {CacheSizeDecision::memory, "memory"}};
+constexpr Spelling<CacheSizeDecision> kDecisions[] = {
+    {CacheSizeDecision::confirmed, "confirmed", {}},
+    {CacheSizeDecision::inconclusive, "inconclusive", {}},
+    {CacheSizeDecision::replaced, "replaced", {}},
+    {CacheSizeDecision::extra, "extra", {}},
+    {CacheSizeDecision::memory, "memory", {}}};
+static_assert(spelled_in_order(kDecisions, CacheSizeDecision::memory));
 }  // namespace
 
 std::string to_string(CacheSizeDecision d) {
-  for (const auto& [value, text] : kDecisions)
-    if (value == d) return text;
-  return "?";
+  return std::string(spelling_of(kDecisions, d).json);
 }
 
 std::optional<CacheSizeDecision> cache_size_decision_from(const std::string& text) {
-  for (const auto& [value, spelling] : kDecisions)
-    if (text == spelling) return value;
-  return std::nullopt;
+  return value_of<CacheSizeDecision>(kDecisions, text);
 }
 
 std::int64_t cache_bytes_for_placement(const MachineModel& m, MemoryLevel level) {

@@ -10,6 +10,7 @@
 #include "op_specs.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/problem.hpp"
+#include "ridgeline/core/spelling.hpp"
 #include "ridgeline/core/vocabulary.hpp"
 
 namespace ridgeline {
@@ -26,16 +27,19 @@ const std::string& OpParams::attr(std::string_view name) const {
   return it->second;
 }
 
+namespace {
+
+constexpr Spelling<OperandRole> kOperandRoles[] = {
+    {OperandRole::input, "input", {}},
+    {OperandRole::weight, "weight", {}},
+    {OperandRole::output, "output", {}},
+};
+static_assert(spelled_in_order(kOperandRoles, OperandRole::output));
+
+}  // namespace
+
 std::string_view to_string(OperandRole role) {
-  switch (role) {
-    case OperandRole::input:
-      return "input";
-    case OperandRole::weight:
-      return "weight";
-    case OperandRole::output:
-      return "output";
-  }
-  return "?";
+  return spelling_of(kOperandRoles, role).json;
 }
 
 const OpDefinition* find_op(std::string_view name) {

@@ -4,17 +4,11 @@
 #include <array>
 
 #include "ridgeline/core/metric.hpp"
+#include "ridgeline/core/spelling.hpp"
 
 namespace ridgeline {
 
 namespace {
-
-template <typename Enum>
-struct Spelling {
-  Enum value;
-  std::string_view json;
-  std::string_view human;
-};
 
 constexpr std::array<Spelling<MetricSource>, 5> kSources{{
     {MetricSource::counted, "counted", "counted"},
@@ -59,19 +53,12 @@ constexpr std::array<Spelling<ComputeUnit>, 4> kComputeUnits{{
     {ComputeUnit::tensor, "tensor", "tensor cores"},
 }};
 
-template <typename Table, typename Enum>
-const auto& spelling_of(const Table& table, Enum value) {
-  for (const auto& s : table)
-    if (s.value == value) return s;
-  return table.front();  // unreachable: every enumerator has a row
-}
-
-template <typename Enum, typename Table>
-std::optional<Enum> value_of(const Table& table, std::string_view text) {
-  for (const auto& s : table)
-    if (s.json == text) return s.value;
-  return std::nullopt;
-}
+static_assert(spelled_in_order(kSources, MetricSource::sampled));
+static_assert(spelled_in_order(kDispositions, Disposition::skipped));
+static_assert(spelled_in_order(kDevices, Device::gpu));
+static_assert(spelled_in_order(kCacheStates, CacheState::cold));
+static_assert(spelled_in_order(kRoles, KernelRole::vendor));
+static_assert(spelled_in_order(kComputeUnits, ComputeUnit::tensor));
 
 bool ends_with_word(std::string_view backend, std::string_view word) {
   if (backend.size() <= word.size() || backend.substr(backend.size() - word.size()) != word)

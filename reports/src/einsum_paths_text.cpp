@@ -1,5 +1,6 @@
 // An einsum network's contraction paths, predicted FLOPs beside measured time
-// (analysis/einsum_paths.hpp): the table defined once, every printer rendering it.
+// (analysis/einsum_paths.hpp): the table defined once as its columns (table_columns.hpp), every
+// printer and paths.csv rendering it.
 #include <fmt/format.h>
 
 #include "einsum_sections.hpp"
@@ -9,6 +10,7 @@
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/table_columns.hpp"
 #include "table_cells.hpp"
 
 namespace ridgeline {
@@ -28,20 +30,57 @@ std::string steps_text(const MeasuredPath& m) {
 
 }  // namespace
 
+const std::vector<Column<EinsumPathRow>>& einsum_path_columns() {
+  using R = const EinsumPathRow&;
+  // What the network is, in the CSV only (the table's title says it); then the table's columns.
+  static const std::vector<Column<EinsumPathRow>> columns{
+      {"network", [](R r) { return r.network->equation; }},
+      {"extents", [](R r) { return r.network->extents; }},
+      {"dtype", [](R r) { return r.network->dtype; }},
+      {"threads", [](R r) { return std::to_string(r.network->threads); }},
+      {"device", [](R r) { return std::string(to_string(r.network->device)); }},
+      shown_column<EinsumPathRow>("path",
+                                  [](R r) {
+                                    const MeasuredPath& m = *r.path;
+                                    return text(m.as_written && m.how != "left to right"
+                                                    ? m.how + " (the order written)"
+                                                    : m.how);
+                                  }),
+      shown_column<EinsumPathRow>(
+          "FLOPs", [](R r) { return number(r.path->flops, flop_count(r.path->flops)); }),
+      shown_column<EinsumPathRow>(
+          "bytes", [](R r) { return number(r.path->bytes, si_rate(r.path->bytes, "B")); }),
+      shown_column<EinsumPathRow>("× fewest FLOPs",
+                                  [](R r) {
+                                    return number(r.path->flops_vs_fewest,
+                                                  fmt::format("{:.2f}×", r.path->flops_vs_fewest));
+                                  }),
+      shown_column<EinsumPathRow>("at the roof",
+                                  [](R r) {
+                                    const double s = r.path->roof_seconds;
+                                    return s > 0 ? number(s, duration(s)) : none();
+                                  }),
+      shown_column<EinsumPathRow>("time",
+                                  [](R r) {
+                                    const MeasuredPath& m = *r.path;
+                                    return m.complete ? number(m.seconds, duration(m.seconds))
+                                                      : none();
+                                  }),
+      shown_column<EinsumPathRow>(
+          "× fastest",
+          [](R r) {
+            const MeasuredPath& m = *r.path;
+            return m.complete ? number(m.vs_fastest, fmt::format("{:.2f}×", m.vs_fastest)) : none();
+          }),
+      shown_column<EinsumPathRow>("steps (fastest lowering)",
+                                  [](R r) { return text(steps_text(*r.path)); })};
+  return columns;
+}
+
 Table einsum_paths_table(const EinsumNetworkComparison& n) {
-  Table t;
-  t.headers = {"path",        "FLOPs", "bytes",     "× fewest FLOPs",
-               "at the roof", "time",  "× fastest", "steps (fastest lowering)"};
-  for (const MeasuredPath& m : n.paths)
-    t.rows.push_back(
-        {text(m.as_written && m.how != "left to right" ? m.how + " (the order written)" : m.how),
-         number(m.flops, flop_count(m.flops)), number(m.bytes, si_rate(m.bytes, "B")),
-         number(m.flops_vs_fewest, fmt::format("{:.2f}×", m.flops_vs_fewest)),
-         m.roof_seconds > 0 ? number(m.roof_seconds, duration(m.roof_seconds)) : none(),
-         m.complete ? number(m.seconds, duration(m.seconds)) : none(),
-         m.complete ? number(m.vs_fastest, fmt::format("{:.2f}×", m.vs_fastest)) : none(),
-         text(steps_text(m))});
-  return t;
+  std::vector<EinsumPathRow> rows;
+  for (const MeasuredPath& m : n.paths) rows.push_back({&n, &m});
+  return table_of(einsum_path_columns(), rows);
 }
 
 std::string einsum_network_title(const EinsumNetworkComparison& n) {

@@ -1,5 +1,5 @@
-// The einsum section: columns defined once over the comparison model (einsum_table), and
-// every printer rendering them.
+// The einsum section: the lowerings' table from its columns (einsum_columns.cpp), and every
+// printer rendering it.
 #include <fmt/format.h>
 
 #include "einsum_sections.hpp"
@@ -10,6 +10,7 @@
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/table_columns.hpp"
 #include "table_cells.hpp"
 
 namespace ridgeline {
@@ -18,22 +19,12 @@ namespace {
 
 using namespace reports;
 
-TableCell bytes_cell(double bytes) {
-  return bytes > 0 ? number(bytes, si_rate(bytes, "B")) : number(0, "0");
-}
-
 // "cpu.ttgt permute_A: 557 µs, 4.19 MB at 7.53 GB/s, 11% of its L3 roof": one lapped step.
 std::string step_text(const EinsumLowering& l, const PassPoint& p) {
   return fmt::format(
       "{} {}: {}, {} at {}/s{}", l.backend, p.name, duration(p.seconds), si_rate(p.bytes, "B"),
       si_rate(p.bandwidth, "B"),
       p.roof > 0 ? fmt::format(", {} of its {} roof", percent(p.roof), to_string(p.bound)) : "");
-}
-
-// The vocabulary's spelling of the bound, or a dash for none.
-std::string bound_text(const EinsumLowering& l) {
-  const std::string bound = to_string(l.bound);
-  return bound.empty() ? "—" : bound;
 }
 
 }  // namespace
@@ -49,20 +40,9 @@ std::vector<BandwidthMark> einsum_permute_marks(const EinsumComparison& c) {
 }
 
 Table einsum_table(const EinsumComparison& c) {
-  Table t;
-  t.headers = {"lowering", "time per call", "GFLOP/s", "compulsory bytes", "added bytes", "of roof",
-               "bound",    "× best",        "how"};
-  for (const EinsumLowering& l : c.lowerings) {
-    std::string how = l.ran ? fmt::format("{}", fmt::join(l.steps, "; ")) : l.reason;
-    t.rows.push_back(
-        {text(l.backend), l.ran ? number(l.seconds, duration(l.seconds)) : none(),
-         l.ran ? number(l.achieved, gflops(l.achieved)) : none(), bytes_cell(l.compulsory_bytes),
-         bytes_cell(l.added_bytes),
-         l.ran && l.efficiency > 0 ? number(l.efficiency, percent(l.efficiency)) : none(),
-         text(l.ran ? bound_text(l) : "—"), l.ran ? number(l.vs_best, times(l.vs_best)) : none(),
-         text(std::move(how))});
-  }
-  return t;
+  std::vector<EinsumRow> rows;
+  for (const EinsumLowering& l : c.lowerings) rows.push_back({&c, &l});
+  return table_of(einsum_columns(), rows);
 }
 
 std::string einsum_title(const EinsumComparison& c) {
@@ -142,38 +122,18 @@ std::string einsum_markdown(const ReportInput& in) {
 namespace ridgeline {
 
 std::string einsum_csv(const ReportInput& in) {
-  const auto number = [](double v) { return usable(v) && v > 0 ? fmt::format("{:.6g}", v) : ""; };
-  const auto f = [](const std::string& x) { return escape_csv_field(x); };
-  std::string s =
-      "equation,extents,dtype,threads,device,lowering,ran,seconds_per_call,flop_per_s,"
-      "compulsory_bytes,added_bytes,of_roof,bound,over_best,best,reason,how,best_over_framework,"
-      "best_over_slowest,notation_hides\n";
+  std::vector<EinsumRow> rows;
   for (const auto& c : in.einsum)
-    for (const auto& l : c.lowerings) {
-      const std::string bound = l.ran ? to_string(l.bound) : "";
-      s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       f(c.equation), f(c.extents), f(c.dtype), c.threads, to_string(c.device),
-                       f(l.backend), l.ran ? "yes" : "no", number(l.seconds), number(l.achieved),
-                       number(l.compulsory_bytes), fmt::format("{:.6g}", l.added_bytes),
-                       number(l.efficiency), f(bound), number(l.vs_best),
-                       l.backend == c.best ? "yes" : "no", f(l.reason),
-                       f(fmt::format("{}", fmt::join(l.steps, "; "))),
-                       number(c.lead_over_framework), number(c.lead_over_worst), f(c.hides));
-    }
-  return s;
+    for (const auto& l : c.lowerings) rows.push_back({&c, &l});
+  return csv_of(einsum_columns(), rows);
 }
 
 std::string einsum_paths_csv(const ReportInput& in) {
-  using namespace reports;
-  std::string s = csv_header({"network", "extents", "dtype", "threads", "device"},
-                             einsum_paths_table(EinsumNetworkComparison{}));
+  std::vector<EinsumPathRow> rows;
   for (const EinsumNetworkComparison& n : in.einsum_networks)
     if (n.error.empty())
-      s += csv_rows(
-          fmt::format("{},{},{},{},{}", escape_csv_field(n.equation), escape_csv_field(n.extents),
-                      escape_csv_field(n.dtype), n.threads, to_string(n.device)),
-          einsum_paths_table(n));
-  return s;
+      for (const MeasuredPath& m : n.paths) rows.push_back({&n, &m});
+  return csv_of(einsum_path_columns(), rows);
 }
 
 std::string einsum_terminal(const ReportInput& in) {

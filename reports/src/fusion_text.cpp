@@ -1,4 +1,4 @@
-// The fusion tables' cells (shared by HTML and Markdown), the Markdown section and the
+// The fusion tables from their columns (fusion_columns.cpp), the Markdown section and the
 // terminal lines.
 #include <fmt/format.h>
 
@@ -11,6 +11,7 @@
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/table_columns.hpp"
 #include "ridgeline/reports/tables.hpp"
 #include "table_cells.hpp"
 
@@ -18,76 +19,17 @@ namespace ridgeline::reports {
 
 namespace {
 
-TableCell bytes_cell(const FusionSide& s) {
-  std::vector<std::string> parts;
-  if (s.analytic.value > 0) parts.push_back(si_rate(s.analytic.value, "B") + " analytic");
-  if (s.counted.value > 0)
-    parts.push_back(
-        fmt::format("{} {}", si_rate(s.counted.value, "B"), to_string(s.counted.source)));
-  if (parts.empty()) return none();
-  return number(s.analytic.value > 0 ? s.analytic.value : s.counted.value,
-                fmt::format("{}", fmt::join(parts, "; ")));
-}
-
-TableCell time_cell(const FusionSide& s) {
-  return s.seconds > 0 ? number(s.seconds, duration(s.seconds)) : none();
-}
-
-TableCell roof_cell(const FusionSide& s) {
-  return s.memory_roof > 0 ? number(s.memory_roof, percent(s.memory_roof) + " of " + s.roof_level)
-                           : none();
-}
-
-// "1.2 mJ → 0.41 mJ: 2.9× less (gpu)", sorted by the ratio.
-TableCell energy_cell(const FusionPair& p) {
-  if (p.energy_ratio <= 0) return none();
-  return number(p.energy_ratio,
-                fmt::format("{} → {}: {} {} ({})", energy(p.unfused.joules), energy(p.fused.joules),
-                            times(p.energy_ratio >= 1 ? p.energy_ratio : 1 / p.energy_ratio),
-                            p.energy_ratio >= 1 ? "less" : "more", p.energy_domain));
-}
-
-TableCell ratio_cell(double r) {
-  return r > 0 ? number(r, times(r)) : none();
-}
-
 std::string who(Device device, int threads) {
   return device == Device::gpu ? std::string(display_name(device))
                                : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
 }
 
-std::vector<TableCell> pair_cells(const FusionPair& p) {
-  TableCell bytes = ratio_cell(p.byte_ratio);
-  if (p.counted_byte_ratio > 0)
-    bytes.text += fmt::format(" ({} counted)", times(p.counted_byte_ratio));
-  return {text(p.op + " " + p.params),
-          text(p.dtype),
-          text(p.pattern),
-          p.device == Device::gpu ? text(std::string(display_name(p.device)))
-                                  : number(p.threads, std::to_string(p.threads)),
-          bytes_cell(p.unfused),
-          bytes_cell(p.fused),
-          bytes,
-          time_cell(p.unfused),
-          time_cell(p.fused),
-          ratio_cell(p.speedup),
-          p.time_over_bytes > 0 ? number(p.time_over_bytes, fixed(p.time_over_bytes, 2)) : none(),
-          roof_cell(p.unfused),
-          roof_cell(p.fused),
-          energy_cell(p),
-          text(fmt::format("{}", fmt::join(p.notes, "; ")))};
-}
-
 }  // namespace
 
 Table fusion_pair_table(const FusionAnalysis& fusion) {
-  Table t{{"problem", "dtype", "pattern", "threads", "unfused bytes", "fused bytes",
-           "bytes unfused ÷ fused", "unfused time", "fused time", "speedup (time unfused ÷ fused)",
-           "speedup ÷ byte ratio", "unfused: memory roof", "fused: memory roof",
-           "energy per call (unfused → fused)", "notes"},
-          {}};
-  for (const auto& p : fusion.pairs) t.rows.push_back(pair_cells(p));
-  return t;
+  std::vector<FusionRow> rows;
+  for (const auto& p : fusion.pairs) rows.push_back({&p, nullptr});
+  return table_of(fusion_columns(), rows);
 }
 
 Table fusion_unpaired_table(const FusionAnalysis& fusion) {
@@ -99,14 +41,10 @@ Table fusion_unpaired_table(const FusionAnalysis& fusion) {
 }
 
 Table sweep_table(const std::vector<const EltwiseSweep*>& group) {
-  Table t{{"backend", "L", "time", "GFLOP/s", "intensity (FLOP/B)"}, {}};
+  std::vector<SweepRow> rows;
   for (const EltwiseSweep* s : group)
-    for (const auto& p : s->points)
-      t.rows.push_back({text(s->backend), number(p.length, std::to_string(p.length)),
-                        number(p.seconds, duration(p.seconds)),
-                        number(p.achieved, gflops(p.achieved)),
-                        number(p.intensity, intensity(p.intensity))});
-  return t;
+    for (const auto& p : s->points) rows.push_back({s, &p});
+  return table_of(sweep_columns(), rows);
 }
 
 std::string sweep_title(const EltwiseSweep& s) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
 
 namespace ridgeline {
@@ -56,20 +57,24 @@ std::vector<double> roof_dashes(const SceneLine& line) {
   return line.dashed ? std::vector<double>{7, 4} : std::vector<double>{};
 }
 
+namespace {
+
+// Each verdict's colour, a row per verdict.
+struct VerdictColour {
+  Verdict value;
+  const char* colour;
+};
+constexpr VerdictColour kVerdictColours[] = {
+    {Verdict::regression, "#e03131"}, {Verdict::improvement, "#2f9e44"},
+    {Verdict::same, "#868e96"},       {Verdict::inconclusive, "#f08c00"},
+    {Verdict::broken, "#862e9c"},
+};
+static_assert(spelled_in_order(kVerdictColours, Verdict::broken));
+
+}  // namespace
+
 const char* verdict_colour(Verdict v) {
-  switch (v) {
-    case Verdict::regression:
-      return "#e03131";
-    case Verdict::improvement:
-      return "#2f9e44";
-    case Verdict::same:
-      return "#868e96";
-    case Verdict::broken:
-      return "#862e9c";
-    case Verdict::inconclusive:
-      break;
-  }
-  return "#f08c00";
+  return spelling_of(kVerdictColours, v).colour;
 }
 
 std::vector<std::string> point_lines(const RooflinePlacement& p, const ScenePoint& pt,

@@ -28,10 +28,4 @@ inline std::string csv_number(double v) {
   return usable(v) ? fmt::format("{:.6g}", v) : "";
 }
 
-// A table's rows as CSV lines, each after the `lead` fields (already CSV fields: what the
-// rows are of), its cells as numbers where they have one, else their text; and its header
-// after `lead_names`. The CSV files that render a table (passes, paths) are made of these.
-std::string csv_header(const std::vector<std::string>& lead_names, const Table& t);
-std::string csv_rows(const std::string& lead, const Table& t);
-
 }  // namespace ridgeline::reports

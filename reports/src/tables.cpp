@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/table_columns.hpp"
 #include "table_cells.hpp"
 
 namespace ridgeline {
@@ -54,21 +56,14 @@ Table memory_ceilings_table(const MachineModel& m) {
 namespace {
 
 // Which size a level is placed and blocked with, in a few words; the evidence says why.
-std::string size_used(const MeasuredLevel& l) {
-  switch (l.decision) {
-    case CacheSizeDecision::confirmed:
-      return "hwloc's (confirmed)";
-    case CacheSizeDecision::inconclusive:
-      return "hwloc's (inconclusive)";
-    case CacheSizeDecision::replaced:
-      return "measured (replaces hwloc's)";
-    case CacheSizeDecision::extra:
-      return "none (hwloc reports no such level)";
-    case CacheSizeDecision::memory:
-      return "";
-  }
-  return "";
-}
+constexpr Spelling<CacheSizeDecision> kSizesUsed[] = {
+    {CacheSizeDecision::confirmed, {}, "hwloc's (confirmed)"},
+    {CacheSizeDecision::inconclusive, {}, "hwloc's (inconclusive)"},
+    {CacheSizeDecision::replaced, {}, "measured (replaces hwloc's)"},
+    {CacheSizeDecision::extra, {}, "none (hwloc reports no such level)"},
+    {CacheSizeDecision::memory, {}, ""},
+};
+static_assert(spelled_in_order(kSizesUsed, CacheSizeDecision::memory));
 
 }  // namespace
 
@@ -85,7 +80,7 @@ Table measured_levels_table(const MachineModel& m) {
                               : text("—"),
          l.reported_bytes > 0 ? number(static_cast<double>(l.reported_bytes), kib(l.reported_bytes))
                               : text("—"),
-         text(size_used(l)), text(l.why)});
+         text(std::string(spelling_of(kSizesUsed, l.decision).human)), text(l.why)});
   return t;
 }
 
@@ -137,26 +132,71 @@ Table power_cap_table(const ReportInput& in) {
   return t;
 }
 
+std::string cell_field(const TableCell& cell) {
+  if (!std::isnan(cell.value)) return csv_number(cell.value);
+  return cell.text == "—" ? std::string() : cell.text;
+}
+
+const std::vector<Column<PassRow>>& pass_columns() {
+  using R = const PassRow&;
+  // What the chain is, in the CSV only; then the pass table's columns, an untimed pass's
+  // cells empty but its name's.
+  const auto timed = [](std::function<TableCell(const PassPoint&)> cell) {
+    return [cell](R r) { return r.pass->seconds > 0 ? cell(*r.pass) : text(""); };
+  };
+  static const std::vector<Column<PassRow>> columns{
+      {"op", [](R r) { return r.chain->op; }},
+      {"params", [](R r) { return r.chain->params; }},
+      {"dtype", [](R r) { return r.chain->dtype; }},
+      {"pattern", [](R r) { return r.chain->pattern; }},
+      {"threads", [](R r) { return std::to_string(r.chain->threads); }},
+      {"device", [](R r) { return std::string(to_string(r.chain->device)); }},
+      {"backend", [](R r) { return r.chain->backend; }},
+      {"case", [](R r) { return r.chain->name; }},
+      {"level", [](R r) { return r.chain->level; }},
+      shown_column<PassRow>("pass", [](R r) { return text(r.pass->name); }),
+      shown_column<PassRow>("time",
+                            [](R r) {
+                              const PassPoint& p = *r.pass;
+                              return p.seconds > 0 ? number(p.seconds, duration(p.seconds))
+                                                   : text("not timed");
+                            }),
+      shown_column<PassRow>("of the chain", timed([](const PassPoint& p) {
+                              return number(p.share, percent(p.share));
+                            })),
+      shown_column<PassRow>("bytes", timed([](const PassPoint& p) {
+                              return number(p.bytes, si_rate(p.bytes, "B"));
+                            })),
+      shown_column<PassRow>("bandwidth", timed([](const PassPoint& p) {
+                              return number(p.bandwidth, si_rate(p.bandwidth, "B/s"));
+                            })),
+      shown_column<PassRow>("intensity (FLOP/B)", timed([](const PassPoint& p) {
+                              return p.flops > 0 ? number(p.intensity, intensity(p.intensity))
+                                                 : text("no FLOPs");
+                            })),
+      shown_column<PassRow>("GFLOP/s", timed([](const PassPoint& p) {
+                              return number(p.achieved / 1e9, gflops(p.achieved));
+                            })),
+      shown_column<PassRow>("bound", timed([](const PassPoint& p) {
+                              return text(p.bound.empty() ? "—" : to_string(p.bound));
+                            })),
+      shown_column<PassRow>("of its roof", timed([](const PassPoint& p) {
+                              return p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—");
+                            })),
+      shown_column<PassRow>(
+          fmt::format("below {:.1f}", kPassRoofFloor),
+          timed([](const PassPoint& p) { return text(p.below_floor ? "yes: loses here" : ""); }))};
+  return columns;
+}
+
+std::vector<PassRow> pass_rows(const UnfusedChain& c) {
+  std::vector<PassRow> rows;
+  for (const auto& p : c.passes) rows.push_back({&c, &p});
+  return rows;
+}
+
 Table unfused_pass_table(const UnfusedChain& c) {
-  Table t{{"pass", "time", "of the chain", "bytes", "bandwidth", "intensity (FLOP/B)", "GFLOP/s",
-           "bound", "of its roof", fmt::format("below {:.1f}", kPassRoofFloor)},
-          {}};
-  for (const auto& p : c.passes) {
-    if (p.seconds <= 0) {
-      t.rows.push_back({text(p.name), text("not timed"), text(""), text(""), text(""), text(""),
-                        text(""), text(""), text(""), text("")});
-      continue;
-    }
-    t.rows.push_back({text(p.name), number(p.seconds, duration(p.seconds)),
-                      number(p.share, percent(p.share)), number(p.bytes, si_rate(p.bytes, "B")),
-                      number(p.bandwidth, si_rate(p.bandwidth, "B/s")),
-                      p.flops > 0 ? number(p.intensity, intensity(p.intensity)) : text("no FLOPs"),
-                      number(p.achieved / 1e9, gflops(p.achieved)),
-                      text(p.bound.empty() ? "—" : to_string(p.bound)),
-                      p.roof > 0 ? number(p.roof, fixed(p.roof, 2)) : text("—"),
-                      text(p.below_floor ? "yes: loses here" : "")});
-  }
-  return t;
+  return table_of(pass_columns(), pass_rows(c));
 }
 
 std::string unfused_chain_title(const UnfusedChain& c) {

@@ -27,6 +27,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.role = info ? info->role : inferred_role(spec.backend);
   d.family = info ? info->family : inferred_family(spec.backend);
   d.compute_unit = default_compute_unit(d.device);  // the kernel's own, once it is prepared
+  if (info && info->lowering) d.lowering = Lowering{*info->lowering, {}};  // steps: prepared
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.fp_env = spec.fp_env;
@@ -37,6 +38,13 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   for (const auto& [level, bytes] : work.bytes)
     d.metrics.push_back({"bytes." + level, bytes, "B", MetricSource::analytic});
   return d;
+}
+
+// How the prepared kernel ran: its notes and, for an einsum lowering, its steps.
+void record_how_it_ran(CaseDetails& d, const Kernel& kernel,
+                       std::map<std::string, std::string> notes) {
+  d.kernel_notes = std::move(notes);
+  if (d.lowering) d.lowering->steps = kernel.lowering_steps();
 }
 
 benchmark::TimeUnit time_unit_of(const std::string& name) {
@@ -196,7 +204,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
   if (!kernel->all_ranks(passed) && passed) {
     std::vector<CaseResult> r = elsewhere("the result was not correct");
     r[0].ridgeline->validation.method = validation.method;
-    r[0].ridgeline->kernel_notes = kernel->notes();
+    record_how_it_ran(*r[0].ridgeline, *kernel, kernel->notes());
     return r;
   }
   if (!passed) {
@@ -204,7 +212,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
         untimed_result(spec, validation.disposition, validation.message, &kernel->info());
     r.ridgeline->validation = validation;
     r.ridgeline->compute_unit = kernel->compute_unit(problem);
-    r.ridgeline->kernel_notes = kernel->notes();
+    record_how_it_ran(*r.ridgeline, *kernel, kernel->notes());
     return {r};
   }
   if (problem.pattern != "normal") {
@@ -328,7 +336,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     r.ridgeline = details_for(spec, work, &kernel->info());
     r.ridgeline->compute_unit = kernel->compute_unit(problem);
     r.ridgeline->validation = validation;
-    r.ridgeline->kernel_notes = notes;
+    record_how_it_ran(*r.ridgeline, *kernel, notes);
     if (!aggregate) {
       const double seconds = run.real_accumulated_time / static_cast<double>(run.iterations);
       r.ridgeline->metrics.push_back({"time_per_iteration", seconds, "s", MetricSource::timed});

@@ -151,13 +151,18 @@ int for_each_code_line(std::initializer_list<const char*> modules, std::string_v
 }
 
 // Every source file of a module but core's vocabulary: no device, role, disposition or
-// bound compared with a string literal, no backend prefix read as a role, and no memory
-// level spelled as a literal (comments may name them).
+// bound compared with a string literal, no backend prefix read as a role, no memory level
+// spelled as a literal, and no einsum lowering or step recognised by its backend's name or
+// its text (a kernel declares them: LoweringKind, StepKind) (comments may name them).
 TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   const std::regex old_spelling(
       R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
       R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
-      R"re("(L1|L2|L3|DRAM|HBM)")re");
+      R"re("(L1|L2|L3|DRAM|HBM)"|)re"
+      R"re(find\("(permut|cpu\.(loops|ttgt|strided|gett)\b)|)re"
+      R"re([!=]=\s*"[\w.]*\.(loops|ttgt|strided|gett)"|)re"
+      R"re("(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)"\s*[!=]=|)re"
+      R"re([!=]=\s*"(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)")re");
   const int files = for_each_code_line(
       {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"},
       "vocabulary.cpp", [&](const std::string& where, const std::string& code) {

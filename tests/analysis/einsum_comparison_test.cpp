@@ -73,14 +73,14 @@ Run renamed_einsum_run() {
 }  // namespace
 
 TEST(EinsumComparison, TheOlderRunsLoweringsAreInferredOnceInTheReader) {
-  const Run run = recorded_einsum_run();
+  const ridgeline::Run run = recorded_einsum_run();
   for (const CaseResult& r : run.benchmarks) {
     if (!r.ridgeline) continue;
     ASSERT_TRUE(r.ridgeline->lowering) << r.name;
-    if (r.ridgeline->backend == "cpu.ttgt") {
-      EXPECT_EQ(r.ridgeline->lowering->kind, LoweringKind::ttgt);
-      if (!r.ridgeline->kernel_notes.empty())
-        EXPECT_EQ(r.ridgeline->lowering->steps.front().kind, StepKind::permute) << r.name;
+    if (r.ridgeline->backend != "cpu.ttgt") continue;
+    EXPECT_EQ(r.ridgeline->lowering->kind, LoweringKind::ttgt);
+    if (!r.ridgeline->kernel_notes.empty()) {  // it ran: its steps, from its notes
+      EXPECT_EQ(r.ridgeline->lowering->steps.front().kind, StepKind::permute) << r.name;
     }
   }
 }
@@ -109,8 +109,8 @@ TEST(EinsumComparison, LoweringsAndStepsAreFoundByTheirKindsNotTheirNames) {
             std::string::npos);
 
   // The same as the recorded names give.
-  const EinsumComparison& before =
-      comparison_of(comparisons_of(recorded_einsum_run()), "bthr,bThr->bhtT");
+  const std::vector<EinsumComparison> recorded = comparisons_of(recorded_einsum_run());
+  const EinsumComparison& before = comparison_of(recorded, "bthr,bThr->bhtT");
   EXPECT_EQ(renamed(renamed(before.hides, "permuted", "moved"), "cpu.", "ours."), c.hides);
   EXPECT_DOUBLE_EQ(before.lead_over_framework, c.lead_over_framework);
 }
@@ -118,26 +118,30 @@ TEST(EinsumComparison, LoweringsAndStepsAreFoundByTheirKindsNotTheirNames) {
 // A vendor's TTGT is not the framework's reference (ours is), and a lowering of no known kind
 // is compared but never taken for one.
 TEST(EinsumComparison, OnlyOurOwnLoweringOfAKindIsItsReference) {
-  Run vendor = recorded_einsum_run();
+  ridgeline::Run vendor = recorded_einsum_run();
   for (CaseResult& r : vendor.benchmarks)
     if (r.ridgeline) r.ridgeline->role = KernelRole::vendor;
-  const EinsumComparison& v = comparison_of(comparisons_of(vendor), "bthr,bThr->bhtT");
+  const std::vector<EinsumComparison> vendor_compared = comparisons_of(vendor);
+  const EinsumComparison& v = comparison_of(vendor_compared, "bthr,bThr->bhtT");
   EXPECT_TRUE(v.framework.empty());
   EXPECT_EQ(v.lead_over_framework, 0.0);
   EXPECT_TRUE(v.hides.empty()) << v.hides;
 
-  Run unknown = recorded_einsum_run();
+  ridgeline::Run unknown = recorded_einsum_run();
   for (CaseResult& r : unknown.benchmarks)
     if (r.ridgeline) r.ridgeline->lowering.reset();
-  const EinsumComparison& u = comparison_of(comparisons_of(unknown), "bthr,bThr->bhtT");
+  const std::vector<EinsumComparison> unknown_compared = comparisons_of(unknown);
+  const EinsumComparison& u = comparison_of(unknown_compared, "bthr,bThr->bhtT");
   EXPECT_EQ(u.lowerings.size(), 3u);
   EXPECT_TRUE(u.framework.empty());
   EXPECT_TRUE(u.hides.empty()) << u.hides;
   for (const EinsumLowering& l : u.lowerings) {
     EXPECT_FALSE(l.kind) << l.backend;
     EXPECT_TRUE(l.copies.empty()) << l.backend;
-    if (l.passes)
-      for (const PassPoint& p : l.passes->passes) EXPECT_FALSE(p.step) << p.name;
+    if (!l.passes) continue;
+    for (const PassPoint& p : l.passes->passes) {
+      EXPECT_FALSE(p.step) << p.name;
+    }
   }
 }
 

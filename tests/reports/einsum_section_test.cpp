@@ -138,7 +138,8 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
 // The bars' pale segments are the steps TTGT's kernel declared permutes, not the passes named
 // like one: declared otherwise, the same passes are drawn full.
 TEST(EinsumSection, TheBarsPaleSegmentsAreTheStepsDeclaredPermutes) {
-  Run run = read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  ridgeline::Run run =
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
   for (CaseResult& r : run.benchmarks)
     if (r.ridgeline && r.ridgeline->lowering)
       for (LoweringStep& s : r.ridgeline->lowering->steps) s.kind = StepKind::gemm;

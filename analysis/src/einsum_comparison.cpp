@@ -22,27 +22,46 @@ std::string attr(const Problem& p, const char* name) {
   return it == p.params.attrs.end() ? "" : it->second;
 }
 
-// "A permuted (bthr -> bhtr)" for each operand the framework lowering copied.
-std::vector<std::string> copies_of(const EinsumLowering& framework) {
+// Our own lowering of its kind: the ladder's, present on every machine.
+bool is_own(const EinsumLowering& l, LoweringKind kind) {
+  return l.kind == kind && l.role == KernelRole::ladder;
+}
+
+// Our own lowering of `kind` in the comparison.
+const EinsumLowering* own_lowering(const EinsumComparison& c, LoweringKind kind) {
+  for (const auto& l : c.lowerings)
+    if (is_own(l, kind)) return &l;
+  return nullptr;
+}
+
+// The steps the case's kernel declared of `kind`: "A permuted bthr -> bhtr" for each
+// permute, as its note says it.
+std::vector<std::string> noted_steps(const CaseDetails& d, StepKind kind) {
   std::vector<std::string> out;
-  for (const std::string& step : framework.steps)
-    if (step.find("permuted") != std::string::npos) out.push_back(step);
+  if (d.lowering)
+    for (const LoweringStep& s : d.lowering->steps)
+      if (const auto note = d.kernel_notes.find(s.note);
+          s.kind == kind && note != d.kernel_notes.end())
+        out.push_back(s.note + " " + note->second);
   return out;
 }
 
+// Each lapped pass's step, where the case's kernel declared one that pass laps.
+void mark_steps(UnfusedChain& chain, const CaseDetails& d) {
+  if (!d.lowering) return;
+  for (PassPoint& p : chain.passes)
+    for (const LoweringStep& s : d.lowering->steps)
+      if (!s.pass.empty() && s.pass == p.name) p.step = s.kind;
+}
+
 std::string hides_line(const EinsumComparison& c) {
-  const auto find = [&](const std::string& backend) -> const EinsumLowering* {
-    for (const auto& l : c.lowerings)
-      if (l.backend == backend) return &l;
-    return nullptr;
-  };
-  const EinsumLowering* framework = find(kFrameworkLowering);
-  const EinsumLowering* strided = find("cpu.strided");
+  const EinsumLowering* framework = own_lowering(c, LoweringKind::ttgt);
+  const EinsumLowering* strided = own_lowering(c, LoweringKind::strided);
   const std::string& eq = c.equation;
   if (!framework) return "";
   if (!framework->ran && !framework->reason.empty())
     return fmt::format("{}: {}", eq, framework->reason);
-  const std::vector<std::string> copies = copies_of(*framework);
+  const std::vector<std::string>& copies = framework->copies;
   if (copies.empty())
     return fmt::format("{} is batched GEMMs as written: no lowering needs a copy", eq);
   std::string line = fmt::format(
@@ -52,7 +71,7 @@ std::string hides_line(const EinsumComparison& c) {
   if (framework->passes && framework->ran) {  // its permutes timed on their own
     double permutes = 0;
     for (const PassPoint& p : framework->passes->passes)
-      if (p.name.rfind("permute", 0) == 0) permutes += p.seconds;
+      if (p.step == StepKind::permute) permutes += p.seconds;
     if (permutes > 0)
       line += fmt::format(" ({:.0f}% of its time)", 100 * permutes / framework->seconds);
   }
@@ -70,7 +89,7 @@ std::string hides_line(const EinsumComparison& c) {
                         strided->reason.rfind(kNotSupportedHere, 0) == 0
                             ? strided->reason.substr(kNotSupportedHere.size())
                             : strided->reason);
-  if (const EinsumLowering* gett = find("cpu.gett"); lead(gett) > 0)
+  if (const EinsumLowering* gett = own_lowering(c, LoweringKind::gett); lead(gett) > 0)
     line += fmt::format(
         "; GETT packs its panels from the operands' strides, {:.2f}× the "
         "framework's speed",
@@ -79,6 +98,10 @@ std::string hides_line(const EinsumComparison& c) {
 }
 
 }  // namespace
+
+bool is_framework_lowering(const EinsumLowering& l) {
+  return is_own(l, LoweringKind::ttgt);
+}
 
 std::vector<EinsumComparison> einsum_comparisons(const Run& run,
                                                  const std::vector<RooflinePlacement>& placed,
@@ -117,6 +140,9 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
     }
     EinsumLowering l;
     l.backend = d.backend;
+    if (d.lowering) l.kind = d.lowering->kind;
+    l.role = d.role;
+    l.copies = noted_steps(d, StepKind::permute);
     const WorkModel op = op_work(d.problem);
     c.flops = op.flops;
     const std::string main(kMainMemory);
@@ -140,8 +166,10 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
       l.efficiency = x.efficiency;
       l.bound = x.bound;
       l.level = x.level;
-      if (const auto chain = chains.find(r.run_name); chain != chains.end())
+      if (const auto chain = chains.find(r.run_name); chain != chains.end()) {
         l.passes = chain->second;
+        mark_steps(*l.passes, d);
+      }
     }
     c.lowerings.push_back(std::move(l));
   }
@@ -154,6 +182,8 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
                        if (a.ran != b.ran) return a.ran;
                        return a.ran && a.seconds < b.seconds;
                      });
+    for (const auto& l : c.lowerings)
+      if (is_framework_lowering(l) && c.framework.empty()) c.framework = l.backend;
     if (!c.lowerings.empty() && c.lowerings.front().ran) {
       const EinsumLowering& best = c.lowerings.front();
       c.best = best.backend;
@@ -162,7 +192,7 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
           l.vs_best = l.seconds / best.seconds;
           c.worst = l.backend;
           c.lead_over_worst = l.vs_best;
-          if (l.backend == kFrameworkLowering) c.lead_over_framework = l.vs_best;
+          if (is_framework_lowering(l)) c.lead_over_framework = l.vs_best;
         }
     }
     c.hides = hides_line(c);

@@ -62,7 +62,7 @@ std::vector<MeasuredPath> measure_paths(const EinsumNetwork& n,
         s.bound = best.bound;
         m.seconds += s.seconds;
         for (const EinsumLowering& l : c->lowerings) {
-          if (l.backend == kFrameworkLowering && l.ran) s.framework_seconds = l.seconds;
+          if (is_framework_lowering(l) && l.ran) s.framework_seconds = l.seconds;
           // A copy-free lowering sits at the step's compulsory intensity.
           if (l.ran && l.added_bytes == 0 && l.attainable > 0)
             s.roof_seconds = st.flops / l.attainable;

@@ -90,6 +90,18 @@ OpParams schema1_params(const Fields& f) {
 }
 
 template <typename Fields>
+Lowering lowering_from_json(const Fields& f) {
+  Lowering l;
+  l.kind = f.template word<LoweringKind>("kind", parse_lowering_kind);
+  f.array_value("steps").each_element([&](auto step, std::size_t i) {
+    const Fields s(step, f.origin(), fmt::format("{}[{}]", f.child("steps"), i));
+    l.steps.push_back({s.template word<StepKind>("kind", parse_step_kind), s.string("note"),
+                       s.string_or("pass", "")});
+  });
+  return l;
+}
+
+template <typename Fields>
 CaseDetails details_from_json(const Fields& f) {
   CaseDetails d;
   d.problem.op = f.string("op");
@@ -134,6 +146,10 @@ CaseDetails details_from_json(const Fields& f) {
       d.kernel_notes[std::string(key)] = value.string();
     });
   }
+  // Results written before the lowering was recorded: inferred, here only, from the
+  // backend's name and the notes as those builds wrote them (vocabulary.hpp).
+  d.lowering = f.has("lowering") ? lowering_from_json(f.object("lowering"))
+                                 : inferred_lowering(d.problem.op, d.backend, d.kernel_notes);
   if (f.has("rank")) {
     const std::int64_t rank = f.integer("rank");
     if (rank < 0 || rank > std::numeric_limits<int>::max())

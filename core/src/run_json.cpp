@@ -41,6 +41,12 @@ json details_to_json(const CaseDetails& d) {
               {"message", d.validation.message}}},
             {"kernel", d.kernel_notes},
             {"power", nullptr}};
+  if (d.lowering) {
+    json steps = json::array();
+    for (const LoweringStep& s : d.lowering->steps)
+      steps.push_back({{"kind", to_string(s.kind)}, {"note", s.note}, {"pass", s.pass}});
+    j["lowering"] = {{"kind", to_string(d.lowering->kind)}, {"steps", steps}};
+  }
   if (d.fp_env != FpEnv::ieee) j["fp_env"] = std::string(to_string(d.fp_env));
   if (d.cache != CacheState::warm) j["cache"] = std::string(to_string(d.cache));
   if (d.origin) {

@@ -53,12 +53,29 @@ constexpr std::array<Spelling<ComputeUnit>, 4> kComputeUnits{{
     {ComputeUnit::tensor, "tensor", "tensor cores"},
 }};
 
+constexpr std::array<Spelling<LoweringKind>, 4> kLoweringKinds{{
+    {LoweringKind::loop_nest, "loop_nest", "loop nest"},
+    {LoweringKind::ttgt, "ttgt", "transpose-GEMM-transpose"},
+    {LoweringKind::strided, "strided", "strided view"},
+    {LoweringKind::gett, "gett", "GETT"},
+}};
+
+constexpr std::array<Spelling<StepKind>, 5> kStepKinds{{
+    {StepKind::permute, "permute", "permute"},
+    {StepKind::gemm, "gemm", "GEMM"},
+    {StepKind::strided_view, "strided_view", "GEMM on the strided view"},
+    {StepKind::gathered, "gathered", "GEMM gathered from the strides"},
+    {StepKind::loop_nest, "loop_nest", "loop nest"},
+}};
+
 static_assert(spelled_in_order(kSources, MetricSource::sampled));
 static_assert(spelled_in_order(kDispositions, Disposition::skipped));
 static_assert(spelled_in_order(kDevices, Device::gpu));
 static_assert(spelled_in_order(kCacheStates, CacheState::cold));
 static_assert(spelled_in_order(kRoles, KernelRole::vendor));
 static_assert(spelled_in_order(kComputeUnits, ComputeUnit::tensor));
+static_assert(spelled_in_order(kLoweringKinds, LoweringKind::gett));
+static_assert(spelled_in_order(kStepKinds, StepKind::loop_nest));
 
 bool ends_with_word(std::string_view backend, std::string_view word) {
   if (backend.size() <= word.size() || backend.substr(backend.size() - word.size()) != word)
@@ -157,6 +174,65 @@ std::string inferred_family(std::string_view backend) {
     if (ends_with_word(backend, word))
       return std::string(backend.substr(0, backend.size() - word.size() - 1));
   return "";
+}
+
+std::string_view to_string(LoweringKind kind) {
+  return spelling_of(kLoweringKinds, kind).json;
+}
+std::optional<LoweringKind> parse_lowering_kind(std::string_view text) {
+  return value_of<LoweringKind>(kLoweringKinds, text);
+}
+
+std::string_view to_string(StepKind kind) {
+  return spelling_of(kStepKinds, kind).json;
+}
+std::optional<StepKind> parse_step_kind(std::string_view text) {
+  return value_of<StepKind>(kStepKinds, text);
+}
+
+namespace {
+
+// The backends of the einsum kernels before they declared their lowering, by name.
+std::optional<LoweringKind> inferred_lowering_kind(std::string_view backend) {
+  if (backend.size() > 5 && backend.substr(backend.size() - 5) == ".ttgt")
+    return LoweringKind::ttgt;
+  if (backend == "cpu.loops") return LoweringKind::loop_nest;
+  if (backend == "cpu.gett") return LoweringKind::gett;
+  if (backend.substr(0, 5) == "blas.") return LoweringKind::strided;
+  for (std::string_view strided : {"cpu.strided", "cpu.eigen", "vendor.onednn", "cuda.cublas"})
+    if (backend == strided) return LoweringKind::strided;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Lowering> inferred_lowering(std::string_view op, std::string_view backend,
+                                          const std::map<std::string, std::string>& notes) {
+  if (op != "einsum") return std::nullopt;
+  const std::optional<LoweringKind> kind = inferred_lowering_kind(backend);
+  if (!kind) return std::nullopt;
+  Lowering l{*kind, {}};
+  const auto noted = [&](const char* key) { return notes.count(key) > 0; };
+  if (*kind == LoweringKind::ttgt) {
+    // The CPU's TTGT lapped each step, its permutes as "permute_<operand>"; the GPU's none.
+    const bool lapped = inferred_device(backend) == Device::cpu;
+    const auto permute = [&](const std::string& operand) {
+      const auto it = notes.find(operand);
+      if (it != notes.end() && it->second.rfind("permuted", 0) == 0)
+        l.steps.push_back({StepKind::permute, operand, lapped ? "permute_" + operand : ""});
+    };
+    permute("A");
+    permute("B");
+    if (noted("gemm")) l.steps.push_back({StepKind::gemm, "gemm", lapped ? "gemm" : ""});
+    permute("C");
+    return l;
+  }
+  const StepKind step = *kind == LoweringKind::loop_nest ? StepKind::loop_nest
+                        : *kind == LoweringKind::gett    ? StepKind::gathered
+                                                         : StepKind::strided_view;
+  for (const char* key : {"inner loop", "gemm", "contraction"})
+    if (noted(key)) l.steps.push_back({step, key, ""});
+  return l;
 }
 
 std::optional<std::string_view> byte_metric_level(std::string_view metric) {

@@ -54,7 +54,7 @@ std::string einsum_bars_svg(const EinsumComparison& c, const BackendColours& col
       double x = kBarsLeft;
       for (const PassPoint& p : l.passes->passes) {
         const double w = width * p.seconds / l.passes->passes_seconds;
-        const bool permute = p.name.rfind("permute", 0) == 0;
+        const bool permute = p.step == StepKind::permute;
         s += segment(x, w, y, colour, permute,
                      fmt::format("{}: {} {}, {} of its time", l.backend, p.name,
                                  duration(p.seconds), percent(p.share)));

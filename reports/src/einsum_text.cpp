@@ -59,9 +59,9 @@ std::string einsum_lead(const EinsumComparison& c) {
   if (c.best.empty()) return "no lowering ran";
   std::string s = "best " + c.best;
   std::vector<std::string> leads;
-  if (c.lead_over_framework > 0 && c.best != kFrameworkLowering)
+  if (c.lead_over_framework > 0 && c.best != c.framework)
     leads.push_back(fmt::format("{} faster than a framework's transpose-GEMM-transpose ({})",
-                                times(c.lead_over_framework), kFrameworkLowering));
+                                times(c.lead_over_framework), c.framework));
   if (c.lead_over_worst > 0 && c.worst != c.best)
     leads.push_back(
         fmt::format("{} faster than the slowest ({})", times(c.lead_over_worst), c.worst));

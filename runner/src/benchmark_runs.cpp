@@ -85,7 +85,7 @@ std::vector<CaseResult> case_results(const std::vector<benchmark::BenchmarkRepor
     r.ridgeline = details_for(timed.spec, timed.work, &info);
     r.ridgeline->compute_unit = timed.kernel.compute_unit(timed.spec.problem);
     r.ridgeline->validation = timed.validation;
-    r.ridgeline->kernel_notes = timed.notes;
+    record_how_it_ran(*r.ridgeline, timed.kernel, timed.notes);
     if (!aggregate)
       append_repetition_metrics(run, timed.work, windows, settings, r.ridgeline->metrics);
     results.push_back(std::move(r));

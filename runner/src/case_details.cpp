@@ -17,6 +17,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.role = info ? info->role : inferred_role(spec.backend);
   d.family = info ? info->family : inferred_family(spec.backend);
   d.compute_unit = default_compute_unit(d.device);  // the kernel's own, once it is prepared
+  if (info && info->lowering) d.lowering = Lowering{*info->lowering, {}};  // steps: prepared
   d.problem = spec.problem;
   d.threads = spec.threads;
   d.fp_env = spec.fp_env;
@@ -27,6 +28,12 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   for (const auto& [level, bytes] : work.bytes)
     d.metrics.push_back({"bytes." + level, bytes, "B", MetricSource::analytic});
   return d;
+}
+
+void record_how_it_ran(CaseDetails& d, const Kernel& kernel,
+                       std::map<std::string, std::string> notes) {
+  d.kernel_notes = std::move(notes);
+  if (d.lowering) d.lowering->steps = kernel.lowering_steps();
 }
 
 std::string time_unit_for(const WorkModel& work, Device device) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "case_details.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 
 namespace ridgeline {
@@ -34,13 +35,13 @@ ValidatedCase prepare_and_validate(Kernel& kernel, const CaseSpec& spec, Operand
   if (!ranks.all_can_go_on(passed) && passed) {
     out.untimed = ranks.stopped_elsewhere("the result was not correct");
     out.untimed[0].ridgeline->validation.method = out.validation.method;
-    out.untimed[0].ridgeline->kernel_notes = kernel.notes();
+    record_how_it_ran(*out.untimed[0].ridgeline, kernel, kernel.notes());
   } else if (!passed) {
     CaseResult r =
         untimed_result(spec, out.validation.disposition, out.validation.message, &kernel.info());
     r.ridgeline->validation = out.validation;
     r.ridgeline->compute_unit = kernel.compute_unit(problem);
-    r.ridgeline->kernel_notes = kernel.notes();
+    record_how_it_ran(*r.ridgeline, kernel, kernel.notes());
     out.untimed = {r};
   }
   return out;

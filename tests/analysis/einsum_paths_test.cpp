@@ -28,6 +28,8 @@ EinsumComparison compared(const std::string& equation, const std::string& extent
   c.lowerings.push_back(fastest);
   EinsumLowering ttgt = fastest;
   ttgt.backend = "cpu.ttgt";
+  ttgt.kind = LoweringKind::ttgt;  // our own (ladder) TTGT: the framework's lowering
+  c.framework = ttgt.backend;
   ttgt.seconds = ttgt_seconds;
   c.lowerings.push_back(ttgt);
   return c;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "ridgeline/core/error.hpp"
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "scratch_dir.hpp"
 
@@ -129,6 +130,46 @@ TEST_F(RunFiles, AColdCacheIsWrittenAndReadBackAndWarmIsTheDefault) {
   nlohmann::json bad = sample_json();
   bad["benchmarks"][0]["ridgeline"]["cache"] = "hot";
   EXPECT_NE(error_of(bad.dump()).find("benchmarks[0].ridgeline.cache: unknown value 'hot'"),
+            std::string::npos)
+      << error_of(bad.dump());
+}
+
+// An einsum case carries its kernel's lowering (kind and steps); one written before the field
+// is read with them inferred from its backend's name and notes, as those builds spelled them.
+TEST_F(RunFiles, AnEinsumCasesLoweringIsWrittenAndReadBackAndInferredInOlderRuns) {
+  ridgeline::Run run = sample_run();
+  CaseDetails& d = *run.benchmarks[0].ridgeline;
+  d.backend = "cpu.ttgt";
+  d.problem.op = "einsum";
+  d.problem.params = parse_params(op_definition("einsum"),
+                                  R"(equation="bthr,bThr->bhtT"/extents="b=2,t=4,h=3,r=5,T=4")");
+  d.work = op_work(d.problem);
+  d.kernel_notes = {{"A", "permuted bthr -> bhtr"},
+                    {"B", "permuted bThr -> bhrT"},
+                    {"C", "used as stored"},
+                    {"gemm", "6 products of 4x4x5: ..."}};
+  d.lowering = Lowering{LoweringKind::ttgt,
+                        {{StepKind::permute, "A", "permute_A"},
+                         {StepKind::permute, "B", "permute_B"},
+                         {StepKind::gemm, "gemm", "gemm"}}};
+  fs::path p = dir_ / "run.json";
+  write_run_file(p, run);
+  EXPECT_EQ(read_run_file(p), run);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(p));
+  const nlohmann::json& lowering = j["benchmarks"][0]["ridgeline"]["lowering"];
+  EXPECT_EQ(lowering["kind"], "ttgt");
+  EXPECT_EQ(lowering["steps"][1],
+            (nlohmann::json{{"kind", "permute"}, {"note", "B"}, {"pass", "permute_B"}}));
+  EXPECT_FALSE(j["benchmarks"][1]["ridgeline"].contains("lowering"));  // gemm: no lowering
+
+  j["benchmarks"][0]["ridgeline"].erase("lowering");  // as runs before the field
+  const fs::path older = write("older.json", j.dump());
+  EXPECT_EQ(read_run_file(older).benchmarks[0].ridgeline->lowering, d.lowering);
+
+  nlohmann::json bad = sample_json();
+  bad["benchmarks"][0]["ridgeline"]["lowering"] = {{"kind", "cpu.ttgt"},
+                                                   {"steps", nlohmann::json::array()}};
+  EXPECT_NE(error_of(bad.dump()).find("benchmarks[0].ridgeline.lowering.kind: unknown value"),
             std::string::npos)
       << error_of(bad.dump());
 }

@@ -28,6 +28,16 @@ TEST(Vocabulary, EveryWordReadsBackAsItself) {
        {ComputeUnit::vector, ComputeUnit::matrix, ComputeUnit::simt, ComputeUnit::tensor})
     EXPECT_EQ(parse_compute_unit(to_string(u)), u);
   EXPECT_EQ(display_name(ComputeUnit::matrix), "matrix engine");
+  for (LoweringKind k :
+       {LoweringKind::loop_nest, LoweringKind::ttgt, LoweringKind::strided, LoweringKind::gett})
+    EXPECT_EQ(parse_lowering_kind(to_string(k)), k);
+  for (StepKind k : {StepKind::permute, StepKind::gemm, StepKind::strided_view, StepKind::gathered,
+                     StepKind::loop_nest})
+    EXPECT_EQ(parse_step_kind(to_string(k)), k);
+  EXPECT_EQ(to_string(LoweringKind::ttgt), "ttgt");
+  EXPECT_EQ(to_string(StepKind::strided_view), "strided_view");
+  EXPECT_FALSE(parse_lowering_kind("cpu.ttgt"));  // a backend is not a kind
+  EXPECT_FALSE(parse_step_kind("permuted"));
   EXPECT_FALSE(parse_compute_unit("AMX"));
   // Without a kernel's word: a GPU's matrix products of tensor-core types on its tensor cores.
   EXPECT_EQ(default_compute_unit(Device::gpu, "gemm", DType::bf16), ComputeUnit::tensor);
@@ -87,6 +97,37 @@ TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
   EXPECT_EQ(inferred_device("cpu.naive"), Device::cpu);
 }
 
+// Einsum results from before the lowering was recorded: the kind from the backend's name as
+// those builds spelled it, the steps from their notes (TTGT's permutes lapped on the CPU).
+TEST(Vocabulary, OlderRunsEinsumLoweringsAreInferredFromTheBackendAndItsNotes) {
+  const std::map<std::string, std::string> ttgt_notes{{"A", "permuted bthr -> bhtr"},
+                                                      {"B", "used as stored"},
+                                                      {"C", "permuted bhtT -> btTh"},
+                                                      {"gemm", "8 products of 64x64x32: ..."}};
+  const std::optional<Lowering> ttgt = inferred_lowering("einsum", "cpu.ttgt", ttgt_notes);
+  ASSERT_TRUE(ttgt);
+  EXPECT_EQ(ttgt->kind, LoweringKind::ttgt);
+  EXPECT_EQ(ttgt->steps, (std::vector<LoweringStep>{{StepKind::permute, "A", "permute_A"},
+                                                    {StepKind::gemm, "gemm", "gemm"},
+                                                    {StepKind::permute, "C", "permute_C"}}));
+  // The GPU's TTGT lapped nothing.
+  const std::optional<Lowering> gpu = inferred_lowering("einsum", "cuda.cublas.ttgt", ttgt_notes);
+  ASSERT_TRUE(gpu);
+  EXPECT_EQ(gpu->steps.front(), (LoweringStep{StepKind::permute, "A", ""}));
+  for (const char* strided :
+       {"cpu.strided", "blas.openblas", "cpu.eigen", "vendor.onednn", "cuda.cublas"})
+    EXPECT_EQ(inferred_lowering("einsum", strided, {})->kind, LoweringKind::strided) << strided;
+  for (const char* ttgt_backend : {"blas.blis.ttgt", "cpu.eigen.ttgt"})
+    EXPECT_EQ(inferred_lowering("einsum", ttgt_backend, {})->kind, LoweringKind::ttgt);
+  const std::optional<Lowering> gett =
+      inferred_lowering("einsum", "cpu.gett", {{"gemm", "8 products gathered"}});
+  ASSERT_TRUE(gett);
+  EXPECT_EQ(gett->steps, (std::vector<LoweringStep>{{StepKind::gathered, "gemm", ""}}));
+  EXPECT_EQ(inferred_lowering("einsum", "cpu.loops", {})->kind, LoweringKind::loop_nest);
+  EXPECT_FALSE(inferred_lowering("einsum", "cpu.mystery", {}));
+  EXPECT_FALSE(inferred_lowering("gemm", "blas.openblas", {}));  // another op's kernel
+}
+
 // Each line of every C++ and CUDA source under the modules (except files named `skip`), its
 // comment cut, with "file:line: text" for the failure message; the count of files read.
 int for_each_code_line(std::initializer_list<const char*> modules, std::string_view skip,
@@ -110,13 +151,18 @@ int for_each_code_line(std::initializer_list<const char*> modules, std::string_v
 }
 
 // Every source file of a module but core's vocabulary: no device, role, disposition or
-// bound compared with a string literal, no backend prefix read as a role, and no memory
-// level spelled as a literal (comments may name them).
+// bound compared with a string literal, no backend prefix read as a role, no memory level
+// spelled as a literal, and no einsum lowering or step recognised by its backend's name or
+// its text (a kernel declares them: LoweringKind, StepKind) (comments may name them).
 TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   const std::regex old_spelling(
       R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
       R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
-      R"re("(L1|L2|L3|DRAM|HBM)")re");
+      R"re("(L1|L2|L3|DRAM|HBM)"|)re"
+      R"re(find\("(permut|cpu\.(loops|ttgt|strided|gett)\b)|)re"
+      R"re([!=]=\s*"[\w.]*\.(loops|ttgt|strided|gett)"|)re"
+      R"re("(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)"\s*[!=]=|)re"
+      R"re([!=]=\s*"(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)")re");
   const int files = for_each_code_line(
       {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"},
       "vocabulary.cpp", [&](const std::string& where, const std::string& code) {

@@ -135,6 +135,23 @@ TEST(EinsumSection, EveryFormatShowsEachContractionsTableAndLines) {
   EXPECT_GE(count(html, "fill-opacity=\"0.35\""), 3u);
 }
 
+// The bars' pale segments are the steps TTGT's kernel declared permutes, not the passes named
+// like one: declared otherwise, the same passes are drawn full.
+TEST(EinsumSection, TheBarsPaleSegmentsAreTheStepsDeclaredPermutes) {
+  ridgeline::Run run =
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json");
+  for (CaseResult& r : run.benchmarks)
+    if (r.ridgeline && r.ridgeline->lowering)
+      for (LoweringStep& s : r.ridgeline->lowering->steps) s.kind = StepKind::gemm;
+  const MachineModel m =
+      read_machine_file(std::string(RIDGELINE_FIXTURES) + "/machine-zen4-vm.json");
+  const std::string html = html_report(make_report_input(
+      std::move(run), "run-einsum-small-zen4-vm.json", m, "machine-zen4-vm.json"));
+  EXPECT_EQ(count(html, "<svg class=\"einsum-bars\""), 2u);
+  EXPECT_GE(count(html, "cpu.ttgt: permute_A "), 1u);  // still cut by its steps
+  EXPECT_EQ(count(html, "fill-opacity=\"0.35\""), 0u);
+}
+
 // On the roofline each contraction's lowerings are joined: a line from its fastest lowering's
 // point to each other's, drawn under the markers in the page (the dashboard paints the same
 // scene).

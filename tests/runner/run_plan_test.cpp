@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -264,6 +265,45 @@ TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
   for (const auto& r : execute_case(catalog, {"cpu.fused", p, 2}, settings))
     for (const auto& m : r.ridgeline->metrics)
       EXPECT_NE(m.name.rfind("pass_time.", 0), 0u) << m.name;
+}
+
+// An einsum case records its kernel's lowering: the kind it declares and, once prepared, its
+// steps, each lapped one named as the pass whose time it carries; a case its kernel cannot
+// run records the kind alone.
+TEST(ExecuteCase, AnEinsumCaseRecordsItsKernelsLoweringAndSteps) {
+  const KernelCatalog catalog = testing::catalog_with_test_kernels();
+  const auto einsum = [](const char* params) {
+    Problem p;
+    p.op = "einsum";
+    p.params = parse_params(op_definition("einsum"), params);
+    return p;
+  };
+  const Problem scores = einsum(R"(equation="bthr,bThr->bhtT"/extents="b=2,t=8,h=2,r=4,T=8")");
+  int repetitions = 0;
+  for (const auto& r : execute_case(catalog, {"cpu.ttgt", scores, 1}, quick())) {
+    ASSERT_TRUE(r.ridgeline->lowering) << r.name;
+    EXPECT_EQ(r.ridgeline->lowering->kind, LoweringKind::ttgt);
+    const std::vector<LoweringStep>& steps = r.ridgeline->lowering->steps;
+    ASSERT_EQ(steps.size(), 3u) << r.name;
+    EXPECT_EQ(steps[0], (LoweringStep{StepKind::permute, "A", "permute_A"}));
+    EXPECT_EQ(steps[2].kind, StepKind::gemm);
+    if (r.run_type != "iteration") continue;
+    ++repetitions;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      EXPECT_TRUE(std::any_of(
+          r.ridgeline->metrics.begin(), r.ridgeline->metrics.end(),
+          [&](const Metric& m) { return m.name == pass_time_metric(i, steps[i].pass); }))
+          << steps[i].pass;
+  }
+  EXPECT_GT(repetitions, 0);
+  const Problem copy = einsum(R"(equation="btd,hdk->bthk"/extents="b=2,t=4,d=8,h=2,k=4")");
+  const std::vector<CaseResult> refused = execute_case(catalog, {"cpu.strided", copy, 1}, quick());
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].ridgeline->validation.disposition, Disposition::not_supported);
+  EXPECT_EQ(refused[0].ridgeline->lowering, (Lowering{LoweringKind::strided, {}}));
+  // Another op's case has none.
+  for (const auto& r : execute_case(catalog, spec("cpu.naive", 8), quick()))
+    EXPECT_FALSE(r.ridgeline->lowering) << r.name;
 }
 
 TEST(TimeUnit, TheLargestUnitInWhichTheExpectedTimeReadsAtLeastAThousand) {

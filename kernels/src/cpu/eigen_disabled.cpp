@@ -8,14 +8,18 @@ namespace ridgeline {
 namespace {
 class EigenDisabled : public Kernel {
  public:
-  EigenDisabled(const char* op, const char* backend)
+  EigenDisabled(const char* op, const char* backend,
+                std::optional<LoweringKind> lowering = std::nullopt)
       : info_{op,
               backend,
               Device::cpu,
               {DType::f32, DType::f64},
               true,
               "Eigen (disabled)",
-              KernelRole::vendor} {}
+              KernelRole::vendor,
+              "",
+              0,
+              lowering} {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem&, int) const override {
     return Support::no("built without Eigen; reconfigure with -DRIDGELINE_WITH_EIGEN=ON");
@@ -33,11 +37,11 @@ std::unique_ptr<Kernel> make_eigen_gemm() {
 }
 
 std::unique_ptr<Kernel> make_einsum_eigen() {
-  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen");
+  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen", LoweringKind::strided);
 }
 
 std::unique_ptr<Kernel> make_einsum_eigen_ttgt() {
-  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen.ttgt");
+  return std::make_unique<EigenDisabled>("einsum", "cpu.eigen.ttgt", LoweringKind::ttgt);
 }
 
 }  // namespace ridgeline

@@ -35,15 +35,20 @@ StridedView widest_batch_last(StridedView v) {
 class CublasEinsum final : public GpuOpKernel {
  public:
   CublasEinsum()
-      : GpuOpKernel({"einsum",
-                     "cuda.cublas",
-                     Device::gpu,
-                     {DType::f32, DType::f64},
-                     false,
-                     "no copies: cublasGemmStridedBatchedEx on the operands as stored (leading "
-                     "dimensions, transposes, the innermost batch index by its strides), one call "
-                     "per outer batch",
-                     KernelRole::vendor}) {}
+      : GpuOpKernel(declared_lowering(
+            {"einsum",
+             "cuda.cublas",
+             Device::gpu,
+             {DType::f32, DType::f64},
+             false,
+             "no copies: cublasGemmStridedBatchedEx on the operands as stored (leading "
+             "dimensions, transposes, the innermost batch index by its strides), one call "
+             "per outer batch",
+             KernelRole::vendor},
+            LoweringKind::strided)) {}
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::strided_view, "gemm", ""}};
+  }
 
  protected:
   Support supports_problem(const Problem& p) const override {

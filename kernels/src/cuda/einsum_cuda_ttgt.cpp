@@ -41,15 +41,19 @@ DevicePermute permute_of(const EinsumSpec& s, const std::string& from, const std
 class CudaTtgtEinsum final : public GpuOpKernel {
  public:
   CudaTtgtEinsum()
-      : GpuOpKernel({"einsum",
-                     "cuda.cublas.ttgt",
-                     Device::gpu,
-                     {DType::f32, DType::f64},
-                     false,
-                     "transpose-GEMM-transpose as a framework lowers einsum on the GPU: the CUDA "
-                     "permute (32 x 32 tiles through shared memory) into [batch, m, k] and [batch, "
-                     "k, n], cublasGemmStridedBatchedEx, C permuted back",
-                     KernelRole::vendor}) {}
+      : GpuOpKernel(declared_lowering(
+            {"einsum",
+             "cuda.cublas.ttgt",
+             Device::gpu,
+             {DType::f32, DType::f64},
+             false,
+             "transpose-GEMM-transpose as a framework lowers einsum on the GPU: the CUDA "
+             "permute (32 x 32 tiles through shared memory) into [batch, m, k] and [batch, "
+             "k, n], cublasGemmStridedBatchedEx, C permuted back",
+             KernelRole::vendor},
+            LoweringKind::ttgt)) {}
+  // Its steps are not lapped: the device times the call as a whole.
+  std::vector<LoweringStep> lowering_steps() const override { return ttgt_steps(plan_, false); }
   // The op's bytes and the copies': each permuted operand written and read back once.
   WorkModel work(const Problem& problem) const override { return ttgt_work(problem); }
 

@@ -54,11 +54,13 @@ class BlasEinsum final : public Kernel {
  public:
   explicit BlasEinsum(BlasLibrarySpec spec)
       : spec_(std::move(spec)),
-        info_(blas_kernel_info(
-            spec_, "einsum",
-            fmt::format("no copies: cblas_sgemm/cblas_dgemm per batch on the operands as stored "
-                        "(leading dimensions, transposes), from {}",
-                        spec_.path.string()))) {}
+        info_(declared_lowering(
+            blas_kernel_info(
+                spec_, "einsum",
+                fmt::format("no copies: cblas_sgemm/cblas_dgemm per batch on the operands as "
+                            "stored (leading dimensions, transposes), from {}",
+                            spec_.path.string())),
+            LoweringKind::strided)) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = blas_threads_support(info_, spec_, threads); !s) return s;
@@ -80,6 +82,9 @@ class BlasEinsum final : public Kernel {
                                          {"gemm", describe(call_.view)}};
     if (lib_ && !lib_->version().empty()) n["version"] = lib_->version();
     return n;
+  }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::strided_view, "gemm", ""}};
   }
 
  private:

@@ -118,18 +118,22 @@ class EinsumEigen final : public Kernel {
   std::map<std::string, std::string> notes() const override {
     return {{"isa", eigen_isa()}, {"contraction", describe(call_.view)}};
   }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::strided_view, "contraction", ""}};
+  }
 
  private:
-  KernelInfo info_{
-      "einsum",
-      "cpu.eigen",
-      Device::cpu,
-      {DType::f32, DType::f64},
-      true,
-      fmt::format("Eigen {}.{}.{} Tensor contraction ({}): rank 2 per batch on "
-                  "the operands as stored, on Eigen's thread pool",
-                  EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa()),
-      KernelRole::vendor};
+  KernelInfo info_ = declared_lowering(
+      {"einsum",
+       "cpu.eigen",
+       Device::cpu,
+       {DType::f32, DType::f64},
+       true,
+       fmt::format("Eigen {}.{}.{} Tensor contraction ({}): rank 2 per batch on "
+                   "the operands as stored, on Eigen's thread pool",
+                   EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, eigen_isa()),
+       KernelRole::vendor},
+      LoweringKind::strided);
   StridedCall call_;
   bool f64_ = false;
   EigenThreads threads_;

@@ -36,16 +36,21 @@ class EinsumGett final : public Kernel {
                                  view_.m, view_.n, view_.k,
                                  view_.swapped ? ", as C^T = B^T A^T" : "", gemm_.describe())}};
   }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::gathered, "gemm", ""}};
+  }
 
  private:
-  KernelInfo info_{"einsum",
-                   "cpu.gett",
-                   Device::cpu,
-                   {DType::f32, DType::f64},
-                   true,
-                   "GETT: the packed GEMM with panels gathered from the tensors' strides and "
-                   "tiles stored into C where it lies; no transposes",
-                   KernelRole::ladder};
+  KernelInfo info_ = declared_lowering({"einsum",
+                                        "cpu.gett",
+                                        Device::cpu,
+                                        {DType::f32, DType::f64},
+                                        true,
+                                        "GETT: the packed GEMM with panels gathered from the "
+                                        "tensors' strides and tiles stored into C where it lies; "
+                                        "no transposes",
+                                        KernelRole::ladder},
+                                       LoweringKind::gett);
   GettView view_;
   const void* left_ = nullptr;
   const void* right_ = nullptr;

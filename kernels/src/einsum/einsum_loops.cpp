@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "einsum_kernels.hpp"
+#include "einsum_lowering.hpp"
 #include "einsum_strides.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
@@ -44,6 +45,9 @@ class EinsumLoops final : public Kernel {
                                  "vectorised"
                            : unit ? "stride 1 in A and B: vectorised dot product"
                                   : "strided"}};
+  }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::loop_nest, "inner loop", ""}};
   }
 
  private:
@@ -111,15 +115,17 @@ class EinsumLoops final : public Kernel {
     }
   }
 
-  KernelInfo info_{"einsum",
-                   "cpu.loops",
-                   Device::cpu,
-                   {DType::f32, DType::f64},
-                   true,
-                   "direct loop nest over the output, the contracted indices by their strides "
-                   "(innermost: the last contracted index, vectorised where stride 1 in both); "
-                   "OpenMP over outputs",
-                   KernelRole::ladder};
+  KernelInfo info_ = declared_lowering(
+      {"einsum",
+       "cpu.loops",
+       Device::cpu,
+       {DType::f32, DType::f64},
+       true,
+       "direct loop nest over the output, the contracted indices by their strides "
+       "(innermost: the last contracted index, vectorised where stride 1 in both); "
+       "OpenMP over outputs",
+       KernelRole::ladder},
+      LoweringKind::loop_nest);
   EinsumStrides strides_;
   int threads_ = 1;
   bool f64_ = false;

@@ -130,6 +130,23 @@ TtgtPlan ttgt_plan(const EinsumSpec& s) {
   return p;
 }
 
+std::vector<LoweringStep> ttgt_steps(const TtgtPlan& p, bool lapped) {
+  std::vector<LoweringStep> steps;
+  const auto permute = [&](bool needed, const std::string& operand) {
+    if (needed) steps.push_back({StepKind::permute, operand, lapped ? "permute_" + operand : ""});
+  };
+  permute(p.permute_a, "A");
+  permute(p.permute_b, "B");
+  steps.push_back({StepKind::gemm, "gemm", lapped ? "gemm" : ""});
+  permute(p.permute_c, "C");
+  return steps;
+}
+
+KernelInfo declared_lowering(KernelInfo info, LoweringKind kind) {
+  info.lowering = kind;
+  return info;
+}
+
 double ttgt_added_elements(const EinsumSpec& s, const TtgtPlan& p) {
   double e = 0;
   if (p.permute_a) e += 2.0 * static_cast<double>(s.elements(s.a));

@@ -41,6 +41,14 @@ double ttgt_added_elements(const EinsumSpec& s, const TtgtPlan& p);
 // copies' bytes in main memory.
 WorkModel ttgt_work(const Problem& problem);
 
+// TTGT's steps in the order they run (Kernel::lowering_steps): each input out of order
+// permuted (its note the operand's: "A"), the GEMM ("gemm"), C permuted back ("C"); with
+// `lapped`, each named as the pass that laps it: "permute_A", "gemm", "permute_C".
+std::vector<LoweringStep> ttgt_steps(const TtgtPlan& p, bool lapped);
+
+// `info` declared as a lowering of `kind` (KernelInfo::lowering).
+KernelInfo declared_lowering(KernelInfo info, LoweringKind kind);
+
 // The copy-free view: the GEMM of one batch on strided operands (PackedGemm's convention:
 // A[i * lda + p], or A[p * lda + i] with ta; C m x n dense), and each batch index's extent
 // and stride in A, B and C. With `swapped`, A's role is B's: C^T = B^T A^T (C ends in m

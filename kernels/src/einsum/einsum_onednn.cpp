@@ -25,7 +25,7 @@ class EinsumOnednn final : public OnednnKernel {
       : OnednnKernel("einsum",
                      "oneDNN matmul on strided memory descriptors: every batch index a "
                      "dimension, the operands as stored (f32; oneDNN 2.6 has no f64 matmul)",
-                     {DType::f32}) {}
+                     {DType::f32}, "vendor.onednn", LoweringKind::strided) {}
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     call_ = strided_call(problem, operands);
     const StridedView& v = call_.view;
@@ -39,6 +39,9 @@ class EinsumOnednn final : public OnednnKernel {
     auto n = OnednnKernel::notes();
     n["contraction"] = describe(call_.view);
     return n;
+  }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::strided_view, "contraction", ""}};
   }
 
  protected:

@@ -34,16 +34,21 @@ class EinsumStrided final : public Kernel {
   std::map<std::string, std::string> notes() const override {
     return {{"gemm", fmt::format("{}: {}", describe(call_.view), gemm_.describe())}};
   }
+  std::vector<LoweringStep> lowering_steps() const override {
+    return {{StepKind::strided_view, "gemm", ""}};
+  }
 
  private:
-  KernelInfo info_{"einsum",
-                   "cpu.strided",
-                   Device::cpu,
-                   {DType::f32, DType::f64},
-                   true,
-                   "no copies: the packed GEMM per batch on the operands as stored (leading "
-                   "dimensions, transposed reads), where the index order allows",
-                   KernelRole::ladder};
+  KernelInfo info_ = declared_lowering({"einsum",
+                                        "cpu.strided",
+                                        Device::cpu,
+                                        {DType::f32, DType::f64},
+                                        true,
+                                        "no copies: the packed GEMM per batch on the operands as "
+                                        "stored (leading dimensions, transposed reads), where the "
+                                        "index order allows",
+                                        KernelRole::ladder},
+                                       LoweringKind::strided);
   StridedCall call_;
   PackedGemmPerBatch gemm_;
 };

@@ -45,7 +45,9 @@ class PackedTtgtGemm final : public TtgtGemm {
 class EinsumTtgt final : public Kernel {
  public:
   EinsumTtgt(KernelInfo info, std::unique_ptr<TtgtGemm> gemm, std::string direct)
-      : info_(std::move(info)), gemm_(std::move(gemm)), direct_(std::move(direct)) {}
+      : info_(declared_lowering(std::move(info), LoweringKind::ttgt)),
+        gemm_(std::move(gemm)),
+        direct_(std::move(direct)) {}
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override {
     if (Support s = gemm_->supports(info_, problem, threads); !s) return s;
@@ -86,17 +88,19 @@ class EinsumTtgt final : public Kernel {
     const TtgtPlan plan = ttgt_plan(s);
     const std::string main(kMainMemory);
     const double e = static_cast<double>(size_of(problem.dtype));
+    const std::map<std::string, std::string> indices{{"A", s.a}, {"B", s.b}, {"C", s.c}};
     std::vector<PassWork> out;
-    const auto permute = [&](const char* name, const std::string& indices) {
-      const double bytes = 2.0 * static_cast<double>(s.elements(indices)) * e;  // read, write
-      out.push_back({name, WorkModel{0, {{main, bytes}}}});
-    };
-    if (plan.permute_a) permute("permute_A", s.a);
-    if (plan.permute_b) permute("permute_B", s.b);
-    out.push_back({"gemm", op_work(problem)});  // the copies in, C' out: the op's bytes
-    if (plan.permute_c) permute("permute_C", s.c);
+    for (const LoweringStep& step : ttgt_steps(plan, true)) {
+      if (step.kind != StepKind::permute) {
+        out.push_back({step.pass, op_work(problem)});  // the copies in, C' out: the op's bytes
+        continue;
+      }
+      const double elements = static_cast<double>(s.elements(indices.at(step.note)));
+      out.push_back({step.pass, WorkModel{0, {{main, 2.0 * elements * e}}}});  // read, write
+    }
     return out;
   }
+  std::vector<LoweringStep> lowering_steps() const override { return ttgt_steps(plan_, true); }
   std::map<std::string, std::string> notes() const override {
     const auto step = [](bool permuted, const std::string& from, const std::string& to) {
       return permuted ? fmt::format("permuted {} -> {}", from, to) : "used as stored";

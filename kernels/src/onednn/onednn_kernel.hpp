@@ -21,14 +21,18 @@ class OnednnKernel : public Kernel {
  public:
   OnednnKernel(const char* op, std::string description,
                std::vector<DType> dtypes = {DType::f32, DType::bf16},
-               const char* backend = "vendor.onednn")
+               const char* backend = "vendor.onednn",
+               std::optional<LoweringKind> lowering = std::nullopt)
       : info_{op,
               backend,
               Device::cpu,
               std::move(dtypes),
               true,
               std::move(description),
-              KernelRole::vendor} {}
+              KernelRole::vendor,
+              "",
+              0,
+              lowering} {}
 
   const KernelInfo& info() const override { return info_; }
 

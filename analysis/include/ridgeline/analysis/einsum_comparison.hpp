@@ -16,25 +16,27 @@
 
 namespace ridgeline {
 
-// The lowering a framework runs for a two-operand einsum (torch.einsum, NumPy's optimize
-// path): permute to batched matrices, one batched GEMM, permute back.
-inline constexpr const char* kFrameworkLowering = "cpu.ttgt";
-
 struct EinsumLowering {
   std::string backend;
-  bool ran = false;           // placed with a time
-  std::size_t placement = 0;  // its index in the placements, where it ran
-  std::string reason;         // why not: not supported here (its reason), failed, not placeable
-  double seconds = 0;         // per call
-  double achieved = 0;        // FLOP/s
-  double attainable = 0;      // FLOP/s under the roof at its intensity; 0 without ceilings
-  double efficiency = 0;      // achieved / attainable
+  // As its kernel declared it (vocabulary.hpp); none for a backend of no known lowering.
+  std::optional<LoweringKind> kind;
+  KernelRole role = KernelRole::ladder;  // ladder: our own code, the reference of its kind
+  bool ran = false;                      // placed with a time
+  std::size_t placement = 0;             // its index in the placements, where it ran
+  std::string reason;     // why not: not supported here (its reason), failed, not placeable
+  double seconds = 0;     // per call
+  double achieved = 0;    // FLOP/s
+  double attainable = 0;  // FLOP/s under the roof at its intensity; 0 without ceilings
+  double efficiency = 0;  // achieved / attainable
   Bound bound;
   std::string level;
   double compulsory_bytes = 0;     // the op's: each operand once
   double added_bytes = 0;          // what this lowering moves beyond them (its work model)
   double vs_best = 0;              // its time over the best lowering's (1 for the best)
   std::vector<std::string> steps;  // how it ran, from its notes ("A: permuted bthr -> bhtr")
+  // Its permute steps (its kernel says which), each as its note says it: "A permuted bthr ->
+  // bhtr".
+  std::vector<std::string> copies;
   // Its steps timed on their own where its kernel lapped them (TTGT: each permute, the
   // GEMM), each placed on the case's roof.
   std::optional<UnfusedChain> passes;
@@ -47,10 +49,16 @@ struct EinsumComparison {
   double flops = 0;
   std::vector<EinsumLowering> lowerings;  // fastest first; those that did not run last
   std::string best, worst;                // backends; empty where none ran
+  std::string framework;                  // the framework lowering's backend; empty if none
   double lead_over_worst = 0;             // worst's time over the best's
   double lead_over_framework = 0;         // the framework lowering's time over the best's
   std::string hides;                      // what the notation hides, one line
 };
+
+// The lowering a framework runs for a two-operand einsum (torch.einsum, NumPy's optimize
+// path): permute to batched matrices, one batched GEMM, permute back. Our own (the ladder's
+// TTGT, present on every machine and run on every equation) is the reference.
+bool is_framework_lowering(const EinsumLowering& l);
 
 std::vector<EinsumComparison> einsum_comparisons(const Run& run,
                                                  const std::vector<RooflinePlacement>& placed,

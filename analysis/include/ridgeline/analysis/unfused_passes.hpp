@@ -4,6 +4,7 @@
 // much. The times are the kernel's own laps (metrics pass_time.<i>.<name>, timed), the
 // FLOPs and bytes the op's pass model (op_unfused_passes, analytic).
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct PassPoint {
   // binds, FLOP/s over the peak where compute does; 0 without a bound.
   double roof = 0;
   bool below_floor = false;  // roof < kPassRoofFloor
+  // A lowering's step, as its kernel declared it (einsum's TTGT: a permute or the GEMM);
+  // none for an op's unfused pass.
+  std::optional<StepKind> step;
 };
 
 struct UnfusedChain {

@@ -48,7 +48,10 @@ struct CaseDetails {
   std::vector<Metric> metrics;
   Validation validation;
   std::map<std::string, std::string> kernel_notes;  // e.g. micro-kernel name, BLAS path
-  std::optional<RankOrigin> origin;                 // "rank" and "host" in the JSON
+  // An einsum kernel's lowering: its kind and its steps ("lowering" in the JSON; results
+  // written before it: inferred_lowering, in the reader). Absent for other ops' kernels.
+  std::optional<Lowering> lowering;
+  std::optional<RankOrigin> origin;  // "rank" and "host" in the JSON
   bool operator==(const CaseDetails&) const = default;
 };
 

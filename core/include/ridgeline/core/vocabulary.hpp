@@ -3,10 +3,12 @@
 // `to_string` is the spelling in JSON and on the command line, `display_name` the one
 // people read in reports and the dashboard, `parse_*` reads the JSON spelling back.
 // No module compares these as strings (tests/core/vocabulary_test.cpp looks).
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "ridgeline/core/dtype.hpp"
 
@@ -80,6 +82,49 @@ inline constexpr std::string_view kBlasFamily = "blas";
 KernelRole inferred_role(std::string_view backend);
 std::string inferred_family(std::string_view backend);
 Device inferred_device(std::string_view backend);  // "cuda." is the GPU's
+
+// How an einsum kernel lowers a contraction (docs/einsum.md), as the kernel declares it
+// (KernelInfo::lowering): the direct loop nest; transpose-GEMM-transpose, as frameworks run
+// it (operands permuted to batched matrices around a GEMM); a GEMM or a library's contraction
+// on the operands where they lie, through leading dimensions and strides (no copy); GETT
+// (the GEMM's panels gathered from the tensors' strides, no copy).
+enum class LoweringKind { loop_nest, ttgt, strided, gett };
+std::string_view to_string(LoweringKind kind);
+std::optional<LoweringKind> parse_lowering_kind(std::string_view text);
+
+// One step of a lowering: an operand permuted into another index order (a copy: memory
+// traffic and no FLOPs), a GEMM on dense matrices, a GEMM or a library's contraction on the
+// operands' strided view, GETT's GEMM on panels gathered from the strides, the loop nest.
+enum class StepKind { permute, gemm, strided_view, gathered, loop_nest };
+std::string_view to_string(StepKind kind);
+std::optional<StepKind> parse_step_kind(std::string_view text);
+
+// A step as its kernel declares it (Kernel::lowering_steps): its kind, the key of the
+// kernel's note that says how it ran ("A", whose note is "permuted bthr -> bhtr") and the
+// pass that laps it ("permute_A"; "" where the kernel does not lap it).
+struct LoweringStep {
+  StepKind kind = StepKind::gemm;
+  std::string note;
+  std::string pass;
+  bool operator==(const LoweringStep&) const = default;
+};
+
+// How an einsum case was lowered ("lowering" in the Run): its kernel's kind and, once the
+// kernel was prepared, its steps in the order they run.
+struct Lowering {
+  LoweringKind kind = LoweringKind::loop_nest;
+  std::vector<LoweringStep> steps;
+  bool operator==(const Lowering&) const = default;
+};
+
+// What einsum results written before the lowering was recorded did not say, read once (in
+// the reader) as those builds spelled it: the kind from the backend's name ("cpu.ttgt" and
+// every "….ttgt" are TTGT; "cpu.strided", "blas.<library>", "cpu.eigen", "vendor.onednn"
+// and "cuda.cublas" the strided view; "cpu.gett", "cpu.loops"), the steps from the kernel's
+// notes (a TTGT operand's "permuted …" is a permute, lapped as "permute_<operand>"); nullopt
+// for another op or a backend those builds did not have.
+std::optional<Lowering> inferred_lowering(std::string_view op, std::string_view backend,
+                                          const std::map<std::string, std::string>& notes);
 
 // The metrics that place a case on the roofline, named alike by every collector, counter
 // group and work model: "flops" (its parts "flops.<precision>"), and "bytes.<level>" for

@@ -29,6 +29,9 @@ struct KernelInfo {
   // running the case at the same time, in its own process (a forked child cannot call MPI),
   // with a count of calls they agree on (Kernel::fixed_iterations); 0 for every other kernel.
   int ranks = 0;
+  // An einsum kernel's lowering (vocabulary.hpp: the loop nest, TTGT, the strided view,
+  // GETT), recorded with each of its cases; none for other ops' kernels.
+  std::optional<LoweringKind> lowering{};
   std::string id() const { return op + "." + backend; }
 };
 
@@ -71,6 +74,10 @@ class Kernel {
   virtual bool all_ranks(bool mine) { return mine; }
   // Facts about the code that ran (micro-kernel, blocking, library path), set by prepare().
   virtual std::map<std::string, std::string> notes() const { return {}; }
+  // An einsum kernel's steps for the problem it prepared, in the order they run, each with
+  // its kind, the note that says how it ran and the pass that laps it (vocabulary.hpp:
+  // LoweringStep); none for other kernels. Recorded with the notes.
+  virtual std::vector<LoweringStep> lowering_steps() const { return {}; }
   // The unit the kernel prepared for `problem` runs its arithmetic on (vocabulary.hpp), which
   // places it under that unit's roof: default_compute_unit's unless it says otherwise (the
   // AMX rung; a library whose chosen implementation names the engine).

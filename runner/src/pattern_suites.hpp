@@ -1,5 +1,6 @@
 #pragma once
-// The patterns suite: what the input data does to CPU kernels (suites.cpp lists it).
+// The patterns suites: what the input data does to CPU kernels, and to the GPU's tensor-core
+// GEMM (suites.cpp lists them).
 #include <vector>
 
 #include "ridgeline/kernels/catalog.hpp"
@@ -8,5 +9,7 @@
 namespace ridgeline {
 
 std::vector<CaseSpec> patterns_suite(const KernelCatalog& catalog, int cpus);
+// Empty without a GPU.
+std::vector<CaseSpec> gpu_patterns_suite(const KernelCatalog& catalog, int cpus);
 
 }  // namespace ridgeline

@@ -171,8 +171,9 @@ TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   EXPECT_GT(files, 100);
 }
 
-// A kernel and a reference check know their op from where they are registered (one per op),
-// so nothing in kernels reads the op back from a problem's name ("problem.op == ...").
+// A kernel knows its op from where it is registered, a reference check from the op's
+// definition that names it (OpDefinition::reference), so nothing in kernels reads the op back
+// from a problem's name ("problem.op == ...").
 TEST(Vocabulary, KernelsNeverDispatchOnAnOpsName) {
   const std::regex by_name(R"re(\bop\s*[!=]=\s*"|"\s*[!=]=\s*\w+\.op\b)re");
   const int files =

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../support/op_cases.hpp"
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/patterns.hpp"
 
@@ -220,6 +221,29 @@ namespace ridgeline {
 namespace {
 
 using test::make_problem;
+
+// An op's definition names its check (OpDefinition::reference), and validate() runs the one
+// it names: every shipped op's catches outputs that were never written (NaN, as poisoned).
+TEST(Validation, EveryShippedOpNamesItsReferenceCheck) {
+  for (const OpDefinition& op : op_registry()) {
+    EXPECT_TRUE(op.reference.named()) << op.name;
+    const Problem p = example_problem(op, op.dtypes.front());
+    Operands ops = allocate_operands(p);
+    fill_operands(ops, "normal", 3);
+    const Validation v = validate(p, ops, 1);
+    EXPECT_EQ(v.disposition, Disposition::incorrect) << op.name << ": " << v.message;
+  }
+}
+
+TEST(Validation, AProblemOfAnOpThatNamesNoCheckIsNotVerifiedAndSaysSo) {
+  Problem p = make_problem("softmax", "rows=2,cols=3");
+  Operands ops = allocate_operands(p);
+  fill_operands(ops, "normal", 3);
+  p.op = "not_an_op";
+  const Validation v = validate(p, ops, 1);
+  EXPECT_EQ(v.disposition, Disposition::not_verified);
+  EXPECT_EQ(v.message, "this build has no reference for op not_an_op");
+}
 
 // Every rank's inputs are the same: the reference is `ranks` times this rank's share.
 TEST(CollectiveValidation, AnAllreduceIsRanksTimesTheInputAndAWrongCountFails) {

@@ -1,5 +1,6 @@
 // Suites are data: rows name ops, shapes and roles, the catalog supplies the kernels, so a
-// kernel joins every row that names its op and role by being registered.
+// kernel joins every row that names its op and role by being registered; the GEMM and
+// patterns suites' rows name their kernels.
 #include "suite_rows.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <set>
 
 #include "fusion_suites.hpp"
+#include "gemm_suites.hpp"
 
 namespace ridgeline {
 namespace {
@@ -118,6 +120,81 @@ TEST(SuiteRows, GpuFusionRowsPairEveryCudaKernelWithItsTwin) {
   // gemm_bias_act in f32 has no own fused kernel (bf16 only): its unfused case stands alone.
   for (const std::string& p : fused) EXPECT_TRUE(unfused.count(p)) << p;
   EXPECT_EQ(unfused.size() - fused.size(), 1u);
+}
+
+// The gpu suite as the code that built it spelled it: every GEMM kernel of the GPU in catalog
+// order, each dtype it lists, f32 and f64 at 4096^3 and the rest at 8192^3, i8 also as NT.
+TEST(SuiteRows, GpuGemmRowsRunEveryGpuGemmKernelInEveryDtypeItLists) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  std::vector<std::string> expected;
+  for (const KernelInfo& k : catalog.kernels()) {
+    if (k.device != Device::gpu || k.op != "gemm") continue;
+    for (DType dtype : k.dtypes) {
+      const std::int64_t n = dtype == DType::f32 || dtype == DType::f64 ? 4096 : 8192;
+      for (Layout layout : {Layout::NN, Layout::NT})
+        if (layout == Layout::NN || dtype == DType::i8)
+          expected.push_back(
+              CaseSpec{k.backend, gemm_problem({n, n, n, 1}, layout, dtype, "normal"), 1}.name());
+    }
+  }
+  if (expected.empty()) GTEST_SKIP() << "built without CUDA (RIDGELINE_WITH_CUDA off)";
+  std::vector<std::string> planned;
+  for (const CaseSpec& c : expand_gemm_rows(catalog, gpu_gemm_rows(), {1}))
+    planned.push_back(c.name());
+  EXPECT_EQ(planned, expected);
+}
+
+// A backend named twice (the AVX2 rung where it is also the best packed one) is planned
+// once; a slow rung stops at its largest size; a rung named for one thread only is not on
+// several.
+TEST(SuiteRows, ARungIsPlannedOncePerThreadCountAndUpToItsLargestSize) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const KernelPick naive{KernelPick::Kind::named, "cpu.naive"};
+  const KernelPick eigen{KernelPick::Kind::named, "cpu.eigen", "cpu.eigen"};
+  const std::vector<GemmRow> rows{{{naive, eigen, naive},
+                                   {{DType::f32, {{64, 64, 64, 1}, {128, 128, 128, 1}}}},
+                                   {{"cpu.naive", 100}}}};
+  std::vector<std::string> planned;
+  for (const CaseSpec& c : expand_gemm_rows(catalog, rows, {1, 2}))
+    planned.push_back(c.backend + " " + std::to_string(gemm_shape(c.problem).n) + " " +
+                      std::to_string(c.threads));
+  EXPECT_EQ(planned,
+            (std::vector<std::string>{"cpu.naive 64 1", "cpu.eigen 64 1", "cpu.eigen 128 1",
+                                      "cpu.eigen 64 2", "cpu.eigen 128 2"}));
+}
+
+// A rung not in this build keeps its cases, in f32 and f64, so the run says why it did not
+// run; in a patterns row a kernel the catalog lacks adds nothing.
+TEST(SuiteRows, ARungNotInThisBuildIsPlannedAndAPatternsKernelNotInTheCatalogIsNot) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const KernelPick absent{KernelPick::Kind::named, "cpu.not_built", "cpu.not_built"};
+  const std::vector<CaseSpec> gemm =
+      expand_gemm_rows(catalog, {{{absent}, in_every_dtype({{8, 8, 8, 1}}), {}}}, {1});
+  ASSERT_EQ(gemm.size(), 2u);
+  EXPECT_EQ(gemm[0].problem.dtype, DType::f32);
+  EXPECT_EQ(gemm[1].problem.dtype, DType::f64);
+  EXPECT_TRUE(expand_pattern_rows(
+                  catalog, {{absent, "gemm", DType::f32, "m=8,n=8,k=8", true, {{"normal"}}}}, 2)
+                  .empty());
+}
+
+// A patterns row runs its kernel on each of its inputs in turn, per thread count.
+TEST(SuiteRows, APatternsRowRunsEachInputInTurnOnEachThreadCount) {
+  const KernelCatalog catalog = KernelCatalog::with_builtin_kernels({});
+  const std::vector<PatternRow> rows{{{KernelPick::Kind::named, "cpu.fused", "cpu.fused"},
+                                      "eltwise_chain",
+                                      DType::f32,
+                                      "n=64,L=2",
+                                      true,
+                                      {{"subnormal"}, {"subnormal", FpEnv::ftz_daz}}}};
+  std::vector<std::string> planned;
+  for (const CaseSpec& c : expand_pattern_rows(catalog, rows, 4)) planned.push_back(c.name());
+  EXPECT_EQ(planned,
+            (std::vector<std::string>{
+                "eltwise_chain/cpu.fused/f32/n=64,L=2/pattern=subnormal/threads=1",
+                "eltwise_chain/cpu.fused/f32/n=64,L=2/pattern=subnormal/fp=ftz_daz/threads=1",
+                "eltwise_chain/cpu.fused/f32/n=64,L=2/pattern=subnormal/threads=4",
+                "eltwise_chain/cpu.fused/f32/n=64,L=2/pattern=subnormal/fp=ftz_daz/threads=4"}));
 }
 
 }  // namespace

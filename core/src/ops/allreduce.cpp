@@ -49,6 +49,7 @@ OpDefinition allreduce_definition() {
   op.operands = operands;
   op.work = work;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::allreduce;
   return op;
 }
 

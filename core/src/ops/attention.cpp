@@ -86,6 +86,7 @@ OpDefinition attention_definition() {
   op.work = fused;
   op.unfused_passes = unfused;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::attention;
   return op;
 }
 

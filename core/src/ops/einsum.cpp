@@ -246,6 +246,7 @@ OpDefinition einsum_definition() {
   op.operands = operands;
   op.work = work;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::einsum;
   return op;
 }
 

@@ -67,6 +67,7 @@ OpDefinition eltwise_chain_definition() {
   op.work = fused;
   op.unfused_passes = unfused;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::eltwise_chain;
   return op;
 }
 

@@ -113,6 +113,7 @@ OpDefinition gemm_definition() {
   op.operands = gemm_operands;
   op.work = gemm_op_work;
   op.tolerance = gemm_tolerance;
+  op.reference = ReferenceKind::gemm;
   return op;
 }
 

@@ -61,6 +61,7 @@ OpDefinition gemm_bias_act_definition() {
   op.work = fused;
   op.unfused_passes = unfused;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::gemm_bias_act;
   return op;
 }
 

@@ -87,6 +87,7 @@ OpDefinition layernorm_definition() {
   op.work = layernorm_fused;
   op.unfused_passes = layernorm_unfused;
   op.tolerance = norm_tolerance;
+  op.reference = ReferenceKind::layernorm;
   return op;
 }
 
@@ -102,6 +103,7 @@ OpDefinition rmsnorm_definition() {
   op.work = rmsnorm_fused;
   op.unfused_passes = rmsnorm_unfused;
   op.tolerance = norm_tolerance;
+  op.reference = ReferenceKind::rmsnorm;
   return op;
 }
 

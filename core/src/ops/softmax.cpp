@@ -54,6 +54,7 @@ OpDefinition softmax_definition() {
   op.work = fused;
   op.unfused_passes = unfused;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::softmax;
   return op;
 }
 

@@ -67,6 +67,7 @@ OpDefinition tp_gemm_definition() {
   op.work = work;
   op.consistent = consistent;
   op.tolerance = tolerance;
+  op.reference = ReferenceKind::tp_gemm;
   return op;
 }
 

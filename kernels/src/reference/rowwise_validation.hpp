@@ -11,7 +11,7 @@ namespace ridgeline {
 Validation validate_rowwise(RowwiseOp op, const Problem& problem, Operands& operands,
                             std::uint64_t seed);
 
-// The same as each op's entry in the table of reference checks.
+// The same as the shipped check of each op's kind (validation.cpp: shipped_check).
 template <RowwiseOp op>
 Validation validate_rowwise_op(const Problem& problem, Operands& operands, std::uint64_t seed) {
   return validate_rowwise(op, problem, operands, seed);

@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <map>
 #include <random>
-#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -13,6 +11,7 @@
 #include "collective_validation.hpp"
 #include "einsum_validation.hpp"
 #include "gemm_bias_act_validation.hpp"
+#include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
 #include "verdict.hpp"
@@ -253,33 +252,43 @@ Validation validate_gemm_op(const Problem& problem, Operands& operands, std::uin
   return validate_gemm(problem, gemm_view(operands), seed);
 }
 
-// Each op's reference check, by op name: the shipped ops', then any a test registers.
-std::map<std::string, OpValidator, std::less<>>& validators() {
-  static std::map<std::string, OpValidator, std::less<>> table{
-      {"gemm", &validate_gemm_op},
-      {"gemm_bias_act", &validate_gemm_bias_act},
-      {"softmax", &validate_rowwise_op<RowwiseOp::softmax>},
-      {"layernorm", &validate_rowwise_op<RowwiseOp::layernorm>},
-      {"rmsnorm", &validate_rowwise_op<RowwiseOp::rmsnorm>},
-      {"eltwise_chain", &validate_rowwise_op<RowwiseOp::eltwise_chain>},
-      {"attention", &validate_attention},
-      {"einsum", &validate_einsum},
-      {"allreduce", &validate_allreduce},
-      {"tp_gemm", &validate_tp_gemm},
-  };
-  return table;
+// The code of each shipped reference check, by the kind an op's definition names.
+ReferenceFunction shipped_check(ReferenceKind kind) {
+  switch (kind) {
+    case ReferenceKind::none:
+      return nullptr;
+    case ReferenceKind::gemm:
+      return &validate_gemm_op;
+    case ReferenceKind::gemm_bias_act:
+      return &validate_gemm_bias_act;
+    case ReferenceKind::softmax:
+      return &validate_rowwise_op<RowwiseOp::softmax>;
+    case ReferenceKind::layernorm:
+      return &validate_rowwise_op<RowwiseOp::layernorm>;
+    case ReferenceKind::rmsnorm:
+      return &validate_rowwise_op<RowwiseOp::rmsnorm>;
+    case ReferenceKind::eltwise_chain:
+      return &validate_rowwise_op<RowwiseOp::eltwise_chain>;
+    case ReferenceKind::attention:
+      return &validate_attention;
+    case ReferenceKind::einsum:
+      return &validate_einsum;
+    case ReferenceKind::allreduce:
+      return &validate_allreduce;
+    case ReferenceKind::tp_gemm:
+      return &validate_tp_gemm;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
-void register_validator(const std::string& op, OpValidator validator) {
-  if (!validators().try_emplace(op, validator).second)
-    throw std::logic_error("op " + op + " has a reference check already");
-}
-
 Validation validate(const Problem& problem, Operands& operands, std::uint64_t seed) {
-  const auto it = validators().find(problem.op);
-  if (it != validators().end()) return it->second(problem, operands, seed);
+  const OpDefinition* op = find_op(problem.op);
+  const OpReference reference = op ? op->reference : OpReference{};
+  const ReferenceFunction check =
+      reference.own() ? reference.own() : shipped_check(reference.kind());
+  if (check) return check(problem, operands, seed);
   Validation v;
   v.disposition = Disposition::not_verified;
   v.message = fmt::format("this build has no reference for op {}", problem.op);

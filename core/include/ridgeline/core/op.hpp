@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ridgeline/core/dtype.hpp"
+#include "ridgeline/core/op_reference.hpp"
 #include "ridgeline/core/work_model.hpp"
 
 namespace ridgeline {
@@ -92,6 +93,9 @@ struct OpDefinition {
   // Largest accepted error relative to the reference's scale (per op: a softmax or a
   // normalisation errs differently from a long dot product), for the problem's dtype.
   double (*tolerance)(const Problem& problem) = nullptr;
+  // Its reference check, which validation runs on every case before timing it
+  // (op_reference.hpp): a shipped check's kind, or an op's own function.
+  OpReference reference;
 };
 
 // Every registered op, in a fixed order (core/src/ops/registry.cpp), then any added by

@@ -35,7 +35,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.work = work;
   d.metrics.push_back({"flops", work.flops, "FLOP", MetricSource::analytic});
   for (const auto& [level, bytes] : work.bytes)
-    d.metrics.push_back({"bytes." + level, bytes, "B", MetricSource::analytic});
+    d.metrics.push_back({bytes_metric(level), bytes, "B", MetricSource::analytic});
   return d;
 }
 
@@ -79,14 +79,13 @@ const std::vector<Metric>* window_of(const benchmark::BenchmarkReporter::Run& ru
 void append_pass_times(const PassClock& clock, const std::vector<PassWork>& passes,
                        std::vector<Metric>& out) {
   if (clock.calls() <= 0 || clock.seconds().size() != passes.size()) return;
-  const std::string main(kMainMemory);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const WorkModel& w = passes[i].work;
     out.push_back({pass_time_metric(i, passes[i].name),
                    clock.seconds()[i] / static_cast<double>(clock.calls()), "s",
                    MetricSource::timed});
-    out.push_back({pass_bytes_metric(i, passes[i].name),
-                   w.bytes.count(main) ? w.bytes.at(main) : 0.0, "B", MetricSource::analytic});
+    out.push_back({pass_bytes_metric(i, passes[i].name), w.bytes_at(MemoryLevel::main), "B",
+                   MetricSource::analytic});
     out.push_back({pass_flops_metric(i, passes[i].name), w.flops, "FLOP", MetricSource::analytic});
   }
 }
@@ -259,7 +258,7 @@ std::vector<CaseResult> execute_case(const KernelCatalog& catalog, const CaseSpe
     collected.push_back(std::move(metrics));
     state.counters["flops"] =
         benchmark::Counter(work.flops, benchmark::Counter::kIsIterationInvariantRate);
-    state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes[std::string(kMainMemory)]) *
+    state.SetBytesProcessed(static_cast<std::int64_t>(work.bytes_at(MemoryLevel::main)) *
                             state.iterations());
   });
   bench->Repetitions(settings.repetitions)

@@ -84,12 +84,11 @@ class EinsumTtgt final : public Kernel {
   std::vector<PassWork> passes(const Problem& problem) const override {
     const EinsumSpec s = einsum_spec(problem);
     const TtgtPlan plan = ttgt_plan(s);
-    const std::string main(kMainMemory);
     const double e = static_cast<double>(size_of(problem.dtype));
     std::vector<PassWork> out;
     const auto permute = [&](const char* name, const std::string& indices) {
       const double bytes = 2.0 * static_cast<double>(s.elements(indices)) * e;  // read, write
-      out.push_back({name, WorkModel{0, {{main, bytes}}}});
+      out.push_back({name, WorkModel{0, {{MemoryLevel::main, bytes}}, {}}});
     };
     if (plan.permute_a) permute("permute_A", s.a);
     if (plan.permute_b) permute("permute_B", s.b);

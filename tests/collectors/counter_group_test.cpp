@@ -184,7 +184,9 @@ TEST(MetricNames, EveryGroupAndCollectorNamesTheRooflineQuantitiesAlike) {
     if (name.rfind("bytes.", 0) == 0) {
       const auto level = byte_metric_level(name);
       EXPECT_TRUE(level.has_value()) << where << ": " << name << " names no memory level";
-      if (level) EXPECT_EQ(name, bytes_metric(*level)) << where << ": spell it as placement does";
+      if (level) {
+        EXPECT_EQ(name, bytes_metric(*level)) << where << ": spell it as placement does";
+      }
     }
     if (name.rfind("flops", 0) == 0) {
       EXPECT_TRUE(name == kFlopsMetric || name.rfind("flops.", 0) == 0) << where << ": " << name;

@@ -145,9 +145,9 @@ std::vector<EinsumComparison> einsum_comparisons(const Run& run,
     l.copies = noted_steps(d, StepKind::permute);
     const WorkModel op = op_work(d.problem);
     c.flops = op.flops;
-    const std::string main(kMainMemory);
-    l.compulsory_bytes = op.bytes.count(main) ? op.bytes.at(main) : 0;
-    const double bytes = d.work.bytes.count(main) ? d.work.bytes.at(main) : l.compulsory_bytes;
+    l.compulsory_bytes = op.bytes_at(MemoryLevel::main);
+    const double bytes = d.work.bytes.count(MemoryLevel::main) ? d.work.bytes_at(MemoryLevel::main)
+                                                               : l.compulsory_bytes;
     l.added_bytes = std::max(0.0, bytes - l.compulsory_bytes);
     for (const auto& [name, value] : d.kernel_notes) l.steps.push_back(name + " " + value);
     const auto p = by_name.find(r.run_name);

@@ -88,7 +88,7 @@ std::string twin_case(const FusionRole& role) {
 FusionBytes model_bytes(const Problem& problem, bool fused, std::vector<std::string>& notes) {
   try {
     const WorkModel w = fused ? op_work(problem) : op_unfused_work(problem);
-    const auto it = w.bytes.find(std::string(kMainMemory));
+    const auto it = w.bytes.find(MemoryLevel::main);
     if (it != w.bytes.end() && usable(it->second)) return {it->second, MetricSource::analytic};
     notes.push_back(
         fmt::format("the op's {} model gives no usable byte count", fused ? "fused" : "unfused"));
@@ -125,7 +125,7 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
         which, it->second, which, s.analytic.value));
   if (p.attainable > 0 && p.bound.is_memory()) {
     s.memory_roof = p.efficiency;
-    s.roof_level = p.bound.level;
+    s.roof_level = p.bound.level.name;
   } else if (p.attainable > 0) {
     notes.push_back(fmt::format("the {} case is bound by {}: no % of a memory roof", which,
                                 to_string(p.bound)));

@@ -65,27 +65,27 @@ std::string placement_guidance(const RooflinePlacement& p) {
            faster_unit_text(p, own_peak);
   if (p.bound.kind == Bound::Kind::call_overhead)
     return fmt::format("bound by call overhead at {}: give each call more work", at);
-  if (p.bound.level.rfind("network", 0) == 0)  // network_level(scope): a collective case
+  if (p.bound.level.type == MemoryLevel::network)  // a collective case
     return p.efficiency < 0.5
                ? fmt::format(
                      "network-bound ({}) at {} of the point-to-point roof: the collective "
                      "does not reach the link's bandwidth (message size, its algorithm, ranks "
                      "busy-polling for the CPUs); overlap it with computation or send less",
-                     p.bound.level, at)
+                     p.bound.level.name, at)
                : fmt::format(
                      "network-bound ({}) at {} of the point-to-point roof: only sending "
                      "fewer bytes (more work per byte sent) moves it further",
-                     p.bound.level, at);
+                     p.bound.level.name, at);
   return p.efficiency < 0.5
              ? fmt::format(
                    "memory-bound at {} at {} of the roof: the accesses do not reach the "
                    "level's bandwidth (strides, prefetching, threads); raise intensity "
                    "by fusion or reuse",
-                   p.bound.level, at)
+                   p.bound.level.name, at)
              : fmt::format(
                    "memory-bound at {} at {} of the roof: raise intensity by fusion or "
                    "reuse",
-                   p.bound.level, at);
+                   p.bound.level.name, at);
 }
 
 }  // namespace ridgeline

@@ -10,7 +10,7 @@
 namespace ridgeline {
 
 void place_network_bytes(RooflinePlacement& p, const CaseDetails& d, const MachineModel* machine) {
-  const auto net = d.work.bytes.find(std::string(kNetworkBytes));
+  const auto net = d.work.bytes.find(MemoryLevel::network);
   if (net == d.work.bytes.end() || !usable(net->second)) return;
   const auto scope = d.kernel_notes.find("network_scope");
   const std::string level =

@@ -58,11 +58,9 @@ MemoryLevel residence_level(const MachineModel* m, double bytes) {
 // scores); `bytes` where the op cannot size them.
 double working_set_bytes(const CaseDetails& d, double bytes) {
   try {
-    const double set = d.role == KernelRole::unfused ? op_unfused_footprint(d.problem) : [&] {
-      const auto w = op_work(d.problem);
-      const auto it = w.bytes.find(std::string(kMainMemory));
-      return it != w.bytes.end() ? it->second : 0.0;
-    }();
+    const double set = d.role == KernelRole::unfused
+                           ? op_unfused_footprint(d.problem)
+                           : op_work(d.problem).bytes_at(MemoryLevel::main);
     return usable(set) ? set : bytes;
   } catch (const std::exception&) {
     return bytes;
@@ -218,11 +216,11 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
         unusable_metric(m, m.value / calls);
         continue;
       }
-      p.bytes[display_level(*level, d.device)] = m.value / calls;
+      p.bytes[std::string(display_name(*level, d.device))] = m.value / calls;
       counted_bytes = true;
       bytes_source = m.source;
     }
-  const auto analytic = d.work.bytes.find(std::string(kMainMemory));
+  const auto analytic = d.work.bytes.find(MemoryLevel::main);
   const bool analytic_bytes = analytic != d.work.bytes.end() && usable(analytic->second);
   if (counted_bytes) {
     p.bytes_source = bytes_source;

@@ -86,8 +86,7 @@ UnfusedChain make_chain(const Repetitions& reps, const RooflinePlacement& p, std
     PassPoint pass;
     pass.name = model[i].name;
     pass.flops = model[i].work.flops;
-    const auto bytes = model[i].work.bytes.find(std::string(kMainMemory));
-    pass.bytes = bytes == model[i].work.bytes.end() ? 0 : bytes->second;
+    pass.bytes = model[i].work.bytes_at(MemoryLevel::main);
     if (seconds.empty()) {
       c.notes.push_back(fmt::format("pass {} has no time in the results", pass.name));
       c.passes.push_back(pass);
@@ -141,7 +140,7 @@ std::vector<PassWork> recorded_passes(const Repetitions& reps, const std::string
     PassWork& w = by_index[index];
     w.name = rest.substr(dot + 1);
     if (bytes)
-      w.work.bytes[std::string(kMainMemory)] = m.value;
+      w.work.bytes[MemoryLevel::main] = m.value;
     else
       w.work.flops = m.value;
   }

@@ -125,7 +125,11 @@ CaseDetails details_from_json(const Fields& f) {
   const Fields bytes = work.object("bytes");
   bytes.value().each_member([&](std::string_view level, auto) {
     const std::string key(level);
-    d.work.bytes[key] = bytes.number(key.c_str());
+    const double b = bytes.number(key.c_str());
+    if (const auto known = parse_byte_level(level))
+      d.work.bytes[*known] = b;
+    else
+      d.work.unknown_bytes[key] = b;
   });
   f.array_value("metrics").each_element([&](auto metric, std::size_t i) {
     const Fields m(metric, f.origin(), fmt::format("{}[{}]", f.child("metrics"), i));

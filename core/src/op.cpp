@@ -137,12 +137,9 @@ WorkModel op_unfused_work(const Problem& problem) {
 }
 
 double op_unfused_footprint(const Problem& problem) {
-  const auto dram = [](const WorkModel& w) {
-    const auto it = w.bytes.find(std::string(kMainMemory));
-    return it == w.bytes.end() ? 0.0 : it->second;
-  };
-  double bytes = dram(op_work(problem));
-  for (const auto& pass : op_unfused_passes(problem)) bytes = std::max(bytes, dram(pass.work) / 2);
+  double bytes = op_work(problem).bytes_at(MemoryLevel::main);
+  for (const auto& pass : op_unfused_passes(problem))
+    bytes = std::max(bytes, pass.work.bytes_at(MemoryLevel::main) / 2);
   return bytes;
 }
 

@@ -14,6 +14,13 @@ using nlohmann::json;
 
 namespace {
 
+// Each level by its JSON spelling (a level the vocabulary does not know as the file named it).
+json bytes_to_json(const WorkModel& work) {
+  json bytes(work.unknown_bytes);
+  for (const auto& [level, b] : work.bytes) bytes[std::string(to_string(level))] = b;
+  return bytes;
+}
+
 json details_to_json(const CaseDetails& d) {
   json metrics = json::array();
   for (const auto& m : d.metrics)
@@ -31,7 +38,7 @@ json details_to_json(const CaseDetails& d) {
             {"params", {{"dims", d.problem.params.dims}, {"attrs", d.problem.params.attrs}}},
             {"pattern", d.problem.pattern},
             {"threads", d.threads},
-            {"work", {{"flops", d.work.flops}, {"bytes", d.work.bytes}}},
+            {"work", {{"flops", d.work.flops}, {"bytes", bytes_to_json(d.work)}}},
             {"metrics", metrics},
             {"validation",
              {{"disposition", std::string(to_string(d.validation.disposition))},

@@ -1,6 +1,8 @@
 // Every shared word's spellings, once (vocabulary.hpp), and metric sources' (metric.hpp).
 #include "ridgeline/core/vocabulary.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 
 #include "ridgeline/core/metric.hpp"
@@ -60,6 +62,21 @@ constexpr std::array<Spelling<LoweringKind>, 4> kLoweringKinds{{
     {LoweringKind::gett, "gett", "GETT"},
 }};
 
+// A level's JSON and metric spelling, and its name on each device's roofline.
+struct LevelSpelling {
+  MemoryLevel value;
+  std::string_view json;
+  std::string_view cpu, gpu;
+};
+
+constexpr std::array<LevelSpelling, 5> kLevels{{
+    {MemoryLevel::l1, "L1", "L1", "L1"},
+    {MemoryLevel::l2, "L2", "L2", "L2"},
+    {MemoryLevel::l3, "L3", "L3", "L3"},
+    {MemoryLevel::main, "dram", "DRAM", "HBM"},
+    {MemoryLevel::network, "network", "network", "network"},
+}};
+
 constexpr std::array<Spelling<StepKind>, 5> kStepKinds{{
     {StepKind::permute, "permute", "permute"},
     {StepKind::gemm, "gemm", "GEMM"},
@@ -76,6 +93,7 @@ static_assert(spelled_in_order(kRoles, KernelRole::vendor));
 static_assert(spelled_in_order(kComputeUnits, ComputeUnit::tensor));
 static_assert(spelled_in_order(kLoweringKinds, LoweringKind::gett));
 static_assert(spelled_in_order(kStepKinds, StepKind::loop_nest));
+static_assert(spelled_in_order(kLevels, MemoryLevel::network));
 
 bool ends_with_word(std::string_view backend, std::string_view word) {
   if (backend.size() <= word.size() || backend.substr(backend.size() - word.size()) != word)
@@ -235,37 +253,16 @@ std::optional<Lowering> inferred_lowering(std::string_view op, std::string_view 
   return l;
 }
 
-std::optional<std::string_view> byte_metric_level(std::string_view metric) {
-  constexpr std::string_view kPrefix = "bytes.";
-  if (metric.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  const std::string_view level = metric.substr(kPrefix.size());
-  // "bytes.DRAM" is what the MEM counter groups wrote before they were renamed.
-  const auto known = parse_memory_level(level);
-  if (!known || level == display_name(MemoryLevel::main, Device::gpu)) return std::nullopt;
-  return *known == MemoryLevel::main ? kMainMemory : display_name(*known);
+std::string_view to_string(MemoryLevel level) {
+  return spelling_of(kLevels, level).json;
 }
-
-std::string bytes_metric(std::string_view level) {
-  return "bytes." + std::string(level);
-}
-
-std::string display_level(std::string_view level, Device device) {
-  if (level == kMainMemory) return std::string(display_name(MemoryLevel::main, device));
-  return std::string(level);
+std::optional<MemoryLevel> parse_byte_level(std::string_view text) {
+  return value_of<MemoryLevel>(kLevels, text);
 }
 
 std::string_view display_name(MemoryLevel level, Device device) {
-  switch (level) {
-    case MemoryLevel::l1:
-      return "L1";
-    case MemoryLevel::l2:
-      return "L2";
-    case MemoryLevel::l3:
-      return "L3";
-    case MemoryLevel::main:
-      return device == Device::gpu ? "HBM" : "DRAM";
-  }
-  return "";
+  const auto& s = spelling_of(kLevels, level);
+  return device == Device::gpu ? s.gpu : s.cpu;
 }
 
 std::optional<MemoryLevel> parse_memory_level(std::string_view name) {
@@ -276,7 +273,8 @@ std::optional<MemoryLevel> parse_memory_level(std::string_view name) {
 }
 
 bool is_main_memory(std::string_view name) {
-  return name == kMainMemory || name == display_name(MemoryLevel::main, Device::cpu) ||
+  return name == to_string(MemoryLevel::main) ||
+         name == display_name(MemoryLevel::main, Device::cpu) ||
          name == display_name(MemoryLevel::main, Device::gpu);
 }
 
@@ -287,12 +285,41 @@ int level_rank(std::string_view name) {
   return static_cast<int>(*level);
 }
 
+std::string network_level(std::string_view scope) {
+  return fmt::format("{} ({})", display_name(MemoryLevel::network), scope);
+}
+
+std::optional<MemoryLevel> byte_metric_level(std::string_view metric) {
+  constexpr std::string_view kPrefix = "bytes.";
+  if (metric.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string_view level = metric.substr(kPrefix.size());
+  // "bytes.DRAM" is what the MEM counter groups wrote before they were renamed.
+  if (level == display_name(MemoryLevel::main, Device::cpu)) return MemoryLevel::main;
+  const auto known = parse_byte_level(level);
+  if (known == MemoryLevel::network) return std::nullopt;
+  return known;
+}
+
+std::string bytes_metric(MemoryLevel level) {
+  return "bytes." + std::string(to_string(level));
+}
+
+RoofLevel RoofLevel::named(std::string name) {
+  std::optional<MemoryLevel> type = parse_memory_level(name);
+  // network_level(scope), whatever the scope: "network (" + scope + ")".
+  const std::string empty_scope = network_level("");
+  const std::string_view open = std::string_view(empty_scope).substr(0, empty_scope.size() - 1);
+  if (!type && name.starts_with(open) && name.ends_with(empty_scope.back()))
+    type = MemoryLevel::network;
+  return {type, std::move(name)};
+}
+
 std::string to_string(const Bound& bound) {
   switch (bound.kind) {
     case Bound::Kind::compute:
       return "compute";
     case Bound::Kind::memory:
-      return bound.level;
+      return bound.level.name;
     case Bound::Kind::call_overhead:
       return "call overhead";
     case Bound::Kind::none:

@@ -18,9 +18,10 @@ const char* level_colour(const std::string& level) {
     case MemoryLevel::l3:
       return "#e67700";
     case MemoryLevel::main:
+    case MemoryLevel::network:
       break;
   }
-  return "#c92a2a";  // DRAM, HBM and anything else
+  return "#c92a2a";  // DRAM, HBM and anything else (the network's roofs)
 }
 
 BackendColours colours_by(const std::vector<RooflinePlacement>& placements,

@@ -26,7 +26,7 @@ CaseDetails details_for(const CaseSpec& spec, const WorkModel& work, const Kerne
   d.work = work;
   d.metrics.push_back({"flops", work.flops, "FLOP", MetricSource::analytic});
   for (const auto& [level, bytes] : work.bytes)
-    d.metrics.push_back({"bytes." + level, bytes, "B", MetricSource::analytic});
+    d.metrics.push_back({bytes_metric(level), bytes, "B", MetricSource::analytic});
   return d;
 }
 

@@ -293,9 +293,9 @@ CollectorValidation validate_collectors() {
                 std::int64_t{1} << 30, available > 0 ? available / 4 : std::int64_t{1} << 30});
   const Workload from_dram =
       read_sweep(std::string(display_name(MemoryLevel::main)), dram_bytes, 1);
-  v.checks.push_back(check_group(l2, bytes_metric(l2), from_l2, 0.10));
-  v.checks.push_back(check_group(l3, bytes_metric(l3), from_l3, 0.10));
-  v.checks.push_back(check_group("MEM", bytes_metric(kMainMemory), from_dram, 0.10));
+  v.checks.push_back(check_group(l2, bytes_metric(MemoryLevel::l2), from_l2, 0.10));
+  v.checks.push_back(check_group(l3, bytes_metric(MemoryLevel::l3), from_l3, 0.10));
+  v.checks.push_back(check_group("MEM", bytes_metric(MemoryLevel::main), from_dram, 0.10));
   // GPU counters: FFMA instructions of a SIMT GEMM (±1%, the bound). Last: see
   // gpu_gemm().
   v.checks.push_back(check_item("cupti", "flops", gpu_gemm(), 0.01));

@@ -18,14 +18,13 @@ namespace {
 void append_pass_times(const PassClock& clock, const std::vector<PassWork>& passes,
                        std::vector<Metric>& out) {
   if (clock.calls() <= 0 || clock.seconds().size() != passes.size()) return;
-  const std::string main(kMainMemory);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const WorkModel& w = passes[i].work;
     out.push_back({pass_time_metric(i, passes[i].name),
                    clock.seconds()[i] / static_cast<double>(clock.calls()), "s",
                    MetricSource::timed});
-    out.push_back({pass_bytes_metric(i, passes[i].name),
-                   w.bytes.count(main) ? w.bytes.at(main) : 0.0, "B", MetricSource::analytic});
+    out.push_back({pass_bytes_metric(i, passes[i].name), w.bytes_at(MemoryLevel::main), "B",
+                   MetricSource::analytic});
     out.push_back({pass_flops_metric(i, passes[i].name), w.flops, "FLOP", MetricSource::analytic});
   }
 }
@@ -82,10 +81,8 @@ void TimedLoop::operator()(benchmark::State& state) {
   windows_.push_back(std::move(metrics));
   state.counters["flops"] =
       benchmark::Counter(work_.flops, benchmark::Counter::kIsIterationInvariantRate);
-  const auto main = work_.bytes.find(std::string(kMainMemory));
-  state.SetBytesProcessed(
-      static_cast<std::int64_t>(main == work_.bytes.end() ? 0.0 : main->second) *
-      state.iterations());
+  state.SetBytesProcessed(static_cast<std::int64_t>(work_.bytes_at(MemoryLevel::main)) *
+                          state.iterations());
 }
 
 }  // namespace ridgeline

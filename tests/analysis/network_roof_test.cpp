@@ -20,17 +20,18 @@ Problem problem_of(const std::string& op, const std::string& params) {
 TEST(CollectiveWork, AllreduceCountsTheSumsAndEachRanksBusBytes) {
   const WorkModel w = op_work(problem_of("allreduce", "count=1024,ranks=4"));
   EXPECT_DOUBLE_EQ(w.flops, 1024.0 * 3 / 4);  // each rank sums its quarter from 3 others
-  EXPECT_DOUBLE_EQ(w.bytes.at("dram"), 2 * 4096.0);
-  EXPECT_DOUBLE_EQ(w.bytes.at("network"), 2 * 3.0 / 4 * 4096);  // nccl-tests' bus bytes
+  EXPECT_DOUBLE_EQ(w.bytes.at(MemoryLevel::main), 2 * 4096.0);
+  EXPECT_DOUBLE_EQ(w.bytes.at(MemoryLevel::network), 2 * 3.0 / 4 * 4096);  // nccl-tests' bus bytes
   // One rank sends nothing.
-  EXPECT_DOUBLE_EQ(op_work(problem_of("allreduce", "count=8,ranks=1")).bytes.at("network"), 0);
+  EXPECT_DOUBLE_EQ(
+      op_work(problem_of("allreduce", "count=8,ranks=1")).bytes.at(MemoryLevel::network), 0);
 }
 
 TEST(CollectiveWork, TpGemmIsTheShardsProductThenAnAllreduceOfC) {
   const WorkModel w = op_work(problem_of("tp_gemm", "m=64,n=32,k=128,ranks=2"));
   EXPECT_DOUBLE_EQ(w.flops, 2.0 * 64 * 32 * 64 + 64 * 32 * 0.5);
-  EXPECT_DOUBLE_EQ(w.bytes.at("dram"), (64 * 64 + 64 * 32 + 64 * 32) * 4.0);
-  EXPECT_DOUBLE_EQ(w.bytes.at("network"), 2 * 0.5 * 64 * 32 * 4);
+  EXPECT_DOUBLE_EQ(w.bytes.at(MemoryLevel::main), (64 * 64 + 64 * 32 + 64 * 32) * 4.0);
+  EXPECT_DOUBLE_EQ(w.bytes.at(MemoryLevel::network), 2 * 0.5 * 64 * 32 * 4);
   try {
     (void)problem_of("tp_gemm", "m=4,n=4,k=63,ranks=2");
     FAIL() << "k=63 does not split among 2 ranks";

@@ -72,9 +72,10 @@ TEST(UnfusedChains, ComputeBoundPassesAreHeldToThePeakAndAMaskToItsBytes) {
   // scores_gemm at half the peak, the mask at the DRAM roof exactly, the rest at it too.
   std::vector<double> ms;
   for (const auto& pass : model)
-    ms.push_back(1e3 * (pass.name == "scores_gemm"    ? pass.work.flops / 50e9
-                        : pass.name == "context_gemm" ? pass.work.flops / 100e9
-                                                      : pass.work.bytes.at("dram") / 20e9));
+    ms.push_back(1e3 * (pass.name == "scores_gemm" ? pass.work.flops / 50e9
+                        : pass.name == "context_gemm"
+                            ? pass.work.flops / 100e9
+                            : pass.work.bytes.at(MemoryLevel::main) / 20e9));
   const ridgeline::Run run =
       run_of({with_pass_times(make_case("cpu.unfused", "attention", params, 1, 200), ms)});
   const auto out = chains(run, &machine);

@@ -48,14 +48,14 @@ TEST(EinsumOp, TwoFlopsPerPointOfTheIndexSpaceAndEachOperandOnce) {
   // A GEMM written as einsum has the GEMM's work.
   const WorkModel gemm = op_work(einsum(R"(equation="ij,jk->ik"/extents="i=64,j=32,k=16")"));
   EXPECT_DOUBLE_EQ(gemm.flops, 2.0 * 64 * 32 * 16);
-  EXPECT_DOUBLE_EQ(gemm.bytes.at("dram"), 4.0 * (64 * 32 + 32 * 16 + 64 * 16));
+  EXPECT_DOUBLE_EQ(gemm.bytes.at(MemoryLevel::main), 4.0 * (64 * 32 + 32 * 16 + 64 * 16));
   // A sum-only index (k in the first operand only) counts like a contracted one.
   const WorkModel sum_only = op_work(einsum(R"(equation="ik,j->ij"/extents="i=5,j=3,k=11")"));
   EXPECT_DOUBLE_EQ(sum_only.flops, 2.0 * 5 * 3 * 11);
   // An outer product contracts nothing: one product per output, each counted as 2.
   const WorkModel outer = op_work(einsum(R"(equation="i,j->ij"/extents="i=7,j=9")", DType::f64));
   EXPECT_DOUBLE_EQ(outer.flops, 2.0 * 7 * 9);
-  EXPECT_DOUBLE_EQ(outer.bytes.at("dram"), 8.0 * (7 + 9 + 63));
+  EXPECT_DOUBLE_EQ(outer.bytes.at(MemoryLevel::main), 8.0 * (7 + 9 + 63));
 }
 
 TEST(EinsumOp, EachBadEquationOrExtentIsOneLineNamingIt) {

@@ -38,17 +38,17 @@ TEST(Problem, GemmWorkIsTwoMnkFlopsAndEachOperandOnce) {
   Problem p = gemm_problem({3, 5, 7, 1}, Layout::NN, DType::f64);
   WorkModel w = op_work(p);
   EXPECT_DOUBLE_EQ(w.flops, 2.0 * 3 * 5 * 7);
-  EXPECT_DOUBLE_EQ(w.bytes.at("dram"), (3 * 7 + 7 * 5 + 3 * 5) * 8.0);
+  EXPECT_DOUBLE_EQ(w.bytes.at(MemoryLevel::main), (3 * 7 + 7 * 5 + 3 * 5) * 8.0);
   p = gemm_problem({3, 5, 7, 4}, Layout::NN, DType::f32);
-  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5 + 3 * 5) * 4.0 * 4);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at(MemoryLevel::main), (3 * 7 + 7 * 5 + 3 * 5) * 4.0 * 4);
   EXPECT_EQ(operand_bytes(p), (3u * 7 + 7 * 5 + 3 * 5) * 4 * 4);
 }
 
 TEST(Problem, LowPrecisionInputsStoreCInTheirAccumulatorType) {
   Problem p = gemm_problem({3, 5, 7, 1}, Layout::NN, DType::bf16);
-  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at(MemoryLevel::main), (3 * 7 + 7 * 5) * 2.0 + 3 * 5 * 4.0);
   p.dtype = DType::i8;
-  EXPECT_DOUBLE_EQ(op_work(p).bytes.at("dram"), (3 * 7 + 7 * 5) * 1.0 + 3 * 5 * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(p).bytes.at(MemoryLevel::main), (3 * 7 + 7 * 5) * 1.0 + 3 * 5 * 4.0);
   EXPECT_EQ(output_dtype(DType::i8), DType::i32);
   EXPECT_EQ(output_dtype(DType::tf32), DType::f32);
   EXPECT_EQ(output_dtype(DType::f64), DType::f64);
@@ -231,17 +231,18 @@ TEST(OpWork, FusedMovesNoMoreBytesThanUnfusedForTheSameFlops) {
     const Problem p = problem(op, params);
     const WorkModel fused = op_work(p), unfused = op_unfused_work(p);
     EXPECT_EQ(fused.flops, unfused.flops) << op;
-    EXPECT_LE(fused.bytes.at("dram"), unfused.bytes.at("dram")) << op;
+    EXPECT_LE(fused.bytes.at(MemoryLevel::main), unfused.bytes.at(MemoryLevel::main)) << op;
   }
   EXPECT_EQ(op_work(gemm_problem({64, 48, 32, 1})), op_unfused_work(gemm_problem({64, 48, 32, 1})));
 }
 
 TEST(OpWork, TheEltwiseChainIsEqualAtLengthOneAndGrowsApartWithLength) {
   const Problem one = problem("eltwise_chain", "n=1000,L=1");
-  EXPECT_EQ(op_work(one).bytes.at("dram"), op_unfused_work(one).bytes.at("dram"));
-  EXPECT_DOUBLE_EQ(op_work(one).bytes.at("dram"), 2 * 1000 * 4.0);
+  EXPECT_EQ(op_work(one).bytes.at(MemoryLevel::main),
+            op_unfused_work(one).bytes.at(MemoryLevel::main));
+  EXPECT_DOUBLE_EQ(op_work(one).bytes.at(MemoryLevel::main), 2 * 1000 * 4.0);
   const Problem eight = problem("eltwise_chain", "n=1000,L=8");
-  EXPECT_DOUBLE_EQ(op_unfused_work(eight).bytes.at("dram"), 8 * 2 * 1000 * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(eight).bytes.at(MemoryLevel::main), 8 * 2 * 1000 * 4.0);
   EXPECT_DOUBLE_EQ(op_work(eight).flops, 1000 * eltwise_chain_flops_per_element(8));
   EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(8), 2 * (2 + 1 + 1 + 2.0));
   EXPECT_DOUBLE_EQ(eltwise_chain_flops_per_element(3), 2 + 1 + 1.0);
@@ -250,13 +251,14 @@ TEST(OpWork, TheEltwiseChainIsEqualAtLengthOneAndGrowsApartWithLength) {
 TEST(OpWork, RowOpsCountTheirPassesAndOperands) {
   const Problem s = problem("softmax", "rows=2,cols=10");
   EXPECT_DOUBLE_EQ(op_work(s).flops, 5 * 20.0);
-  EXPECT_DOUBLE_EQ(op_work(s).bytes.at("dram"), 2 * 20 * 4.0);
-  EXPECT_DOUBLE_EQ(op_unfused_work(s).bytes.at("dram"), (8 * 20 + 4 * 2) * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(s).bytes.at(MemoryLevel::main), 2 * 20 * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(s).bytes.at(MemoryLevel::main), (8 * 20 + 4 * 2) * 4.0);
   const Problem l = problem("layernorm", "rows=2,cols=10");
-  EXPECT_DOUBLE_EQ(op_work(l).bytes.at("dram"), (2 * 20 + 2 * 10) * 4.0);  // x, y, gamma, beta
+  EXPECT_DOUBLE_EQ(op_work(l).bytes.at(MemoryLevel::main),
+                   (2 * 20 + 2 * 10) * 4.0);  // x, y, gamma, beta
   EXPECT_EQ(operand_bytes(l), (2u * 20 + 2 * 10) * 4);
   const Problem r = problem("rmsnorm", "rows=2,cols=10", DType::bf16);
-  EXPECT_DOUBLE_EQ(op_work(r).bytes.at("dram"), (2 * 20 + 10) * 2.0);
+  EXPECT_DOUBLE_EQ(op_work(r).bytes.at(MemoryLevel::main), (2 * 20 + 10) * 2.0);
 }
 
 TEST(OpWork, CausalAttentionCountsTheLowerTriangleAndTheUnfusedScores) {
@@ -264,11 +266,11 @@ TEST(OpWork, CausalAttentionCountsTheLowerTriangleAndTheUnfusedScores) {
   const Problem causal = problem("attention", "heads=1,seq=4,head_dim=8/causal=1");
   EXPECT_DOUBLE_EQ(op_work(full).flops, 16 * (4 * 8 + 6.0));
   EXPECT_DOUBLE_EQ(op_work(causal).flops, 10 * (4 * 8 + 6.0));
-  EXPECT_DOUBLE_EQ(op_work(full).bytes.at("dram"), 4 * 4 * 8 * 4.0);
+  EXPECT_DOUBLE_EQ(op_work(full).bytes.at(MemoryLevel::main), 4 * 4 * 8 * 4.0);
   // The unfused chain: scale Q (2 seq x head_dim), the score GEMM (Q, K in, S out), the
   // mask (causal: S in and out), softmax (S in, P out), the context GEMM (P, V in, O out).
-  EXPECT_DOUBLE_EQ(op_unfused_work(full).bytes.at("dram"), (6 * 4 * 8 + 4 * 16) * 4.0);
-  EXPECT_DOUBLE_EQ(op_unfused_work(causal).bytes.at("dram"), (6 * 4 * 8 + 6 * 16) * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(full).bytes.at(MemoryLevel::main), (6 * 4 * 8 + 4 * 16) * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(causal).bytes.at(MemoryLevel::main), (6 * 4 * 8 + 6 * 16) * 4.0);
   std::vector<std::string> names;
   for (const auto& pass : op_unfused_passes(causal)) names.push_back(pass.name);
   EXPECT_EQ(names, (std::vector<std::string>{"scale_q", "scores_gemm", "mask", "softmax",
@@ -293,12 +295,12 @@ TEST(OpWork, TheUnfusedChainIsItsPassesTogether) {
     double bytes = 0, flops = 0;
     std::set<std::string> names;
     for (const auto& pass : passes) {
-      bytes += pass.work.bytes.at("dram");
+      bytes += pass.work.bytes.at(MemoryLevel::main);
       flops += pass.work.flops;
       EXPECT_TRUE(names.insert(pass.name).second) << op << " " << pass.name;
-      EXPECT_GT(pass.work.bytes.at("dram"), 0) << op << " " << pass.name;
+      EXPECT_GT(pass.work.bytes.at(MemoryLevel::main), 0) << op << " " << pass.name;
     }
-    EXPECT_DOUBLE_EQ(bytes, op_unfused_work(p).bytes.at("dram")) << op;
+    EXPECT_DOUBLE_EQ(bytes, op_unfused_work(p).bytes.at(MemoryLevel::main)) << op;
     if (op != "attention") {
       EXPECT_DOUBLE_EQ(flops, op_work(p).flops) << op;
     }
@@ -311,7 +313,7 @@ TEST(OpWork, TheUnfusedChainIsItsPassesTogether) {
 // arrays' worth of elements, a row vector twice, gamma once.
 TEST(OpWork, RmsnormCountsItsSquarePass) {
   const Problem r = problem("rmsnorm", "rows=2,cols=10");
-  EXPECT_DOUBLE_EQ(op_unfused_work(r).bytes.at("dram"), (7 * 20 + 10 + 2 * 2) * 4.0);
+  EXPECT_DOUBLE_EQ(op_unfused_work(r).bytes.at(MemoryLevel::main), (7 * 20 + 10 + 2 * 2) * 4.0);
 }
 
 }  // namespace ridgeline

@@ -118,6 +118,26 @@ TEST_F(RunFiles, TheFpEnvironmentIsWrittenWhenNotIeeeAndReadBack) {
       << error_of(bad.dump());
 }
 
+// A work model's bytes are keyed by typed levels and written in their JSON spelling; a level
+// a file names that the vocabulary does not spell ("DRAM" is no work model's word) is kept as
+// named and written back.
+TEST_F(RunFiles, WorkBytesAreTypedAndAnUnknownLevelIsKeptAsNamed) {
+  const nlohmann::json j = sample_json();
+  EXPECT_EQ(j["benchmarks"][0]["ridgeline"]["work"]["bytes"],
+            nlohmann::json::parse(R"({"dram": 296.0})"));
+  nlohmann::json foreign = j;
+  foreign["benchmarks"][0]["ridgeline"]["work"]["bytes"] =
+      nlohmann::json::parse(R"({"DRAM": 1.0, "network": 2.0, "L7": 3.0, "dram": 4.0})");
+  const fs::path p = write("foreign.json", foreign.dump());
+  const ridgeline::Run run = read_run_file(p);
+  const WorkModel& w = run.benchmarks[0].ridgeline->work;
+  EXPECT_EQ(w.bytes,
+            (std::map<MemoryLevel, double>{{MemoryLevel::main, 4.0}, {MemoryLevel::network, 2.0}}));
+  EXPECT_EQ(w.unknown_bytes, (std::map<std::string, double>{{"DRAM", 1.0}, {"L7", 3.0}}));
+  EXPECT_EQ(to_json(run)["benchmarks"][0]["ridgeline"]["work"]["bytes"],
+            foreign["benchmarks"][0]["ridgeline"]["work"]["bytes"]);
+}
+
 TEST_F(RunFiles, AColdCacheIsWrittenAndReadBackAndWarmIsTheDefault) {
   ridgeline::Run run = sample_run();
   run.benchmarks[0].ridgeline->cache = CacheState::cold;

@@ -55,27 +55,63 @@ TEST(Vocabulary, MemoryLevelsAreNamedPerDeviceAndRankedFromTheCoreOutwards) {
       EXPECT_EQ(parse_memory_level(display_name(l, d)), l);
   EXPECT_EQ(display_name(MemoryLevel::main, Device::cpu), "DRAM");
   EXPECT_EQ(display_name(MemoryLevel::main, Device::gpu), "HBM");
-  EXPECT_EQ(parse_memory_level(kMainMemory), MemoryLevel::main);
+  EXPECT_EQ(parse_memory_level("dram"), MemoryLevel::main);
   EXPECT_FALSE(parse_memory_level("L3-DRAM"));  // a measured extra level keeps its own name
   EXPECT_FALSE(parse_memory_level("l2"));
   std::vector<int> ranks;
-  for (const char* name : {"L1", "L2", "L3", "DRAM", "HBM", "L3-DRAM"})
+  for (const char* name : {"L1", "L2", "L3", "DRAM", "HBM", "L3-DRAM", "network (inter-node)"})
     ranks.push_back(level_rank(name));
-  EXPECT_EQ(ranks, (std::vector<int>{0, 1, 2, 3, 4, 5}));
-  EXPECT_EQ(byte_metric_level("bytes.DRAM"), kMainMemory);  // the old MEM groups' spelling
-  EXPECT_EQ(byte_metric_level("bytes.L2"), "L2");
-  EXPECT_FALSE(byte_metric_level("bytes.HBM"));  // CUPTI writes bytes.dram
-  EXPECT_EQ(display_level(kMainMemory, Device::gpu), "HBM");
+  EXPECT_EQ(ranks, (std::vector<int>{0, 1, 2, 3, 4, 5, 5}));
+  EXPECT_EQ(byte_metric_level("bytes.dram"), MemoryLevel::main);
+  EXPECT_EQ(byte_metric_level("bytes.DRAM"), MemoryLevel::main);  // the old MEM groups' spelling
+  EXPECT_EQ(byte_metric_level("bytes.L2"), MemoryLevel::l2);
+  EXPECT_FALSE(byte_metric_level("bytes.HBM"));      // CUPTI writes bytes.dram
+  EXPECT_FALSE(byte_metric_level("bytes.network"));  // analytic only: no counter reads it
+  EXPECT_EQ(bytes_metric(MemoryLevel::main), "bytes.dram");
+}
+
+// A work model's bytes and their metrics: each level spelled once in JSON, read back only in
+// that spelling (a file's "DRAM" is not the work model's "dram": it is kept as it was named).
+TEST(Vocabulary, ByteLevelsAreSpelledOnceInJson) {
+  const std::vector<std::string_view> json = {"L1", "L2", "L3", "dram", "network"};
+  std::vector<std::string_view> spelled;
+  for (MemoryLevel l : {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::l3, MemoryLevel::main,
+                        MemoryLevel::network}) {
+    spelled.push_back(to_string(l));
+    EXPECT_EQ(parse_byte_level(to_string(l)), l);
+  }
+  EXPECT_EQ(spelled, json);
+  EXPECT_FALSE(parse_byte_level("DRAM"));
+  EXPECT_FALSE(parse_byte_level("network (inter-node)"));
+  EXPECT_EQ(display_name(MemoryLevel::network, Device::gpu), "network");
+  EXPECT_EQ(network_level("inter-node"), "network (inter-node)");
+}
+
+// A roof's level is typed by the vocabulary and keeps its name: the network in any scope is
+// the network, a level the probe measured between two others is none of the known ones.
+TEST(Vocabulary, ARoofsLevelIsTypedAndNamed) {
+  EXPECT_EQ(RoofLevel::named("HBM"), (RoofLevel{MemoryLevel::main, "HBM"}));
+  EXPECT_EQ(RoofLevel::named("L2").type, MemoryLevel::l2);
+  EXPECT_EQ(RoofLevel::named(network_level("intra-node")).type, MemoryLevel::network);
+  EXPECT_EQ(RoofLevel::named(network_level("a rack")).type, MemoryLevel::network);
+  EXPECT_FALSE(RoofLevel::named("L3-DRAM").type);
+  EXPECT_FALSE(RoofLevel::named("network").type);  // a work model's word, no roof's name
+  EXPECT_FALSE(RoofLevel::named("networked (x)").type);
+  EXPECT_FALSE(RoofLevel::named("network (x").type);
 }
 
 TEST(Vocabulary, ABoundIsSpelledAsReportsShowIt) {
   EXPECT_EQ(to_string(Bound::compute()), "compute");
   EXPECT_EQ(to_string(Bound::memory("L2")), "L2");
+  EXPECT_EQ(to_string(Bound::memory("network (inter-node)")), "network (inter-node)");
+  EXPECT_EQ(Bound::memory("network (inter-node)").level.type, MemoryLevel::network);
+  EXPECT_EQ(Bound::memory("DRAM").level.type, MemoryLevel::main);
   EXPECT_EQ(to_string(Bound::call_overhead()), "call overhead");
   EXPECT_EQ(to_string(Bound{}), "");
   EXPECT_TRUE(Bound{}.empty());
   EXPECT_TRUE(Bound::memory("DRAM").is_memory());
   EXPECT_NE(Bound::memory("DRAM"), Bound::memory("L3"));
+  EXPECT_NE(Bound::memory("DRAM"), Bound::memory("HBM"));
 }
 
 TEST(Vocabulary, OlderRunsRolesAndFamiliesAreInferredFromTheBackendsName) {
@@ -150,21 +186,22 @@ int for_each_code_line(std::initializer_list<const char*> modules, std::string_v
   return files;
 }
 
-// Every source file of a module but core's vocabulary: no device, role, disposition or
+// Every source file of every module but core's vocabulary: no device, role, disposition or
 // bound compared with a string literal, no backend prefix read as a role, no memory level
-// spelled as a literal, and no einsum lowering or step recognised by its backend's name or
-// its text (a kernel declares them: LoweringKind, StepKind) (comments may name them).
+// spelled as a literal, no network level read from its name, and no einsum lowering or step
+// recognised by its backend's name or its text (a kernel declares them: LoweringKind,
+// StepKind) (comments may name them).
 TEST(Vocabulary, NoModuleComparesTheseWordsAsStrings) {
   const std::regex old_spelling(
       R"re((device|disposition|role|bound)\s*[!=]=\s*"|"\s*[!=]=\s*\w*(device|disposition)\b|)re"
       R"re(rfind\("(blas|cuda|vendor)\.", 0\)|fusion_role\(\w+\.backend\)|)re"
-      R"re("(L1|L2|L3|DRAM|HBM)"|)re"
+      R"re("(L1|L2|L3|DRAM|HBM|dram)"|find\("network"|[!=]=\s*"network"|"network \(|)re"
       R"re(find\("(permut|cpu\.(loops|ttgt|strided|gett)\b)|)re"
       R"re([!=]=\s*"[\w.]*\.(loops|ttgt|strided|gett)"|)re"
       R"re("(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)"\s*[!=]=|)re"
       R"re([!=]=\s*"(loop_nest|ttgt|strided|gett|permute|permuted|strided_view|gathered)")re");
   const int files = for_each_code_line(
-      {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli"},
+      {"core", "kernels", "collectors", "runner", "analysis", "reports", "gui", "cli", "cluster"},
       "vocabulary.cpp", [&](const std::string& where, const std::string& code) {
         EXPECT_FALSE(std::regex_search(code, old_spelling)) << where;
       });

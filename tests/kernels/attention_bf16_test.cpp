@@ -161,8 +161,10 @@ TEST(AttentionBf16, TheByteModelIsHalfTheF32One) {
   for (const char* params :
        {"heads=8,seq=2048,head_dim=64,causal=0", "batch=2,heads=3,seq=37,head_dim=24,causal=1"}) {
     const Problem f = make(params), b = make(params, DType::bf16);
-    EXPECT_EQ(op_work(b).bytes.at("dram") * 2, op_work(f).bytes.at("dram")) << params;
-    EXPECT_EQ(op_unfused_work(b).bytes.at("dram") * 2, op_unfused_work(f).bytes.at("dram"))
+    EXPECT_EQ(op_work(b).bytes.at(MemoryLevel::main) * 2, op_work(f).bytes.at(MemoryLevel::main))
+        << params;
+    EXPECT_EQ(op_unfused_work(b).bytes.at(MemoryLevel::main) * 2,
+              op_unfused_work(f).bytes.at(MemoryLevel::main))
         << params;
     EXPECT_EQ(op_work(b).flops, op_work(f).flops);
     for (const char* backend : {"cpu.fused", "cpu.unfused", "vendor.onednn"}) {

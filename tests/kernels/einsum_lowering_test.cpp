@@ -193,7 +193,7 @@ TEST(EinsumLowering, EveryLoweringHasTheOpsFlopsAndOnlyTtgtAddsBytes) {
   for (const char* backend : {"cpu.loops", "cpu.strided", "cpu.gett", "cpu.ttgt", "cpu.eigen"}) {
     const WorkModel w = catalog.create(backend, "einsum")->work(p);
     EXPECT_EQ(w.flops, op.flops) << backend;
-    const double added = w.bytes.at("dram") - op.bytes.at("dram");
+    const double added = w.bytes.at(MemoryLevel::main) - op.bytes.at(MemoryLevel::main);
     if (std::string(backend) == "cpu.ttgt")
       EXPECT_EQ(added, 4.0 * 2.0 * (2 * 3 * 4 * 5 + 2 * 6 * 4 * 5)) << backend;
     else

@@ -51,8 +51,9 @@ TEST(GemmBiasActBf16, WorkModelReadsHalfTheInputBytesOfF32) {
   p.dtype = DType::f32;
   const WorkModel f32 = op_definition(p.op).work(p), f32_unfused = op_unfused_work(p);
   const double inputs_f32 = (m * k + k * n + n) * 4;
-  EXPECT_EQ(f32.bytes.at("dram") - bf16.bytes.at("dram"), inputs_f32 / 2);
-  EXPECT_EQ(f32_unfused.bytes.at("dram") - bf16_unfused.bytes.at("dram"), inputs_f32 / 2)
+  EXPECT_EQ(f32.bytes.at(MemoryLevel::main) - bf16.bytes.at(MemoryLevel::main), inputs_f32 / 2);
+  EXPECT_EQ(f32_unfused.bytes.at(MemoryLevel::main) - bf16_unfused.bytes.at(MemoryLevel::main),
+            inputs_f32 / 2)
       << "C stays f32, so the passes move the same bytes";
   EXPECT_EQ(bf16.flops, f32.flops);
 }

@@ -171,7 +171,8 @@ TEST(RowwiseBf16, WorkModelBytesAreHalfOfF32) {
       const WorkModel f32 = kernel->work(make_problem(op, params));
       const WorkModel bf16 = kernel->work(bf16_problem(op, params));
       EXPECT_EQ(bf16.flops, f32.flops) << backend << " " << op;
-      EXPECT_DOUBLE_EQ(bf16.bytes.at("dram"), f32.bytes.at("dram") / 2) << backend << " " << op;
+      EXPECT_DOUBLE_EQ(bf16.bytes.at(MemoryLevel::main), f32.bytes.at(MemoryLevel::main) / 2)
+          << backend << " " << op;
     }
 }
 

@@ -59,8 +59,12 @@ TEST(RowwiseKernels, EachFormRecordsTheBytesItsPassesMove) {
     EXPECT_EQ(fused.flops, unfused.flops);
   }
   const Problem softmax = make_problem("softmax", "rows=64,cols=4099");
-  EXPECT_GT(builtin_catalog().create("cpu.unfused", "softmax")->work(softmax).bytes.at("dram"),
-            3 * builtin_catalog().create("cpu.fused", "softmax")->work(softmax).bytes.at("dram"));
+  EXPECT_GT(
+      builtin_catalog().create("cpu.unfused", "softmax")->work(softmax).bytes.at(MemoryLevel::main),
+      3 * builtin_catalog()
+              .create("cpu.fused", "softmax")
+              ->work(softmax)
+              .bytes.at(MemoryLevel::main));
 }
 
 TEST(RowwiseKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {

@@ -136,7 +136,7 @@ const std::vector<Field>& fields() {
       {"real_time", [](Documents& d, double v) { d.run.benchmarks[0].real_time = v; },
        "time per call"},
       {"work.flops", [](Documents& d, double v) { ours(d).work.flops = v; }, "FLOP count per call"},
-      {"work.bytes.dram", [](Documents& d, double v) { ours(d).work.bytes["dram"] = v; },
+      {"work.bytes.dram", [](Documents& d, double v) { ours(d).work.bytes[MemoryLevel::main] = v; },
        "byte count per call"},
       {"metric flops (counted)",
        [](Documents& d, double v) {

@@ -255,7 +255,7 @@ TEST(ExecuteCase, AnUnfusedChainRecordsEachPassTimeInsideTheCallsTime) {
       // Beside it, the pass's modelled work (analytic), as the kernel's passes() gives it.
       const Metric& bytes = by_name.at(pass_bytes_metric(i, passes[i].name));
       EXPECT_EQ(bytes.source, MetricSource::analytic);
-      EXPECT_DOUBLE_EQ(bytes.value, passes[i].work.bytes.at("dram")) << passes[i].name;
+      EXPECT_DOUBLE_EQ(bytes.value, passes[i].work.bytes.at(MemoryLevel::main)) << passes[i].name;
       EXPECT_DOUBLE_EQ(by_name.at(pass_flops_metric(i, passes[i].name)).value, passes[i].work.flops)
           << passes[i].name;
     }

@@ -44,7 +44,7 @@ WorkModel scale_work(const Problem& p) {
   const double n = static_cast<double>(p.params.dim("n"));
   WorkModel w;
   w.flops = n;
-  w.bytes[std::string(kMainMemory)] = 2.0 * n * static_cast<double>(size_of(p.dtype));
+  w.bytes[MemoryLevel::main] = 2.0 * n * static_cast<double>(size_of(p.dtype));
   return w;
 }
 

@@ -26,7 +26,7 @@ double flops(const Problem& p) {
 WorkModel work(const Problem& p) {
   const double r = dim(p, "ranks"), buffer = dim(p, "count") * in_bytes(p);
   WorkModel w = dram_work(flops(p), 2 * buffer);
-  w.bytes[std::string(kNetworkBytes)] = 2 * (r - 1) / r * buffer;
+  w.bytes[MemoryLevel::network] = 2 * (r - 1) / r * buffer;
   return w;
 }
 

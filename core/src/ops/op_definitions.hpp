@@ -50,7 +50,7 @@ inline double out_bytes(const Problem& p) {
 inline WorkModel dram_work(double flops, double bytes) {
   WorkModel w;
   w.flops = flops;
-  w.bytes[std::string(kMainMemory)] = bytes;
+  w.bytes[MemoryLevel::main] = bytes;
   return w;
 }
 // One pass of an unfused chain: `flops` executed, `bytes` read and written through DRAM.

@@ -31,7 +31,7 @@ WorkModel work(const Problem& p) {
   const double m = dim(p, "m"), n = dim(p, "n"), r = dim(p, "ranks"), e = in_bytes(p);
   WorkModel w = dram_work(2 * m * n * shard(p) + m * n * (r - 1) / r,
                           (m * shard(p) + shard(p) * n + m * n) * e);
-  w.bytes[std::string(kNetworkBytes)] = 2 * (r - 1) / r * m * n * e;
+  w.bytes[MemoryLevel::network] = 2 * (r - 1) / r * m * n * e;
   return w;
 }
 

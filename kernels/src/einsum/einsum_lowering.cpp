@@ -109,7 +109,7 @@ Support gemm_lowering_support(const EinsumSpec& s) {
 WorkModel ttgt_work(const Problem& problem) {
   const EinsumSpec s = einsum_spec(problem);
   WorkModel w = op_work(problem);
-  w.bytes[std::string(kMainMemory)] +=
+  w.bytes[MemoryLevel::main] +=
       ttgt_added_elements(s, ttgt_plan(s)) * static_cast<double>(size_of(problem.dtype));
   return w;
 }

@@ -86,7 +86,6 @@ class EinsumTtgt final : public Kernel {
   std::vector<PassWork> passes(const Problem& problem) const override {
     const EinsumSpec s = einsum_spec(problem);
     const TtgtPlan plan = ttgt_plan(s);
-    const std::string main(kMainMemory);
     const double e = static_cast<double>(size_of(problem.dtype));
     const std::map<std::string, std::string> indices{{"A", s.a}, {"B", s.b}, {"C", s.c}};
     std::vector<PassWork> out;
@@ -96,7 +95,7 @@ class EinsumTtgt final : public Kernel {
         continue;
       }
       const double elements = static_cast<double>(s.elements(indices.at(step.note)));
-      out.push_back({step.pass, WorkModel{0, {{main, 2.0 * elements * e}}}});  // read, write
+      out.push_back({step.pass, WorkModel{0, {{MemoryLevel::main, 2.0 * elements * e}}, {}}});  // read, write
     }
     return out;
   }

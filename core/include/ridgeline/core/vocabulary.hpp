@@ -126,53 +126,64 @@ struct Lowering {
 std::optional<Lowering> inferred_lowering(std::string_view op, std::string_view backend,
                                           const std::map<std::string, std::string>& notes);
 
-// The metrics that place a case on the roofline, named alike by every collector, counter
-// group and work model: "flops" (its parts "flops.<precision>"), and "bytes.<level>" for
-// the bytes a memory level moved, the level one of "dram" (the device's main memory: DRAM
-// on a CPU, HBM on a GPU), "L3", "L2", "L1". A WorkModel keys its bytes by the same level
-// words. MetricNames in tests/collectors/counter_group_test.cpp reads every counter group
-// and CUPTI's table.
-inline constexpr std::string_view kFlopsMetric = "flops";
-inline constexpr std::string_view kMainMemory = "dram";
-// The bytes each rank sends over the network in a collective op's work model (nccl-tests'
-// bus bytes); placed against the network roof of the scope the case ran in (the
-// communication-aware roofline), "network (intra-node)" or "network (inter-node)".
-inline constexpr std::string_view kNetworkBytes = "network";
-// The level a scope's network bytes and roof go by: "network (inter-node)".
-inline std::string network_level(std::string_view scope) {
-  return "network (" + std::string(scope) + ")";
-}
-// The level of a "bytes.<level>" metric ("bytes.dram" -> "dram"); nullopt for any other name.
-// "bytes.DRAM", which the MEM counter groups wrote before they were renamed, reads as "dram".
-std::optional<std::string_view> byte_metric_level(std::string_view metric);
-std::string bytes_metric(std::string_view level);  // "bytes." + level
-// The level as reports and ceilings name it: "dram" is "DRAM" on a CPU and "HBM" on a GPU.
-std::string display_level(std::string_view level, Device device);
-
-// The memory levels a roofline is drawn against, from the core outwards, as reports,
-// ceilings and placements name them: "L1", "L2", "L3", and the device's main memory,
-// "DRAM" on a CPU and "HBM" on a GPU. A level the probe found between two others keeps the
-// name it was measured under ("L3-DRAM"); level_rank puts it after the known ones.
-enum class MemoryLevel { l1, l2, l3, main };
+// The levels a case's bytes are counted at and a roofline is drawn against, from the core
+// outwards: L1, L2, L3, the device's main memory (DRAM on a CPU, HBM on a GPU), and the
+// network a collective op's ranks send over (its work model's bytes: what each rank sends,
+// nccl-tests' bus bytes), placed under the network roof of the scope the case ran in (the
+// communication-aware roofline). A level the probe found between two others keeps the name
+// it was measured under ("L3-DRAM"); level_rank puts it after the known ones.
+enum class MemoryLevel { l1, l2, l3, main, network };
 inline constexpr MemoryLevel kCacheLevels[] = {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::l3};
 inline constexpr MemoryLevel kMemoryLevels[] = {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::l3,
                                                 MemoryLevel::main};
+// The spelling in JSON (a WorkModel's bytes) and in metric names: "L1", "L2", "L3", "dram",
+// "network".
+std::string_view to_string(MemoryLevel level);
+std::optional<MemoryLevel> parse_byte_level(std::string_view text);  // to_string's spelling only
+// As reports, ceilings and placements name it: "L1", "L2", "L3", "DRAM" or "HBM", "network".
 std::string_view display_name(MemoryLevel level, Device device = Device::cpu);
 // "L1".."L3", "DRAM" or "HBM" (either device's main memory), or the metric spelling "dram".
 std::optional<MemoryLevel> parse_memory_level(std::string_view name);
 // The order from the core outwards: L1 0, L2 1, L3 2, DRAM 3, HBM 4, any other name 5.
 int level_rank(std::string_view name);
 bool is_main_memory(std::string_view name);  // "DRAM", "HBM" or "dram"
+// The level a scope's network bytes and roof go by: "network (inter-node)".
+std::string network_level(std::string_view scope);
+
+// The metrics that place a case on the roofline, named alike by every collector, counter
+// group and work model: "flops" (its parts "flops.<precision>"), and "bytes.<level>" for the
+// bytes a memory level moved, the level spelled by to_string (bytes.dram, bytes.L2).
+// MetricNames in tests/collectors/counter_group_test.cpp reads every counter group and
+// CUPTI's table.
+inline constexpr std::string_view kFlopsMetric = "flops";
+// The memory level of a "bytes.<level>" metric ("bytes.dram" -> main); nullopt for any other
+// name ("bytes.network" too: no counter reads the network). "bytes.DRAM", which the MEM
+// counter groups wrote before they were renamed, reads as main memory.
+std::optional<MemoryLevel> byte_metric_level(std::string_view metric);
+std::string bytes_metric(MemoryLevel level);  // "bytes." + to_string(level)
+
+// A level a roof stands for as placements, ceilings and reports name it ("L2", "DRAM" or
+// "HBM", "network (inter-node)", a measured "L3-DRAM"), and what it is: the vocabulary's
+// level, none for a level it does not know. The name says what the type does not: whose main
+// memory, which network scope, a measured level's own name.
+struct RoofLevel {
+  std::optional<MemoryLevel> type;
+  std::string name;
+  static RoofLevel named(std::string name);  // typed by the vocabulary's spellings
+  bool operator==(const RoofLevel&) const = default;
+};
 
 // The roof that binds a case: compute, a memory level's bandwidth, the runner's call
 // overhead (a call cannot take less), or none (no ceilings for it).
 struct Bound {
   enum class Kind { none, compute, memory, call_overhead };
   Kind kind = Kind::none;
-  std::string level;  // memory: the level's name, as MemoryLevel's display_name
+  RoofLevel level;  // memory: the level, named as MemoryLevel's display_name or network_level
 
   static Bound compute() { return {Kind::compute, {}}; }
-  static Bound memory(std::string level) { return {Kind::memory, std::move(level)}; }
+  static Bound memory(std::string level) {
+    return {Kind::memory, RoofLevel::named(std::move(level))};
+  }
   static Bound call_overhead() { return {Kind::call_overhead, {}}; }
   bool is_compute() const { return kind == Kind::compute; }
   bool is_memory() const { return kind == Kind::memory; }

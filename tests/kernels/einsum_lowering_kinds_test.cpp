@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/op_cases.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/catalog.hpp"
@@ -18,12 +19,7 @@ namespace ridgeline {
 namespace {
 
 Problem einsum_problem(const std::string& equation, const std::string& extents) {
-  Problem p;
-  p.op = "einsum";
-  p.dtype = DType::f32;
-  p.params = parse_params(op_definition("einsum"),
-                          "equation=\"" + equation + "\"/extents=\"" + extents + "\"");
-  return p;
+  return test::make_problem("einsum", "equation=\"" + equation + "\"/extents=\"" + extents + "\"");
 }
 
 }  // namespace

@@ -20,35 +20,8 @@ ReportInput input() {
 using test::count;
 using test::matches;
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t begin = 0, end; begin < text.size(); begin = end + 1) {
-    end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    out.push_back(text.substr(begin, end - begin));
-  }
-  return out;
-}
-
-// The fields of one CSV line (quotes honoured).
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      out.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
+using test::csv_fields;
+using test::csv_lines;
 
 }  // namespace
 
@@ -145,9 +118,9 @@ TEST(FusionMarkdown, CarriesThePairsTheUnpairedAndTheSweep) {
 
 TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
   const ReportInput in = input();
-  const auto rows = lines(fusion_csv(in));
+  const auto rows = csv_lines(fusion_csv(in));
   ASSERT_EQ(rows.size(), 1u + 7 + 1);
-  const auto header = fields(rows[0]);
+  const auto header = csv_fields(rows[0]);
   EXPECT_EQ(rows[0],
             "op,params,dtype,pattern,threads,device,paired,unfused_case,fused_case,"
             "unfused_backend,fused_backend,unfused_bytes_analytic,fused_bytes_analytic,"
@@ -156,8 +129,8 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
             "fused_seconds_per_call,speedup,speedup_over_byte_ratio,unfused_memory_roof,"
             "fused_memory_roof,unfused_roof_level,fused_roof_level,fused_over_chain_compute,"
             "unfused_joules_per_call,fused_joules_per_call,energy_ratio,energy_domain,notes");
-  for (const auto& row : rows) EXPECT_EQ(fields(row).size(), header.size()) << row;
-  const auto softmax = fields(rows[1]);
+  for (const auto& row : rows) EXPECT_EQ(csv_fields(row).size(), header.size()) << row;
+  const auto softmax = csv_fields(rows[1]);
   auto at = [&](const std::vector<std::string>& r, const std::string& column) {
     return r[std::find(header.begin(), header.end(), column) - header.begin()];
   };
@@ -171,7 +144,7 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
   EXPECT_EQ(at(softmax, "fused_memory_roof"), "0.6711");
   EXPECT_EQ(at(softmax, "fused_roof_level"), "DRAM");
   EXPECT_EQ(at(softmax, "unfused_bytes_counted"), "");
-  const auto layernorm = fields(rows.back());
+  const auto layernorm = csv_fields(rows.back());
   EXPECT_EQ(at(layernorm, "paired"), "no");
   EXPECT_EQ(at(layernorm, "fused_backend"), "cpu.fused");
   EXPECT_EQ(at(layernorm, "unfused_backend"), "");
@@ -181,18 +154,18 @@ TEST(FusionCsv, OneRowPerPairOrUnpairedCaseEveryRowAsWideAsTheHeader) {
 
 TEST(FusionCsv, TheSweepHasOneRowPerPointAndThePerCaseCsvKeepsItsColumns) {
   const ReportInput in = input();
-  const auto rows = lines(sweep_csv(in));
+  const auto rows = csv_lines(sweep_csv(in));
   ASSERT_EQ(rows.size(), 1u + 12);
   EXPECT_EQ(rows[0],
             "op,params,dtype,pattern,threads,device,backend,fused,L,seconds_per_call,gflops_per_s,"
             "intensity_flop_per_byte,level,ridge_intensity_flop_per_byte,ridge_L,"
             "ridge_L_extrapolated,ridge_note");
-  for (const auto& row : rows) EXPECT_EQ(fields(row).size(), 17u) << row;
+  for (const auto& row : rows) EXPECT_EQ(csv_fields(row).size(), 17u) << row;
   EXPECT_TRUE(matches(sweep_csv(in),
                       "\neltwise_chain,n=33554432,f32,normal,1,cpu,cpu\\.fused,yes,"
                       "32,0\\.02,[0-9.]+,6,DRAM,5,26\\.6667,no,"));
   // report.csv: one row per case, its columns as before fusion existed.
-  EXPECT_EQ(lines(csv_report(in))[0].rfind(
+  EXPECT_EQ(csv_lines(csv_report(in))[0].rfind(
                 "case,backend,op,dtype,params,threads,disposition,placeable,seconds_per_call,"
                 "flops_per_call,gflops_per_s,flops_source,bytes_source,level,"
                 "intensity_flop_per_byte,attainable_gflops_per_s,efficiency,bound,above_roof,"
@@ -232,12 +205,12 @@ TEST(UnfusedPasses, EveryFormatShowsThePassesAndNamesTheOneThatLoses) {
   EXPECT_EQ(count(html, "<table class=\"sortable pass-table\">"), 1u);
   EXPECT_TRUE(matches(html, "<td>exp</td><td class=\"n\" data-v=\"0\\.015\">15 ms</td>"));
 
-  const auto rows = lines(passes_csv(in));
+  const auto rows = csv_lines(passes_csv(in));
   ASSERT_EQ(rows.size(), 1u + 5);  // the header, a row per pass
   EXPECT_EQ(rows[0],
             "op,params,dtype,pattern,threads,device,backend,case,level,pass,time,of the chain,"
             "bytes,bandwidth,intensity (FLOP/B),GFLOP/s,bound,of its roof,below 0.8");
-  for (std::size_t i = 1; i < 6; ++i) EXPECT_EQ(fields(rows[i]).size(), 19u) << rows[i];
+  for (std::size_t i = 1; i < 6; ++i) EXPECT_EQ(csv_fields(rows[i]).size(), 19u) << rows[i];
   EXPECT_TRUE(
       matches(rows[3],
               "^softmax,\"rows=4096,cols=4096\",f32,normal,1,cpu,cpu\\.unfused,"

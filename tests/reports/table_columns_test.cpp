@@ -14,6 +14,7 @@
 #include "ridgeline/core/run_json.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/report.hpp"
+#include "text_checks.hpp"
 
 namespace ridgeline {
 
@@ -34,35 +35,8 @@ ReportInput einsum_input() {
   return make_report_input(std::move(run), "run.json", m, "machine-zen4-vm.json");
 }
 
-std::vector<std::string> csv_lines(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t begin = 0, end; begin < text.size(); begin = end + 1) {
-    end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    out.push_back(text.substr(begin, end - begin));
-  }
-  return out;
-}
-
-// The fields of one CSV line (quotes honoured).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      out.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
+using test::csv_fields;
+using test::csv_lines;
 
 template <typename Row>
 std::vector<std::string> names(const std::vector<Column<Row>>& columns) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "fleet_parts.hpp"
 #include "ridgeline/analysis/memory_levels.hpp"
 #include "ridgeline/analysis/rank_tests.hpp"
 #include "ridgeline/analysis/side_by_side.hpp"
@@ -110,137 +111,12 @@ void test_case(const std::vector<const FleetCaseSamples*>& row, const FleetSetti
   }
 }
 
-// Each member's ceilings by a name that says what was measured and how wide.
-std::vector<std::pair<std::string, std::pair<std::string, double>>> ceilings_of(
-    const MachineModel& m) {
-  std::vector<std::pair<std::string, std::pair<std::string, double>>> out;
-  const auto threads = [](int n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); };
-  for (const auto& c : m.memory)
-    if (c.bytes_per_s > 0)
-      out.push_back({c.device == Device::gpu
-                         ? fmt::format("GPU {} {}", c.level, c.kernel)
-                         : fmt::format("{} {}, {}", c.level, c.kernel, threads(c.threads)),
-                     {"B/s", c.bytes_per_s}});
-  for (const auto& c : m.compute)
-    if (c.per_second > 0)
-      out.push_back({c.device == Device::gpu ? "GPU " + c.name
-                                             : fmt::format("{}, {}", c.name, threads(c.threads)),
-                     {c.unit, c.per_second}});
-  return out;
-}
-
-void compare_ceilings(const std::vector<FleetMember>& members, Fleet& fleet) {
-  std::map<std::string, std::size_t> index;
-  std::vector<std::vector<double>> values;  // [ceiling][member], 0: none
-  for (std::size_t m = 0; m < members.size(); ++m) {
-    if (!members[m].machine) continue;
-    for (const auto& [name, measured] : ceilings_of(*members[m].machine)) {
-      auto [it, added] = index.emplace(name, fleet.ceilings.size());
-      if (added) {
-        fleet.ceilings.push_back({name, measured.first, 0, 0});
-        values.emplace_back(members.size(), 0.0);
-      }
-      if (values[it->second][m] == 0) values[it->second][m] = measured.second;
-    }
-  }
-  for (std::size_t c = 0; c < fleet.ceilings.size(); ++c) {
-    std::vector<double> present;
-    for (double v : values[c])
-      if (v > 0) present.push_back(v);
-    fleet.ceilings[c].nodes = static_cast<int>(present.size());
-    fleet.ceilings[c].median = median_of(present);
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      FleetNode& node = fleet.nodes[m];
-      node.ceilings.push_back(
-          values[c][m] > 0 && present.size() > 1 ? values[c][m] / fleet.ceilings[c].median : 0.0);
-      if (node.ceilings.back() > 0 &&
-          std::abs(node.ceilings.back() - 1) > fleet.settings.ceiling_margin)
-        node.ceilings_out.push_back(c);
-    }
-  }
-}
-
 FleetVerdict judge_cell(const FleetCell& cell, const FleetSettings& s) {
   const bool significant = cell.p_holm < s.alpha;
   if (significant && cell.low > 1 + s.margin) return FleetVerdict::slower;
   if (significant && cell.high < 1 - s.margin) return FleetVerdict::faster;
   if (cell.low >= 1 - s.margin && cell.high <= 1 + s.margin) return FleetVerdict::same;
   return FleetVerdict::inconclusive;
-}
-
-std::string change_text(double ratio) {
-  return fmt::format("{:+.0f}%", (ratio - 1) * 100);
-}
-
-// "DRAM-bound 3 of 20 (+8 … +12%)": the node's cases of `verdict` grouped by bound; "+8 …
-// +12%" alone where no case could be placed (no machine model).
-std::string grouped(const Fleet& fleet, const FleetNode& node, FleetVerdict verdict) {
-  std::map<std::string, std::pair<int, int>> groups;  // bound -> (with the verdict, tested)
-  std::map<std::string, std::pair<double, double>> range;
-  for (std::size_t c = 0; c < fleet.cases.size(); ++c) {
-    const FleetCell& cell = node.cells[c];
-    if (cell.verdict == FleetVerdict::untested) continue;
-    const std::string& bound = fleet.cases[c].bound;
-    ++groups[bound].second;
-    if (cell.verdict != verdict) continue;
-    auto [it, added] = range.emplace(bound, std::pair{cell.ratio, cell.ratio});
-    it->second.first = std::min(it->second.first, cell.ratio);
-    it->second.second = std::max(it->second.second, cell.ratio);
-    ++groups[bound].first;
-  }
-  std::string out;
-  for (const auto& [bound, r] : range) {
-    const auto [lo, hi] = r;
-    const std::string span =
-        lo == hi ? change_text(lo) : fmt::format("{} … {}", change_text(lo), change_text(hi));
-    out += (out.empty() ? "" : ", ") +
-           (bound.empty() ? fmt::format("{} of unknown bound ({})", groups[bound].first, span)
-                          : fmt::format("{}-bound {} of {} ({})", bound, groups[bound].first,
-                                        groups[bound].second, span));
-  }
-  return out;
-}
-
-void summarise(const Fleet& fleet, FleetNode& node) {
-  const int tested = node.slower + node.faster + node.same + node.inconclusive;
-  std::vector<std::string> parts;
-  if (node.failed) {
-    std::vector<std::string> names;
-    for (std::size_t c = 0; c < node.cells.size(); ++c)
-      if (node.cells[c].failed) names.push_back(fleet.cases[c].name);
-    parts.push_back(
-        fmt::format("{} case{} failed validation here and passed elsewhere: {}{}", node.failed,
-                    node.failed == 1 ? "" : "s", names.front(),
-                    names.size() > 1 ? fmt::format(" (and {} more)", names.size() - 1) : ""));
-  }
-  if (node.slower)
-    parts.push_back(fmt::format("{} of {} cases slower: {}", node.slower, tested,
-                                grouped(fleet, node, FleetVerdict::slower)));
-  if (node.faster)
-    parts.push_back(fmt::format("{} of {} cases faster: {}", node.faster, tested,
-                                grouped(fleet, node, FleetVerdict::faster)));
-  if (node.ceilings_out.size() <= 2) {
-    for (std::size_t c : node.ceilings_out)
-      parts.push_back(fmt::format("{} {} against the fleet's median", fleet.ceilings[c].name,
-                                  change_text(node.ceilings[c])));
-  } else {  // many (a slow memory moves every level's ceilings): how many, how far, the first
-    double lo = 0, hi = 0;
-    for (std::size_t c : node.ceilings_out) {
-      lo = lo == 0 ? node.ceilings[c] : std::min(lo, node.ceilings[c]);
-      hi = std::max(hi, node.ceilings[c]);
-    }
-    parts.push_back(fmt::format(
-        "{} ceilings out, {} against the fleet's median ({}, {}, …)", node.ceilings_out.size(),
-        change_text(lo) == change_text(hi) ? change_text(lo)
-                                           : change_text(lo) + " … " + change_text(hi),
-        fleet.ceilings[node.ceilings_out[0]].name, fleet.ceilings[node.ceilings_out[1]].name));
-  }
-  if (parts.empty())
-    parts.push_back(fmt::format("in family: {} of {} cases the same, {} inconclusive", node.same,
-                                tested, node.inconclusive));
-  else if (node.slower + node.faster < tested)
-    parts.push_back(fmt::format("{} the same, {} inconclusive", node.same, node.inconclusive));
-  for (const auto& p : parts) node.summary += (node.summary.empty() ? "" : "; ") + p;
 }
 
 }  // namespace
@@ -283,7 +159,7 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
     tested[i]->verdict = judge_cell(*tested[i], settings);
   }
   fleet.tested = static_cast<int>(tested.size());
-  compare_ceilings(members, fleet);
+  detail::compare_ceilings(members, fleet);
 
   for (auto& node : fleet.nodes) {
     for (const auto& cell : node.cells) {
@@ -298,7 +174,7 @@ Fleet analyse_fleet(const std::vector<FleetMember>& members, const FleetSettings
     node.out_of_family =
         node.failed > 0 || node.slower + node.faster > 0 || !node.ceilings_out.empty();
     fleet.out_of_family += node.out_of_family;
-    summarise(fleet, node);
+    detail::summarise(fleet, node);
   }
   std::stable_sort(fleet.nodes.begin(), fleet.nodes.end(), [](const auto& a, const auto& b) {
     if (a.out_of_family != b.out_of_family) return a.out_of_family;

@@ -1,4 +1,5 @@
 #pragma once
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -17,5 +18,33 @@ SceneAxis axis(double lo, double hi, double from_px, double to_px, double shown_
 
 // A zoom window kept inside double's normal range and at least a tenth of a decade wide.
 std::pair<double, double> window_range(double lo, double hi);
+
+// Pixels of the plot for log10 coordinates on the scene's axes.
+class Mapper {
+ public:
+  Mapper(const SceneCanvas& c, const SceneAxis& x, const SceneAxis& y)
+      : c_(c),
+        x0_(std::log10(x.lo)),
+        x1_(std::log10(x.hi)),
+        y0_(std::log10(y.lo)),
+        y1_(std::log10(y.hi)) {}
+  // Pixels of log10 coordinates.
+  double px(double lx) const {
+    return c_.plot_left() + (lx - x0_) / (x1_ - x0_) * (c_.plot_right() - c_.plot_left());
+  }
+  double py(double ly) const {
+    return c_.plot_bottom() - (ly - y0_) / (y1_ - y0_) * (c_.plot_bottom() - c_.plot_top());
+  }
+  bool in_x(double lx) const { return lx >= x0_ - 1e-9 && lx <= x1_ + 1e-9; }
+  bool in_y(double ly) const { return ly >= y0_ - 1e-9 && ly <= y1_ + 1e-9; }
+  double x0() const { return x0_; }
+  double x1() const { return x1_; }
+  double y0() const { return y0_; }
+  double y1() const { return y1_; }
+
+ private:
+  const SceneCanvas& c_;
+  double x0_, x1_, y0_, y1_;
+};
 
 }  // namespace ridgeline::detail

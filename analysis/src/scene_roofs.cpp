@@ -13,6 +13,11 @@ namespace ridgeline::detail {
 
 namespace {
 
+// A number as a label shows it: fixed below a million, else with an exponent.
+std::string fixed(double v, int decimals) {
+  return std::fabs(v) < 1e6 ? fmt::format("{:.{}f}", v, decimals) : fmt::format("{:.4g}", v);
+}
+
 constexpr std::size_t kMaxGroups = 4;  // thread counts (and the GPU) with roofs drawn
 constexpr std::size_t kMaxPeaks = 6;   // compute roofs per group
 constexpr std::size_t kMaxLevels = 8;  // memory roofs per group
@@ -106,6 +111,87 @@ std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
     out.push_back(std::move(g));
   }
   return out;
+}
+
+void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& groups,
+               const Machines& machines, std::size_t k, const Mapper& m,
+               std::vector<scene::LabelRequest>& compute_labels,
+               std::vector<scene::LabelRequest>& memory_labels) {
+  for (const auto& g : groups) {
+    const std::string name = machines.who(k, g.device, g.threads);
+    const bool dashed = g.threads > 1 || g.device == Device::gpu;
+    const double top = g.peaks.empty() ? std::numeric_limits<double>::infinity()
+                                       : std::log10(g.peaks.front().per_second);
+    for (const auto& [level, bw] : g.memory) {
+      const double lbw = std::log10(bw.bytes_per_s);
+      // log rate = lbw + log intensity, from the left edge up to the highest peak.
+      const double lx0 = std::max(m.x0(), m.y0() - lbw);
+      const double lx1 = std::min({m.x1(), m.y1() - lbw, top - lbw});
+      const std::string what =
+          fmt::format("{} {}: {} GB/s", level, name, fixed(bw.bytes_per_s / 1e9, 1));
+      if (!(lx1 - lx0 > 1e-6)) {
+        omit("memory roof " + what, "outside the plotted range");
+        continue;
+      }
+      scene.lines.push_back({SceneLine::Kind::memory, level, g.device, g.threads, bw.bytes_per_s,
+                             bw.kernel, dashed, m.px(lx0), m.py(lbw + lx0), m.px(lx1),
+                             m.py(lbw + lx1), k});
+      memory_labels.push_back({what, scene.lines.size() - 1});
+    }
+    for (const auto& peak : g.peaks) {
+      const double lp = std::log10(peak.per_second);
+      double start = m.x1();
+      for (const auto& [level, bw] : g.memory) {
+        const double lr = lp - std::log10(bw.bytes_per_s);
+        start = std::min(start, lr);
+        if (m.in_x(lr) && m.in_y(lp))
+          scene.ridges.push_back(
+              {m.px(lr), m.py(lp), std::pow(10.0, lr), peak.dtype, level, g.device, g.threads});
+      }
+      if (g.memory.empty()) start = m.x0();
+      start = std::max(start, m.x0());
+      const std::string what = fmt::format("{} {} peak: {} GFLOP/s ({})", peak.dtype, name,
+                                           fixed(peak.per_second / 1e9, 2), peak.name);
+      if (!m.in_y(lp) || !(m.x1() - start > 1e-6)) {
+        omit("compute roof " + what, "outside the plotted range");
+        continue;
+      }
+      scene.lines.push_back({SceneLine::Kind::compute, peak.dtype, g.device, g.threads,
+                             peak.per_second, peak.name, dashed, m.px(start), m.py(lp),
+                             m.px(m.x1()), m.py(lp), k});
+      compute_labels.push_back({what, scene.lines.size() - 1});
+    }
+    // The power caps: from where the highest memory roof meets them, no ridge of their own.
+    for (const auto& cap : g.caps) {
+      const double lp = std::log10(cap.flop_rate);
+      double start = g.memory.empty() ? m.x0() : m.x1();
+      for (const auto& [level, bw] : g.memory)
+        start = std::min(start, lp - std::log10(bw.bytes_per_s));
+      start = std::max(start, m.x0());
+      const std::string what =
+          fmt::format("{} {} at the power cap ({} inputs): {} GFLOP/s", cap.dtype, name,
+                      cap.pattern, fixed(cap.flop_rate / 1e9, 2));
+      if (!m.in_y(lp) || !(m.x1() - start > 1e-6)) {
+        omit("compute roof " + what, "outside the plotted range");
+        continue;
+      }
+      SceneLine line{SceneLine::Kind::compute,
+                     cap.dtype,
+                     g.device,
+                     g.threads,
+                     cap.flop_rate,
+                     cap.pattern,
+                     true,
+                     m.px(start),
+                     m.py(lp),
+                     m.px(m.x1()),
+                     m.py(lp),
+                     k};
+      line.power_cap = true;
+      scene.lines.push_back(line);
+      compute_labels.push_back({what, scene.lines.size() - 1});
+    }
+  }
 }
 
 }  // namespace ridgeline::detail

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "ridgeline/analysis/roofline_scene.hpp"
+#include "scene_axes.hpp"
+#include "scene_labels.hpp"
 
 namespace ridgeline::detail {
 
@@ -59,5 +61,11 @@ struct Machines {
 // f32/f64 peak).
 std::vector<Group> roof_groups(const std::vector<RooflinePlacement>& placements,
                                const Machines& machines, std::size_t k, Omissions& omit);
+
+// Roof lines (clipped to the plot), ridge points and the labels' texts of machine `k`.
+void add_roofs(RooflineScene& scene, Omissions& omit, const std::vector<Group>& groups,
+               const Machines& machines, std::size_t k, const Mapper& m,
+               std::vector<scene::LabelRequest>& compute_labels,
+               std::vector<scene::LabelRequest>& memory_labels);
 
 }  // namespace ridgeline::detail

@@ -1,5 +1,5 @@
 // cuDNN's graph API as the layernorm, rmsnorm and attention vendor
-// (kernels/src/cuda/gpu_cudnn_norm.cpp, gpu_cudnn_attention.cpp): the tensors and the
+// (kernels/src/cuda/rowwise/gpu_cudnn_norm.cpp, gpu_cudnn_attention.cpp): the tensors and the
 // operations finalise in cuDNN itself without a GPU, so a wrong attribute shows here, not
 // first on a lent GPU machine. Planning and running need a
 // device (the gpu-labelled tests run them against the reference).
@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda/attention/cudnn_sdpa_graph.hpp"
 #include "cuda/cudnn_library.hpp"
-#include "cuda/cudnn_norm_graph.hpp"
-#include "cuda/cudnn_sdpa_graph.hpp"
+#include "cuda/rowwise/cudnn_norm_graph.hpp"
 #include "ridgeline/kernels/catalog.hpp"
 
 namespace ridgeline {

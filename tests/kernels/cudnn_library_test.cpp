@@ -1,5 +1,5 @@
 // cuDNN is loaded on first use, not linked (kernels/src/cuda/cudnn_library.hpp), and serves as
-// the GPU's vendor for softmax (kernels/src/cuda/gpu_cudnn.cpp). Built with CUDA only; runs
+// the GPU's vendor for softmax (kernels/src/cuda/rowwise/gpu_cudnn.cpp). Built with CUDA only; runs
 // on machines with or without a GPU or cuDNN.
 #include "cuda/cudnn_library.hpp"
 

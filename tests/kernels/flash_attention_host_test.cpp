@@ -1,11 +1,12 @@
-// The flash attention kernel's launch choices, on the host (kernels/src/cuda/flash_attention.cu):
-// the head dims it is built for, and the warps per block at each (8 up to head_dim 64, 4 at
-// 128, as measured on the H100; RIDGELINE_FLASH_WARPS overrides for tuning experiments).
+// The flash attention kernel's launch choices, on the host
+// (kernels/src/cuda/attention/flash_attention.cu): the head dims it is built for, and the warps per
+// block at each (8 up to head_dim 64, 4 at 128, as measured on the H100; RIDGELINE_FLASH_WARPS
+// overrides for tuning experiments).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "cuda/attention_launchers.hpp"
+#include "cuda/attention/attention_launchers.hpp"
 
 namespace ridgeline {
 

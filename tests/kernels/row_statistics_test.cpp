@@ -1,7 +1,7 @@
 // The GPU's row statistics combined as a block combines them (kernels/src/cuda/
 // row_statistics.hpp): any split of a row into parts, empty ones included, in the order of
 // a warp's butterfly, gives the statistics of the whole row.
-#include "cuda/row_statistics.hpp"
+#include "cuda/rowwise/row_statistics.hpp"
 
 #include <gtest/gtest.h>
 

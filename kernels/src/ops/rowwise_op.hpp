@@ -10,7 +10,7 @@ enum class RowwiseOp { softmax, layernorm, rmsnorm, eltwise_chain };
 
 struct RowwiseOpName {
   RowwiseOp op;
-  std::string_view name;  // the registry's (core/src/ops/)
+  std::string_view name;  // the registry's (core/src/op_definitions/)
 };
 
 inline constexpr RowwiseOpName kRowwiseOps[] = {{RowwiseOp::softmax, "softmax"},
@@ -18,7 +18,7 @@ inline constexpr RowwiseOpName kRowwiseOps[] = {{RowwiseOp::softmax, "softmax"},
                                                 {RowwiseOp::rmsnorm, "rmsnorm"},
                                                 {RowwiseOp::eltwise_chain, "eltwise_chain"}};
 
-// Operands beyond x and y (the ops' definitions in core/src/ops/ name the same).
+// Operands beyond x and y (the ops' definitions in core/src/op_definitions/ name the same).
 constexpr bool has_gamma(RowwiseOp op) {
   return op == RowwiseOp::layernorm || op == RowwiseOp::rmsnorm;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The collective ops' kernels (core/src/ops/allreduce.cpp, tp_gemm.cpp): MPI between the
+// The collective ops' kernels (core/src/op_definitions/allreduce.cpp, tp_gemm.cpp): MPI between the
 // job's ranks. Every rank runs each case at the same time, in its own process, with a count
 // of calls the ranks agree on (KernelInfo::ranks, Kernel::fixed_iterations); each notes the
 // scope it ran in ("intra-node" when every rank is on one host, else "inter-node"), which

@@ -98,7 +98,7 @@ struct OpDefinition {
   OpReference reference;
 };
 
-// Every registered op, in a fixed order (core/src/ops/registry.cpp), then any added by
+// Every registered op, in a fixed order (core/src/op_definitions/registry.cpp), then any added by
 // register_op. A deque: references to an op stay valid when one is added.
 const std::deque<OpDefinition>& op_registry();
 // Adds an op after the shipped ones: a test's own op (tests/runner/worked_example_test.cpp),

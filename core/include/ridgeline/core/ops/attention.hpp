@@ -1,5 +1,5 @@
 #pragma once
-// The attention op's own view of its params (core/src/ops/attention.cpp), for its kernels and
+// The attention op's own view of its params (core/src/op_definitions/attention.cpp), for its kernels and
 // reference: Q, K, V and O are [batch, heads, seq, head_dim], contiguous.
 #include <cstdint>
 

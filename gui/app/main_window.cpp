@@ -4,25 +4,17 @@
 #include <QActionGroup>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <set>
@@ -106,30 +98,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   layout->addWidget(sides_, 1);
   setCentralWidget(central);
 
-  QMenu* file = menuBar()->addMenu("&File");
-  QAction* open = file->addAction("&Open…", this, [this] {
-    open_or_warn(QFileDialog::getOpenFileNames(
-        this, "Open runs", {}, "Runs and Google Benchmark JSON (*.json *.jsonl);;All files (*)"));
-  });
-  open->setShortcut(QKeySequence::Open);
-  file->addAction("Use &ceilings from…", this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Machine model", {},
-                                                      "Machine models (*.json);;All files (*)");
-    if (path.isEmpty()) return;
-    if (const QString error = use_ceilings_from(path); !error.isEmpty())
-      QMessageBox::warning(this, "Ridgeline", error);
-  });
-  file->addAction("Open its &nodes apart", this, [this] {
-    if (open_nodes() == 0)
-      statusBar()->showMessage(
-          "the run shown has results of one host (or names none): nothing to open apart");
-  });
-  recent_ = file->addMenu("Open &recent");
-  fill_recent_menu();
-  add_export_actions(file);
-  QAction* quit = file->addAction("&Quit", this, &QWidget::close);
-  quit->setShortcut(QKeySequence::Quit);
-
+  build_file_menu();
   build_view_menu();
   // The chart draws what the table shows.
   const auto filtered = [this] {
@@ -151,18 +120,7 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   connect(view_, &RooflineView::placementClicked, this, &MainWindow::select_placement);
   connect(view_, &RooflineView::placementsBanded, this, &MainWindow::select_placements);
 
-  watcher_ = new QFileSystemWatcher(this);
-  reload_timer_ = new QTimer(this);
-  reload_timer_->setSingleShot(true);
-  reload_timer_->setInterval(150);
-  connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
-    if (!changed_.contains(path)) changed_ << path;
-    reload_timer_->start();
-  });
-  connect(reload_timer_, &QTimer::timeout, this, [this] {
-    const QStringList paths = std::exchange(changed_, {});
-    for (const QString& path : paths) reload(path);
-  });
+  watch_files();
   setAcceptDrops(true);
 
   resize(1280, 860);

@@ -101,6 +101,8 @@ class MainWindow : public QMainWindow {
   void select_placements(const std::set<std::size_t>& placements);
   void remember_recent(const QString& path);
   void open_or_warn(const QStringList& paths);  // open_files, the errors in a message box
+  void build_file_menu();                       // main_window_files.cpp
+  void watch_files();
   void build_view_menu();
   void fill_roofs_menu();
   void fill_overlay_menu();

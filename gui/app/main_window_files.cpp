@@ -1,23 +1,70 @@
-// The window's files (File → Open, its nodes, Use ceilings from…, the recent files, a
-// dropped file) and their reading again when they change on disk.
+// The window's files: the File menu (Open, its nodes, Use ceilings from…, the recent files), a
+// dropped file, and their reading again when they change on disk.
 #include <QAction>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <algorithm>
+#include <utility>
 
 #include "main_window.hpp"
 #include "ridgeline/core/machine_model.hpp"
 #include "ridgeline/gui/shown_text.hpp"
 
 namespace ridgeline::gui {
+
+// File: Open…, Use ceilings from…, Open its nodes apart, Open recent, the exports, Quit.
+void MainWindow::build_file_menu() {
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open = file->addAction("&Open…", this, [this] {
+    open_or_warn(QFileDialog::getOpenFileNames(
+        this, "Open runs", {}, "Runs and Google Benchmark JSON (*.json *.jsonl);;All files (*)"));
+  });
+  open->setShortcut(QKeySequence::Open);
+  file->addAction("Use &ceilings from…", this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Machine model", {},
+                                                      "Machine models (*.json);;All files (*)");
+    if (path.isEmpty()) return;
+    if (const QString error = use_ceilings_from(path); !error.isEmpty())
+      QMessageBox::warning(this, "Ridgeline", error);
+  });
+  file->addAction("Open its &nodes apart", this, [this] {
+    if (open_nodes() == 0)
+      statusBar()->showMessage(
+          "the run shown has results of one host (or names none): nothing to open apart");
+  });
+  recent_ = file->addMenu("Open &recent");
+  fill_recent_menu();
+  add_export_actions(file);
+  QAction* quit = file->addAction("&Quit", this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+}
+
+// A file shown is read again when it changes: a burst of writes once, when it settles.
+void MainWindow::watch_files() {
+  watcher_ = new QFileSystemWatcher(this);
+  reload_timer_ = new QTimer(this);
+  reload_timer_->setSingleShot(true);
+  reload_timer_->setInterval(150);
+  connect(watcher_, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+    if (!changed_.contains(path)) changed_ << path;
+    reload_timer_->start();
+  });
+  connect(reload_timer_, &QTimer::timeout, this, [this] {
+    const QStringList paths = std::exchange(changed_, {});
+    for (const QString& path : paths) reload(path);
+  });
+}
 
 QStringList MainWindow::open_files(const QStringList& paths) {
   QStringList errors;

@@ -14,6 +14,7 @@
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/runner/runner.hpp"
+#include "sanitizers.hpp"
 
 namespace ridgeline {
 
@@ -92,8 +93,14 @@ TEST(WorkedExampleCollector, CountsThePagesTouchedBetweenStartAndStop) {
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].source, MetricSource::counted);
   // Each page faulted once; the few more are the test's own (its stack, gtest's buffers).
+  // Under ASan each eighth page's write also faults in a page of its shadow memory.
+#ifdef RIDGELINE_UNDER_ASAN
+  constexpr double kMore = 1.125 + 0.05;
+#else
+  constexpr double kMore = 1.05;
+#endif
   EXPECT_GE(m[0].value, kPages);
-  EXPECT_LE(m[0].value, kPages * 1.05);
+  EXPECT_LE(m[0].value, kPages * kMore);
 }
 
 TEST(WorkedExampleCollector, IsOptInAndItsNameIsTakenOnce) {

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "ridgeline/runner/blas_probe.hpp"
 #include "commands.hpp"
 #include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/core/op.hpp"
@@ -15,6 +14,7 @@
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/reports/columns.hpp"
+#include "ridgeline/runner/blas_probe.hpp"
 #include "ridgeline/runner/suites.hpp"
 
 namespace ridgeline::cli {

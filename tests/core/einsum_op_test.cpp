@@ -1,5 +1,5 @@
-// The einsum op (core/src/op_definitions/einsum.cpp): the equation and the extents a user writes, each
-// bad one refused in one line naming the problem, and the work model of a contraction.
+// The einsum op (core/src/op_definitions/einsum.cpp): the equation and the extents a user writes,
+// each bad one refused in one line naming the problem, and the work model of a contraction.
 #include <gtest/gtest.h>
 
 #include "ridgeline/core/error.hpp"

@@ -1,4 +1,5 @@
-// The CPU kernels of gemm_bias_act, C = act(A * B + bias) (core/src/op_definitions/gemm_bias_act.cpp):
+// The CPU kernels of gemm_bias_act, C = act(A * B + bias)
+// (core/src/op_definitions/gemm_bias_act.cpp):
 //   cpu.fused    the packed GEMM (packed_gemm.hpp) with an epilogue: the tiles of the last kc
 //                block get the bias and the activation in registers, in the micro-kernel's
 //                store; C is written once with its final values.

@@ -95,7 +95,8 @@ class EinsumTtgt final : public Kernel {
         continue;
       }
       const double elements = static_cast<double>(s.elements(indices.at(step.note)));
-      out.push_back({step.pass, WorkModel{0, {{MemoryLevel::main, 2.0 * elements * e}}, {}}});  // read, write
+      out.push_back(
+          {step.pass, WorkModel{0, {{MemoryLevel::main, 2.0 * elements * e}}, {}}});  // read, write
     }
     return out;
   }

@@ -1,6 +1,6 @@
 #pragma once
-// The activations of gemm_bias_act (core/src/op_definitions/gemm_bias_act.cpp), as every kernel of the
-// op names them: the packed GEMM's epilogue, the unfused passes, oneDNN's post-op.
+// The activations of gemm_bias_act (core/src/op_definitions/gemm_bias_act.cpp), as every kernel of
+// the op names them: the packed GEMM's epilogue, the unfused passes, oneDNN's post-op.
 #include <string>
 
 #include "ridgeline/core/problem.hpp"

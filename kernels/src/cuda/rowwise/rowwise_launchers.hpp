@@ -2,8 +2,8 @@
 // Launchers of the memory-bound ops' CUDA kernels (rowwise_fused.cu, rowwise_unfused.cu): softmax,
 // layernorm and rmsnorm one block per row, the eltwise chain over n elements; f32 or bf16 storage
 // (dtype), f32 arithmetic. Fused: one kernel, x read, y written once. Unfused: one kernel per step
-// of the op's unfused passes (core/src/op_definitions), each reading and writing device memory, as an eager
-// framework runs them. Each launch is checked. Included by .cu files: C++17.
+// of the op's unfused passes (core/src/op_definitions), each reading and writing device memory, as
+// an eager framework runs them. Each launch is checked. Included by .cu files: C++17.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -35,7 +35,8 @@ void launch_layernorm_fused(const DeviceRows& r, float eps, cudaStream_t s);
 void launch_rmsnorm_fused(const DeviceRows& r, float eps, cudaStream_t s);
 void launch_eltwise_chain_fused(const DeviceRows& r, int length, cudaStream_t s);  // rows = 1
 
-// The passes of core/src/op_definitions/softmax.cpp, norms.cpp and eltwise_chain.cpp, in their order.
+// The passes of core/src/op_definitions/softmax.cpp, norms.cpp and eltwise_chain.cpp, in their
+// order.
 void launch_softmax_unfused(const DeviceRows& r, const DeviceScratch& t, cudaStream_t s);
 void launch_layernorm_unfused(const DeviceRows& r, const DeviceScratch& t, float eps,
                               cudaStream_t s);

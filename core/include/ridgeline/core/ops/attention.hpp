@@ -1,6 +1,6 @@
 #pragma once
-// The attention op's own view of its params (core/src/op_definitions/attention.cpp), for its kernels and
-// reference: Q, K, V and O are [batch, heads, seq, head_dim], contiguous.
+// The attention op's own view of its params (core/src/op_definitions/attention.cpp), for its
+// kernels and reference: Q, K, V and O are [batch, heads, seq, head_dim], contiguous.
 #include <cstdint>
 
 #include "ridgeline/core/problem.hpp"

@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "byte_text.hpp"
 #include "fusion_cases.hpp"
 #include "fusion_energy.hpp"
 #include "ridgeline/analysis/fusion.hpp"
@@ -120,9 +121,9 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
       p.bytes_source == MetricSource::analytic && it != p.bytes.end() && s.analytic.value > 0 &&
       std::fabs(it->second / s.analytic.value - 1) > 0.01)
     notes.push_back(fmt::format(
-        "the {} case recorded {:.4g} B per call, the op's {} model {:.4g} B: its point and % of "
-        "the roof are of the recorded bytes",
-        which, it->second, which, s.analytic.value));
+        "{} case placed at its recorded {} a call, not the op's {} model's {}{}", which,
+        human_bytes(it->second), which, human_bytes(s.analytic.value),
+        e.role.fused ? "" : " (written before unfused kernels recorded their passes' bytes)"));
   if (p.attainable > 0 && p.bound.is_memory()) {
     s.memory_roof = p.efficiency;
     s.roof_level = p.bound.level.name;

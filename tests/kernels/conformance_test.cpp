@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "../support/probed_blas.hpp"
@@ -133,6 +134,33 @@ TEST_P(Conformance, ComputesTheOpsReferenceOrSaysWhyNot) {
   kernel->run();
   kernel->finish();
   EXPECT_TRUE(outputs_of(ops) == first) << "a second run() changed the outputs";
+}
+
+// One byte count per pass (#66): a kernel that runs a chain pass by pass (an unfused kernel,
+// a lowering with steps) records as its work exactly what its passes move, level by level,
+// so its point and the pass table read the same traffic; an unfused kernel's is the op's
+// unfused model. Analytic, so it holds whether or not this machine can run the kernel.
+TEST_P(Conformance, RecordsTheBytesItsPassesMove) {
+  const ConformanceCase& c = GetParam();
+  const Problem p = problem_of(c);
+  auto kernel = create_kernel(c);
+  ASSERT_TRUE(kernel);
+  const bool unfused = kernel->info().role == KernelRole::unfused;
+  const std::vector<PassWork> passes = kernel->passes(p);
+  const bool steps = kernel->info().lowering == LoweringKind::ttgt && !passes.empty();
+  if (!unfused && !steps) GTEST_SKIP() << "laps no passes: its work is the op's or its lowering's";
+  ASSERT_FALSE(passes.empty()) << "an unfused kernel with no passes";
+  std::map<MemoryLevel, double> summed;
+  for (const auto& pass : passes)
+    for (const auto& [level, bytes] : pass.work.bytes) summed[level] += bytes;
+  const WorkModel recorded = kernel->work(p);
+  EXPECT_EQ(recorded.bytes.size(), summed.size());
+  for (const auto& [level, bytes] : summed)
+    EXPECT_DOUBLE_EQ(recorded.bytes_at(level), bytes) << to_string(level);
+  if (unfused) {
+    EXPECT_EQ(recorded.bytes, op_unfused_work(p).bytes);
+    EXPECT_DOUBLE_EQ(recorded.flops, op_work(p).flops);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, Conformance, ::testing::ValuesIn(conformance_cases()),

@@ -44,10 +44,6 @@ class GpuOpKernel : public Kernel {
   explicit GpuOpKernel(KernelInfo info);
   const KernelInfo& info() const override { return info_; }
   Support supports(const Problem& problem, int threads) const override;
-  // An unfused chain moves its passes' bytes: its roofline point sits at that traffic.
-  WorkModel work(const Problem& problem) const override {
-    return info_.role == KernelRole::unfused ? op_unfused_work(problem) : op_work(problem);
-  }
   void prepare(const Problem& problem, Operands& operands, int threads) override;
   void run() override;
   void finish() override;

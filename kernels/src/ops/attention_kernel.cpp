@@ -164,9 +164,6 @@ class UnfusedAttention : public Kernel {
           static_cast<double>(available) / (1 << 30)));
     return Support::yes();
   }
-  // The chain moves the unfused bytes (S and P through memory): its roofline point sits at
-  // that traffic's intensity.
-  WorkModel work(const Problem& problem) const override { return op_unfused_work(problem); }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
     bf16_ = problem.dtype == DType::bf16;
     if (bf16_)

@@ -52,11 +52,6 @@ class RowwiseKernel : public Kernel {
         return Support::no(std::move(why));
     return Support::yes();
   }
-  // The unfused passes move the unfused bytes: its roofline point sits at that traffic's
-  // intensity, left of the fused one, and its % of the memory roof is of what it moves.
-  WorkModel work(const Problem& problem) const override {
-    return fused_ ? op_work(problem) : op_unfused_work(problem);
-  }
   // Everything run() needs is resolved here: run() is the timed call, so it holds no
   // string compares or params lookups.
   void prepare(const Problem& problem, Operands& operands, int threads) override {

@@ -89,7 +89,6 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
     return scene.lines[a.line].value > scene.lines[b.line].value;
   });
   compute_labels.insert(compute_labels.end(), memory_labels.begin(), memory_labels.end());
-  scene::place_labels(scene, compute_labels);
 
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const auto& p = placements[i];
@@ -107,6 +106,8 @@ RooflineScene placed_scene(const std::vector<RooflinePlacement>& placements,
            true);
     }
   }
+  // After the points: a label never covers one.
+  scene::place_labels(scene, compute_labels);
   return scene;
 }
 

@@ -43,7 +43,12 @@ void place_labels(RooflineScene& scene, const std::vector<LabelRequest>& request
   const double font = cv.label_px;
   std::vector<Quad> lines;
   for (const auto& l : scene.lines) lines.push_back(segment_box({l.x0, l.y0}, {l.x1, l.y1}, 1));
+  // Every point's marker is taken before the first label is placed.
   std::vector<Quad> placed;
+  const double r = cv.marker_px;
+  for (const auto& p : scene.points)
+    placed.push_back(
+        {{{{p.x - r, p.y - r}, {p.x + r, p.y - r}, {p.x + r, p.y + r}, {p.x - r, p.y + r}}}});
   for (const auto& req : requests) {
     if (req.line >= scene.lines.size()) continue;
     const SceneLine& line = scene.lines[req.line];

@@ -1,8 +1,8 @@
 #pragma once
 // Places the roof labels of a scene so that no two overlap: each label tries places
 // along its own roof (above it, then below it) and takes the first that is inside the
-// plot, clear of every label placed before it and crossing the fewest roof lines; a label
-// with no such place goes to the scene's key.
+// plot, clear of every point's marker and every label placed before it and crossing the
+// fewest roof lines; a label with no such place goes to the scene's key.
 #include <string>
 #include <vector>
 

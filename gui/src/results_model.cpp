@@ -110,7 +110,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
   const std::size_t k = run_of(row);
   const RooflinePlacement& p = runs_[k]->input.placements[row - first_[k]];
   const std::optional<ResultColumn> column = result_column_at(index.column());
-  const TableCell c = column ? result_cell(p, *column) : TableCell{names_[k], NAN, false, {}, {}};
+  const TableCell c =
+      column ? result_cell(p, *column) : TableCell{names_[k], NAN, false, {}, {}, {}};
   switch (role) {
     case Qt::DisplayRole:
       return shown_cell(c);

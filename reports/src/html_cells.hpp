@@ -19,20 +19,29 @@ inline std::string num(double value, const std::string& shown) {
 }
 
 // A table cell: a number right-aligned and sorted by its value, red when it is an alarm; a
-// cell of several lines one per line; a cell with a colour of its own in it, in bold.
-inline std::string table_cell(const TableCell& c) {
-  if (!c.colour.empty())
-    return fmt::format(R"(<td class="marked" style="color:{}">{}</td>)", escape_html(c.colour),
-                       escape_html(c.text));
-  if (!c.lines.empty()) {
-    std::string s = "<td class=\"notes\">";
+// cell of several lines one per line; a cell with a colour of its own in it, in bold; its
+// tooltip as the title. `extra` are more classes for it ("folded g-time").
+inline std::string table_cell(const TableCell& c, const std::string& extra = "") {
+  std::string cls, attrs, body;
+  if (!c.colour.empty()) {
+    cls = "marked";
+    attrs = fmt::format(R"( style="color:{}")", escape_html(c.colour));
+    body = escape_html(c.text);
+  } else if (!c.lines.empty()) {
+    cls = "notes";
     for (std::size_t i = 0; i < c.lines.size(); ++i)
-      s += (i > 0 ? "<br>" : "") + escape_html(c.lines[i]);
-    return s + "</td>";
+      body += (i > 0 ? "<br>" : "") + escape_html(c.lines[i]);
+  } else if (!std::isnan(c.value)) {
+    cls = c.alarm ? "n above" : "n";
+    attrs = fmt::format(R"( data-v="{}")", c.value);
+    body = escape_html(c.text);
+  } else {
+    body = escape_html(c.text);
   }
-  if (std::isnan(c.value)) return cell(c.text);
-  return fmt::format(R"(<td class="n{}" data-v="{}">{}</td>)", c.alarm ? " above" : "", c.value,
-                     escape_html(c.text));
+  if (!extra.empty()) cls += (cls.empty() ? "" : " ") + extra;
+  if (!c.tooltip.empty()) attrs += " title=\"" + escape_html(c.tooltip) + "\"";
+  return "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"") + attrs + ">" + body +
+         "</td>";
 }
 
 // A report table (tables.hpp) as HTML, opened by `open` ("<table class=\"sortable\">").

@@ -16,7 +16,10 @@ h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bot
 table{border-collapse:collapse;font-size:13px;margin-top:8px}
 th,td{border:1px solid #dee2e6;padding:3px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-#results td:first-child{word-break:break-all;min-width:260px}
+table.results td:first-child{overflow-wrap:anywhere;max-width:460px}
+table.results .folded{display:none}
+table.results.show-identity .g-identity,table.results.show-time .g-time,
+table.results.show-rate .g-rate,table.results.show-provenance .g-provenance{display:table-cell}
 table.sortable th{cursor:pointer;background:#f1f3f5}
 th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" \25BC"}
 .legend span{display:inline-block;margin-right:14px;font-size:13px}
@@ -24,6 +27,12 @@ th[data-order=asc]::after{content:" \25B2"}th[data-order=desc]::after{content:" 
 .above{color:#e03131;font-weight:600}.bad{color:#e03131}
 td.notes{min-width:320px;font-size:12px;color:#495057}
 td.marked{font-weight:600;white-space:nowrap}
+#overview h2{margin-top:12px}
+.ov{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:4px 20px}
+.ov-box{min-width:0}.ov-box h3{font-size:14px;margin:6px 0 2px}
+.ov-box table{font-size:12px;margin-top:2px;width:100%}.ov-box th,.ov-box td{padding:1px 5px}
+.ov-box td.n{white-space:nowrap}.ov-box ul{margin:2px 0;padding-left:18px;font-size:12.5px}
+#ov-attention{grid-column:1/3}
 )";
 
 // Click a header to sort by that column (numbers by data-v when present).
@@ -44,6 +53,14 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
         return asc ? c : -c;
       });
       rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+// A results column group's checkbox shows its folded columns in every results table.
+document.querySelectorAll('.column-switches input').forEach(function (box) {
+  box.addEventListener('change', function () {
+    document.querySelectorAll('table.results').forEach(function (t) {
+      t.classList.toggle('show-' + box.getAttribute('data-group'), box.checked);
     });
   });
 });

@@ -16,6 +16,9 @@ extern const char* const kSortScript;
 // Under a roofline plot: its caption, the roof labels that found no room on it, and every
 // result or roof left off with the reason.
 std::string plot_notes(const RooflineScene& scene);
+// The Results section: a table per op (results_by_op), folded columns behind a checkbox per
+// group; then the cases not placeable.
+std::string results_html(const std::vector<RooflinePlacement>& placements);
 // The key under a roofline: a swatch per backend of the placed points, the marker shapes and
 // the roofs' colours, then `extra` (HTML spans).
 std::string roofline_legend(const std::vector<RooflinePlacement>& placements,

@@ -10,6 +10,7 @@
 #include "ridgeline/analysis/roofline_scene.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/overview.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "ridgeline/reports/results_table.hpp"
 #include "roofline_svg.hpp"
@@ -63,14 +64,6 @@ std::string machine_section(const ReportInput& in) {
                      fixed(o.seconds * 1e9, 2), to_string(o.source), o.method.empty() ? "" : ", ",
                      escape_html(o.method));
   s += "<p class=\"meta\">bytes: " + escape_html(m.byte_convention) + "</p>";
-  return s;
-}
-
-std::string results_section(const ReportInput& in) {
-  std::string s = "<h2>Results</h2>" + html_table(results_table(in.placements),
-                                                  "<table class=\"sortable\" id=\"results\">");
-  if (const Table unplaced = unplaced_table(in.placements); !unplaced.rows.empty())
-    s += "<h2>Not placeable</h2>" + html_table(unplaced, "<table>");
   return s;
 }
 
@@ -132,11 +125,11 @@ std::string html_report(const ReportInput& in) {
   const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {},
                                              in.fusion.pairs, in.power_caps);
   const BackendColours colours = backend_colours(in.placements);
-  s += "<h2>Roofline</h2>" + picture_svg(scene, in, colours) +
+  s += overview_html(in) + "<h2>Roofline</h2>" + picture_svg(scene, in, colours) +
        roofline_legend(in.placements, colours,
                        in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
        plot_notes(scene);
-  s += results_section(in) + fusion_html(in, colours) + einsum_html(in, colours) +
+  s += results_html(in.placements) + fusion_html(in, colours) + einsum_html(in, colours) +
        ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!c.collectors.empty())
     s += "<h2>Collectors</h2>" + html_table(collectors_table(c), "<table>");

@@ -29,6 +29,8 @@ ReportInput make_report_input(Run run_doc, std::string run_origin,
   in.einsum = einsum_comparisons(in.run, in.placements, in.machine ? &*in.machine : nullptr);
   in.einsum_networks = einsum_network_comparisons(in.run, in.einsum);
   in.load_warning = machine_load_warning(in.run.context);
+  in.overview =
+      make_overview(in.placements, in.machine ? &*in.machine : nullptr, in.fusion, in.run.context);
   return in;
 }
 

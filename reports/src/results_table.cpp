@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "ridgeline/analysis/overview.hpp"
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "table_cells.hpp"
@@ -12,6 +15,7 @@ namespace {
 
 using namespace reports;
 using C = ResultColumn;
+using G = ColumnGroup;
 
 TableCell number_if(bool present, double v, std::string s) {
   return present ? number(v, std::move(s)) : text("");
@@ -31,37 +35,63 @@ std::string yes_no(bool b) {
 
 const std::vector<ResultColumnSpec>& result_columns() {
   static const std::vector<ResultColumnSpec> columns{
-      {C::case_name, "case", "the case's name: op, params, dtype, pattern, threads, backend"},
-      {C::op, "op", "the operation"},
-      {C::backend, "backend", "the kernel that ran it"},
-      {C::device, "device", "where it ran, and so whose ceilings place it"},
+      {C::case_name, "case", "the case's name: op, params, dtype, pattern, threads, backend",
+       G::identity, false},
+      {C::op, "op", "the operation", G::identity, true},
+      {C::backend, "backend", "the kernel that ran it", G::identity, true},
+      {C::device, "device", "where it ran, and so whose ceilings place it", G::identity, true},
       {C::unit, "unit",
        "the unit its arithmetic ran on (vector units, matrix engine, CUDA cores, tensor cores), "
-       "whose roof places it"},
-      {C::dtype, "dtype", "the element type"},
-      {C::threads, "threads", "threads it ran on (GPU: the device)"},
-      {C::gflops, "GFLOP/s", "FLOPs per call (counted or analytic) over the time per call"},
-      {C::time, "time per call", "the median repetition's time per call (timed)"},
-      {C::min, "min", "the fastest repetition's time per call"},
-      {C::max, "max", "the slowest repetition's time per call"},
-      {C::cv, "cv", "the repetitions' coefficient of variation, and whether the timing was noisy"},
-      {C::repetitions, "repetitions", "timed repetitions"},
-      {C::intensity, "intensity (FLOP/B)", "FLOPs over the bytes of the level it is placed at"},
-      {C::level, "level", "the memory level it is placed at"},
-      {C::attainable, "attainable GFLOP/s", "the roof at its intensity (the machine's ceilings)"},
-      {C::efficiency, "efficiency", "achieved over attainable"},
+       "whose roof places it",
+       G::identity, true},
+      {C::dtype, "dtype", "the element type", G::identity, true},
+      {C::threads, "threads", "threads it ran on (GPU: the device)", G::identity, true},
+      {C::gflops, "GFLOP/s", "FLOPs per call (counted or analytic) over the time per call", G::rate,
+       false},
+      {C::time, "time per call", "the median repetition's time per call (timed)", G::time, false},
+      {C::min, "min", "the fastest repetition's time per call", G::time, true},
+      {C::max, "max", "the slowest repetition's time per call", G::time, true},
+      {C::cv, "cv", "the repetitions' coefficient of variation, and whether the timing was noisy",
+       G::time, false},
+      {C::repetitions, "repetitions", "timed repetitions", G::time, true},
+      {C::intensity, "intensity (FLOP/B)", "FLOPs over the bytes of the level it is placed at",
+       G::roofline, false},
+      {C::level, "level", "the memory level it is placed at", G::roofline, false},
+      {C::attainable, "attainable GFLOP/s", "the roof at its intensity (the machine's ceilings)",
+       G::roofline, false},
+      {C::efficiency, "efficiency", "achieved over attainable", G::roofline, false},
       {C::faster_unit, "faster unit",
        "another unit of the machine with a higher roof for the dtype: its measured peak, and "
-       "how many times the point's own"},
+       "how many times the point's own",
+       G::rate, true},
       {C::energy, "GFLOP/J",
        "FLOPs per joule of the device's energy counter over the timed calls (NVML: the GPU; "
-       "RAPL: package 0), derived"},
-      {C::bound, "bound", "the roof that binds it: compute or a memory level"},
-      {C::sources, "sources (FLOPs, bytes)", "how the FLOPs and the bytes were known"},
-      {C::validation, "validation", "the result against the op's reference"},
-      {C::notes, "notes", "how it was placed: level, rate, dtype, threads, ceilings, origin"},
-      {C::guidance, "guidance", "where the point is and what would move it"}};
+       "RAPL: package 0), derived",
+       G::rate, true},
+      {C::bound, "bound", "the roof that binds it: compute or a memory level", G::roofline, false},
+      {C::sources, "sources (FLOPs, bytes)", "how the FLOPs and the bytes were known",
+       G::provenance, true},
+      {C::validation, "validation", "the result against the op's reference", G::provenance, true},
+      {C::notes, "notes", "how it was placed: level, rate, dtype, threads, ceilings, origin",
+       G::provenance, true},
+      {C::guidance, "guidance", "where the point is and what would move it", G::provenance, true}};
   return columns;
+}
+
+std::string_view to_string(ColumnGroup group) {
+  switch (group) {
+    case ColumnGroup::identity:
+      return "identity";
+    case ColumnGroup::time:
+      return "time";
+    case ColumnGroup::rate:
+      return "rate";
+    case ColumnGroup::roofline:
+      return "roofline";
+    case ColumnGroup::provenance:
+      return "provenance";
+  }
+  return "";
 }
 
 const ResultColumnSpec& result_column(ResultColumn column) {
@@ -144,6 +174,47 @@ Table results_table(const std::vector<RooflinePlacement>& placements) {
     if (!p.placeable) continue;
     auto& row = t.rows.emplace_back();
     for (const auto& c : result_columns()) row.push_back(result_cell(p, c.column));
+  }
+  return t;
+}
+
+std::vector<OpResults> results_by_op(const std::vector<RooflinePlacement>& placements) {
+  std::vector<OpResults> out;
+  std::vector<std::vector<std::string>> names;  // per op, its rows' full names
+  for (const auto& p : placements) {
+    if (!p.placeable) continue;
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const OpResults& o) { return o.op == p.op; });
+    if (it == out.end()) {
+      it = out.insert(out.end(), {p.op, {}});
+      for (const auto& c : result_columns()) it->table.headers.emplace_back(c.header);
+      names.emplace_back();
+    }
+    auto& row = it->table.rows.emplace_back();
+    for (const auto& c : result_columns()) row.push_back(result_cell(p, c.column));
+    names[static_cast<std::size_t>(it - out.begin())].push_back(row.front().text);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::vector<std::string> compact = compact_case_names(names[i]);
+    for (std::size_t r = 0; r < compact.size(); ++r) {
+      TableCell& name = out[i].table.rows[r].front();
+      name.tooltip = name.text;
+      name.text = compact[r];
+    }
+  }
+  return out;
+}
+
+Table results_columns(const Table& table, bool folded) {
+  const auto& columns = result_columns();
+  Table t;
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (c == 0 || columns[c].folded == folded) t.headers.push_back(table.headers.at(c));
+  for (const auto& row : table.rows) {
+    auto& out = t.rows.emplace_back();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (c == 0 || columns[c].folded == folded) out.push_back(row.at(c));
+    if (folded && !out.front().tooltip.empty()) out.front().text = out.front().tooltip;
   }
   return t;
 }

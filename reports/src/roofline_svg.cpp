@@ -110,7 +110,7 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
         intensity(r.intensity));
   for (const auto& l : sc.labels)
     s += fmt::format(
-        R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}">{6}</text>)svg",
+        R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{6}</text>)svg",
         l.x, l.y, l.angle, l.level.empty() ? "#212529" : level_colour(l.level), c.label_px, l.width,
         escape_html(l.text));
   // Under the markers: each einsum contraction's lowerings joined, then the arrows (each

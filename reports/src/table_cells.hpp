@@ -13,10 +13,10 @@
 namespace ridgeline::reports {
 
 inline TableCell text(std::string s) {
-  return {std::move(s), NAN, false, {}, {}};
+  return {std::move(s), NAN, false, {}, {}, {}};
 }
 inline TableCell number(double v, std::string s) {
-  return {std::move(s), v, false, {}, {}};
+  return {std::move(s), v, false, {}, {}, {}};
 }
 inline TableCell none() {
   return text("—");

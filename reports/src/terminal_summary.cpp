@@ -9,6 +9,7 @@
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/overview.hpp"
 #include "ridgeline/reports/report.hpp"
 
 namespace ridgeline {
@@ -40,7 +41,7 @@ std::string terminal_summary(const ReportInput& in) {
     s += table.substr(begin, end - begin + 1);
     for (const auto& n : notes[row]) s += "    " + n + "\n";
   }
-  return s + reports::fusion_terminal(in) + einsum_terminal(in);
+  return s + reports::fusion_terminal(in) + einsum_terminal(in) + overview_terminal(in);
 }
 
 std::string busy_machine_warning(const ReportInput& in) {

@@ -7,12 +7,37 @@
 #include "ridgeline/analysis/usable.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
+#include "ridgeline/reports/overview.hpp"
 #include "ridgeline/reports/report.hpp"
 #include "ridgeline/reports/results_table.hpp"
 
 namespace ridgeline {
 
 using namespace reports;
+
+namespace {
+
+// Results in the HTML report's groups: a table per op of the unfolded columns, each case by
+// its compact name, then the folded columns of every case by its full id.
+std::string results_markdown(const std::vector<RooflinePlacement>& placements) {
+  const std::vector<OpResults> by_op = results_by_op(placements);
+  std::string s = "## Results\n";
+  for (const auto& r : by_op)
+    s += "\n### " + escape_markdown_cell(r.op) + "\n\n" +
+         markdown_table(results_columns(r.table, false));
+  if (by_op.empty()) return s + "\nNo case was placed.\n";
+  s += "\n### Timing spread, units and provenance\n\n";
+  std::string header;
+  for (const auto& r : by_op) {
+    const Table folded = results_columns(r.table, true);
+    s += header.empty() ? markdown_header(folded) : "";
+    header = "written";
+    for (const auto& row : folded.rows) s += markdown_row(row);
+  }
+  return s;
+}
+
+}  // namespace
 
 std::string markdown_report(const ReportInput& in) {
   auto md = [](const std::string& s) { return escape_markdown_cell(s); };
@@ -22,6 +47,7 @@ std::string markdown_report(const ReportInput& in) {
                    in.run.context.interrupted ? " — **the run was interrupted**" : "");
   for (const auto& note : in.run.notes) s += "Reading the input: " + md(note) + "\n\n";
   if (!in.load_warning.empty()) s += "**The machine was busy:** " + md(in.load_warning) + ".\n\n";
+  s += overview_markdown(in);
   if (in.machine) {
     const MachineModel& m = *in.machine;
     s += fmt::format("Machine: {}, {} cores, {} MHz measured (ceilings from {}).\n\n",
@@ -37,7 +63,7 @@ std::string markdown_report(const ReportInput& in) {
   } else {
     s += "No machine model: " + md(in.machine_origin) + "\n\n";
   }
-  s += "## Results\n\n" + markdown_table(results_table(in.placements));
+  s += results_markdown(in.placements);
   s += reports::fusion_markdown(in);
   s += reports::einsum_markdown(in);
   if (!in.ladder.empty())

@@ -2,6 +2,7 @@
 // stay bounded whatever the numbers, and the caption tells what the points are.
 #include "ridgeline/analysis/roofline_scene.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -66,6 +67,30 @@ TEST(SceneLabels, L3AndDramRoofsWithCloseBandwidthsDoNotOverprint) {
   for (const auto& l : s.labels)
     l3_dram += l.text.rfind("L3 ", 0) == 0 || l.text.rfind("DRAM ", 0) == 0;
   EXPECT_EQ(l3_dram, 4u) << "L3 and DRAM at 1 and 2 threads: all four labelled on the plot";
+}
+
+// A crowded real run (#66): `ridgeline profile` on the Intel AMX VM, f32, f64, bf16 and i8 on
+// 1 and 2 threads, vector units and the matrix engine, four memory levels: 84 points and 18
+// roofs. At the HTML report's canvas, the dashboard's at its window's default size and its
+// smallest, no label overlaps another or covers a point.
+TEST(SceneLabels, ACrowdedRealRunAtEveryCanvasSize) {
+  const ridgeline::Run run =
+      read_run_file(std::string(RIDGELINE_FIXTURES) + "/run-profile-amx-vm.json");
+  ASSERT_TRUE(run.context.machine);
+  const std::vector<RooflinePlacement> placements = place_results(run, &*run.context.machine);
+  for (const auto& [w, h] : {std::pair{960.0, 600.0}, {900.0, 520.0}, {480.0, 320.0}}) {
+    SceneCanvas canvas;
+    canvas.width = w;
+    canvas.height = h;
+    const RooflineScene s = roofline_scene(placements, &*run.context.machine, canvas);
+    const std::string context = fmt::format("{}x{}", w, h);
+    EXPECT_GE(s.points.size(), 80u) << context;
+    EXPECT_GE(s.lines.size(), 16u) << context;
+    if (w >= 900) {  // the smallest canvas may send most labels to the key
+      EXPECT_GE(s.labels.size(), s.lines.size() / 2) << context << ": most roofs on the plot";
+    }
+    scene_checks::expect_sound_scene(s, context);
+  }
 }
 
 TEST(SceneLabels, NoTwoLabelsOverlapOnRandomMachines) {

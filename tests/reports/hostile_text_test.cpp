@@ -139,6 +139,7 @@ TEST(TerminalTable, ColumnsLineUpWhateverTheNames) {
   for (std::size_t nl = table.find('\n'); nl != std::string::npos;
        start = nl + 1, nl = table.find('\n', start)) {
     const std::string line = table.substr(start, nl - start);
+    if (line.empty()) break;                   // the sections after the case table
     if (line.rfind("    ", 0) == 0) continue;  // a note under its case
     std::size_t points = 0, last_cell_end = 0, cells = 0;
     bool in_cell = false;

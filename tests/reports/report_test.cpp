@@ -60,8 +60,11 @@ TEST(HtmlReport, IsOneSelfContainedPageWithTheRoofline) {
   EXPECT_TRUE(matches(html, "f64 1t peak: [0-9.]+ GFLOP/s \\(f64\\.(avx2|avx512)\\.fma\\)"));
   EXPECT_TRUE(matches(html, "DRAM 1t: [0-9.]+ GB/s"));
   EXPECT_TRUE(matches(html, "<title>ridge point f64 L1 \\(1 thread\\): [0-9.]+ FLOP/B</title>"));
-  // Tables: results (sortable), ladder against the best BLAS, machine, ceilings.
-  EXPECT_TRUE(matches(html, "<table class=\"sortable\" id=\"results\">"));
+  // Tables: the first screen, results (sortable, one per op), ladder against the best BLAS,
+  // machine, ceilings.
+  EXPECT_TRUE(matches(html, "<section id=\"overview\"><h2>At a glance</h2>"));
+  EXPECT_LT(html.find("id=\"overview\""), html.find("<svg"));
+  EXPECT_TRUE(matches(html, "<table class=\"sortable results\" id=\"results-gemm\">"));
   EXPECT_TRUE(matches(html, "<h2>Ladder against the best BLAS per problem</h2>"));
   EXPECT_TRUE(matches(html, "<th>clock \\(measured\\)</th><td>[0-9]+ MHz"));
   EXPECT_TRUE(matches(html, "<td>f64\\.avx512\\.fma</td><td class=\"n\" data-v=\"1\">1</td>"));
@@ -122,12 +125,19 @@ TEST(MarkdownReport, CarriesTheSameNumbersInTables) {
   EXPECT_TRUE(matches(md,
                       "\\| memory level \\| kernel \\| instructions \\| threads \\| bandwidth "
                       "\\| working set \\| source \\|"));
+  // Results per op, each case by its kernel and what varies (threads here), then the folded
+  // columns of every case by its full name.
   EXPECT_TRUE(
-      matches(md, "\n## Results\n\n\\| case \\| op \\| backend \\| device \\| unit \\| dtype \\|"));
+      matches(md, "\n## Results\n\n### gemm\n\n\\| case \\| GFLOP/s \\| time per call \\| cv \\|"));
+  EXPECT_TRUE(
+      matches(md, "\n### Timing spread, units and provenance\n\n\\| case \\| op \\| backend \\|"));
   for (const auto& p : in.placements) {
-    std::string row = fmt::format(
-        "| {} | {} | {} | CPU | vector units | {} | {} | {:.2f} |", escape_markdown_cell(p.name),
-        p.op, escape_markdown_cell(p.backend), p.dtype, p.threads, p.achieved / 1e9);
+    std::string row = fmt::format("| {} threads={} | {:.2f} |", escape_markdown_cell(p.backend),
+                                  p.threads, p.achieved / 1e9);
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+    row =
+        fmt::format("| {} | {} | {} | CPU | vector units | {} | {} |", escape_markdown_cell(p.name),
+                    p.op, escape_markdown_cell(p.backend), p.dtype, p.threads);
     EXPECT_NE(md.find(row), std::string::npos) << row;
   }
   std::string hostile = markdown_report(with_hostile_names());

@@ -76,33 +76,61 @@ std::vector<std::vector<std::string>> markdown_rows(const std::string& md,
 
 class ResultsTable : public testing::TestWithParam<const char*> {};
 
+// A table per op (results_by_op): every column, each cell the table's text, the case by
+// its compact name.
 TEST_P(ResultsTable, HtmlShowsEveryColumnWithTheTablesText) {
   const ReportInput in = recorded(GetParam());
-  const Table t = results_table(in.placements);
-  ASSERT_FALSE(t.rows.empty());
-  const auto rows = html_rows(html_report(in), "<table class=\"sortable\" id=\"results\">");
-  ASSERT_EQ(rows.size(), t.rows.size() + 1);
-  EXPECT_EQ(rows[0], headers());
-  for (std::size_t r = 0; r < t.rows.size(); ++r)
-    for (std::size_t c = 0; c < t.headers.size(); ++c)
-      if (t.rows[r][c].lines.empty()) {  // notes are one per line (<br>)
-        EXPECT_EQ(rows[r + 1][c], escape_html(t.rows[r][c].text)) << t.headers[c];
-      }
+  const std::vector<OpResults> by_op = results_by_op(in.placements);
+  ASSERT_FALSE(by_op.empty());
+  const std::string html = html_report(in);
+  std::size_t placed = 0;
+  for (const auto& r : by_op) {
+    const Table& t = r.table;
+    placed += t.rows.size();
+    const auto rows =
+        html_rows(html, "<table class=\"sortable results\" id=\"results-" + r.op + "\">");
+    ASSERT_EQ(rows.size(), t.rows.size() + 1) << r.op;
+    EXPECT_EQ(rows[0], headers());
+    for (std::size_t row = 0; row < t.rows.size(); ++row)
+      for (std::size_t c = 0; c < t.headers.size(); ++c)
+        if (t.rows[row][c].lines.empty()) {  // notes are one per line (<br>)
+          EXPECT_EQ(rows[row + 1][c], escape_html(t.rows[row][c].text)) << t.headers[c];
+        }
+  }
+  EXPECT_EQ(placed, results_table(in.placements).rows.size());
 }
 
+// Markdown in the same groups: a table per op of the unfolded columns, then one of the
+// folded columns with every case by its full name.
 TEST_P(ResultsTable, MarkdownShowsEveryColumnWithTheTablesText) {
   const ReportInput in = recorded(GetParam());
-  const Table t = results_table(in.placements);
-  const auto rows = markdown_rows(markdown_report(in), "## Results");
-  ASSERT_EQ(rows.size(), t.rows.size() + 1);
-  EXPECT_EQ(rows[0], headers());
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    ASSERT_EQ(rows[r + 1].size(), t.headers.size());
-    for (std::size_t c = 0; c < t.headers.size(); ++c)
-      if (!t.rows[r][c].alarm) {
-        EXPECT_EQ(rows[r + 1][c], escape_markdown_cell(t.rows[r][c].text)) << t.headers[c];
-      }
+  const std::string md = markdown_report(in);
+  std::size_t placed = 0;
+  auto expect_rows = [](const std::vector<std::vector<std::string>>& rows, const Table& t) {
+    ASSERT_GE(rows.size(), t.rows.size() + 1);
+    EXPECT_EQ(rows[0], t.headers);
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      ASSERT_EQ(rows[r + 1].size(), t.headers.size());
+      for (std::size_t c = 0; c < t.headers.size(); ++c)
+        if (!t.rows[r][c].alarm) {
+          EXPECT_EQ(rows[r + 1][c], escape_markdown_cell(t.rows[r][c].text)) << t.headers[c];
+        }
+    }
+  };
+  const auto folded_rows = markdown_rows(md, "### Timing spread, units and provenance");
+  for (const auto& r : results_by_op(in.placements)) {
+    const Table shown = results_columns(r.table, false);
+    expect_rows(markdown_rows(md, "### " + escape_markdown_cell(r.op)), shown);
+    const Table folded = results_columns(r.table, true);
+    EXPECT_EQ(shown.headers.size() + folded.headers.size(), headers().size() + 1);
+    std::vector<std::vector<std::string>> mine{folded_rows.at(0)};
+    for (std::size_t i = 0; i < folded.rows.size(); ++i)
+      mine.push_back(folded_rows.at(1 + placed + i));
+    expect_rows(mine, folded);
+    EXPECT_EQ(folded.rows.front().front().text, r.table.rows.front().front().tooltip);
+    placed += r.table.rows.size();
   }
+  EXPECT_EQ(folded_rows.size(), placed + 1);
 }
 
 TEST_P(ResultsTable, CsvHasAFieldForEveryColumnAndOneRowPerCase) {

@@ -147,10 +147,10 @@ TEST(TableColumns, TheEinsumFilesAreTheirTablesColumns) {
 // A column the table shows and the CSV writes as its cell (the passes', the paths'): the
 // cell's number where it has one, its text otherwise, nothing for a dash.
 TEST(TableColumns, AShownColumnsFieldIsItsCell) {
-  EXPECT_EQ(cell_field({"15 ms", 0.015, false, {}, {}}), "0.015");
-  EXPECT_EQ(cell_field({"yes: loses here", NAN, false, {}, {}}), "yes: loses here");
-  EXPECT_EQ(cell_field({"—", NAN, false, {}, {}}), "");
-  EXPECT_EQ(cell_field({"0", 0, false, {}, {}}), "");  // not a usable number: none
+  EXPECT_EQ(cell_field({"15 ms", 0.015, false, {}, {}, {}}), "0.015");
+  EXPECT_EQ(cell_field({"yes: loses here", NAN, false, {}, {}, {}}), "yes: loses here");
+  EXPECT_EQ(cell_field({"—", NAN, false, {}, {}, {}}), "");
+  EXPECT_EQ(cell_field({"0", 0, false, {}, {}, {}}), "");  // not a usable number: none
 }
 
 }  // namespace ridgeline

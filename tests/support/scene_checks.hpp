@@ -38,8 +38,8 @@ inline bool finite_inside(double v, double lo, double hi) {
   return std::isfinite(v) && v >= lo - 1e-6 && v <= hi + 1e-6;
 }
 
-// Everything drawn is inside the canvas, no two labels overlap, every roof line has its
-// label on the plot or in the key.
+// Everything drawn is inside the canvas, no two labels overlap, no label covers a point,
+// every roof line has its label on the plot or in the key.
 inline void expect_sound_scene(const RooflineScene& s, const std::string& context) {
   const SceneCanvas& c = s.canvas;
   for (const auto& l : s.lines) {
@@ -79,6 +79,17 @@ inline void expect_sound_scene(const RooflineScene& s, const std::string& contex
     for (std::size_t j = i + 1; j < s.labels.size(); ++j)
       EXPECT_FALSE(labels_overlap(s.labels[i], s.labels[j], c.label_px))
           << context << ": '" << s.labels[i].text << "' overlaps '" << s.labels[j].text << "'";
+  // No label covers a point's marker (a square of canvas.marker_px either side), sampled
+  // every half pixel.
+  for (const auto& l : s.labels)
+    for (const auto& p : s.points) {
+      bool covered = false;
+      for (double dx = -c.marker_px; dx <= c.marker_px && !covered; dx += 0.5)
+        for (double dy = -c.marker_px; dy <= c.marker_px && !covered; dy += 0.5)
+          covered = in_label(l, c.label_px, p.x + dx, p.y + dy, 0.25);
+      EXPECT_FALSE(covered) << context << ": '" << l.text << "' covers the point of placement "
+                            << p.placement << " at (" << p.x << ", " << p.y << ")";
+    }
   EXPECT_EQ(s.labels.size() + s.key.size(), s.lines.size())
       << context << ": every roof is labelled on the plot or in the key";
 }

@@ -28,7 +28,8 @@ struct SceneCanvas {
   double width = 960, height = 600;
   double left = 80, right = 40, top = 24, bottom = 56;  // margins around the plot
   double label_px = 11;                                 // font size of the roof labels
-  std::optional<SceneWindow> window;                    // the data shown; none: fit the data
+  double marker_px = 6;               // half the extent of a point's marker: no label comes nearer
+  std::optional<SceneWindow> window;  // the data shown; none: fit the data
   double plot_left() const { return left; }
   double plot_right() const { return width - right; }
   double plot_top() const { return top; }
@@ -122,7 +123,7 @@ struct RooflineScene {
   SceneAxis x, y;
   std::vector<SceneLine> lines;
   std::vector<SceneRidge> ridges;
-  std::vector<SceneLabel> labels;  // on the plot; no two overlap
+  std::vector<SceneLabel> labels;  // on the plot; no two overlap, none covers a point
   std::vector<std::string> key;    // roof labels that did not fit on the plot
   std::vector<ScenePoint> points;
   std::vector<SceneArrow> arrows;  // fusion pairs or compared cases with both points on it

@@ -10,6 +10,7 @@
 #include "ridgeline/analysis/einsum_paths.hpp"
 #include "ridgeline/analysis/fusion.hpp"
 #include "ridgeline/analysis/ladder_comparison.hpp"
+#include "ridgeline/analysis/overview.hpp"
 #include "ridgeline/analysis/pattern_effect.hpp"
 #include "ridgeline/analysis/power_cap.hpp"
 #include "ridgeline/analysis/roofline.hpp"
@@ -33,11 +34,13 @@ struct ReportInput {
   // Each einsum network the run holds the paths' steps of, its paths measured.
   std::vector<EinsumNetworkComparison> einsum_networks;
   std::string load_warning;  // machine_load_warning of the run, or empty
+  Overview overview;         // the first screen, over all of the above
 };
 
 // Reads nothing; builds the analysis model once, which every printer only formats:
 // `placements` by place_results(run, machine), `fusion` by fusion_analysis over them,
-// `ladder` by ladder_against_best_blas, `patterns` by pattern_effects.
+// `ladder` by ladder_against_best_blas, `patterns` by pattern_effects, `overview` by
+// make_overview.
 ReportInput make_report_input(Run run_doc, std::string run_origin,
                               std::optional<MachineModel> machine, std::string machine_origin);
 

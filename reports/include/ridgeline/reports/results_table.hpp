@@ -41,10 +41,19 @@ enum class ResultColumn {
 };
 inline constexpr int kResultColumns = static_cast<int>(ResultColumn::guidance) + 1;
 
+// The groups the columns come in (#66): which case, how long, how fast, where on the
+// roofline, and how each number was known. A folded column is in every format, but the HTML
+// report shows it when the reader asks (a checkbox per group) and the Markdown report in a
+// second table, so that a results row fits one line of a browser window.
+enum class ColumnGroup { identity, time, rate, roofline, provenance };
+std::string_view to_string(ColumnGroup group);  // "identity", "time", ...
+
 struct ResultColumnSpec {
   ResultColumn column;
   std::string_view header;   // with its unit where it has one: "GFLOP/s", "time per call"
   std::string_view meaning;  // one line: what the column holds and where it comes from
+  ColumnGroup group;
+  bool folded = false;  // shown on request (HTML) or in the second table (Markdown)
 };
 
 // Every column, in the order every format shows them.
@@ -58,6 +67,19 @@ TableCell result_cell(const RooflinePlacement& placement, ResultColumn column);
 
 // The placeable placements, one row each (the HTML and Markdown reports' Results).
 Table results_table(const std::vector<RooflinePlacement>& placements);
+
+// One op's placeable placements (in run order), one row each, every column: the case
+// named by compact_case_names among the op's rows, its full name the cell's tooltip.
+struct OpResults {
+  std::string op;
+  Table table;
+};
+// The HTML and Markdown reports' Results: a table per op, in the order the ops first ran.
+std::vector<OpResults> results_by_op(const std::vector<RooflinePlacement>& placements);
+
+// A results table's unfolded columns (folded = false) or its case column and the folded ones
+// (folded = true, the case by its full id): Markdown's two tables of the same groups.
+Table results_columns(const Table& table, bool folded);
 
 // The placements that are not on the roofline: case, why, notes (the reports' Not placeable).
 Table unplaced_table(const std::vector<RooflinePlacement>& placements);

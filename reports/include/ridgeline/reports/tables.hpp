@@ -19,7 +19,8 @@ struct TableCell {
   // A cell of several lines (a case's notes), each escaped on its own and shown one per
   // line (HTML, dashboard) or joined by "; " (Markdown); `text` holds them joined by "; ".
   std::vector<std::string> lines;
-  std::string colour;  // shown in this colour (a verdict's: "#e03131"); "" the default
+  std::string colour;   // shown in this colour (a verdict's: "#e03131"); "" the default
+  std::string tooltip;  // more than the cell shows (a compact case name's full id); "" none
 };
 
 struct Table {

@@ -1,0 +1,222 @@
+#include "ridgeline/analysis/overview.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace ridgeline {
+
+namespace {
+
+bool below(const OverviewRoof& a, const OverviewRoof& b) {
+  return std::tie(a.threads, a.per_second) < std::tie(b.threads, b.per_second);
+}
+
+// The roof of each (device, dtype, unit) and each (device, level) at the most threads measured.
+OverviewMachine machine_block(const MachineModel* m) {
+  OverviewMachine out;
+  if (!m) {
+    out.absent = "no machine model: points without roofs";
+    return out;
+  }
+  out.known = true;
+  out.cpu =
+      fmt::format("{}, family {} model {} ({:#x}), {} core{}", m->cpu_model, m->cpu_family,
+                  m->cpu_model_number, m->cpu_model_number, m->cores, m->cores == 1 ? "" : "s");
+  if (m->measured_clock_hz > 0)
+    out.clock = fmt::format("{:.2f} GHz measured", m->measured_clock_hz / 1e9);
+  for (const auto& g : m->gpus) out.gpus.push_back(g.name);
+  std::map<std::tuple<Device, std::string, ComputeUnit>, OverviewRoof> compute;
+  for (const auto& c : m->compute) {
+    OverviewRoof r{c.device,
+                   c.dtype,
+                   std::string(display_name(c.compute_unit)),
+                   c.threads,
+                   c.per_second,
+                   c.unit,
+                   c.isa,
+                   ""};
+    if (c.theoretical_per_second > 0)
+      r.theoretical_note =
+          fmt::format("{:.0f}% of theoretical", 100 * c.per_second / c.theoretical_per_second);
+    auto [it, fresh] = compute.try_emplace({c.device, c.dtype, c.compute_unit}, r);
+    if (!fresh && below(it->second, r)) it->second = r;
+  }
+  for (auto& [key, r] : compute) out.compute.push_back(std::move(r));
+  std::map<std::pair<Device, std::string>, OverviewRoof> memory;
+  for (const auto& c : m->memory) {
+    OverviewRoof r{c.device, c.level, "", c.threads, c.bytes_per_s, "B/s", c.isa, ""};
+    auto [it, fresh] = memory.try_emplace({c.device, c.level}, r);
+    if (!fresh && below(it->second, r)) it->second = r;
+  }
+  // Nearest level first (L1, L2, L3, DRAM), as the plot draws them from the top.
+  for (auto& [key, r] : memory) out.memory.push_back(std::move(r));
+  std::stable_sort(out.memory.begin(), out.memory.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.device, b.per_second) < std::tie(b.device, a.per_second);
+  });
+  return out;
+}
+
+std::vector<OverviewBest> best_per_op(const std::vector<RooflinePlacement>& placements) {
+  std::vector<OverviewBest> out;
+  std::map<std::tuple<std::string, std::string, Device>, std::size_t> index;
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const RooflinePlacement& p = placements[i];
+    if (!p.placeable || p.complexity_fit) continue;
+    auto [it, fresh] = index.try_emplace({p.op, p.dtype, p.device}, out.size());
+    if (fresh) out.push_back({p.op, p.dtype, p.device, i, 0, 0, 0, ""});
+    OverviewBest& b = out[it->second];
+    ++b.cases;
+    const RooflinePlacement& held = placements[b.placement];
+    // The fastest, unless above its roof (a concern, not a best): the rate a user of the op
+    // can have, with its share of its own roof beside it. Not the highest share, which an
+    // unfused chain at the bandwidth roof would win over a faster fused kernel.
+    const auto key = [](const RooflinePlacement& q) {
+      return std::make_pair(!q.above_roof, q.achieved);
+    };
+    if (!fresh && key(p) > key(held)) b.placement = i;
+  }
+  for (auto& b : out) {
+    const RooflinePlacement& p = placements[b.placement];
+    b.achieved = p.achieved;
+    b.efficiency = p.attainable > 0 ? p.efficiency : 0;
+    b.bound = p.attainable > 0 ? to_string(p.bound) : "";
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.device, a.op) < std::tie(b.device, b.op);
+  });
+  return out;
+}
+
+std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& placements) {
+  using Problem = std::tuple<std::string, std::string, std::string, std::string, std::string, int,
+                             Device, CacheState>;
+  struct Pair {
+    std::optional<std::size_t> ours, vendor;
+  };
+  std::map<Problem, Pair> problems;
+  std::vector<Problem> order;
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const RooflinePlacement& p = placements[i];
+    if (!p.placeable || p.foreign || p.achieved <= 0) continue;
+    const Problem key{p.op, p.params, p.dtype, p.pattern, p.fp_env, p.threads, p.device, p.cache};
+    auto [it, fresh] = problems.try_emplace(key);
+    if (fresh) order.push_back(key);
+    auto& slot = p.role == KernelRole::vendor ? it->second.vendor : it->second.ours;
+    if (!slot || placements[*slot].achieved < p.achieved) slot = i;
+  }
+  std::vector<OverviewGap> out;
+  for (const auto& key : order) {
+    const Pair& pair = problems[key];
+    if (!pair.ours || !pair.vendor) continue;
+    const RooflinePlacement& o = placements[*pair.ours];
+    std::string where = o.device == Device::gpu
+                            ? "GPU"
+                            : fmt::format("{} thread{}", o.threads, o.threads == 1 ? "" : "s");
+    out.push_back({fmt::format("{} {} {}, {}", o.op, o.dtype, o.params, where), *pair.ours,
+                   *pair.vendor, o.achieved / placements[*pair.vendor].achieved});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
+  return out;
+}
+
+std::string first_noise(const RooflinePlacement& p) {
+  for (const auto& n : p.notes)
+    if (n.kind == NoteKind::noise) return n.text;
+  return "";
+}
+
+std::vector<OverviewConcern> concerns_of(const std::vector<RooflinePlacement>& placements,
+                                         const RunContext& context) {
+  std::map<ConcernKind, OverviewConcern> by_kind;
+  auto add = [&](ConcernKind kind, std::size_t i, const std::string& why) {
+    OverviewConcern& c = by_kind[kind];
+    c.kind = kind;
+    if (c.why.empty()) c.why = why;
+    c.what.push_back(placements[i].name);
+    c.placements.push_back(i);
+  };
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const RooflinePlacement& p = placements[i];
+    if (p.above_roof)
+      add(ConcernKind::above_roof, i,
+          fmt::format("{:.0f}% of its roof: its bytes or FLOPs are undercounted, or the ceiling "
+                      "is too low",
+                      100 * p.efficiency));
+    switch (p.disposition) {
+      case Disposition::incorrect:
+      case Disposition::crashed:
+      case Disposition::timed_out:
+      case Disposition::error:
+        add(ConcernKind::failed, i, fmt::format("{}: {}", to_string(p.disposition), p.reason));
+        break;
+      default:
+        if (!p.placeable && p.disposition == Disposition::passed)
+          add(ConcernKind::not_placeable, i, p.reason);
+    }
+    if (p.noisy) add(ConcernKind::noisy, i, first_noise(p));
+    if (p.throttled) add(ConcernKind::throttled, i, "the GPU held its clocks down while timed");
+  }
+  for (const auto& c : context.collectors)
+    if (!c.available) {
+      OverviewConcern& o = by_kind[ConcernKind::collector_off];
+      o.kind = ConcernKind::collector_off;
+      if (o.why.empty()) o.why = c.reason;
+      o.what.push_back(c.name);
+    }
+  std::vector<OverviewConcern> out;
+  for (auto& [kind, c] : by_kind) {
+    if (kind != ConcernKind::collector_off) c.what = compact_case_names(c.what);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<OverviewFusion> fusion_wins(const FusionAnalysis& fusion) {
+  std::vector<OverviewFusion> out;
+  for (std::size_t i = 0; i < fusion.pairs.size(); ++i) {
+    const FusionPair& f = fusion.pairs[i];
+    if (!(f.speedup > 0)) continue;
+    const std::string where =
+        f.device == Device::gpu ? "GPU"
+                                : fmt::format("{} thread{}", f.threads, f.threads == 1 ? "" : "s");
+    out.push_back({i,
+                   fmt::format("{} {} {}, {}, {}", f.op, f.dtype, f.params, where, f.fused.backend),
+                   f.speedup, f.byte_ratio, f.unfused.analytic.value - f.fused.analytic.value});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.speedup > b.speedup; });
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(ConcernKind kind) {
+  switch (kind) {
+    case ConcernKind::above_roof:
+      return "above its roof";
+    case ConcernKind::failed:
+      return "failed";
+    case ConcernKind::not_placeable:
+      return "not placeable";
+    case ConcernKind::noisy:
+      return "noisy timing";
+    case ConcernKind::throttled:
+      return "GPU throttled";
+    case ConcernKind::collector_off:
+      return "collector did not run";
+  }
+  return "";
+}
+
+Overview make_overview(const std::vector<RooflinePlacement>& placements,
+                       const MachineModel* machine, const FusionAnalysis& fusion,
+                       const RunContext& context) {
+  return {machine_block(machine), best_per_op(placements), vendor_gaps(placements),
+          concerns_of(placements, context), fusion_wins(fusion)};
+}
+
+}  // namespace ridgeline

@@ -65,7 +65,7 @@ void set_chain_figures(FusionPair& pair, const UnfusedChain& chain) {
   if (rate > 0 && pair.fused.achieved > 0) {
     pair.fused_over_chain_compute = pair.fused.achieved / rate;
     pair.notes.push_back(fmt::format(
-        "fused at {:.2f}x the rate of the unfused chain's compute-bound passes ({:.1f} GFLOP/s)",
+        "fused at {:.2f}× the rate of the chain's compute-bound passes ({:.1f} GFLOP/s)",
         pair.fused_over_chain_compute, rate / 1e9));
   }
 }
@@ -128,8 +128,8 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
     s.memory_roof = p.efficiency;
     s.roof_level = p.bound.level.name;
   } else if (p.attainable > 0) {
-    notes.push_back(fmt::format("the {} case is bound by {}: no % of a memory roof", which,
-                                to_string(p.bound)));
+    notes.push_back(
+        fmt::format("{} is bound by {}: no share of a memory roof", which, to_string(p.bound)));
   }
   return s;
 }

@@ -72,6 +72,9 @@ MainWindow::MainWindow(bool remember_layout, QWidget* parent)
   chart_layout->addWidget(view_, 1);
   chart_layout->addWidget(legend_);
   tabs_ = new QTabWidget(splitter_);
+  // The report's first screen opens the dashboard too: where to look, then the results.
+  overview_ = new QTextBrowser(tabs_);
+  tabs_->addTab(overview_, "Overview");
   table_ = new QTableView(tabs_);
   tabs_->addTab(table_, "Results");
   build_compare(bar, tabs_);

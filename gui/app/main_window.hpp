@@ -156,7 +156,8 @@ class MainWindow : public QMainWindow {
   TableModel* ladder_table_ = nullptr;
   TableModel* pattern_table_ = nullptr;
   TableModel* power_cap_table_ = nullptr;
-  int machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1, einsum_tab_ = -1;
+  int verdicts_tab_ = -1, machine_tab_ = -1, ladder_tab_ = -1, pattern_tab_ = -1, einsum_tab_ = -1;
+  QTextBrowser* overview_ = nullptr;  // the first screen (reports/overview.hpp), the opening tab
   std::vector<EinsumComparison> einsum_;                  // the shown run's contractions
   std::vector<EinsumNetworkComparison> einsum_networks_;  // and networks, first in the list
   QComboBox* einsum_choice_ = nullptr;                    // which network or contraction

@@ -65,8 +65,8 @@ void MainWindow::build_compare(QHBoxLayout* bar, QTabWidget* tabs) {
   layout->addLayout(options);
   verdicts_model_ = new ComparisonModel(this);
   layout->addWidget(sortable_view(verdicts_model_, ComparisonModel::kSortRole, page), 1);
-  tabs->addTab(page, "Verdicts");
-  tabs->setTabEnabled(1, false);
+  verdicts_tab_ = tabs->addTab(page, "Verdicts");
+  tabs->setTabEnabled(verdicts_tab_, false);
 
   const auto again = [this] { compare_with(compared_base_); };
   connect(threshold_, &QDoubleSpinBox::valueChanged, this, again);
@@ -126,7 +126,7 @@ void MainWindow::compare_with(int base_index) {
     compared_base_ = -1;
     view_->set_comparison(nullptr, nullptr);
     verdicts_model_->set_comparison(nullptr);
-    tabs_->setTabEnabled(1, false);
+    tabs_->setTabEnabled(verdicts_tab_, false);
     legend_->setText(view_->legend_html());
     return;
   }
@@ -138,7 +138,7 @@ void MainWindow::compare_with(int base_index) {
       compare_runs(base->input.run, head->input.run, comparison_settings()));
   view_->set_comparison(base, cmp);
   verdicts_model_->set_comparison(cmp);
-  tabs_->setTabEnabled(1, true);
+  tabs_->setTabEnabled(verdicts_tab_, true);
   legend_->setText(view_->legend_html() + "; hollow: the base run, arrows coloured by verdict");
   const FailOn on = parse_fail_on(gate_->currentText().toStdString()).value_or(FailOn::regression);
   int failing = 0;

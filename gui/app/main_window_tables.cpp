@@ -1,13 +1,15 @@
-// The Machine, Ladder and Input patterns tabs: the report's tables (reports/tables.hpp) of
-// the run shown, each sortable, and the machine's memory sweep plot. The einsum tab after
-// them is main_window_einsum.cpp.
+// The Overview (the report's first screen), Machine, Ladder and Input patterns tabs: the report's
+// tables (reports/tables.hpp) of the run shown, each sortable, and the machine's memory sweep plot.
+// The einsum tab after them is main_window_einsum.cpp.
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "main_window.hpp"
+#include "ridgeline/reports/overview.hpp"
 #include "sweep_view.hpp"
 
 namespace ridgeline::gui {
@@ -52,6 +54,9 @@ void MainWindow::build_table_tabs(QTabWidget* tabs) {
 
 void MainWindow::fill_table_tabs(const RunDocument& doc) {
   const ReportInput& in = doc.input;
+  overview_->setHtml(QString::fromStdString(
+      "<style>table{border-collapse:collapse}th,td{padding:1px 6px}h3{margin:6px 0 2px}</style>" +
+      overview_html(in)));
   const MachineModel empty;
   const MachineModel& m = in.machine ? *in.machine : empty;
   machine_tables_[0]->set_table(compute_ceilings_table(m));

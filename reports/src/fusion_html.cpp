@@ -2,6 +2,7 @@
 // chain's sweeps, each group with its plot.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "fusion_sections.hpp"
@@ -10,7 +11,32 @@
 
 namespace ridgeline::reports {
 
-namespace {}  // namespace
+namespace {
+
+// The pair table without its notes column, which would make each row a paragraph tall, and
+// the notes under it, a pair's to a line (Markdown and CSV keep the column).
+std::string pair_table_and_notes(const FusionAnalysis& f) {
+  Table t = fusion_pair_table(f);
+  const auto notes = std::find(t.headers.begin(), t.headers.end(), "notes");
+  std::string list;
+  if (notes != t.headers.end()) {
+    const auto at = notes - t.headers.begin();
+    t.headers.erase(notes);
+    for (auto& row : t.rows) row.erase(row.begin() + at);
+  }
+  for (const auto& p : f.pairs)
+    if (!p.notes.empty())
+      list += fmt::format("<li><b>{} {} {}, {}</b>: {}</li>", escape_html(p.op),
+                          escape_html(p.params), escape_html(p.dtype),
+                          p.device == Device::gpu
+                              ? std::string("GPU")
+                              : fmt::format("{} thread{}", p.threads, p.threads == 1 ? "" : "s"),
+                          escape_html(fmt::format("{}", fmt::join(p.notes, "; "))));
+  return html_table(t, "<table class=\"sortable\" id=\"fusion-pairs\">") +
+         (list.empty() ? "" : "<ul class=\"fusion-notes meta\">" + list + "</ul>");
+}
+
+}  // namespace
 
 ArrowMark fusion_arrow_mark(const FusionPair& p) {
   ArrowMark mark{"#343a40",
@@ -34,8 +60,7 @@ std::string fusion_html(const ReportInput& in, const BackendColours& colours) {
       "next to the byte ratio (1.00 in the ÷ column: the time saved is the traffic saved); "
       "% of the memory roof that binds each. On the roofline, an arrow goes from each "
       "unfused point to its fused point.</p>";
-  if (!f.pairs.empty())
-    s += html_table(fusion_pair_table(f), "<table class=\"sortable\" id=\"fusion-pairs\">");
+  if (!f.pairs.empty()) s += pair_table_and_notes(f);
   if (!f.unpaired.empty())
     s += "<h3>Without a twin</h3>" +
          html_table(fusion_unpaired_table(f), "<table id=\"fusion-unpaired\">");

@@ -21,7 +21,7 @@ std::string memory_sweep_svg(const MachineModel& m, const std::vector<BandwidthM
   for (const auto& t : sc.x_ticks)
     s += fmt::format(
         R"svg(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#e9ecef"/><text x="{0:.1f}" y="{3}" text-anchor="middle">{4}</text>)svg",
-        t.pixel, sc.top, sc.bottom, sc.bottom + 14, escape_html(t.text));
+        t.pixel, sc.top, sc.bottom, sc.bottom + 18, escape_html(t.text));
   for (const auto& t : sc.y_ticks)
     s += fmt::format(
         R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#e9ecef"/><text x="{3}" y="{2:.1f}" text-anchor="end" dominant-baseline="middle">{4}</text>)svg",

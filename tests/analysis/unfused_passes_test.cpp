@@ -104,7 +104,7 @@ TEST(UnfusedChains, ComputeBoundPassesAreHeldToThePeakAndAMaskToItsBytes) {
   EXPECT_NEAR(f.pairs[0].fused_over_chain_compute, 0.9, 1e-9);
   std::string notes;
   for (const auto& n : f.pairs[0].notes) notes += n + "\n";
-  EXPECT_NE(notes.find("fused at 0.90x the rate of the unfused chain's compute-bound passes "
+  EXPECT_NE(notes.find("fused at 0.90× the rate of the chain's compute-bound passes "
                        "(66.7 GFLOP/s)"),
             std::string::npos)
       << notes;

@@ -29,22 +29,22 @@ TEST(EinsumTab, ShowsEachContractionAndTheStepsOfTheLoweringPicked) {
   ASSERT_TRUE(
       w.open_files({QString(RIDGELINE_FIXTURES) + "/run-einsum-small-zen4-vm.json"}).isEmpty());
   QTabWidget* tabs = w.tabs();
-  ASSERT_EQ(tabs->tabText(5), "einsum");
-  EXPECT_TRUE(tabs->isTabEnabled(5));
-  auto* choice = tabs->widget(5)->findChild<QComboBox*>();
+  ASSERT_EQ(tabs->tabText(6), "einsum");
+  EXPECT_TRUE(tabs->isTabEnabled(6));
+  auto* choice = tabs->widget(6)->findChild<QComboBox*>();
   ASSERT_NE(choice, nullptr);
   ASSERT_EQ(choice->count(), 2);
   EXPECT_TRUE(choice->itemText(1).startsWith("btd,hdk->bthk")) << choice->itemText(1).toStdString();
   choice->setCurrentIndex(1);
   choice->setCurrentIndex(0);  // back: the view follows the choice
   ASSERT_TRUE(choice->currentText().startsWith("bthr,bThr->bhtT"));
-  const auto views = tabs->widget(5)->findChildren<QTableView*>();
+  const auto views = tabs->widget(6)->findChildren<QTableView*>();
   ASSERT_EQ(views.size(), 2);
   QTableView* lowerings = views[0];
   QTableView* steps = views[1];
   ASSERT_EQ(lowerings->model()->rowCount(), 3);
   EXPECT_EQ(steps->model()->rowCount(), 0);
-  const auto* lines = tabs->widget(5)->findChild<QLabel*>();
+  const auto* lines = tabs->widget(6)->findChild<QLabel*>();
   ASSERT_NE(lines, nullptr);
   EXPECT_TRUE(lines->text().startsWith("best ")) << lines->text().toStdString();
   EXPECT_TRUE(lines->text().contains("needs A permuted")) << lines->text().toStdString();
@@ -59,7 +59,7 @@ TEST(EinsumTab, ShowsEachContractionAndTheStepsOfTheLoweringPicked) {
   int permutes = 0;
   for (int r = 0; r < steps->model()->rowCount(); ++r)
     permutes += steps->model()->index(r, 0).data().toString().startsWith("permute") ? 1 : 0;
-  const auto* sweep = tabs->widget(5)->findChild<SweepView*>();
+  const auto* sweep = tabs->widget(6)->findChild<SweepView*>();
   ASSERT_NE(sweep, nullptr);
   EXPECT_FALSE(sweep->isHidden());
   ASSERT_TRUE(sweep->scene().has_value());
@@ -88,7 +88,7 @@ TEST(EinsumTab, ListsTheRunsNetworksFirstWithTheirPaths) {
   write(path, run);
   MainWindow w(false);
   ASSERT_TRUE(w.open_files({path}).isEmpty());
-  QWidget* tab = w.tabs()->widget(5);
+  QWidget* tab = w.tabs()->widget(6);
   auto* choice = tab->findChild<QComboBox*>();
   ASSERT_EQ(choice->count(), 3);
   EXPECT_TRUE(choice->itemText(0).contains("contraction paths"))

@@ -346,7 +346,8 @@ TEST(Exports, VisibleRowsSelectionAndTheReportsOwnSvg) {
   const auto& placements = doc->input.placements;
   const std::string html = selection_report_html(*doc, {0, 1});
   for (std::size_t i = 0; i < placements.size(); ++i)
-    EXPECT_EQ(html.find("<td>" + placements[i].name + "</td>") != std::string::npos, i < 2)
+    // Each case by its compact name, its full name the cell's tooltip.
+    EXPECT_EQ(html.find("title=\"" + placements[i].name + "\">") != std::string::npos, i < 2)
         << placements[i].name;
   EXPECT_NE(html.find("the dashboard&#39;s selection: 2 of its cases"), std::string::npos);
 

@@ -115,19 +115,27 @@ TEST(MainWindow, TheMachineAndLadderTabsShowTheRunsTables) {
   QTabWidget* tabs = w.tabs();
   QStringList names;
   for (int i = 0; i < tabs->count(); ++i) names << tabs->tabText(i);
-  EXPECT_EQ(names,
-            (QStringList{"Results", "Verdicts", "Machine", "Ladder", "Input patterns", "einsum"}));
-  EXPECT_FALSE(tabs->isTabEnabled(1));  // nothing compared
-  EXPECT_TRUE(tabs->isTabEnabled(2));   // the run carries its machine model
-  EXPECT_TRUE(tabs->isTabEnabled(3));   // BLAS libraries beside the ladder
-  EXPECT_FALSE(tabs->isTabEnabled(4));  // one pattern only
-  EXPECT_FALSE(tabs->isTabEnabled(5));  // no einsum cases
-  auto* ladder = qobject_cast<QTableView*>(tabs->widget(3));
+  EXPECT_EQ(names, (QStringList{"Overview", "Results", "Verdicts", "Machine", "Ladder",
+                                "Input patterns", "einsum"}));
+  // It opens on the report's first screen.
+  EXPECT_EQ(tabs->currentIndex(), 0);
+  auto* overview = qobject_cast<QTextBrowser*>(tabs->widget(0));
+  ASSERT_NE(overview, nullptr);
+  const QString glance = overview->toPlainText();
+  EXPECT_TRUE(glance.contains("At a glance")) << glance.toStdString();
+  EXPECT_TRUE(glance.contains("Best kernel per op"));
+  EXPECT_TRUE(glance.contains("Needs attention"));
+  EXPECT_FALSE(tabs->isTabEnabled(2));  // nothing compared
+  EXPECT_TRUE(tabs->isTabEnabled(3));   // the run carries its machine model
+  EXPECT_TRUE(tabs->isTabEnabled(4));   // BLAS libraries beside the ladder
+  EXPECT_FALSE(tabs->isTabEnabled(5));  // one pattern only
+  EXPECT_FALSE(tabs->isTabEnabled(6));  // no einsum cases
+  auto* ladder = qobject_cast<QTableView*>(tabs->widget(4));
   ASSERT_NE(ladder, nullptr);
   EXPECT_GT(ladder->model()->rowCount(), 0);
   // The recorded Zen 4 model has no sweep; the Zen 5 one has, and its plot is drawn (the
   // Machine tab's; the einsum tab has one of its own).
-  auto* sweep = tabs->widget(2)->findChild<SweepView*>();
+  auto* sweep = tabs->widget(3)->findChild<SweepView*>();
   ASSERT_NE(sweep, nullptr);
   EXPECT_FALSE(sweep->scene().has_value());
   EXPECT_EQ(w.use_ceilings_from(QString(RIDGELINE_FIXTURES) + "/machine-zen5-vm-levels.json"), "");

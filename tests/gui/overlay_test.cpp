@@ -164,7 +164,7 @@ TEST(Overlay, RunsFromTwoMachinesEachUnderItsOwnRoofs) {
   EXPECT_NE(cmp_text.find("<title>base: "), std::string::npos);
   w.overlay({0});
   EXPECT_EQ(w.verdicts()->rowCount(), 0);
-  EXPECT_FALSE(w.tabs()->isTabEnabled(1));
+  EXPECT_FALSE(w.tabs()->isTabEnabled(2));
   w.overlay({});
   EXPECT_EQ(view->paint().base_count, 0u);
   EXPECT_EQ(view->scene().points.size(), other_points);

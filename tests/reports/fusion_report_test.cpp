@@ -55,8 +55,12 @@ TEST(FusionHtml, TheRooflineDrawsAnArrowPerPairAndTheSectionTabulatesThem) {
                       "<td class=\"n\" data-v=\"0.9998[0-9]*\">1.00</td>"
                       "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
                       "<td class=\"n\" data-v=\"0.67[0-9]*\">67% of DRAM</td>"
-                      "<td>—</td>"
-                      "<td>100% of the unfused time in memory-bound passes</td></tr>"));
+                      "<td>—</td></tr>"));
+  // Its notes under the table, a pair to a line.
+  EXPECT_TRUE(matches(html,
+                      "<ul class=\"fusion-notes meta\"><li><b>softmax rows=4096,cols=4096 "
+                      "f32, 1 thread</b>: 100% of the unfused time in memory-bound "
+                      "passes</li>"));
   // The case without a twin, with the reason.
   // Searched from the table on: a ".*" over the whole page recursed as deep as the page is
   // long in libstdc++'s regex executor (a stack overflow at -O0).

@@ -155,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ResultsTable,
                                          "run-fusion-small-zen5-vm.json"));
 
 // The fusion pair table is defined once too (reports/src/fusion_text.cpp): HTML and Markdown
-// show the same columns and as many rows, one per pair.
+// show the same columns (the HTML's notes as a list under it) and as many rows, one per pair.
 TEST(FusionPairTable, HtmlAndMarkdownShowTheSameColumnsAndRows) {
   const ReportInput in = recorded("run-fusion-small-zen5-vm.json");
   ASSERT_FALSE(in.fusion.pairs.empty());
@@ -163,10 +163,12 @@ TEST(FusionPairTable, HtmlAndMarkdownShowTheSameColumnsAndRows) {
   const auto md = markdown_rows(markdown_report(in), "counters where measured.");
   ASSERT_EQ(html.size(), in.fusion.pairs.size() + 1);
   ASSERT_EQ(md.size(), html.size());
-  EXPECT_EQ(md[0], html[0]);
+  // The HTML page has the notes under the table (a pair to a line), Markdown in its last column.
+  ASSERT_EQ(md[0].back(), "notes");
+  EXPECT_EQ(std::vector<std::string>(md[0].begin(), md[0].end() - 1), html[0]);
   EXPECT_EQ(html[0].front(), "problem");
   for (std::size_t r = 1; r < html.size(); ++r) {
-    EXPECT_EQ(md[r].size(), html[0].size());
+    EXPECT_EQ(md[r].size(), html[0].size() + 1);
     EXPECT_EQ(html[r].size(), html[0].size());
     // The problem, "softmax rows=…", escaped by each format.
     EXPECT_EQ(md[r][0], escape_markdown_cell(in.fusion.pairs[r - 1].op + " " +

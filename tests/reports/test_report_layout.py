@@ -48,7 +48,8 @@ LABELS = ("roof-label", "level-label", "point-label")  # the writer uses roof-la
 # (run, machine or None for the model embedded in the run): the most crowded recorded runs (smoke:
 # 12 f64 cases on 1 and 2 threads; einsum; fusion), with a probed model of the same VM whose
 # levels on 1 and 2 threads give the most roofs to label (10), and smoke with its own model.
-PAIRS = [("run-smoke-f64-zen4-vm.json", "machine-zen4-vm-passes.json"),
+PAIRS = [("run-profile-amx-vm.json", None),  # the crowded real run: 84 cases, 18 roofs
+         ("run-smoke-f64-zen4-vm.json", "machine-zen4-vm-passes.json"),
          ("run-smoke-f64-zen4-vm.json", None),
          ("run-einsum-small-zen4-vm.json", "machine-zen4-vm-passes.json"),
          ("run-fusion-small-zen5-vm.json", "machine-zen5-vm-levels.json")]

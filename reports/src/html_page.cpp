@@ -10,7 +10,7 @@
 namespace ridgeline::reports {
 
 const char* const kReportStyle = R"(
-body{font-family:system-ui,sans-serif;margin:24px;color:#212529;max-width:1200px}
+body{font-family:system-ui,sans-serif;margin:24px;color:#212529;max-width:1320px}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #dee2e6}
 .meta{color:#495057;font-size:13px}
 table{border-collapse:collapse;font-size:13px;margin-top:8px}
@@ -31,7 +31,7 @@ td.marked{font-weight:600;white-space:nowrap}
 .ov{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:4px 20px}
 .ov-box{min-width:0}.ov-box h3{font-size:14px;margin:6px 0 2px}
 .ov-box table{font-size:12px;margin-top:2px;width:100%}.ov-box th,.ov-box td{padding:1px 5px}
-.ov-box td.n{white-space:nowrap}.ov-box ul{margin:2px 0;padding-left:18px;font-size:12.5px}
+.ov-box td{overflow-wrap:break-word}.ov-box td.n{white-space:nowrap}.ov-box ul{margin:2px 0;padding-left:18px;font-size:12.5px}
 #ov-attention{grid-column:1/3}
 )";
 

@@ -132,11 +132,15 @@ std::string first_noise(const RooflinePlacement& p) {
 std::vector<OverviewConcern> concerns_of(const std::vector<RooflinePlacement>& placements,
                                          const RunContext& context) {
   std::map<ConcernKind, OverviewConcern> by_kind;
+  // Each case by what sets it apart in the whole run (a concern of one case still says which).
+  std::vector<std::string> names;
+  for (const auto& p : placements) names.push_back(p.name);
+  const std::vector<std::string> compact = compact_case_names(names);
   auto add = [&](ConcernKind kind, std::size_t i, const std::string& why) {
     OverviewConcern& c = by_kind[kind];
     c.kind = kind;
     if (c.why.empty()) c.why = why;
-    c.what.push_back(placements[i].name);
+    c.what.push_back(compact[i]);
     c.placements.push_back(i);
   };
   for (std::size_t i = 0; i < placements.size(); ++i) {
@@ -168,10 +172,7 @@ std::vector<OverviewConcern> concerns_of(const std::vector<RooflinePlacement>& p
       o.what.push_back(c.name);
     }
   std::vector<OverviewConcern> out;
-  for (auto& [kind, c] : by_kind) {
-    if (kind != ConcernKind::collector_off) c.what = compact_case_names(c.what);
-    out.push_back(std::move(c));
-  }
+  for (auto& [kind, c] : by_kind) out.push_back(std::move(c));
   return out;
 }
 

@@ -71,7 +71,8 @@ std::vector<std::string> compact_case_names(const std::vector<std::string>& name
       s += t.text;
       last_segment = t.segment;
     }
-    out.push_back(s.empty() ? std::string() : s);
+    // A name of one part the rows share (a foreign file's "BM_Error") stays whole.
+    out.push_back(s.empty() ? names[out.size()] : s);
   }
   return out;
 }

@@ -6,6 +6,9 @@
 #include <map>
 #include <tuple>
 
+#include "ridgeline/analysis/where_ran.hpp"
+#include "ridgeline/core/spelling.hpp"
+
 namespace ridgeline {
 
 namespace {
@@ -112,11 +115,9 @@ std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& place
     const Pair& pair = problems[key];
     if (!pair.ours || !pair.vendor) continue;
     const RooflinePlacement& o = placements[*pair.ours];
-    std::string where = o.device == Device::gpu
-                            ? "GPU"
-                            : fmt::format("{} thread{}", o.threads, o.threads == 1 ? "" : "s");
-    out.push_back({fmt::format("{} {} {}, {}", o.op, o.dtype, o.params, where), *pair.ours,
-                   *pair.vendor, o.achieved / placements[*pair.vendor].achieved});
+    out.push_back(
+        {fmt::format("{} {} {}, {}", o.op, o.dtype, o.params, where_ran(o.device, o.threads)),
+         *pair.ours, *pair.vendor, o.achieved / placements[*pair.vendor].achieved});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
@@ -181,9 +182,7 @@ std::vector<OverviewFusion> fusion_wins(const FusionAnalysis& fusion) {
   for (std::size_t i = 0; i < fusion.pairs.size(); ++i) {
     const FusionPair& f = fusion.pairs[i];
     if (!(f.speedup > 0)) continue;
-    const std::string where =
-        f.device == Device::gpu ? "GPU"
-                                : fmt::format("{} thread{}", f.threads, f.threads == 1 ? "" : "s");
+    const std::string where = where_ran(f.device, f.threads);
     out.push_back({i,
                    fmt::format("{} {} {}, {}, {}", f.op, f.dtype, f.params, where, f.fused.backend),
                    f.speedup, f.byte_ratio, f.unfused.analytic.value - f.fused.analytic.value});
@@ -195,22 +194,17 @@ std::vector<OverviewFusion> fusion_wins(const FusionAnalysis& fusion) {
 
 }  // namespace
 
+constexpr Spelling<ConcernKind> kConcernSpellings[] = {
+    {ConcernKind::above_roof, "above its roof", ""},
+    {ConcernKind::failed, "failed", ""},
+    {ConcernKind::not_placeable, "not placeable", ""},
+    {ConcernKind::noisy, "noisy timing", ""},
+    {ConcernKind::throttled, "GPU throttled", ""},
+    {ConcernKind::collector_off, "collector did not run", ""}};
+static_assert(spelled_in_order(kConcernSpellings, ConcernKind::collector_off));
+
 std::string_view to_string(ConcernKind kind) {
-  switch (kind) {
-    case ConcernKind::above_roof:
-      return "above its roof";
-    case ConcernKind::failed:
-      return "failed";
-    case ConcernKind::not_placeable:
-      return "not placeable";
-    case ConcernKind::noisy:
-      return "noisy timing";
-    case ConcernKind::throttled:
-      return "GPU throttled";
-    case ConcernKind::collector_off:
-      return "collector did not run";
-  }
-  return "";
+  return spelling_of(kConcernSpellings, kind).json;
 }
 
 Overview make_overview(const std::vector<RooflinePlacement>& placements,

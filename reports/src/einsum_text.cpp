@@ -7,6 +7,7 @@
 #include "markdown_table.hpp"
 #include "memory_sweep_svg.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
@@ -51,8 +52,7 @@ std::string einsum_title(const EinsumComparison& c) {
 }
 
 std::string einsum_where(Device device, int threads) {
-  if (device == Device::gpu) return std::string(display_name(device));
-  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+  return where_ran(device, threads);
 }
 
 std::string einsum_lead(const EinsumComparison& c) {

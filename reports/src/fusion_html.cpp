@@ -7,6 +7,7 @@
 
 #include "fusion_sections.hpp"
 #include "html_cells.hpp"
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/format.hpp"
 
 namespace ridgeline::reports {
@@ -26,12 +27,10 @@ std::string pair_table_and_notes(const FusionAnalysis& f) {
   }
   for (const auto& p : f.pairs)
     if (!p.notes.empty())
-      list += fmt::format("<li><b>{} {} {}, {}</b>: {}</li>", escape_html(p.op),
-                          escape_html(p.params), escape_html(p.dtype),
-                          p.device == Device::gpu
-                              ? std::string("GPU")
-                              : fmt::format("{} thread{}", p.threads, p.threads == 1 ? "" : "s"),
-                          escape_html(fmt::format("{}", fmt::join(p.notes, "; "))));
+      list +=
+          fmt::format("<li><b>{} {} {}, {}</b>: {}</li>", escape_html(p.op), escape_html(p.params),
+                      escape_html(p.dtype), where_ran(p.device, p.threads),
+                      escape_html(fmt::format("{}", fmt::join(p.notes, "; "))));
   return html_table(t, "<table class=\"sortable\" id=\"fusion-pairs\">") +
          (list.empty() ? "" : "<ul class=\"fusion-notes meta\">" + list + "</ul>");
 }

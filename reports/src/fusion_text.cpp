@@ -8,6 +8,7 @@
 
 #include "fusion_sections.hpp"
 #include "markdown_table.hpp"
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/columns.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
@@ -20,8 +21,7 @@ namespace ridgeline::reports {
 namespace {
 
 std::string who(Device device, int threads) {
-  return device == Device::gpu ? std::string(display_name(device))
-                               : fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+  return where_ran(device, threads);
 }
 
 }  // namespace

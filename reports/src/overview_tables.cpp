@@ -2,6 +2,7 @@
 // report's units, nothing recomputed.
 #include <fmt/format.h>
 
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/overview.hpp"
 #include "table_cells.hpp"
@@ -11,11 +12,6 @@ namespace ridgeline {
 using namespace reports;
 
 namespace {
-
-std::string where(Device device, int threads) {
-  if (device == Device::gpu) return "GPU";
-  return fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-}
 
 // "a, b, c and 4 more": a concern names a few of its cases, the tables name them all.
 std::string first_few(const std::vector<std::string>& names, std::size_t shown) {
@@ -49,7 +45,7 @@ Table overview_best_table(const Overview& o, const std::vector<RooflinePlacement
     const RooflinePlacement& p = placements.at(b.placement);
     TableCell share = b.efficiency > 0 ? number(b.efficiency, percent(b.efficiency)) : none();
     t.rows.push_back({text(b.op), text(b.dtype), text(p.backend),
-                      text(p.params + ", " + where(p.device, p.threads)),
+                      text(p.params + ", " + where_ran(p.device, p.threads)),
                       number(b.achieved / 1e9, gflops(b.achieved)), share,
                       text(b.bound.empty() ? "—" : b.bound)});
   }

@@ -6,6 +6,7 @@
 
 #include "ridgeline/analysis/overview.hpp"
 #include "ridgeline/analysis/usable.hpp"
+#include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "table_cells.hpp"
 
@@ -78,20 +79,15 @@ const std::vector<ResultColumnSpec>& result_columns() {
   return columns;
 }
 
+constexpr Spelling<ColumnGroup> kGroupSpellings[] = {{ColumnGroup::identity, "identity", ""},
+                                                     {ColumnGroup::time, "time", ""},
+                                                     {ColumnGroup::rate, "rate", ""},
+                                                     {ColumnGroup::roofline, "roofline", ""},
+                                                     {ColumnGroup::provenance, "provenance", ""}};
+static_assert(spelled_in_order(kGroupSpellings, ColumnGroup::provenance));
+
 std::string_view to_string(ColumnGroup group) {
-  switch (group) {
-    case ColumnGroup::identity:
-      return "identity";
-    case ColumnGroup::time:
-      return "time";
-    case ColumnGroup::rate:
-      return "rate";
-    case ColumnGroup::roofline:
-      return "roofline";
-    case ColumnGroup::provenance:
-      return "provenance";
-  }
-  return "";
+  return spelling_of(kGroupSpellings, group).json;
 }
 
 const ResultColumnSpec& result_column(ResultColumn column) {

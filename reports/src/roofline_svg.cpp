@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/escape.hpp"
 #include "ridgeline/reports/format.hpp"
 
@@ -105,9 +106,7 @@ std::string roofline_svg(const RooflineScene& sc, const SvgMarks& marks) {
     s += fmt::format(
         R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>ridge point {} {} ({}): {} FLOP/B</title></circle>)svg",
         r.x, r.y, level_colour(r.level), escape_html(r.dtype), escape_html(r.level),
-        r.device == Device::gpu ? std::string(display_name(r.device))
-                                : fmt::format("{} thread{}", r.threads, r.threads == 1 ? "" : "s"),
-        intensity(r.intensity));
+        where_ran(r.device, r.threads), intensity(r.intensity));
   for (const auto& l : sc.labels)
     s += fmt::format(
         R"svg(<text class="roof-label" x="{0:.1f}" y="{1:.1f}" transform="rotate({2:.2f} {0:.1f} {1:.1f})" fill="{3}" font-size="{4}" data-w="{5:.1f}" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{6}</text>)svg",

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/table_columns.hpp"
@@ -201,10 +202,7 @@ Table unfused_pass_table(const UnfusedChain& c) {
 
 std::string unfused_chain_title(const UnfusedChain& c) {
   return fmt::format("{} {} {}, pattern {}, {}, {}", c.op, c.params, c.dtype, c.pattern,
-                     c.device == Device::gpu
-                         ? std::string(display_name(c.device))
-                         : fmt::format("{} thread{}", c.threads, c.threads == 1 ? "" : "s"),
-                     c.backend);
+                     where_ran(c.device, c.threads), c.backend);
 }
 
 std::string unfused_chain_summary(const UnfusedChain& c) {

@@ -43,6 +43,10 @@ TEST(CompactCaseNames, KeepTheKernelAndWhatVaries) {
       (std::vector<std::string>{"cpu.ttgt extents=\"i=2,j=3\"", "cpu.ttgt extents=\"i=4,j=3\""}));
   EXPECT_EQ(compact_case_names({"softmax/cpu.fused/f32/rows=8,cols=8"}),
             (std::vector<std::string>{"cpu.fused"}));
+  // A foreign file's name of one part stays whole; its parts past the first are kept.
+  EXPECT_EQ(compact_case_names({"BM_Error"}), (std::vector<std::string>{"BM_Error"}));
+  EXPECT_EQ(compact_case_names({"BM_Sgemm/512", "BM_Sgemm/1024"}),
+            (std::vector<std::string>{"512", "1024"}));
 }
 
 TEST(Overview, BestGapsAndConcernsOfKnownPlacements) {

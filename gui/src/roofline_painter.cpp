@@ -110,8 +110,11 @@ void paint_roofline(QPainter& p, const RooflineScene& sc, const RooflinePaint& p
     p.save();
     p.translate(l.x, l.y);
     p.rotate(l.angle);
-    p.setPen(l.level.empty() ? QColor("#212529") : QColor(level_colour(l.level)));
-    p.drawText(QPointF(0, 0), QString::fromStdString(l.text));
+    // Over a white halo, as the report draws it: a roof crossing the label leaves it legible.
+    QPainterPath text;
+    text.addText(QPointF(0, 0), label, QString::fromStdString(l.text));
+    p.strokePath(text, QPen(Qt::white, 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.fillPath(text, l.level.empty() ? QColor("#212529") : QColor(level_colour(l.level)));
     p.restore();
   }
   // Each einsum contraction's lowerings joined, as the report draws them.

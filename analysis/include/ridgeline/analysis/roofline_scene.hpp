@@ -28,7 +28,9 @@ struct SceneCanvas {
   double width = 960, height = 600;
   double left = 80, right = 40, top = 24, bottom = 56;  // margins around the plot
   double label_px = 11;                                 // font size of the roof labels
-  double marker_px = 6;               // half the extent of a point's marker: no label comes nearer
+  // Half the extent of a point's marker and its stroke (the SVG's and the dashboard's reach
+  // 6.5 px): no label comes nearer.
+  double marker_px = 7;
   std::optional<SceneWindow> window;  // the data shown; none: fit the data
   double plot_left() const { return left; }
   double plot_right() const { return width - right; }

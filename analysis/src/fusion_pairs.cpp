@@ -7,7 +7,6 @@
 #include <map>
 #include <tuple>
 
-#include "byte_text.hpp"
 #include "fusion_cases.hpp"
 #include "fusion_energy.hpp"
 #include "ridgeline/analysis/fusion.hpp"
@@ -122,7 +121,8 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
       std::fabs(it->second / s.analytic.value - 1) > 0.01)
     notes.push_back(fmt::format(
         "{} case placed at its recorded {} a call, not the op's {} model's {}{}", which,
-        human_bytes(it->second), which, human_bytes(s.analytic.value),
+        fmt::format("{:.3g} MB", it->second / 1e6), which,
+        fmt::format("{:.3g} MB", s.analytic.value / 1e6),
         e.role.fused ? "" : " (written before unfused kernels recorded their passes' bytes)"));
   if (p.attainable > 0 && p.bound.is_memory()) {
     s.memory_roof = p.efficiency;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "ridgeline/analysis/where_ran.hpp"
@@ -33,24 +34,17 @@ OverviewMachine machine_block(const MachineModel* m) {
   for (const auto& g : m->gpus) out.gpus.push_back(g.name);
   std::map<std::tuple<Device, std::string, ComputeUnit>, OverviewRoof> compute;
   for (const auto& c : m->compute) {
-    OverviewRoof r{c.device,
-                   c.dtype,
-                   std::string(display_name(c.compute_unit)),
-                   c.threads,
-                   c.per_second,
-                   c.unit,
-                   c.isa,
-                   ""};
-    if (c.theoretical_per_second > 0)
-      r.theoretical_note =
-          fmt::format("{:.0f}% of theoretical", 100 * c.per_second / c.theoretical_per_second);
+    const OverviewRoof r{c.device,  c.dtype,      std::string(display_name(c.compute_unit)),
+                         c.threads, c.per_second, c.unit,
+                         c.isa,     "",           c.source};
     auto [it, fresh] = compute.try_emplace({c.device, c.dtype, c.compute_unit}, r);
     if (!fresh && below(it->second, r)) it->second = r;
   }
   for (auto& [key, r] : compute) out.compute.push_back(std::move(r));
   std::map<std::pair<Device, std::string>, OverviewRoof> memory;
   for (const auto& c : m->memory) {
-    OverviewRoof r{c.device, c.level, "", c.threads, c.bytes_per_s, "B/s", c.isa, ""};
+    const OverviewRoof r{c.device, c.level, "",       c.threads, c.bytes_per_s,
+                         "B/s",    c.isa,   c.kernel, c.source};
     auto [it, fresh] = memory.try_emplace({c.device, c.level}, r);
     if (!fresh && below(it->second, r)) it->second = r;
   }
@@ -68,8 +62,8 @@ std::vector<OverviewBest> best_per_op(const std::vector<RooflinePlacement>& plac
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const RooflinePlacement& p = placements[i];
     if (!p.placeable || p.complexity_fit) continue;
-    auto [it, fresh] = index.try_emplace({p.op, p.dtype, p.device}, out.size());
-    if (fresh) out.push_back({p.op, p.dtype, p.device, i, 0, 0, 0, ""});
+    auto [it, fresh] = index.try_emplace({table_op(p), p.dtype, p.device}, out.size());
+    if (fresh) out.push_back({table_op(p), p.dtype, p.device, i, 0, 0, 0, ""});
     OverviewBest& b = out[it->second];
     ++b.cases;
     const RooflinePlacement& held = placements[b.placement];
@@ -93,6 +87,17 @@ std::vector<OverviewBest> best_per_op(const std::vector<RooflinePlacement>& plac
   return out;
 }
 
+// "gemm f32 m=512,n=512,k=512/layout=NN, 2 threads", then the inputs, the arithmetic and the
+// cache where they are not the default (normal inputs, IEEE, warm operands).
+std::string problem_words(const RooflinePlacement& p) {
+  std::string s =
+      fmt::format("{} {} {}, {}", p.op, p.dtype, p.params, where_ran(p.device, p.threads));
+  if (!p.pattern.empty() && p.pattern != "normal") s += ", pattern=" + p.pattern;
+  if (!p.fp_env.empty() && p.fp_env != "ieee") s += ", fp=" + p.fp_env;
+  if (p.cache == CacheState::cold) s += ", cache=cold";
+  return s;
+}
+
 std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& placements) {
   using Problem = std::tuple<std::string, std::string, std::string, std::string, std::string, int,
                              Device, CacheState>;
@@ -103,21 +108,25 @@ std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& place
   std::vector<Problem> order;
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const RooflinePlacement& p = placements[i];
-    if (!p.placeable || p.foreign || p.achieved <= 0) continue;
+    // Ours are the ladder's rungs and the fused kernels; an unfused chain is a baseline (on
+    // a GPU, cuBLAS and two small kernels), not a contender.
+    const bool vendor = p.role == KernelRole::vendor;
+    if (!p.placeable || p.foreign || !(p.seconds > 0) ||
+        (!vendor && p.role != KernelRole::ladder && p.role != KernelRole::fused))
+      continue;
     const Problem key{p.op, p.params, p.dtype, p.pattern, p.fp_env, p.threads, p.device, p.cache};
     auto [it, fresh] = problems.try_emplace(key);
     if (fresh) order.push_back(key);
-    auto& slot = p.role == KernelRole::vendor ? it->second.vendor : it->second.ours;
-    if (!slot || placements[*slot].achieved < p.achieved) slot = i;
+    auto& slot = vendor ? it->second.vendor : it->second.ours;
+    if (!slot || placements[*slot].seconds > p.seconds) slot = i;
   }
   std::vector<OverviewGap> out;
   for (const auto& key : order) {
     const Pair& pair = problems[key];
     if (!pair.ours || !pair.vendor) continue;
-    const RooflinePlacement& o = placements[*pair.ours];
-    out.push_back(
-        {fmt::format("{} {} {}, {}", o.op, o.dtype, o.params, where_ran(o.device, o.threads)),
-         *pair.ours, *pair.vendor, o.achieved / placements[*pair.vendor].achieved});
+    // Times, not rates: the same problem, whatever each side's FLOPs were known from.
+    out.push_back({problem_words(placements[*pair.ours]), *pair.ours, *pair.vendor,
+                   placements[*pair.vendor].seconds / placements[*pair.ours].seconds});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
@@ -144,29 +153,35 @@ std::vector<OverviewConcern> concerns_of(const std::vector<RooflinePlacement>& p
     c.what.push_back(compact[i]);
     c.placements.push_back(i);
   };
+  double highest = 0;  // the highest share of a roof above it
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const RooflinePlacement& p = placements[i];
-    if (p.above_roof)
-      add(ConcernKind::above_roof, i,
-          fmt::format("{:.0f}% of its roof: its bytes or FLOPs are undercounted, or the ceiling "
-                      "is too low",
-                      100 * p.efficiency));
+    if (p.above_roof) {
+      add(ConcernKind::above_roof, i, "");
+      highest = std::max(highest, p.efficiency);
+    }
     switch (p.disposition) {
       case Disposition::incorrect:
       case Disposition::crashed:
       case Disposition::timed_out:
       case Disposition::error:
-        add(ConcernKind::failed, i, fmt::format("{}: {}", to_string(p.disposition), p.reason));
+        add(ConcernKind::failed, i, p.reason);  // "incorrect: max rel err ..."
         break;
-      default:
-        if (!p.placeable && p.disposition == Disposition::passed)
-          add(ConcernKind::not_placeable, i, p.reason);
+      case Disposition::not_supported:  // refused with its reason, as asked: nothing wrong
+      case Disposition::skipped:
+        break;
+      default:  // ran (passed, or not verified: foreign, no reference) but not on the roofline
+        if (!p.placeable && !p.complexity_fit) add(ConcernKind::not_placeable, i, p.reason);
     }
     if (p.noisy) add(ConcernKind::noisy, i, first_noise(p));
     if (p.throttled) add(ConcernKind::throttled, i, "the GPU held its clocks down while timed");
   }
+  if (highest > 0)
+    by_kind[ConcernKind::above_roof].why =
+        fmt::format("up to {:.0f}% of the roof: bytes or FLOPs undercounted, or a ceiling too low",
+                    100 * highest);
   for (const auto& c : context.collectors)
-    if (!c.available) {
+    if (!c.available && c.requested.value_or(false)) {  // the user asked for it
       OverviewConcern& o = by_kind[ConcernKind::collector_off];
       o.kind = ConcernKind::collector_off;
       if (o.why.empty()) o.why = c.reason;
@@ -182,10 +197,11 @@ std::vector<OverviewFusion> fusion_wins(const FusionAnalysis& fusion) {
   for (std::size_t i = 0; i < fusion.pairs.size(); ++i) {
     const FusionPair& f = fusion.pairs[i];
     if (!(f.speedup > 0)) continue;
-    const std::string where = where_ran(f.device, f.threads);
-    out.push_back({i,
-                   fmt::format("{} {} {}, {}, {}", f.op, f.dtype, f.params, where, f.fused.backend),
-                   f.speedup, f.byte_ratio, f.unfused.analytic.value - f.fused.analytic.value});
+    std::string what = fmt::format("{} {} {}, {}, {}", f.op, f.dtype, f.params,
+                                   where_ran(f.device, f.threads), f.fused.backend);
+    if (!f.pattern.empty() && f.pattern != "normal") what += ", pattern=" + f.pattern;
+    out.push_back({i, std::move(what), f.speedup, f.byte_ratio,
+                   f.unfused.analytic.value - f.fused.analytic.value});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.speedup > b.speedup; });
@@ -207,11 +223,15 @@ std::string_view to_string(ConcernKind kind) {
   return spelling_of(kConcernSpellings, kind).json;
 }
 
+std::string table_op(const RooflinePlacement& p) {
+  return !p.op.empty() || !p.foreign ? p.op : p.name.substr(0, p.name.find('/'));
+}
+
 Overview make_overview(const std::vector<RooflinePlacement>& placements,
                        const MachineModel* machine, const FusionAnalysis& fusion,
                        const RunContext& context) {
-  return {machine_block(machine), best_per_op(placements), vendor_gaps(placements),
-          concerns_of(placements, context), fusion_wins(fusion)};
+  return {placements.size(),       machine_block(machine),           best_per_op(placements),
+          vendor_gaps(placements), concerns_of(placements, context), fusion_wins(fusion)};
 }
 
 }  // namespace ridgeline

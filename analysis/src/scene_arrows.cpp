@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "fusion_cases.hpp"
+#include "ridgeline/analysis/where_ran.hpp"
 
 namespace ridgeline::detail {
 
@@ -62,8 +63,8 @@ void add_fusion_arrows(RooflineScene& scene, const std::vector<RooflinePlacement
                        const std::vector<FusionPair>& pairs) {
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const FusionPair& pair = pairs[i];
-    const std::string what = fmt::format("fusion arrow {} {} {} {} thread{}", pair.op, pair.params,
-                                         pair.dtype, pair.threads, pair.threads == 1 ? "" : "s");
+    const std::string what = fmt::format("fusion arrow {} {} {} {}", pair.op, pair.params,
+                                         pair.dtype, where_ran(pair.device, pair.threads));
     const ScenePoint* from = find_point(scene, placements, pair.unfused.placement);
     const ScenePoint* to = find_point(scene, placements, pair.fused.placement);
     if (!from || !to) {

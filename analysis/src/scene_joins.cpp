@@ -10,6 +10,8 @@
 #include <tuple>
 #include <utility>
 
+#include "ridgeline/analysis/where_ran.hpp"
+
 namespace ridgeline::detail {
 
 void add_einsum_joins(RooflineScene& scene, const std::vector<RooflinePlacement>& placements) {
@@ -22,10 +24,7 @@ void add_einsum_joins(RooflineScene& scene, const std::vector<RooflinePlacement>
     auto& [what, points] =
         groups[{p.params, p.dtype, p.threads, p.device, p.pattern, p.fp_env, p.cache}];
     if (what.empty())
-      what = p.device == Device::gpu
-                 ? fmt::format("einsum {} {}, {}", p.params, p.dtype, display_name(p.device))
-                 : fmt::format("einsum {} {}, {} thread{}", p.params, p.dtype, p.threads,
-                               p.threads == 1 ? "" : "s");
+      what = fmt::format("einsum {} {}, {}", p.params, p.dtype, where_ran(p.device, p.threads));
     points.push_back({pt.x, pt.y});
   }
   for (auto& [key, group] : groups) {

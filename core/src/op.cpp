@@ -136,6 +136,10 @@ WorkModel op_unfused_work(const Problem& problem) {
   return w;
 }
 
+WorkModel role_work(const Problem& problem, KernelRole role) {
+  return role == KernelRole::unfused ? op_unfused_work(problem) : op_work(problem);
+}
+
 double op_unfused_footprint(const Problem& problem) {
   double bytes = op_work(problem).bytes_at(MemoryLevel::main);
   for (const auto& pass : op_unfused_passes(problem))

@@ -159,12 +159,15 @@ json to_json(const Run& run) {
   if (!c.library_version.empty()) context["library_version"] = c.library_version;
   if (c.has_ridgeline) {
     json collectors = json::array();
-    for (const auto& s : c.collectors)
-      collectors.push_back({{"name", s.name},
-                            {"available", s.available},
-                            {"reason", s.reason},
-                            {"trust", s.trust},
-                            {"validation", s.validation}});
+    for (const auto& s : c.collectors) {
+      json entry = {{"name", s.name},
+                    {"available", s.available},
+                    {"reason", s.reason},
+                    {"trust", s.trust},
+                    {"validation", s.validation}};
+      if (s.requested) entry["requested"] = *s.requested;
+      collectors.push_back(std::move(entry));
+    }
     context["ridgeline"] = {
         {"schema", kRunSchemaVersion},  // what this build writes, whatever it read
         {"version", c.version},
@@ -301,7 +304,8 @@ Run run_from_json(const json& j, const std::string& origin) {
         JsonFields cf(cols[i], origin, fmt::format("context.ridgeline.collectors[{}]", i));
         ctx.collectors.push_back({cf.string("name"), cf.boolean("available"),
                                   cf.string_or("reason", ""), cf.string_or("trust", ""),
-                                  cf.string_or("validation", "")});
+                                  cf.string_or("validation", ""), std::nullopt});
+        if (cf.has("requested")) ctx.collectors.back().requested = cf.boolean("requested");
       }
     }
   }

@@ -38,10 +38,10 @@ std::string pair_table_and_notes(const FusionAnalysis& f) {
 }  // namespace
 
 ArrowMark fusion_arrow_mark(const FusionPair& p) {
-  ArrowMark mark{"#343a40",
-                 {fmt::format("fusion: {} {} {}, {} thread{}", p.op, p.params, p.dtype, p.threads,
-                              p.threads == 1 ? "" : "s"),
-                  fmt::format("{} → {}", p.unfused.backend, p.fused.backend)}};
+  ArrowMark mark{
+      "#343a40",
+      {fmt::format("fusion: {} {} {}, {}", p.op, p.params, p.dtype, where_ran(p.device, p.threads)),
+       fmt::format("{} → {}", p.unfused.backend, p.fused.backend)}};
   if (p.speedup > 0) mark.tip.push_back("speedup " + times(p.speedup));
   if (p.byte_ratio > 0) mark.tip.push_back("bytes unfused ÷ fused " + times(p.byte_ratio));
   if (p.time_over_bytes > 0)

@@ -2,6 +2,9 @@
 // report's units, nothing recomputed.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/reports/format.hpp"
 #include "ridgeline/reports/overview.hpp"
@@ -24,18 +27,24 @@ std::string first_few(const std::vector<std::string>& names, std::size_t shown) 
 }  // namespace
 
 Table overview_roofs_table(const Overview& o) {
-  Table t{{"roof", "on", "threads", "peak"}, {}};
+  Table t{{"roof", "on", "threads", "peak", "source"}, {}};
   auto threads = [](const OverviewRoof& r) {
     return r.device == Device::gpu ? text("GPU") : number(r.threads, std::to_string(r.threads));
   };
+  // "vector units, avx512_bf16"; a memory roof's kernel and instructions, "copy, avx512".
+  auto on = [](const std::string& first, const std::string& isa) {
+    return text(isa.empty() || isa == first ? first : first.empty() ? isa : first + ", " + isa);
+  };
   for (const auto& r : o.machine.compute) {
     const std::string unit = r.rate_unit == "OP/s" ? "GOP/s" : "GFLOP/s";
-    t.rows.push_back({text(r.what), text(r.unit + ", " + r.instructions), threads(r),
-                      number(r.per_second / 1e9, gflops(r.per_second) + " " + unit)});
+    t.rows.push_back({text(r.what), on(r.unit, r.instructions), threads(r),
+                      number(r.per_second / 1e9, gflops(r.per_second) + " " + unit),
+                      text(std::string(to_string(r.source)))});
   }
   for (const auto& r : o.machine.memory)
-    t.rows.push_back({text(r.what), text(r.instructions + " loads and stores"), threads(r),
-                      number(r.per_second / 1e9, gbytes(r.per_second) + " GB/s")});
+    t.rows.push_back({text(r.what), on(r.method, r.instructions), threads(r),
+                      number(r.per_second / 1e9, gbytes(r.per_second) + " GB/s"),
+                      text(std::string(to_string(r.source)))});
   return t;
 }
 
@@ -45,7 +54,8 @@ Table overview_best_table(const Overview& o, const std::vector<RooflinePlacement
     const RooflinePlacement& p = placements.at(b.placement);
     TableCell share = b.efficiency > 0 ? number(b.efficiency, percent(b.efficiency)) : none();
     t.rows.push_back({text(b.op), text(b.dtype), text(p.backend),
-                      text(p.params + ", " + where_ran(p.device, p.threads)),
+                      text(p.params.empty() ? where_ran(p.device, p.threads)
+                                            : p.params + ", " + where_ran(p.device, p.threads)),
                       number(b.achieved / 1e9, gflops(b.achieved)), share,
                       text(b.bound.empty() ? "—" : b.bound)});
   }
@@ -54,7 +64,8 @@ Table overview_best_table(const Overview& o, const std::vector<RooflinePlacement
 
 Table overview_gaps_table(const Overview& o, const std::vector<RooflinePlacement>& placements,
                           std::size_t limit) {
-  Table t{{"problem", "ours", "best vendor", "ours ÷ vendor"}, {}};
+  // The ratio is of times (the vendor's over ours), so a rate known two ways compares alike.
+  Table t{{"problem", "ours", "best vendor", "speed, ours ÷ vendor"}, {}};
   for (std::size_t i = 0; i < o.gaps.size() && i < limit; ++i) {
     const OverviewGap& g = o.gaps[i];
     const RooflinePlacement &ours = placements.at(g.ours), &vendor = placements.at(g.vendor);
@@ -82,10 +93,12 @@ std::vector<std::string> overview_concern_lines(const Overview& o) {
 std::vector<std::string> overview_fusion_lines(const Overview& o) {
   std::vector<std::string> out;
   for (const auto& f : o.fusion) {
-    std::string bytes;
-    if (f.byte_ratio > 0)
-      bytes = fmt::format(", {} fewer bytes ({:.1f} MiB a call saved)", times(f.byte_ratio),
-                          f.bytes_saved / (1 << 20));
+    std::string bytes;  // in the page's units; none where fusing saves no traffic
+    if (f.byte_ratio > 0 && std::fabs(f.byte_ratio - 1) > 0.01)
+      bytes = fmt::format(
+          ", {} {} bytes ({} a call)", times(std::max(f.byte_ratio, 1 / f.byte_ratio)),
+          f.byte_ratio > 1 ? "fewer" : "more",
+          si_rate(std::fabs(f.bytes_saved), "B") + (f.bytes_saved >= 0 ? " saved" : " added"));
     out.push_back(fmt::format("{}: fused {} {}{}", f.what,
                               times(f.speedup >= 1 ? f.speedup : 1 / f.speedup),
                               f.speedup >= 1 ? "faster" : "slower", bytes));

@@ -28,6 +28,12 @@ std::vector<std::string> shown_fusion(const Overview& o) {
   return lines;
 }
 
+// What "Needs attention" says when nothing does: never "every case passed" of no case.
+std::string nothing(const Overview& o) {
+  return o.cases == 0 ? "the run holds no case"
+                      : "nothing: every case passed, quiet, under its roof";
+}
+
 std::string html_list(const std::vector<std::string>& lines, const std::string& empty) {
   if (lines.empty()) return "<p class=\"meta\">" + escape_html(empty) + "</p>";
   std::string s = "<ul>";
@@ -50,9 +56,7 @@ std::string overview_html(const ReportInput& in) {
   s += box("ov-best", "Best kernel per op",
            o.best.empty() ? "<p class=\"meta\">no case was placed</p>"
                           : html_table(overview_best_table(o, in.placements), "<table>"));
-  s += box(
-      "ov-attention", "Needs attention",
-      html_list(overview_concern_lines(o), "nothing: every case passed, quiet, under its roof"));
+  s += box("ov-attention", "Needs attention", html_list(overview_concern_lines(o), nothing(o)));
   // Fusion's lines wrap in the narrow column; the gaps' table takes the wide one.
   if (!o.fusion.empty() || !o.gaps.empty())
     s += box("ov-fusion", "Fusion",
@@ -66,12 +70,15 @@ std::string overview_html(const ReportInput& in) {
 std::string overview_markdown(const ReportInput& in) {
   const Overview& o = in.overview;
   auto md = [](const std::string& t) { return escape_markdown_cell(t); };
-  std::string s = "## At a glance\n\n" + md(overview_machine_line(o)) + "\n\n";
-  if (o.machine.known) s += markdown_table(overview_roofs_table(o)) + "\n";
-  if (!o.best.empty()) s += markdown_table(overview_best_table(o, in.placements)) + "\n";
+  // Without a model, the machine section right below says so.
+  std::string s = "## At a glance\n\n";
+  if (o.machine.known)
+    s += md(overview_machine_line(o)) + "\n\n" + markdown_table(overview_roofs_table(o)) + "\n";
+  s += o.best.empty() ? "No case was placed.\n\n"
+                      : markdown_table(overview_best_table(o, in.placements)) + "\n";
   s += "**Needs attention:**";
   const auto concerns = overview_concern_lines(o);
-  if (concerns.empty()) s += " nothing: every case passed, quiet, under its roof.";
+  if (concerns.empty()) s += " " + nothing(o) + ".";
   s += "\n\n";
   for (const auto& l : concerns) s += "- " + md(l) + "\n";
   if (!concerns.empty()) s += "\n";
@@ -97,7 +104,8 @@ std::string overview_terminal(const ReportInput& in) {
     return rows;
   };
   std::string s = "\nAt a glance: " + escape_visible(overview_machine_line(o)) + "\n";
-  if (o.machine.known) s += format_columns(rows_of(overview_roofs_table(o)), "  ", {2, 3});
+  if (o.machine.known)
+    s += "Roofs:\n" + format_columns(rows_of(overview_roofs_table(o)), "  ", {2, 3});
   if (!o.best.empty())
     s += "Best kernel per op:\n" +
          format_columns(rows_of(overview_best_table(o, in.placements)), "  ", {4, 5});
@@ -105,7 +113,7 @@ std::string overview_terminal(const ReportInput& in) {
     s += "Ours against the best vendor (largest gaps first):\n" +
          format_columns(rows_of(overview_gaps_table(o, in.placements, kGapsShown)), "  ", {3});
   const auto concerns = overview_concern_lines(o);
-  s += concerns.empty() ? "Needs attention: nothing.\n" : "Needs attention:\n";
+  s += concerns.empty() ? "Needs attention: " + nothing(o) + ".\n" : "Needs attention:\n";
   for (const auto& l : concerns) s += "  " + escape_visible(l) + "\n";
   if (!o.fusion.empty()) s += "Fusion:\n";
   for (const auto& l : shown_fusion(o)) s += "  " + escape_visible(l) + "\n";

@@ -54,8 +54,10 @@ std::string op_table(const OpResults& r) {
 }  // namespace
 
 std::string results_html(const std::vector<RooflinePlacement>& placements) {
-  std::string s = "<section id=\"results-section\"><h2>Results</h2>" + group_switches();
-  for (const auto& r : results_by_op(placements))
+  const std::vector<OpResults> by_op = results_by_op(placements);
+  std::string s = "<section id=\"results-section\"><h2>Results</h2>";
+  s += by_op.empty() ? "<p class=\"meta\">No case was placed.</p>" : group_switches();
+  for (const auto& r : by_op)
     s += fmt::format("<h3>{} <span class=\"meta\">{} case{}</span></h3>", escape_html(r.op),
                      r.table.rows.size(), r.table.rows.size() == 1 ? "" : "s") +
          op_table(r);

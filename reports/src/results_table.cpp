@@ -163,26 +163,15 @@ TableCell result_cell(const RooflinePlacement& p, ResultColumn column) {
   return text("");
 }
 
-Table results_table(const std::vector<RooflinePlacement>& placements) {
-  Table t;
-  for (const auto& c : result_columns()) t.headers.emplace_back(c.header);
-  for (const auto& p : placements) {
-    if (!p.placeable) continue;
-    auto& row = t.rows.emplace_back();
-    for (const auto& c : result_columns()) row.push_back(result_cell(p, c.column));
-  }
-  return t;
-}
-
 std::vector<OpResults> results_by_op(const std::vector<RooflinePlacement>& placements) {
   std::vector<OpResults> out;
   std::vector<std::vector<std::string>> names;  // per op, its rows' full names
   for (const auto& p : placements) {
     if (!p.placeable) continue;
-    auto it =
-        std::find_if(out.begin(), out.end(), [&](const OpResults& o) { return o.op == p.op; });
+    const std::string op = table_op(p);  // a foreign benchmark's name where it has no op
+    auto it = std::find_if(out.begin(), out.end(), [&](const OpResults& o) { return o.op == op; });
     if (it == out.end()) {
-      it = out.insert(out.end(), {p.op, {}});
+      it = out.insert(out.end(), {op, {}});
       for (const auto& c : result_columns()) it->table.headers.emplace_back(c.header);
       names.emplace_back();
     }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/core/spelling.hpp"
 #include "ridgeline/reports/format.hpp"
 
@@ -82,8 +83,7 @@ std::vector<std::string> point_lines(const RooflinePlacement& p, const ScenePoin
                                      const std::string& run) {
   std::vector<std::string> lines{
       run.empty() ? p.name : run + ": " + p.name,
-      fmt::format("{} GFLOP/s, {} thread{}", reports::gflops(p.achieved), p.threads,
-                  p.threads == 1 ? "" : "s"),
+      fmt::format("{} GFLOP/s, {}", reports::gflops(p.achieved), where_ran(p.device, p.threads)),
       fmt::format("intensity {} FLOP/B ({})", reports::intensity(pt.intensity), pt.level)};
   if (p.attainable > 0)
     lines.push_back(fmt::format("attainable {} GFLOP/s, efficiency {}, bound: {}",

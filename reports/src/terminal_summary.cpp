@@ -1,6 +1,8 @@
 // The table `ridgeline profile` prints: one row per case, each column as wide as its
 // widest cell (a long case name never pushes the numbers out of line), the notes of a
-// case indented under it. Every string from the run is shown with visible escapes.
+// case indented under it; then the fusion and einsum lines, and the first screen last
+// (overview_terminal), where the eye is when the command ends. Every string from the run is
+// shown with visible escapes.
 #include <fmt/format.h>
 
 #include "einsum_sections.hpp"

@@ -54,7 +54,9 @@ CaseResult untimed_result(const CaseSpec& spec, Disposition disposition, const s
   r.run_name = r.name;
   r.error_occurred = true;
   r.error_message = fmt::format("{}: {}", to_string(disposition), why);
-  r.ridgeline = details_for(spec, op_work(spec.problem), info);
+  // What it would have moved, as it records when it runs (an unfused chain: its passes').
+  r.ridgeline = details_for(
+      spec, role_work(spec.problem, info ? info->role : inferred_role(spec.backend)), info);
   r.time_unit = time_unit_for(r.ridgeline->work, r.ridgeline->device);  // as when it runs
   r.ridgeline->validation.disposition = disposition;
   r.ridgeline->validation.message = why;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "machine_load.hpp"
 #include "ridgeline/analysis/repetitions.hpp"
@@ -127,9 +128,15 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
   Run run;
   run.context = current_context();
   std::string unavailable;
+  // Named by --collect (with or without events) or read by --group's events.
+  std::set<std::string> asked;
+  for (const auto& item : settings.collect) asked.insert(item.substr(0, item.find(':')));
+  if (settings.group)
+    for (const auto& e : settings.group->events) asked.insert(e.collector);
   for (const auto& c : make_collectors(settings.collect)) {
     Availability a = c->probe();
-    run.context.collectors.push_back({c->name(), a.available, a.reason, "", ""});
+    run.context.collectors.push_back(
+        {c->name(), a.available, a.reason, "", "", asked.count(c->name()) > 0});
     if (!a.available) unavailable += fmt::format("; {}: {}", c->name(), a.reason);
   }
   if (settings.group) {
@@ -143,7 +150,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
         {"group:" + g.name, available,
          fmt::format("{} ({}){}", g.file.string(), g.short_description,
                      available ? "" : "; metrics left out, collectors unavailable" + unavailable),
-         "", ""});
+         "", "", true});
   }
   // What `ridgeline collectors --validate` found on this machine, if it ran here.
   if (std::error_code ec; std::filesystem::exists(validation_cache_path(), ec)) {

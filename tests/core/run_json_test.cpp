@@ -30,8 +30,8 @@ Run sample_run() {
   run.context.version = "0.1.0";
   run.context.cpu_model = "AMD EPYC";
   run.context.isa = {"avx2", "avx512f"};
-  run.context.collectors = {{"timer", true, "", "trusted", "wall_time on a 100 ms spin"},
-                            {"papi", false, "no PMU", "", ""}};
+  run.context.collectors = {{"timer", true, "", "trusted", "wall_time on a 100 ms spin", false},
+                            {"papi", false, "no PMU", "", "", true}};
   run.context.machine_load = MachineLoad{12.5, 3.25, 0.5, 2, 4.1e9, 4.0e9};
   CaseResult r;
   r.name = "gemm/cpu.naive/f32/m=4,n=5,k=6/layout=NT/pattern=uniform/threads=1";

@@ -79,10 +79,10 @@ TEST(CollectorValidation, OneFailedCheckMakesTheCollectorUntrusted) {
       {"papi", "papi:PAPI_DP_OPS", "papi.PAPI_DP_OPS", "gemm", 4e6, 0, 0.05, "skipped", "no PMU"});
   v.checks.push_back(
       {"group:FLOPS_DP", "--group FLOPS_DP", "flops", "gemm", 4e6, 4.01e6, 0.05, "trusted", ""});
-  std::vector<CollectorStatus> statuses{{"perf", true, "", "", ""},
-                                        {"papi", true, "", "", ""},
-                                        {"timer", true, "", "", ""},
-                                        {"group:FLOPS_DP", true, "", "", ""}};
+  std::vector<CollectorStatus> statuses{{"perf", true, "", "", "", {}},
+                                        {"papi", true, "", "", "", {}},
+                                        {"timer", true, "", "", "", {}},
+                                        {"group:FLOPS_DP", true, "", "", "", {}}};
   apply_validation(v, statuses);
   EXPECT_EQ(statuses[0].trust, "untrusted");
   EXPECT_NE(statuses[0].validation.find("off: perf.task-clock"), std::string::npos)
@@ -99,7 +99,7 @@ TEST(CollectorValidation, AnUnavailableCollectorGetsNoTrust) {
   CollectorValidation v{"fp", "2026-11-21", {}};
   v.checks.push_back({"perf", "perf:page-faults", "perf.page-faults", "touch 10 pages", 10, 10,
                       0.05, "trusted", ""});
-  std::vector<CollectorStatus> statuses{{"perf", false, "cycles: ENOENT", "", ""}};
+  std::vector<CollectorStatus> statuses{{"perf", false, "cycles: ENOENT", "", "", {}}};
   apply_validation(v, statuses);
   EXPECT_EQ(statuses[0].trust, "");
   EXPECT_EQ(statuses[0].validation, "");

@@ -23,10 +23,11 @@ struct OverviewRoof {
   std::string what;  // the dtype ("bf16") or the level ("DRAM")
   std::string unit;  // the compute unit's display name; "" for a level
   int threads = 1;
-  double per_second = 0;         // FLOP/s (OP/s for integer dot products) or B/s
-  std::string rate_unit;         // "FLOP/s", "OP/s" or "B/s"
-  std::string instructions;      // the ISA that reached it ("avx512_bf16", "amx")
-  std::string theoretical_note;  // measured over theoretical, where the design table has it
+  double per_second = 0;     // FLOP/s (OP/s for integer dot products) or B/s
+  std::string rate_unit;     // "FLOP/s", "OP/s" or "B/s"
+  std::string instructions;  // the ISA that reached it ("avx512_bf16", "amx"); "" unrecorded
+  std::string method;        // a memory roof's kernel ("copy", "read"); "" for a peak
+  MetricSource source = MetricSource::timed;
 };
 
 struct OverviewMachine {
@@ -38,7 +39,12 @@ struct OverviewMachine {
   std::string absent;  // why there are no roofs ("no machine model: ...")
 };
 
-// The fastest case of one op and dtype (not above its roof), with its share of its roof.
+// The op a case's table is of: its op, or a foreign result's benchmark (its name's first
+// part, "BM_Sgemm" of "BM_Sgemm/512"), which has none.
+std::string table_op(const RooflinePlacement& placement);
+
+// The fastest case of one op (table_op) and dtype, not above its roof, with its share of its
+// own roof.
 struct OverviewBest {
   std::string op, dtype;
   Device device = Device::cpu;
@@ -49,43 +55,47 @@ struct OverviewBest {
   std::string bound;          // "compute", "DRAM", "" without a roof
 };
 
-// Our fastest kernel on one problem against the fastest vendor library on the same problem.
+// Our fastest kernel (a rung of the ladder or a fused kernel) on one problem against the
+// fastest vendor library's on the same problem (op, params, dtype, pattern, FP environment,
+// threads, device, cache state).
 struct OverviewGap {
-  std::string problem;               // "gemm f32 m=512,n=512,k=512, 2 threads"
+  std::string problem;  // "gemm f32 m=512,n=512,k=512, 2 threads" (", pattern=zeros" ...)
   std::size_t ours = 0, vendor = 0;  // placements
-  double ratio = 0;                  // ours / vendor rate: below 1 the vendor is faster
+  double ratio = 0;  // the vendor's time over ours (timed): below 1 the vendor is faster
 };
 
 enum class ConcernKind {
   above_roof,     // a point above its roof: bytes or FLOPs undercounted, or a ceiling too low
   failed,         // validation failed, crashed, timed out or errored
-  not_placeable,  // ran but could not be placed
+  not_placeable,  // ran but could not be placed (a foreign result without FLOPs, ...)
   noisy,          // its timing was disturbed
   throttled,      // a GPU held down its clocks
-  collector_off,  // a collector the run asked for did not run
+  collector_off,  // a collector the user asked for did not run
 };
 std::string_view to_string(ConcernKind kind);
 
 // One kind of problem and every case (or collector) it affects.
 struct OverviewConcern {
   ConcernKind kind = ConcernKind::noisy;
-  std::vector<std::string> what;  // the cases' names, compact_case_names (collectors: names)
+  std::vector<std::string>
+      what;  // the cases by compact_case_names over the run (collectors: names)
   std::vector<std::size_t> placements;
-  std::string why;  // the first case's reason, in words
+  std::string why;  // the reason, in words: the first case's, or what holds for all of them
 };
 
 // A fusion pair in one line: how much faster the fused kernel is, and the bytes it saves.
 struct OverviewFusion {
   std::size_t pair = 0;  // index into FusionAnalysis::pairs
-  std::string what;      // "softmax f32 rows=4096,cols=4096, 1 thread, cpu.avx512"
-  double speedup = 0;    // unfused / fused time
-  double byte_ratio = 0;
+  std::string what;    // "softmax f32 rows=4096,cols=4096, 1 thread, cpu.fused" (", pattern=zeros")
+  double speedup = 0;  // unfused / fused time (timed)
+  double byte_ratio = 0;   // unfused / fused bytes (analytic); 0 unknown
   double bytes_saved = 0;  // per call, analytic
 };
 
 struct Overview {
+  std::size_t cases = 0;  // every case of the run, placed or not
   OverviewMachine machine;
-  std::vector<OverviewBest> best;         // by op, then dtype, in run order
+  std::vector<OverviewBest> best;         // by device, then op, each op's dtypes in run order
   std::vector<OverviewGap> gaps;          // smallest ratio first
   std::vector<OverviewConcern> concerns;  // in ConcernKind's order; none: nothing to look at
   std::vector<OverviewFusion> fusion;     // largest speedup first

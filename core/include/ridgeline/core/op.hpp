@@ -137,6 +137,10 @@ Problem example_problem(const OpDefinition& op, DType dtype);
 // op of one step).
 WorkModel op_work(const Problem& problem);
 WorkModel op_unfused_work(const Problem& problem);
+// The work a kernel of `role` records: op_unfused_work for an unfused chain (every
+// intermediate through memory), op_work for any other; one byte count per pass, whether the
+// kernel ran or not.
+WorkModel role_work(const Problem& problem, KernelRole role);
 // The unfused chain's passes; empty for an op of one step.
 std::vector<PassWork> op_unfused_passes(const Problem& problem);
 // The bytes a call of the unfused chain touches at least: its operands (op_work's bytes) or,

@@ -28,6 +28,9 @@ struct CollectorStatus {
   // check of known work was off by more than its tolerance) or "" (not validated).
   std::string trust;
   std::string validation;  // the checks behind `trust`, in words
+  // Whether the user asked for it (`--collect`, `--group`), not only run by default: a
+  // collector asked for that did not run needs attention. Unknown in runs written before.
+  std::optional<bool> requested;
   bool operator==(const CollectorStatus&) const = default;
 };
 

@@ -54,9 +54,7 @@ class Kernel {
   virtual Support supports(const Problem& problem, int threads) const = 0;
   // The work one run() does, which places its point: the op's model; for an unfused kernel
   // the sum of its passes (op_unfused_work), since it moves every intermediate through memory.
-  virtual WorkModel work(const Problem& problem) const {
-    return info().role == KernelRole::unfused ? op_unfused_work(problem) : op_work(problem);
-  }
+  virtual WorkModel work(const Problem& problem) const { return role_work(problem, info().role); }
   virtual void prepare(const Problem& problem, Operands& operands, int threads) = 0;
   virtual void run() = 0;
   // Device kernels run asynchronously: finish() waits for the device and copies C back

@@ -65,11 +65,9 @@ const ResultColumnSpec& result_column(ResultColumn column);
 // its roof is marked `alarm`. A column a placement has no value for is empty text.
 TableCell result_cell(const RooflinePlacement& placement, ResultColumn column);
 
-// The placeable placements, one row each (the HTML and Markdown reports' Results).
-Table results_table(const std::vector<RooflinePlacement>& placements);
-
 // One op's placeable placements (in run order), one row each, every column: the case
-// named by compact_case_names among the op's rows, its full name the cell's tooltip.
+// named by compact_case_names among the op's rows, its full name the cell's tooltip. The op
+// is table_op's: a foreign result's benchmark name.
 struct OpResults {
   std::string op;
   Table table;

@@ -5,12 +5,25 @@
 
 namespace ridgeline {
 
-std::string problem_label(const LadderRow& row) {
+namespace {
+
+template <typename Problem>
+std::string label_of(const Problem& row) {
   std::string label = row.op + " " + row.dtype + " " + row.params;
   if (!row.pattern.empty() && row.pattern != "normal") label += " pattern=" + row.pattern;
   if (!row.fp_env.empty() && row.fp_env != "ieee") label += " fp=" + row.fp_env;
   if (row.cache != CacheState::warm) label += " cache=" + std::string(to_string(row.cache));
   return label;
+}
+
+}  // namespace
+
+std::string problem_label(const LadderRow& row) {
+  return label_of(row);
+}
+
+std::string problem_label(const RooflinePlacement& placement) {
+  return label_of(placement);
 }
 
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements) {

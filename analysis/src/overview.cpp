@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "ridgeline/analysis/ladder_comparison.hpp"
 #include "ridgeline/analysis/where_ran.hpp"
 #include "ridgeline/core/spelling.hpp"
 
@@ -87,17 +88,6 @@ std::vector<OverviewBest> best_per_op(const std::vector<RooflinePlacement>& plac
   return out;
 }
 
-// "gemm f32 m=512,n=512,k=512/layout=NN, 2 threads", then the inputs, the arithmetic and the
-// cache where they are not the default (normal inputs, IEEE, warm operands).
-std::string problem_words(const RooflinePlacement& p) {
-  std::string s =
-      fmt::format("{} {} {}, {}", p.op, p.dtype, p.params, where_ran(p.device, p.threads));
-  if (!p.pattern.empty() && p.pattern != "normal") s += ", pattern=" + p.pattern;
-  if (!p.fp_env.empty() && p.fp_env != "ieee") s += ", fp=" + p.fp_env;
-  if (p.cache == CacheState::cold) s += ", cache=cold";
-  return s;
-}
-
 std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& placements) {
   using Problem = std::tuple<std::string, std::string, std::string, std::string, std::string, int,
                              Device, CacheState>;
@@ -125,7 +115,9 @@ std::vector<OverviewGap> vendor_gaps(const std::vector<RooflinePlacement>& place
     const Pair& pair = problems[key];
     if (!pair.ours || !pair.vendor) continue;
     // Times, not rates: the same problem, whatever each side's FLOPs were known from.
-    out.push_back({problem_words(placements[*pair.ours]), *pair.ours, *pair.vendor,
+    out.push_back({problem_label(placements[*pair.ours]) + ", " +
+                       where_ran(placements[*pair.ours].device, placements[*pair.ours].threads),
+                   *pair.ours, *pair.vendor,
                    placements[*pair.vendor].seconds / placements[*pair.ours].seconds});
   }
   std::stable_sort(out.begin(), out.end(),

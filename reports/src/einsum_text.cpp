@@ -48,11 +48,7 @@ Table einsum_table(const EinsumComparison& c) {
 
 std::string einsum_title(const EinsumComparison& c) {
   return fmt::format("{} {} {}, {}", c.equation, c.extents, c.dtype,
-                     einsum_where(c.device, c.threads));
-}
-
-std::string einsum_where(Device device, int threads) {
-  return where_ran(device, threads);
+                     where_ran(c.device, c.threads));
 }
 
 std::string einsum_lead(const EinsumComparison& c) {

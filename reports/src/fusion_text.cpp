@@ -18,13 +18,7 @@
 
 namespace ridgeline::reports {
 
-namespace {
-
-std::string who(Device device, int threads) {
-  return where_ran(device, threads);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Table fusion_pair_table(const FusionAnalysis& fusion) {
   std::vector<FusionRow> rows;
@@ -49,7 +43,7 @@ Table sweep_table(const std::vector<const EltwiseSweep*>& group) {
 
 std::string sweep_title(const EltwiseSweep& s) {
   return fmt::format("eltwise_chain {} {}, pattern {}, {}", s.dtype, s.params, s.pattern,
-                     who(s.device, s.threads));
+                     where_ran(s.device, s.threads));
 }
 
 std::string ridge_text(const EltwiseSweep& s) {

@@ -27,6 +27,8 @@ struct LadderRow {
 // "gemm f32 m=..,n=..,k=../layout=NN", then "pattern=zeros", "fp=ftz_daz" and "cache=cold"
 // where the row's differ from normal inputs, IEEE arithmetic and warm operands.
 std::string problem_label(const LadderRow& row);
+// The same words for one placement's problem.
+std::string problem_label(const RooflinePlacement& placement);
 
 std::vector<LadderRow> ladder_against_best_blas(const std::vector<RooflinePlacement>& placements);
 

@@ -59,7 +59,7 @@ struct OverviewBest {
 // fastest vendor library's on the same problem (op, params, dtype, pattern, FP environment,
 // threads, device, cache state).
 struct OverviewGap {
-  std::string problem;  // "gemm f32 m=512,n=512,k=512, 2 threads" (", pattern=zeros" ...)
+  std::string problem;  // problem_label and where it ran: "gemm f32 m=512,..., 2 threads"
   std::size_t ours = 0, vendor = 0;  // placements
   double ratio = 0;  // the vendor's time over ours (timed): below 1 the vendor is faster
 };

@@ -61,8 +61,6 @@ std::string unfused_chain_summary(const UnfusedChain& chain);
 Table einsum_table(const EinsumComparison& c);
 // "bthr,bThr->bhtT b=8,… f32, 2 threads" (a GPU's: "…, GPU").
 std::string einsum_title(const EinsumComparison& c);
-// Where a comparison ran: "2 threads", or "GPU" (its host thread says nothing of it).
-std::string einsum_where(Device device, int threads);
 // "best cpu.strided: 1.38× faster than a framework's transpose-GEMM-transpose (cpu.ttgt), 47×
 // the slowest (cpu.loops)", or why nothing ran.
 std::string einsum_lead(const EinsumComparison& c);

@@ -75,7 +75,7 @@ std::string params_synopsis(const nlohmann::json& op) {
     // A free-form attribute with no listed value: its text, in quotes where it must be.
     add(fmt::format("{}={}", a["name"].get<std::string>(), values.empty() ? "\"…\"" : values));
   }
-  return text;
+  return text.empty() ? "(none)" : text;  // an op of no params (callable): said, not blank
 }
 
 void print_ops(const nlohmann::json& ops) {

@@ -214,16 +214,7 @@ int execute_run(RunOptions& opt,
   };
   run = run_plan(catalog, plan, settings, journal, observer, &g_interrupted);
   run.context.machine = machine;
-  RunProvenance& p = run.context.provenance;
-  p.suite = suite;
-  p.seed = settings.seed;
-  p.repetitions = settings.repetitions;
-  p.min_time_s = settings.min_time_s;
-  p.iterations = settings.iterations.value_or(0);
-  p.warmup_s = settings.warmup_s;
-  p.case_timeout_s = settings.case_timeout_s;
-  p.command_line = invocation();
-  p.einsum_networks = made.einsum_networks;
+  record_provenance(run.context.provenance, made, invocation());
 
   std::map<std::string, int> counts;
   std::size_t cases = 0, failures = 0;
@@ -256,31 +247,6 @@ int execute_run(RunOptions& opt,
     return 1;
   }
   return 0;
-}
-
-MachineChoice this_machine(bool probe_if_missing, bool force) {
-  std::string why;
-  if (!force)
-    if (auto m = cached_machine(why)) return {m, "this machine's cached probe (" + m->date + ")"};
-  // --no-probe means no probe: the run goes on without a model (its rows keep their
-  // measurements; a report places them with --machine later), saying why.
-  if (!probe_if_missing && !force) {
-    std::error_code ec;
-    if (!std::filesystem::exists(machine_cache_path(), ec))
-      return {std::nullopt, why + " and --no-probe given; run `ridgeline probe`"};
-    return {std::nullopt, "the cached one is not used (" + visible_line(why, 400) +
-                              ") and --no-probe given; run `ridgeline probe` to measure again"};
-  }
-  if (force)
-    fmt::print(stderr, "probing this machine's ceilings (cached afterwards; about 15 s)\n");
-  else
-    fmt::print(stderr, "probing this machine's ceilings: {}; cached afterwards (about 15 s)\n",
-               visible_line(why, 400));
-  CacheOutcome outcome{};
-  MachineModel m = cached_or_probed_machine(
-      true, {}, [](const std::string& line) { fmt::print(stderr, "  {}\n", line); }, outcome);
-  return {m, outcome == CacheOutcome::from_cache ? "this machine's cached probe (" + m.date + ")"
-                                                 : "a probe made for this run"};
 }
 
 Command add_run_command(CLI::App& app) {

@@ -61,12 +61,4 @@ int execute_run(RunOptions& opt,
 // Set once SIGINT or SIGTERM stopped the run (a launcher ending the job sends SIGTERM).
 const std::atomic<bool>& run_interrupted();
 
-// This machine's model: the cached one, or a probe when none is cached (unless
-// `probe_if_missing` is false); `origin` says which, or why there is none.
-struct MachineChoice {
-  std::optional<MachineModel> model;
-  std::string origin;
-};
-MachineChoice this_machine(bool probe_if_missing, bool force);
-
 }  // namespace ridgeline::cli

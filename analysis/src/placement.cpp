@@ -173,11 +173,19 @@ RooflinePlacement place_ours(const CaseResult& r, const MachineModel* machine) {
   p.cache = d.cache;
   p.threads = d.threads;
   p.disposition = d.validation.disposition;
-  if (d.validation.disposition != Disposition::passed || r.error_occurred) {
+  // Not verified, yet ran: a case without a reference (a caller's function measured from
+  // Python) is placed as a foreign result is, saying its outputs were not checked.
+  const bool unchecked = d.validation.disposition == Disposition::not_verified;
+  if ((d.validation.disposition != Disposition::passed && !unchecked) || r.error_occurred) {
     p.reason = fmt::format("{}: {}", to_string(p.disposition),
                            d.validation.message.empty() ? r.error_message : d.validation.message);
     return p;
   }
+  if (unchecked)
+    p.notes.push_back(
+        {NoteKind::origin,
+         "outputs not checked by Ridgeline: " +
+             (d.validation.message.empty() ? std::string("no reference") : d.validation.message)});
   if (p.threads < 1) {
     p.reason = fmt::format("thread count {} is not positive", p.threads);
     return p;

@@ -43,13 +43,23 @@ double OperandBuffer::at(std::size_t i) const {
   return 0;
 }
 
-void evict_from_caches(const Operands& operands) {
+void evict_from_caches(std::span<const MemoryRange> ranges) {
   constexpr std::size_t kLine = 64;  // every x86-64 CPU this runs on; a smaller step is safe
-  for (const auto& e : operands.entries()) {
-    const auto* p = static_cast<const char*>(e.buffer.raw());
-    for (std::size_t at = 0; at < e.buffer.bytes(); at += kLine) _mm_clflush(p + at);
+  for (const MemoryRange& r : ranges) {
+    const auto* p = static_cast<const char*>(r.data);
+    for (std::size_t at = 0; at < r.bytes; at += kLine) _mm_clflush(p + at);
   }
   _mm_mfence();  // the flushes are done before the timed call's first load
+}
+
+std::vector<MemoryRange> memory_of(const Operands& operands) {
+  std::vector<MemoryRange> out;
+  for (const auto& e : operands.entries()) out.push_back({e.buffer.raw(), e.buffer.bytes()});
+  return out;
+}
+
+void evict_from_caches(const Operands& operands) {
+  evict_from_caches(memory_of(operands));
 }
 
 void Operands::add(OperandSpec spec) {

@@ -105,6 +105,16 @@ std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& 
   return picture_svg(scene, in, backend_colours(in.placements));
 }
 
+std::string roofline_section_html(const ReportInput& in) {
+  const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {},
+                                             in.fusion.pairs, in.power_caps);
+  const BackendColours colours = backend_colours(in.placements);
+  return picture_svg(scene, in, colours) +
+         roofline_legend(in.placements, colours,
+                         in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
+         plot_notes(scene);
+}
+
 std::string html_report(const ReportInput& in) {
   const RunContext& c = in.run.context;
   std::size_t placed = 0;
@@ -122,13 +132,8 @@ std::string html_report(const ReportInput& in) {
     s += "<p class=\"meta input-note\">Reading the input: " + escape_html(note) + "</p>";
   if (!in.load_warning.empty())
     s += "<p class=\"meta\"><b>The machine was busy:</b> " + escape_html(in.load_warning) + ".</p>";
-  const RooflineScene scene = roofline_scene(in.placements, in.machine ? &*in.machine : nullptr, {},
-                                             in.fusion.pairs, in.power_caps);
   const BackendColours colours = backend_colours(in.placements);
-  s += overview_html(in) + "<h2>Roofline</h2>" + picture_svg(scene, in, colours) +
-       roofline_legend(in.placements, colours,
-                       in.fusion.pairs.empty() ? "" : "<span>→ unfused to fused</span>") +
-       plot_notes(scene);
+  s += overview_html(in) + "<h2>Roofline</h2>" + roofline_section_html(in);
   s += results_html(in.placements) + fusion_html(in, colours) + einsum_html(in, colours) +
        ladder_section(in) + pattern_section(in) + machine_section(in);
   if (!c.collectors.empty())

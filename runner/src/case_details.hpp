@@ -1,4 +1,5 @@
 #pragma once
+#include "ridgeline/core/case_result.hpp"
 #include "ridgeline/kernels/kernel.hpp"
 #include "ridgeline/runner/case_spec.hpp"
 

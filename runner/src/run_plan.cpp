@@ -2,21 +2,16 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <map>
-#include <set>
 
-#include "machine_load.hpp"
 #include "ridgeline/analysis/repetitions.hpp"
 #include "ridgeline/collectors/collector.hpp"
 #include "ridgeline/collectors/likwid.hpp"
 #include "ridgeline/core/atomic_file.hpp"
 #include "ridgeline/core/run_json.hpp"
-#include "ridgeline/kernels/ceilings.hpp"
-#include "ridgeline/runner/collector_validation.hpp"
 #include "ridgeline/runner/isolation.hpp"
-#include "ridgeline/runner/probe.hpp"
+#include "ridgeline/runner/run_recording.hpp"
 #include "ridgeline/runner/runner.hpp"
 
 namespace ridgeline {
@@ -125,49 +120,9 @@ std::vector<CaseResult> interleaved_aggregates(const std::vector<CaseResult>& ro
 Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
              const RunSettings& settings, const std::optional<std::filesystem::path>& journal,
              const RunObserver& observer, const std::atomic<bool>* interrupted) {
-  Run run;
-  run.context = current_context();
-  std::string unavailable;
-  // Named by --collect (with or without events) or read by --group's events.
-  std::set<std::string> asked;
-  for (const auto& item : settings.collect) asked.insert(item.substr(0, item.find(':')));
-  if (settings.group)
-    for (const auto& e : settings.group->events) asked.insert(e.collector);
-  for (const auto& c : make_collectors(settings.collect)) {
-    Availability a = c->probe();
-    run.context.collectors.push_back(
-        {c->name(), a.available, a.reason, "", "", asked.count(c->name()) > 0});
-    if (!a.available) unavailable += fmt::format("; {}: {}", c->name(), a.reason);
-  }
-  if (settings.group) {
-    // The group is usable when every collector it reads from is.
-    const CounterGroup& g = *settings.group;
-    bool available = true;
-    for (const auto& e : g.events)
-      for (const auto& s : run.context.collectors)
-        if (s.name == e.collector && !s.available) available = false;
-    run.context.collectors.push_back(
-        {"group:" + g.name, available,
-         fmt::format("{} ({}){}", g.file.string(), g.short_description,
-                     available ? "" : "; metrics left out, collectors unavailable" + unavailable),
-         "", "", true});
-  }
-  // What `ridgeline collectors --validate` found on this machine, if it ran here.
-  if (std::error_code ec; std::filesystem::exists(validation_cache_path(), ec)) {
-    try {
-      const CollectorValidation v = validation_from_json(read_text_file(validation_cache_path()),
-                                                         validation_cache_path().string());
-      if (v.fingerprint == machine_fingerprint()) apply_validation(v, run.context.collectors);
-    } catch (const std::exception&) {
-      // an unreadable cache is as if --validate had not run
-    }
-  }
+  RunRecording recording(settings);
+  Run& run = recording.run();
   likwid_marker_init();
-  // Three trials of the add chain, about 60 ms: the clock at each end of the run.
-  constexpr int kClockTrials = 3;
-  const double clock_start = measure_clock_hz(kClockTrials);
-  const auto load_start = read_cpu_times();
-  const auto wall_start = std::chrono::steady_clock::now();
   // Interleaved: `repetitions` rounds of one repetition of every case; a case that did not
   // time (not supported, crashed, timed out) is not run again.
   const int rounds = settings.interleave ? settings.repetitions : 1;
@@ -217,13 +172,6 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
       if (settings.interleave && !timed) done[i] = true;
       for (auto& r : results) by_case[i].push_back(std::move(r));
     }
-  if (const auto load_end = read_cpu_times(); load_start && load_end) {
-    run.context.machine_load = machine_load_between(
-        *load_start, *load_end,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
-    run.context.machine_load->clock_start_hz = clock_start;
-    run.context.machine_load->clock_end_hz = measure_clock_hz(kClockTrials);
-  }
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (settings.interleave && !done[i] && by_case[i].size() > 1) {
       auto aggregates = interleaved_aggregates(by_case[i]);
@@ -234,7 +182,7 @@ Run run_plan(const KernelCatalog& catalog, const std::vector<CaseSpec>& plan,
     for (auto& r : by_case[i]) run.benchmarks.push_back(std::move(r));
   }
   likwid_marker_close();  // under likwid-perfctr -m: the regions' counts for it to print
-  return run;
+  return recording.finish();
 }
 
 }  // namespace ridgeline

@@ -134,4 +134,17 @@ RunPlan make_plan(const RunRequest& request,
   return plan;
 }
 
+void record_provenance(RunProvenance& p, const RunPlan& plan,
+                       std::vector<std::string> command_line) {
+  p.suite = plan.suite ? plan.suite->name : "";
+  p.seed = plan.settings.seed;
+  p.repetitions = plan.settings.repetitions;
+  p.min_time_s = plan.settings.min_time_s;
+  p.iterations = plan.settings.iterations.value_or(0);
+  p.warmup_s = plan.settings.warmup_s;
+  p.case_timeout_s = plan.settings.case_timeout_s;
+  p.command_line = std::move(command_line);
+  p.einsum_networks = plan.einsum_networks;
+}
+
 }  // namespace ridgeline

@@ -31,11 +31,11 @@ void append_pass_times(const PassClock& clock, const std::vector<PassWork>& pass
 
 }  // namespace
 
-TimedLoop::TimedLoop(Kernel& kernel, const CaseSpec& spec, Operands& ops, const WorkModel& work,
-                     std::vector<std::unique_ptr<Collector>>& collectors)
+TimedLoop::TimedLoop(Kernel& kernel, const CaseSpec& spec, std::vector<MemoryRange> cold_memory,
+                     const WorkModel& work, std::vector<std::unique_ptr<Collector>>& collectors)
     : kernel_(kernel),
       spec_(spec),
-      ops_(ops),
+      cold_memory_(std::move(cold_memory)),
       work_(work),
       collectors_(collectors),
       region_(likwid_region_name(spec.name())),
@@ -47,7 +47,7 @@ TimedLoop::TimedLoop(Kernel& kernel, const CaseSpec& spec, Operands& ops, const 
 // cache=cold: the call's operands flushed from every cache level first, untimed; the
 // call's own time is the iteration's.
 double TimedLoop::cold_call() {
-  evict_from_caches(ops_);
+  evict_from_caches(cold_memory_);
   const auto start = std::chrono::steady_clock::now();
   kernel_.run();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -22,8 +22,8 @@ inline constexpr const char* kWindowCounter = "ridgeline.collector_window";
 
 class TimedLoop {
  public:
-  TimedLoop(Kernel& kernel, const CaseSpec& spec, Operands& ops, const WorkModel& work,
-            std::vector<std::unique_ptr<Collector>>& collectors);
+  TimedLoop(Kernel& kernel, const CaseSpec& spec, std::vector<MemoryRange> cold_memory,
+            const WorkModel& work, std::vector<std::unique_ptr<Collector>>& collectors);
 
   void operator()(benchmark::State& state);
 
@@ -40,7 +40,7 @@ class TimedLoop {
 
   Kernel& kernel_;
   const CaseSpec& spec_;
-  Operands& ops_;
+  const std::vector<MemoryRange> cold_memory_;  // flushed before each call with cache=cold
   const WorkModel& work_;
   std::vector<std::unique_ptr<Collector>>& collectors_;
   const std::string region_;  // under likwid-perfctr -m, one marker region per case

@@ -258,7 +258,10 @@ class ListCommand(unittest.TestCase):
         ops = {o["name"]: o for o in doc["ops"]}
         self.assertEqual(set(ops), {"gemm", "gemm_bias_act", "softmax", "layernorm", "rmsnorm",
                                     "eltwise_chain", "attention", "einsum", "allreduce",
-                                    "tp_gemm"})
+                                    "tp_gemm", "callable"})
+        # A caller's function (Python's measure): no params, and no kernel of the suites.
+        self.assertEqual((ops["callable"]["dims"], ops["callable"]["attrs"]), ([], []))
+        self.assertEqual(ops["callable"]["backends"], [])
         attention = ops["attention"]
         dims = {d["name"]: d for d in attention["dims"]}
         self.assertEqual(list(dims), ["batch", "heads", "seq", "head_dim"])

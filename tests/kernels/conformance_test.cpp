@@ -168,6 +168,7 @@ INSTANTIATE_TEST_SUITE_P(Catalog, Conformance, ::testing::ValuesIn(conformance_c
 
 TEST(Conformance, EveryOpHasAwkwardProblemsItAccepts) {
   for (const auto& op : op_registry()) {
+    if (op.measured_by_caller) continue;  // no kernel runs it: nothing to be awkward for
     EXPECT_GE(op.awkward.size(), 3u) << op.name;
     for (const auto& params : op.awkward) EXPECT_NO_THROW(parse_params(op, params)) << params;
   }

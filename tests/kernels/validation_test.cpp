@@ -226,6 +226,10 @@ using test::make_problem;
 // it names: every shipped op's catches outputs that were never written (NaN, as poisoned).
 TEST(Validation, EveryShippedOpNamesItsReferenceCheck) {
   for (const OpDefinition& op : op_registry()) {
+    if (op.measured_by_caller) {  // a caller's function: Ridgeline has no reference for it
+      EXPECT_FALSE(op.reference.named()) << op.name;
+      continue;
+    }
     EXPECT_TRUE(op.reference.named()) << op.name;
     const Problem p = example_problem(op, op.dtypes.front());
     Operands ops = allocate_operands(p);

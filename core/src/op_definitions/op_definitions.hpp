@@ -19,6 +19,7 @@ OpDefinition attention_definition();
 OpDefinition einsum_definition();
 OpDefinition allreduce_definition();
 OpDefinition tp_gemm_definition();
+OpDefinition callable_definition();
 
 // A dimension that must be given (at least 1, at most `max` where there is one).
 inline DimSpec required_dim(std::string name, std::string meaning,

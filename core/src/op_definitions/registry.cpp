@@ -17,7 +17,7 @@ std::deque<OpDefinition>& registry() {
       ops::gemm_definition(),      ops::gemm_bias_act_definition(), ops::softmax_definition(),
       ops::layernorm_definition(), ops::rmsnorm_definition(),       ops::eltwise_chain_definition(),
       ops::attention_definition(), ops::einsum_definition(),        ops::allreduce_definition(),
-      ops::tp_gemm_definition(),
+      ops::tp_gemm_definition(),   ops::callable_definition(),
   };
   return ops;
 }

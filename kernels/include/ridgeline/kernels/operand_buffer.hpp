@@ -78,6 +78,13 @@ Operands allocate_operands(const Problem& problem);
 // CPU's cold cache (CacheState::cold). The values are unchanged; a kernel's own workspace
 // (packed panels, a library's scratch) is not touched.
 void evict_from_caches(const Operands& operands);
+// The same for any memory: a caller's arrays (the Python module's measure(cache="cold")).
+struct MemoryRange {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+};
+void evict_from_caches(std::span<const MemoryRange> ranges);
+std::vector<MemoryRange> memory_of(const Operands& operands);
 
 // The gemm kernels' view of A, B and C (gemm and gemm_bias_act), row-major, with the
 // leading dimensions that the layout implies (A is m x k, or k x m when transposed).

@@ -63,6 +63,9 @@ std::string passes_csv(const ReportInput& input);
 // coloured by backend, fusion arrows): `scene` made from input.placements, with the roofs it
 // shows (the dashboard exports its current chart with it).
 std::string roofline_picture_svg(const RooflineScene& scene, const ReportInput& input);
+// The HTML report's roofline: the picture, its legend and what it leaves out (a fragment: the
+// Python module's notebook view shows it under the overview).
+std::string roofline_section_html(const ReportInput& input);
 // The table `ridgeline profile` prints.
 // One line when the machine was busy while the run was timed: how many CPU cases had their
 // calling thread off the CPU for more than a tenth of a repetition, and the run's

@@ -70,4 +70,13 @@ CacheOutcome commit_to_cache(const std::filesystem::path& cache, const MachineMo
                              std::optional<std::filesystem::file_time_type> seen_at_start,
                              const ProbeProgress& progress);
 
+// This machine's model for a run: the cached one, or a probe when none is cached (unless
+// `probe_if_missing` is false), its progress on stderr; `origin` says which, or why there is
+// none. `ridgeline run`, `profile` and the Python module ask here.
+struct MachineChoice {
+  std::optional<MachineModel> model;
+  std::string origin;
+};
+MachineChoice this_machine(bool probe_if_missing, bool force);
+
 }  // namespace ridgeline

@@ -56,6 +56,12 @@ struct RunPlan {
 RunPlan make_plan(const RunRequest& request,
                   const std::function<void(KernelCatalog&)>& add_kernels = {});
 
+// What a Run says of how it was made, beside the build's commit and flags (RunProvenance):
+// the plan's suite, seed and timing, its einsum networks, and the command line (or the
+// Python call) that asked for it.
+void record_provenance(RunProvenance& p, const RunPlan& plan,
+                       std::vector<std::string> command_line);
+
 // Whether the request's cases run each in a child process: as asked, except under
 // likwid-perfctr -m, whose file never sees a forked child's marker regions.
 bool runs_isolated(const RunRequest& request);

@@ -145,6 +145,16 @@ std::vector<std::string> roof_dtypes(const std::string& machine_json, const std:
 
 }  // namespace
 
+RunOutput::RunOutput(const std::string& path, std::string_view argument, std::string_view writer)
+    : file(check_output_file(path, argument)) {
+  if (file.stream || file.named.extension() != ".json")
+    throw InputError(fmt::format("{}={:?}: a Run is a .json file", argument, path));
+  lock = std::make_unique<OutputLock>(file.target, writer);
+  journal = std::filesystem::path(file.target).replace_extension(".jsonl");
+  move_aside(file.target);
+  move_aside(journal);
+}
+
 // A Run as the C++ side holds it (read once, never written back and read again): its JSON,
 // its placements and the report's view of it.
 RunDocument::RunDocument(Run r) : run(std::move(r)) {}
@@ -194,26 +204,19 @@ class Recording {
  public:
   Recording(const std::string& path, const std::vector<std::string>& collect,
             std::vector<std::string> command_line)
-      : out_(check_output_file(path, "path")), command_line_(std::move(command_line)) {
-    if (out_.stream || out_.named.extension() != ".json")
-      throw InputError(fmt::format("path={:?}: a Run is a .json file", path));
-    lock_ = std::make_unique<OutputLock>(out_.target, "ridgeline.Run");
-    journal_ = std::filesystem::path(out_.target).replace_extension(".jsonl");
-    // The previous Run and journal become NAME.prev, as `ridgeline run` leaves them.
-    move_aside(out_.target);
-    move_aside(journal_);
+      : out_(path, "path", "ridgeline.Run"), command_line_(std::move(command_line)) {
     RunSettings settings;
     settings.collect = collect;
     recording_ = std::make_unique<RunRecording>(settings);
   }
-  std::string journal() const { return journal_.string(); }
+  std::string journal() const { return out_.journal.string(); }
   // A measurement's rows, journaled, numbered as the Run's next case.
   void record(const std::string& rows_json) {
     const json rows = json::parse(rows_json);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       CaseResult r = case_result_from_json(rows[i], "a measurement", fmt::format("[{}]", i));
       r.family_index = cases_;
-      append_line_durably(journal_, to_json(r).dump());
+      append_line_durably(out_.journal, to_json(r).dump());
       recording_->run().benchmarks.push_back(std::move(r));
     }
     ++cases_;
@@ -226,16 +229,14 @@ class Recording {
     run.context.interrupted = interrupted;
     run.context.provenance.suite = "python";
     run.context.provenance.command_line = command_line_;
-    write_run_file(out_.named, run);
-    lock_.reset();
+    write_run_file(out_.file.named, run);
+    out_.lock.reset();
     return RunDocument(std::move(run));
   }
 
  private:
-  OutputFile out_;
+  RunOutput out_;
   std::vector<std::string> command_line_;
-  std::unique_ptr<OutputLock> lock_;
-  std::filesystem::path journal_;
   std::unique_ptr<RunRecording> recording_;
   std::int64_t cases_ = 0;
 };

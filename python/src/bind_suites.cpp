@@ -57,17 +57,11 @@ struct SuiteRequest {
 // The Run (JSON) of the request's cases, written to `output` (with its journal) when given.
 RunDocument run_suite(const SuiteRequest& in) {
   RunPlan plan = make_plan(in.request);
-  std::optional<OutputFile> output;
-  std::unique_ptr<OutputLock> lock;
+  std::optional<RunOutput> output;
   std::optional<std::filesystem::path> journal;
   if (in.output) {
-    output = check_output_file(*in.output, "output");
-    if (output->stream || output->named.extension() != ".json")
-      throw InputError(fmt::format("output={:?}: a Run is a .json file", *in.output));
-    lock = std::make_unique<OutputLock>(output->target, "ridgeline.run");
-    journal = std::filesystem::path(output->target).replace_extension(".jsonl");
-    move_aside(output->target);
-    move_aside(*journal);
+    output.emplace(*in.output, "output", "ridgeline.run");
+    journal = output->journal;
   }
   const MachineChoice machine = this_machine(in.probe, false);
   if (machine.model) use_cache_sizes(cache_sizes_for_kernels(*machine.model, hwloc_cache_sizes()));
@@ -84,7 +78,7 @@ RunDocument run_suite(const SuiteRequest& in) {
   }
   run.context.machine = machine.model;
   record_provenance(run.context.provenance, plan, in.command_line);
-  if (output) write_run_file(output->named, run);
+  if (output) write_run_file(output->file.named, run);
   return RunDocument(std::move(run));
 }
 

@@ -4,12 +4,26 @@
 // which the Python side reads with json.loads: one representation, the schema's.
 #include <pybind11/pybind11.h>
 
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "ridgeline/core/output_file.hpp"
 #include "ridgeline/core/run.hpp"
 
 namespace ridgeline::python {
+
+// A Run file Python names (ridgeline.Run's path, ridgeline.run's output=): a .json file, one
+// writer at a time, its journal beside it (NAME.jsonl), the previous pair set aside as
+// NAME.prev, as `ridgeline run` leaves them. InputError naming `argument` otherwise.
+struct RunOutput {
+  RunOutput(const std::string& path, std::string_view argument, std::string_view writer);
+  OutputFile file;
+  std::filesystem::path journal;
+  std::unique_ptr<OutputLock> lock;
+};
 
 // A Run held on the C++ side (loaded, run, or recorded), handed to Python as an object.
 struct RunDocument {

@@ -86,6 +86,12 @@ TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
   std::vector<std::string> names;
   for (const auto& op : op_registry()) {
     names.push_back(op.name);
+    if (op.measured_by_caller) {  // callable: no operands, no work, no tolerance of its own
+      const Problem p = example_problem(op, DType::f32);
+      EXPECT_TRUE(op.operands(p).empty() && op_work(p).flops == 0 && !op.tolerance) << op.name;
+      EXPECT_EQ(params_label(p), "") << op.name;
+      continue;
+    }
     EXPECT_TRUE(op.operands && op.work && op.tolerance) << op.name;
     EXPECT_FALSE(op.dtypes.empty()) << op.name;
     const Problem p = example_problem(op, op.dtypes.front());
@@ -103,7 +109,7 @@ TEST(OpRegistry, EveryOpIsCompleteAndItsExampleIsValid) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"gemm", "gemm_bias_act", "softmax", "layernorm",
                                              "rmsnorm", "eltwise_chain", "attention", "einsum",
-                                             "allreduce", "tp_gemm"}));
+                                             "allreduce", "tp_gemm", "callable"}));
   EXPECT_EQ(find_op("conv"), nullptr);
   EXPECT_THROW(op_definition("conv"), InputError);
 }

@@ -85,9 +85,15 @@ std::string twin_case(const FusionRole& role) {
 }
 
 // The op's bytes for one side; a problem the model cannot size leaves them at 0 and says so.
-FusionBytes model_bytes(const Problem& problem, bool fused, std::vector<std::string>& notes) {
+// A caller's function (callable) has no model of the op's: its recorded work is the caller's
+// model (eager JAX's primitives, jit's bytes accessed).
+FusionBytes model_bytes(const CaseDetails& details, bool fused, std::vector<std::string>& notes) {
+  const Problem& problem = details.problem;
   try {
-    const WorkModel w = fused ? op_work(problem) : op_unfused_work(problem);
+    const OpDefinition* op = find_op(problem.op);
+    const WorkModel w = op && op->measured_by_caller ? details.work
+                        : fused                      ? op_work(problem)
+                                                     : op_unfused_work(problem);
     const auto it = w.bytes.find(MemoryLevel::main);
     if (it != w.bytes.end() && usable(it->second)) return {it->second, MetricSource::analytic};
     notes.push_back(
@@ -104,7 +110,7 @@ FusionSide make_side(const RooflinePlacement& p, const Entry& e, std::vector<std
   s.name = p.name;
   s.backend = p.backend;
   const char* which = e.role.fused ? "fused" : "unfused";
-  s.analytic = model_bytes(e.details->problem, e.role.fused, notes);
+  s.analytic = model_bytes(*e.details, e.role.fused, notes);
   if (!p.placeable) {
     notes.push_back(fmt::format("the {} case is not placeable: {}", which, p.reason));
     return s;

@@ -2,6 +2,7 @@
 (runner/measure.hpp) and the analysis's placement. The C++ side measures and places; this
 file checks arguments and carries the results."""
 import json
+import warnings
 
 from . import _arguments as args
 from . import _ridgeline
@@ -194,6 +195,9 @@ def measure(fn, *fn_args, flops=None, bytes=None, work=None, name=None, dtype=No
         {k: str(v) for k, v in all_notes.items()}, repetitions,
         None if min_time is None else str(min_time), warmup, collect, cold))
     m = Measurement(rows, machine_json)
+    for key, why in m.notes.items():  # what was asked and cannot be counted here, once each
+        if key.startswith("not counted "):
+            warnings.warn(f"collect: {key[len('not counted '):]} will not be counted: {why}", stacklevel=2)
     target = run if run is not None else (_active_runs[-1] if _active_runs else None)
     if target is not None:
         target._record(m)

@@ -57,13 +57,9 @@ std::vector<CaseResult> crashed(const CallableMeasurement& m, const KernelInfo& 
   return {r};
 }
 
-}  // namespace
-
-std::vector<CaseResult> measure_callable(const CallableMeasurement& m,
-                                         const RunSettings& settings) {
-  std::vector<std::unique_ptr<Collector>> collectors;
-  for (auto& c : make_collectors(settings.collect))
-    if (c->probe().available) collectors.push_back(std::move(c));
+// Calls once untimed, then times, with the collectors that run here.
+std::vector<CaseResult> measure_with(const CallableMeasurement& m, const RunSettings& settings,
+                                     std::vector<std::unique_ptr<Collector>>& collectors) {
   CallableKernel kernel(m);
   try {
     m.call();  // untimed: a function that fails is recorded before Google Benchmark starts
@@ -82,6 +78,21 @@ std::vector<CaseResult> measure_callable(const CallableMeasurement& m,
         r.ridgeline->validation.disposition != Disposition::crashed)
       return crashed(m, kernel.info(), r.error_message);
   return results;
+}
+
+}  // namespace
+
+std::vector<CaseResult> measure_callable(const CallableMeasurement& m,
+                                         const RunSettings& settings) {
+  // A collector asked for that cannot run here says why in the case's notes (outside a
+  // Run's context, they are where the reason is kept).
+  CallableMeasurement asked = m;
+  std::vector<std::unique_ptr<Collector>> collectors;
+  for (auto& c : make_collectors(settings.collect))
+    if (c->probe().available) collectors.push_back(std::move(c));
+  for (const UncountedItem& u : uncounted_items(settings.collect))
+    asked.notes["not counted " + u.item] = u.reason;
+  return measure_with(asked, settings, collectors);
 }
 
 }  // namespace ridgeline

@@ -80,6 +80,22 @@ def test_a_collector_is_read_at_the_timers_boundaries():
     assert readable
 
 
+def test_a_counter_this_machine_cannot_count_says_why_and_the_measurement_goes_on():
+    x = np.ones(1 << 12, dtype=np.float32)
+    with pytest.warns(UserWarning, match="papi:PAPI_SP_OPS") as warned:
+        m = ridgeline.measure(np.sum, x, flops=x.size, bytes=x.nbytes,
+                              collect=["papi:PAPI_SP_OPS"], **QUICK)
+    if not any("will not be counted" in str(w.message) for w in warned):
+        pytest.skip("PAPI_SP_OPS is countable here")
+    assert m.notes["not counted papi:PAPI_SP_OPS"]
+    assert m.placement["placeable"]
+
+
+def test_an_unknown_collector_is_refused():
+    with pytest.raises(ValueError, match="nosuch"):
+        ridgeline.measure(np.sum, np.ones(4, np.float32), flops=4, bytes=16, collect=["nosuch:x"])
+
+
 def test_a_function_that_raises_is_recorded_with_its_error():
     def broken():
         raise RuntimeError("no such tensor")

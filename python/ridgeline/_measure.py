@@ -79,8 +79,8 @@ def ops():
 
 
 def kernel(backend, op="gemm", dtype="f32", threads=1, **params):
-    """A native kernel of the suite prepared on its op's inputs as a callable (each call one
-    run): measure(k, work=k.work, threads=...) times it through Python's path."""
+    """A native CPU kernel of the suite prepared on its op's inputs as a callable (each call
+    one run): measure(k, work=k.work, threads=...) times it through Python's path."""
     label = ",".join(f"{k}={v}" for k, v in params.items())
     k = _ridgeline.NativeKernel(str(backend), str(op), label, args.dtype_name(dtype), int(threads))
     w = json.loads(k.work)
@@ -92,14 +92,11 @@ class _NativeCallable:
         self._k, self.backend, self.op, self.dtype, self.threads = k, backend, op, dtype, threads
         self.work = work(op, dtype, **params)
         self.work.flops, self.work.bytes = w["flops"], w["bytes"]  # the kernel's own model
-        self.device = k.device
         self.__qualname__ = f"native.{backend}"
         self.__module__ = "ridgeline"
 
     def __call__(self):
         self._k()
-        if self.device == "gpu":
-            self._k.finish()
 
 
 class Measurement:
@@ -145,13 +142,14 @@ class Measurement:
 
 
 def measure(fn, *fn_args, flops=None, bytes=None, work=None, name=None, dtype=None,
-            threads=None, cache="warm", device="cpu", collect=(), repetitions=None,
+            threads=None, cache="warm", device=None, collect=(), repetitions=None,
             min_time=None, warmup=None, role="vendor", family="", notes=None, kwargs=None,
             synchronize=None, run=None, _threads_why="the CPUs this process may run on"):
     """Times fn(*fn_args, **kwargs) with the native kernels' harness and places it on this
     machine's roofline. Give its work as flops= and bytes= (a number: bytes at main memory;
     or {"L1": ..., "dram": ...}), or as work=ridgeline.work(op, ...). A call that raises is
-    recorded crashed, with its error; Ctrl-C stops the measurement."""
+    recorded crashed, with its error; Ctrl-C stops the measurement. A CUDA tensor among the
+    arguments makes it GPU work: each call synchronises before the clock stops."""
     if not callable(fn):
         raise TypeError(f"fn={fn!r}: not callable")
     if work is not None and not isinstance(work, Work):
@@ -173,6 +171,13 @@ def measure(fn, *fn_args, flops=None, bytes=None, work=None, name=None, dtype=No
     cold = args.memory_ranges(arrays) if cache == "cold" else []
     if cache == "cold" and not cold:
         raise ValueError("cache='cold': no array argument whose memory could be flushed")
+    if device is None:  # a CUDA tensor among the arguments: the GPU's work, synchronised
+        device = "gpu" if any(getattr(a, "is_cuda", False) is True for a in arrays) else "cpu"
+        if device == "gpu" and synchronize is None:
+            import torch
+            synchronize = torch.cuda.synchronize
+    if device not in ("cpu", "gpu"):
+        raise ValueError(f"device={device!r}: one of cpu, gpu")
     collect = [collect] if isinstance(collect, str) else list(collect)
     machine_json = _machine_json()
     if machine_json is not None:

@@ -82,7 +82,7 @@ RunDocument run_suite(const SuiteRequest& in) {
   return RunDocument(std::move(run));
 }
 
-// A native kernel prepared on its op's inputs (pattern normal), each call one run(): what
+// A native CPU kernel prepared on its op's inputs (pattern normal), each call one run(): what
 // measure() times to set a Python measurement beside the CLI's of the same case.
 class NativeKernel {
  public:
@@ -97,6 +97,11 @@ class NativeKernel {
     kernel_ = catalog_.create(backend, op);
     if (!kernel_)
       throw InputError(fmt::format("backend={:?}: no {} kernel of that name", backend, op));
+    // A GPU kernel's calls are asynchronous, timed by its own events: the suite times it.
+    if (kernel_->info().device != Device::cpu)
+      throw InputError(fmt::format(
+          "backend={:?}: a GPU kernel; time it with ridgeline.run(filter=...), on its events",
+          backend));
     if (const Support s = kernel_->supports(problem_, threads); !s)
       throw InputError(fmt::format("{} {}: not supported here: {}", backend, op, s.reason));
     operands_ = allocate_operands(problem_);
@@ -104,14 +109,12 @@ class NativeKernel {
     kernel_->prepare(problem_, operands_, threads);
   }
   void call() { kernel_->run(); }
-  void finish() { kernel_->finish(); }
   std::string work() const {
     const WorkModel w = kernel_->work(problem_);
     json bytes = json::object();
     for (const auto& [level, b] : w.bytes) bytes[std::string(to_string(level))] = b;
     return json{{"flops", w.flops}, {"bytes", bytes}}.dump();
   }
-  std::string device() const { return std::string(to_string(kernel_->info().device)); }
   std::vector<std::pair<std::uintptr_t, std::size_t>> memory() const {
     std::vector<std::pair<std::uintptr_t, std::size_t>> out;
     for (const MemoryRange& r : memory_of(operands_))
@@ -163,9 +166,7 @@ void bind_suites(py::module_& m) {
            py::arg("backend"), py::arg("op"), py::arg("params"), py::arg("dtype"),
            py::arg("threads"))
       .def("__call__", &NativeKernel::call)
-      .def("finish", &NativeKernel::finish)
       .def_property_readonly("work", &NativeKernel::work)
-      .def_property_readonly("device", &NativeKernel::device)
       .def_property_readonly("memory", &NativeKernel::memory);
 }
 

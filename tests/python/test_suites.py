@@ -32,8 +32,8 @@ def test_bad_requests_are_one_clear_error():
 
 
 def test_a_native_kernel_through_python_agrees_with_the_cli(tmp_path):
-    """Not a performance target: the same kernel timed by both paths, whose ratio catches a
-    harness or unit error (a factor of 1000), not noise; printed for the record."""
+    """Not a performance target: the same kernel timed by both paths, their rows alike (unit,
+    work), the ratio printed for the record and held only against a harness or unit error."""
     cli("run", "--filter", "^" + CASE + "$", "--shape", "128", "--repetitions", "5",
         "--min-time", "0.05", "--no-probe", "-o", tmp_path / "cli.json")
     doc = json.loads((tmp_path / "cli.json").read_text())
@@ -45,4 +45,6 @@ def test_a_native_kernel_through_python_agrees_with_the_cli(tmp_path):
     assert m.rows[0]["time_unit"] == unit
     ratio = py_median / cli_median
     print(f"{CASE}: CLI {cli_median:.4g} {unit}, Python {py_median:.4g} {unit}, ratio {ratio:.3f}")
-    assert 0.33 < ratio < 3.0
+    # A unit or iteration-count error is a factor of 1000; a busy machine (CTest runs two tests
+    # at once here) moves either side by a few times. Only the former fails this.
+    assert 0.05 < ratio < 20.0

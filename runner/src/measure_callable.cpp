@@ -28,6 +28,9 @@ class CallableKernel final : public Kernel {
   // An interrupt while timed: the timed loop stops on the throw, and measure_callable throws
   // it on once Google Benchmark has returned.
   void run() override {
+    // Interrupted once: every later call (the repetitions Google Benchmark still starts)
+    // stops at once.
+    if (!interrupted_.empty()) throw CallInterrupted(interrupted_);
     try {
       m_.call();
     } catch (const CallInterrupted& e) {

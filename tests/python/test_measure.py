@@ -110,7 +110,7 @@ def test_a_function_that_raises_on_a_later_call_is_crashed():
 
     def later():
         calls[0] += 1
-        if calls[0] > 5:
+        if calls[0] > 1:  # the untimed call passes, the first timed one raises
             raise ValueError("ran dry")
     m = ridgeline.measure(later, flops=1, bytes=1, dtype="f32", **QUICK)
     assert m.disposition == "crashed" and "ran dry" in m.error

@@ -78,7 +78,7 @@ def test_ctrl_c_keeps_what_finished(tmp_path):
 
     def interrupted():
         calls[0] += 1
-        if calls[0] > 3:
+        if calls[0] > 1:  # the untimed call passes, the first timed one is interrupted
             raise KeyboardInterrupt
     path = tmp_path / "cut.json"
     with pytest.raises(KeyboardInterrupt):
@@ -104,3 +104,37 @@ def test_a_failed_measurement_is_recorded_and_the_run_goes_on(tmp_path):
     assert dispositions["python.zero"] == "crashed" and dispositions["python.after"] == "not_verified"
     assert "ZeroDivisionError" in next(r["error_message"] for r in doc["benchmarks"]
                                        if "python.zero" in r["run_name"])
+
+
+def test_a_real_ctrl_c_while_a_c_function_is_timed_keeps_what_finished(tmp_path, machine_model):
+    """SIGINT as a terminal sends it, while the harness times NumPy's C code: the measurement
+    stops at its next call, the Run is written marked interrupted, the process exits 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "cut.py"
+    script.write_text(f"""
+import signal, sys, numpy as np, ridgeline
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, not ignored
+ridgeline.use_machine({str(machine_model)!r})
+x = np.ones(1 << 16, np.float32)
+with ridgeline.Run({str(tmp_path / 'cut.json')!r}):
+    ridgeline.measure(np.sum, x, flops=x.size, bytes=x.nbytes, name="first", repetitions=1,
+                      min_time="0.01")
+    print("first done", flush=True)
+    ridgeline.measure(np.sum, x, flops=x.size, bytes=x.nbytes, name="long", repetitions=100,
+                      min_time="1")
+""")
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                         stderr=subprocess.PIPE, env=os.environ)
+    assert p.stdout.readline().strip() == "first done"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)  # 100 repetitions of a second each, were it not stopped
+    assert p.returncode != 0 and "KeyboardInterrupt" in err, err
+    doc = json.loads((tmp_path / "cut.json").read_text())
+    assert doc["context"]["ridgeline"]["interrupted"] is True
+    assert {r["run_name"].split("/")[1] for r in doc["benchmarks"]} == {"python.first"}
+

@@ -61,7 +61,9 @@ TEST(MeasureCallable, OneThatThrowsWhileTimedIsCrashedToo) {
   m.call = [&calls] {
     if (++calls > 3) throw std::runtime_error("ran dry");
   };
-  const auto rows = measure_callable(m, testing::quick());
+  RunSettings ten_calls = testing::quick();  // a count, whatever a busy machine's clock says
+  ten_calls.iterations = 10;
+  const auto rows = measure_callable(m, ten_calls);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].ridgeline->validation.disposition, Disposition::crashed);
   EXPECT_NE(rows[0].error_message.find("ran dry"), std::string::npos);
@@ -73,7 +75,11 @@ TEST(MeasureCallable, AnInterruptStopsTheMeasurementAndIsThrownOn) {
   m.call = [&calls] {
     if (++calls > 3) throw CallInterrupted("KeyboardInterrupt");
   };
-  EXPECT_THROW(measure_callable(m, testing::quick()), CallInterrupted);
+  RunSettings many = testing::quick();
+  many.repetitions = 20;
+  many.iterations = 10;
+  EXPECT_THROW(measure_callable(m, many), CallInterrupted);
+  EXPECT_EQ(calls, 4);  // the repetitions still to come call nothing
   calls = 0;
   m.call = [] { throw CallInterrupted("KeyboardInterrupt"); };  // in the untimed call
   EXPECT_THROW(measure_callable(m, testing::quick()), CallInterrupted);

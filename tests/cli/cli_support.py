@@ -5,6 +5,7 @@ apart from the user's, and removed when the module ends (call remove_cache from
 tearDownModule).
 """
 import os
+import time
 import re
 import shutil
 import signal
@@ -61,19 +62,26 @@ def launched_process(job_env, variable, parent_is):
     comm)`: a rank as its launcher started it, not one of its cases' children, which share its
     environment."""
     mark = f"RIDGELINE_TEST_JOB={job_env['RIDGELINE_TEST_JOB']}".encode()
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                env = f.read().split(b"\0")
-            with open(f"/proc/{pid}/stat") as f:
-                ppid = f.read().rsplit(")", 1)[1].split()[1]
-            with open(f"/proc/{ppid}/comm") as f:
-                parent = f.read().strip()
-        except OSError:
-            continue
-        if mark in env and variable in env and parent_is(parent):
-            found.append(int(pid))
+    # Looked for again for a few seconds: on a loaded machine the launcher may not have
+    # started the rank yet, or its /proc entry may be caught mid-exec.
+    deadline = time.monotonic() + 10
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    env = f.read().split(b"\0")
+                with open(f"/proc/{pid}/stat") as f:
+                    ppid = f.read().rsplit(")", 1)[1].split()[1]
+                with open(f"/proc/{ppid}/comm") as f:
+                    parent = f.read().strip()
+            except OSError:
+                continue
+            if mark in env and variable in env and parent_is(parent):
+                found.append(int(pid))
+        if len(found) == 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert len(found) == 1, found
     return found[0]
 

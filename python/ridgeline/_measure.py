@@ -15,10 +15,8 @@ def machine(probe=True, force=False):
     """This machine's model as a dict: the cached probe, else a probe made now (about 15 s,
     cached afterwards) unless probe=False; None with probe=False and none cached.
     ridgeline.machine_origin() says where it came from."""
-    if force or not _machine["asked"] or (_machine["json"] is None and probe):
-        text, origin = _ridgeline.machine(bool(probe), bool(force))
-        _machine.update(json=text, origin=origin, asked=True)
-    return None if _machine["json"] is None else json.loads(_machine["json"])
+    text = _machine_json(probe, force)
+    return None if text is None else json.loads(text)
 
 
 def probe(force=False):
@@ -36,8 +34,11 @@ def machine_origin():
     return _machine["origin"]
 
 
-def _machine_json(probe_if_missing=True):
-    machine(probe=probe_if_missing)
+def _machine_json(probe_if_missing=True, force=False):
+    """The model's JSON as the C++ side takes it, asked for once per process."""
+    if force or not _machine["asked"] or (_machine["json"] is None and probe_if_missing):
+        text, origin = _ridgeline.machine(bool(probe_if_missing), bool(force))
+        _machine.update(json=text, origin=origin, asked=True)
     return _machine["json"]
 
 

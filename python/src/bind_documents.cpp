@@ -145,6 +145,10 @@ std::vector<std::string> roof_dtypes(const std::string& machine_json, const std:
 
 }  // namespace
 
+std::string work_json_text(const WorkModel& w) {
+  return work_json(w).dump();
+}
+
 RunOutput::RunOutput(const std::string& path, std::string_view argument, std::string_view writer)
     : file(check_output_file(path, argument)) {
   if (file.stream || file.named.extension() != ".json")

@@ -109,12 +109,7 @@ class NativeKernel {
     kernel_->prepare(problem_, operands_, threads);
   }
   void call() { kernel_->run(); }
-  std::string work() const {
-    const WorkModel w = kernel_->work(problem_);
-    json bytes = json::object();
-    for (const auto& [level, b] : w.bytes) bytes[std::string(to_string(level))] = b;
-    return json{{"flops", w.flops}, {"bytes", bytes}}.dump();
-  }
+  std::string work() const { return work_json_text(kernel_->work(problem_)); }
   std::vector<std::pair<std::uintptr_t, std::size_t>> memory() const {
     std::vector<std::pair<std::uintptr_t, std::size_t>> out;
     for (const MemoryRange& r : memory_of(operands_))

@@ -15,6 +15,9 @@
 
 namespace ridgeline::python {
 
+// A work model as Python reads it: {"flops": ..., "bytes": {"dram": ...}}.
+std::string work_json_text(const WorkModel& w);
+
 // A Run file Python names (ridgeline.Run's path, ridgeline.run's output=): a .json file, one
 // writer at a time, its journal beside it (NAME.jsonl), the previous pair set aside as
 // NAME.prev, as `ridgeline run` leaves them. InputError naming `argument` otherwise.

@@ -4,8 +4,10 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -16,6 +18,25 @@
 #include "ridgeline/core/visible_text.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "run_support.hpp"
+
+namespace {
+
+// Bad usage or input: one line, exit 2. Under mpirun every rank was given the same command
+// line and finds the same fault: rank 0 says it. The others wait before exiting, because
+// mpirun ends the whole job at the first rank that exits non-zero, which could be before
+// rank 0 has printed; once rank 0 has exited, mpirun ends them. A rank still alive after
+// the wait found a fault rank 0 did not (a file missing on its node): it says its own.
+int bad_input(const std::string& message) {
+  if (const int rank = ridgeline::cluster::launcher_rank(); rank > 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    fmt::print(stderr, "ridgeline: rank {}: {}\n", rank, ridgeline::visible_line(message));
+    return 2;
+  }
+  fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(message));
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   const ridgeline::StandardFds fds = ridgeline::reserve_standard_fds();
@@ -44,13 +65,9 @@ int main(int argc, char** argv) {
   // An empty value after '=' (--filter=): CLI11 would take the next argument as the value
   // (`--filter= --dry-run` ran real cases). Said, not guessed at.
   for (const std::string& a : args)
-    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.find('=') == a.size() - 1) {
-      if (ridgeline::cluster::launcher_rank() <= 0)
-        fmt::print(stderr,
-                   "ridgeline: {} has an empty value: give one ({}VALUE) or leave the option out\n",
-                   ridgeline::visible_line(a), ridgeline::visible_line(a));
-      return 2;
-    }
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.find('=') == a.size() - 1)
+      return bad_input(
+          fmt::format("{} has an empty value: give one ({}VALUE) or leave the option out", a, a));
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse order
   try {
     app.parse(args);
@@ -61,9 +78,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (ridgeline::cluster::launcher_rank() > 0) return 2;  // rank 0 says it (below)
-    fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
-    return 2;
+    return bad_input(e.what());
   }
   try {
     if (!ridgeline::cpu_features().has_avx2_fma()) {
@@ -81,12 +96,8 @@ int main(int argc, char** argv) {
       return command.run();
     }
   } catch (const ridgeline::InputError& e) {
-    // Under mpirun every rank was given the same command line and finds the same fault:
-    // rank 0 says it, once.
-    if (ridgeline::cluster::launcher_rank() > 0) return 2;
     // File names, patterns and libraries' names from outside are in these: one rule for all.
-    fmt::print(stderr, "ridgeline: {}\n", ridgeline::visible_line(e.what()));
-    return 2;
+    return bad_input(e.what());
   } catch (const std::exception& e) {
     fmt::print(stderr, "ridgeline: internal error: {}\n", ridgeline::visible_line(e.what()));
     return 1;

@@ -27,7 +27,8 @@ namespace ridgeline::ops {
 
 // The instruction set a fused or unfused implementation is compiled for. `scalar` is the
 // same algorithm over one-lane vectors, compiled for the library's baseline.
-enum class Isa { scalar, avx2, avx512 };
+// neon and sve are AArch64's (sve vector-length agnostic: the width is the process's).
+enum class Isa { scalar, avx2, avx512, neon, sve };
 
 const char* to_string(Isa isa);
 bool isa_available(Isa isa);      // CPUID says this machine runs it

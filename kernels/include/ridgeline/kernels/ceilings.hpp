@@ -14,9 +14,15 @@
 namespace ridgeline {
 
 struct CpuIdentity {
-  std::string vendor;  // "AuthenticAMD", "GenuineIntel"
-  int family = 0;      // display family
-  int model = 0;       // display model
+  std::string vendor;  // "AuthenticAMD", "GenuineIntel"; AArch64: "ARM" for MIDR implementer
+                       // 0x41, else the implementer's name or its number ("0x61")
+  int family = 0;      // display family (AArch64: 0)
+  int model = 0;       // display model (AArch64: MIDR's part number, 0xd4f for Neoverse V2)
+  // AArch64's MIDR_EL1 fields besides (/proc/cpuinfo's "CPU implementer", "CPU variant",
+  // "CPU revision"); -1 on x86.
+  int implementer = -1;
+  int variant = -1;
+  int revision = -1;
   // Features that name a core design where the family and model are a hypervisor's (the
   // AMX VM reports model 0xA7, a desktop part's number, for a server core).
   bool amx_bf16 = false;
@@ -82,7 +88,7 @@ const std::vector<StreamKernel>& stream_kernels();
 // on a Zen 4 core scalar loops stream more bytes per second from DRAM at one thread than
 // 512-bit ones, so a bandwidth ceiling is the best over the widths and names the one that
 // gave it.
-enum class StreamIsa { scalar, avx2, avx512 };
+enum class StreamIsa { scalar, avx2, avx512, neon, sve };
 std::string to_string(StreamIsa isa);
 std::vector<StreamIsa> stream_isas(const CpuFeatures& cpu);  // the widths this CPU runs
 

@@ -4,8 +4,10 @@
 
 namespace ridgeline {
 
-// Instruction sets the kernels dispatch on, read with CPUID (through the compiler's
-// __builtin_cpu_supports, which also checks that the OS saves the wide registers).
+// Instruction sets the kernels dispatch on. x86-64: read with CPUID (through the compiler's
+// __builtin_cpu_supports, which also checks that the OS saves the wide registers). AArch64:
+// read from the kernel's HWCAP and HWCAP2 (getauxval), which say what user space may run; the
+// SVE vector length from the running process (it can differ per process: prctl).
 struct CpuFeatures {
   std::string model;
   bool amd = false;  // CPUID vendor "AuthenticAMD"
@@ -24,6 +26,15 @@ struct CpuFeatures {
   bool amx_bf16 = false;
   bool amx_int8 = false;
   bool amx_fp16 = false;
+  // AArch64. Advanced SIMD (NEON) with FMA is architectural there; the rest are HWCAP bits.
+  bool neon = false;        // HWCAP_ASIMD
+  bool neon_fp16 = false;   // HWCAP_ASIMDHP: fp16 arithmetic (FMLA .8h)
+  bool neon_dot = false;    // HWCAP_ASIMDDP: SDOT/UDOT
+  bool neon_bf16 = false;   // HWCAP2_BF16: BFDOT, BFMMLA (and SVE's forms where sve)
+  bool neon_i8mm = false;   // HWCAP2_I8MM: SMMLA (and SVE's where sve)
+  bool sve = false;         // HWCAP_SVE
+  bool sve2 = false;        // HWCAP2_SVE2
+  int sve_bits = 0;         // this process's SVE vector length in bits; 0 without SVE
   std::vector<std::string> isa_list() const;
   bool has_avx512() const { return avx512f && avx512dq && avx512bw && avx512vl; }
   bool has_avx2_fma() const { return avx2 && fma; }

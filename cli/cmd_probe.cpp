@@ -97,6 +97,7 @@ int run_probe(const ProbeCommandOptions& opt) {
   }
   fmt::print("{} ({} cores, {:.0f} MHz measured)\n", m.cpu_model, m.cores,
              m.measured_clock_hz / 1e6);
+  if (!m.emulated.empty()) fmt::print("  {}\n", m.emulated);
   for (const auto& c : m.compute)
     fmt::print(
         "  {:<20} {} thr  {:9.1f} G{}{}\n", c.name, c.threads, c.per_second / 1e9, c.unit,

@@ -81,10 +81,12 @@ int main(int argc, char** argv) {
     return bad_input(e.what());
   }
   try {
+#if defined(__x86_64__)
     if (!ridgeline::cpu_features().has_avx2_fma()) {
       fmt::print(stderr, "ridgeline: this CPU lacks AVX2/FMA; Ridgeline needs an x86-64-v3 CPU\n");
       return 2;
     }
+#endif
     for (const auto& command : commands) {
       if (!command.app->parsed()) continue;
       // list and collectors print what they are for: with standard output closed, as cat.

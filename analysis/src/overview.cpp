@@ -30,6 +30,7 @@ OverviewMachine machine_block(const MachineModel* m) {
   out.cpu =
       fmt::format("{}, family {} model {} ({:#x}), {} core{}", m->cpu_model, m->cpu_family,
                   m->cpu_model_number, m->cpu_model_number, m->cores, m->cores == 1 ? "" : "s");
+  out.emulated = m->emulated;
   if (m->measured_clock_hz > 0)
     out.clock = fmt::format("{:.2f} GHz measured", m->measured_clock_hz / 1e9);
   for (const auto& g : m->gpus) out.gpus.push_back(g.name);

@@ -1,6 +1,8 @@
 #include "ridgeline/core/dtype.hpp"
 
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <bit>
 #include <cmath>
@@ -97,14 +99,23 @@ float from_bf16(std::uint16_t bits) {
 
 // F16C (part of the x86-64-v3 baseline) converts with IEEE round-to-nearest-even in both
 // directions, subnormals included. Not _Float16: clang 14 (the asan preset) has none on
-// x86-64.
+// x86-64. AArch64's __fp16 converts with FCVT, under the FPCR's rounding mode (nearest-even
+// unless a program changed it), subnormals included.
 std::uint16_t to_f16(float x) {
+#if defined(__x86_64__)
   const __m128i h = _mm_cvtps_ph(_mm_set_ss(x), _MM_FROUND_TO_NEAREST_INT);
   return static_cast<std::uint16_t>(_mm_cvtsi128_si32(h) & 0xffff);
+#else
+  return std::bit_cast<std::uint16_t>(static_cast<__fp16>(x));
+#endif
 }
 
 float from_f16(std::uint16_t bits) {
+#if defined(__x86_64__)
   return _cvtsh_ss(bits);
+#else
+  return static_cast<float>(std::bit_cast<__fp16>(bits));
+#endif
 }
 
 }  // namespace ridgeline

@@ -147,7 +147,8 @@ json to_json(const MachineModel& m) {
         {"cores", m.cores},
         {"isa", m.isa},
         {"measured_clock_hz", m.measured_clock_hz},
-        {"clock_method", m.clock_method}}},
+        {"clock_method", m.clock_method},
+        {"emulated", m.emulated}}},
       {"caches", {{"l1d_bytes", m.l1d_bytes}, {"l2_bytes", m.l2_bytes}, {"l3_bytes", m.l3_bytes}}},
       {"memory_bytes", m.memory_bytes},
       {"byte_convention", m.byte_convention},
@@ -197,6 +198,7 @@ MachineModel machine_from_json(const json& j, const std::string& origin, const s
       if (v.is_string()) m.isa.push_back(v.get<std::string>());
   m.measured_clock_hz = detail::clock_hz_or_zero(cpu, "measured_clock_hz");
   m.clock_method = cpu.string_or("clock_method", "");
+  m.emulated = cpu.string_or("emulated", "");
   if (f.has("caches")) {
     JsonFields c = f.object("caches");
     m.l1d_bytes = detail::bytes_or_zero(c, "l1d_bytes");

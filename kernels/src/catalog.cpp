@@ -34,7 +34,11 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   c.add(&make_naive_gemm);
   c.add(&make_reordered_gemm);
   c.add(&make_tiled_gemm);
+#if defined(__x86_64__)
   for (PackedIsa isa : {PackedIsa::avx512, PackedIsa::avx2})
+#elif defined(__aarch64__)
+  for (PackedIsa isa : {PackedIsa::neon, PackedIsa::sve})
+#endif
     for (bool threaded : {false, true}) c.add([=] { return make_packed_gemm(isa, threaded); });
   for (bool threaded : {false, true}) c.add([=] { return make_packed_amx_gemm(threaded); });
   c.add(&make_eigen_gemm);
@@ -54,8 +58,12 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
 std::optional<std::string> best_packed_backend(bool threaded) {
   const CpuFeatures& cpu = cpu_features();
   std::string suffix = threaded ? "_omp" : "";
+#if defined(__x86_64__)
   if (cpu.has_avx512()) return "cpu.packed_avx512" + suffix;
   if (cpu.has_avx2_fma()) return "cpu.packed_avx2" + suffix;
+#elif defined(__aarch64__)
+  if (cpu.neon) return "cpu.packed_neon" + suffix;
+#endif
   return std::nullopt;
 }
 

@@ -1,7 +1,9 @@
 #include "ridgeline/kernels/operand_buffer.hpp"
 
 #include <fmt/format.h>
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <cstdlib>
 #include <new>
@@ -43,6 +45,7 @@ double OperandBuffer::at(std::size_t i) const {
   return 0;
 }
 
+#if defined(__x86_64__)
 void evict_from_caches(std::span<const MemoryRange> ranges) {
   constexpr std::size_t kLine = 64;  // every x86-64 CPU this runs on; a smaller step is safe
   for (const MemoryRange& r : ranges) {
@@ -51,6 +54,22 @@ void evict_from_caches(std::span<const MemoryRange> ranges) {
   }
   _mm_mfence();  // the flushes are done before the timed call's first load
 }
+#else
+// AArch64: DC CIVAC (clean and invalidate to the point of coherency) line by line, which Linux
+// lets user space run (SCTLR_EL1.UCI), with the smallest data-cache line CTR_EL0 reports as
+// the step; the DSB waits for them before the timed call's first load.
+void evict_from_caches(std::span<const MemoryRange> ranges) {
+  std::uint64_t ctr = 0;
+  asm volatile("mrs %0, ctr_el0" : "=r"(ctr));
+  const std::size_t line = std::size_t{4} << ((ctr >> 16) & 0xf);  // DminLine: log2 of words
+  for (const MemoryRange& r : ranges) {
+    const auto* p = static_cast<const char*>(r.data);
+    for (std::size_t at = 0; at < r.bytes; at += line)
+      asm volatile("dc civac, %0" : : "r"(p + at) : "memory");
+  }
+  asm volatile("dsb ish" ::: "memory");
+}
+#endif
 
 std::vector<MemoryRange> memory_of(const Operands& operands) {
   std::vector<MemoryRange> out;

@@ -111,6 +111,7 @@ std::string overview_machine_line(const Overview& o) {
   std::string s = o.machine.cpu;
   if (!o.machine.clock.empty()) s += ", " + o.machine.clock;
   for (const auto& g : o.machine.gpus) s += "; GPU " + g;
+  if (!o.machine.emulated.empty()) s += "; " + o.machine.emulated;
   return s;
 }
 

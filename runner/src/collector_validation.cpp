@@ -71,12 +71,21 @@ Workload spin(double seconds) {
           }};
 }
 
-// `iterations` turns of a two-instruction loop (dec, jnz).
+// `iterations` turns of a two-instruction loop (x86-64: dec, jnz; AArch64: subs, b.ne).
 Workload instruction_loop(std::uint64_t iterations) {
-  return {fmt::format("a loop of {} M dec/jnz pairs", iterations / 1000000),
+#if defined(__x86_64__)
+  constexpr const char* kPair = "dec/jnz";
+#else
+  constexpr const char* kPair = "subs/b.ne";
+#endif
+  return {fmt::format("a loop of {} M {} pairs", iterations / 1000000, kPair),
           2.0 * static_cast<double>(iterations), [iterations] {
             std::uint64_t n = iterations;
+#if defined(__x86_64__)
             asm volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#else
+            asm volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#endif
           }};
 }
 
@@ -107,7 +116,11 @@ Workload read_sweep(const std::string& level, std::int64_t bytes, int passes) {
     if (buffer->empty()) buffer->assign(static_cast<std::size_t>(bytes / 8), 1.0);
     double sum = 0;
     for (double x : *buffer) sum += x;
+#if defined(__x86_64__)
     asm volatile("" : : "x"(sum));  // keep the sum, so the loads stay
+#else
+    asm volatile("" : : "w"(sum));  // keep the sum, so the loads stay
+#endif
   };
   Workload w{fmt::format("{} read-only sweep{} of {} KiB from {}", passes, passes == 1 ? "" : "s",
                          bytes / 1024, level),

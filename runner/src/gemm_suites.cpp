@@ -11,21 +11,26 @@ namespace ridgeline {
 
 namespace {
 
-// The rungs by name: the loops on one thread only; the AVX2 packed rung, its OpenMP variant
-// on several.
+// The rungs by name: the loops on one thread only; the other packed rung beside the best
+// (x86-64: AVX2, what AVX-512 buys on an AVX-512 machine; AArch64: SVE beside NEON), its
+// OpenMP variant on several.
 constexpr KernelPick kNaive{KernelPick::Kind::named, "cpu.naive"},
     kReordered{KernelPick::Kind::named, "cpu.reordered"},
     kTiled{KernelPick::Kind::named, "cpu.tiled"},
-    kAvx2Packed{KernelPick::Kind::named, "cpu.packed_avx2", "cpu.packed_avx2_omp"},
+#if defined(__x86_64__)
+    kOtherPacked{KernelPick::Kind::named, "cpu.packed_avx2", "cpu.packed_avx2_omp"},
+#else
+    kOtherPacked{KernelPick::Kind::named, "cpu.packed_sve", "cpu.packed_sve_omp"},
+#endif
     kEigen{KernelPick::Kind::named, "cpu.eigen", "cpu.eigen"};
 
 // The ladder from the naive loop to the libraries: the loops, the packed rung this CPU runs
 // best, Eigen and every BLAS library's GEMM.
 const std::vector<KernelPick> kLadder{kNaive, kReordered, kTiled, kBestPacked, kEigen, kEveryBlas};
-// The same with the AVX2 packed rung beside the best one, on an AVX-512 machine: what
-// AVX-512 buys (where AVX2 is the best, it is there once).
-const std::vector<KernelPick> kLadderWithAvx2{kNaive,      kReordered, kTiled,    kBestPacked,
-                                              kAvx2Packed, kEigen,     kEveryBlas};
+// The same with the other packed rung beside the best one (where it is the best, it is there
+// once).
+const std::vector<KernelPick> kLadderWithOther{kNaive,       kReordered, kTiled,    kBestPacked,
+                                               kOtherPacked, kEigen,     kEveryBlas};
 
 // The naive loop at 4096^3 takes minutes; the reference BLAS is a naive loop nest too.
 const std::vector<SizeLimit> kSlowRungs{
@@ -93,7 +98,7 @@ std::vector<CaseSpec> default_suite(const KernelCatalog& catalog, int cpus) {
 
 std::vector<CaseSpec> ladder_suite(const KernelCatalog& catalog, int cpus) {
   static const std::vector<GemmRow> rows{
-      {kLadderWithAvx2, in_every_dtype(cubes(kLadderSizes)), kSlowRungs}};
+      {kLadderWithOther, in_every_dtype(cubes(kLadderSizes)), kSlowRungs}};
   return expand_gemm_rows(catalog, rows, one_and_all(cpus));
 }
 

@@ -22,6 +22,7 @@
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
+#include "ridgeline/kernels/emulation.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/isolation.hpp"
 #include "ridgeline/runner/plan.hpp"
@@ -230,6 +231,7 @@ MachineModel probe_machine(const ProbeOptions& opt, const ProbeProgress& progres
   m.cpu_model_number = id.model;
   m.cores = cores;
   m.isa = features.isa_list();
+  m.emulated = emulation_reason();
   m.l1d_bytes = caches.l1d;
   m.l2_bytes = caches.l2;
   m.l3_bytes = caches.l3;

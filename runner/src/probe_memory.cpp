@@ -9,6 +9,7 @@
 
 #include "likwid_check.hpp"
 #include "memory_sweep.hpp"
+#include "ridgeline/kernels/cpu_features.hpp"
 
 namespace ridgeline {
 
@@ -157,7 +158,7 @@ bool check_ceilings(MachineModel& m, std::size_t first, int threads, ProbeCheck 
     const auto kernel = std::find_if(stream_kernels().begin(), stream_kernels().end(),
                                      [&](StreamKernel k) { return to_string(k) == c.kernel; });
     std::optional<StreamIsa> isa;
-    for (StreamIsa width : {StreamIsa::scalar, StreamIsa::avx2, StreamIsa::avx512})
+    for (StreamIsa width : stream_isas(cpu_features()))
       if (to_string(width) == c.isa) isa = width;
     const MeasuredLevel* plateau = read_plateau(m, c.level, threads);
     const std::int64_t bytes =

@@ -43,6 +43,17 @@ TEST(MachineModelJson, RecordedProbeRoundTrips) {
   fs::remove(p);
 }
 
+TEST(MachineModelJson, AnEmulatedProbeSaysSoAndOlderFilesAreNot) {
+  MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
+  EXPECT_EQ(m.emulated, "");  // written before the field
+  m.emulated = "emulated: qemu-user";
+  fs::path p =
+      fs::temp_directory_path() / ("ridgeline_machine_em_" + std::to_string(::getpid()) + ".json");
+  write_machine_file(p, m);
+  EXPECT_EQ(read_machine_file(p).emulated, "emulated: qemu-user");
+  fs::remove(p);
+}
+
 TEST(MachineModelJson, GpuCeilingsAndGpusRoundTripAndOldFilesAreCpu) {
   MachineModel m = read_machine_file(RIDGELINE_FIXTURES "/machine-zen4-vm.json");
   for (const auto& c : m.compute) EXPECT_EQ(c.device, Device::cpu);  // written before GPUs

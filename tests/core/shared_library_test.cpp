@@ -54,9 +54,16 @@ class SharedLibraryFile : public ScratchDirTest {
   SharedLibraryFile() : ScratchDirTest("ridgeline_shared_library_") {}
   // A copy of zlib in the folder, with `mode`; empty where this machine has no zlib.
   std::filesystem::path copy_of_zlib(std::filesystem::perms mode) {
+    // This build's architecture's zlib (an arm64 test under qemu-user on an amd64 host sees
+    // the host's too, which it cannot load).
+#if defined(__x86_64__)
     for (const char* lib :
          {"/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
           "/lib64/libz.so.1", "/usr/lib64/libz.so.1"})
+#else
+    for (const char* lib :
+         {"/lib/aarch64-linux-gnu/libz.so.1", "/usr/lib/aarch64-linux-gnu/libz.so.1"})
+#endif
       if (std::filesystem::exists(lib)) {
         const std::filesystem::path copy = dir_ / "libcopy.so";
         std::filesystem::copy_file(lib, copy, std::filesystem::copy_options::overwrite_existing);

@@ -136,7 +136,8 @@ TEST_P(AttentionFusedIsa, AgreesWithTheReferenceAndStaysInItsScratch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Attention, AttentionFusedIsa,
-                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::scalar), isa_name);
+                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::neon, Isa::scalar),
+                         isa_name);
 
 TEST(AttentionFused, RefusesWhatItCannotRun) {
   const ops::AttentionArgs none{};
@@ -157,8 +158,13 @@ TEST(AttentionFused, RefusesWhatItCannotRun) {
 
 TEST(AttentionKernels, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
   if (!ops::AttentionUnfused::available())
-    GTEST_SKIP() << "cpu.unfused runs the packed GEMM, which needs AVX-512 or AVX2 + FMA";
+    GTEST_SKIP() << "cpu.unfused runs the packed GEMM, which this CPU runs none of";
+    // The forced AVX2 forms are an x86-64 build's alone.
+#if defined(__x86_64__)
   for (const char* backend : {"cpu.fused", "cpu.unfused", "cpu.avx2_fused", "cpu.avx2_unfused"})
+#else
+  for (const char* backend : {"cpu.fused", "cpu.unfused"})
+#endif
     for (const char* params : kShapes)
       for (int threads : {1, 2}) {
         auto kernel = builtin_catalog().create(backend, "attention");
@@ -206,7 +212,8 @@ TEST(AttentionKernels, RolesAndTheTrafficEachRecords) {
   const KernelInfo* unfused = builtin_catalog().find("cpu.unfused", "attention");
   ASSERT_TRUE(fused && unfused);
   EXPECT_EQ(fused->role, KernelRole::fused);
-  // The AVX2-forced forms: the same roles, f32 only.
+  // The AVX2-forced forms (an x86-64 build's): the same roles, f32 only.
+#if defined(__x86_64__)
   for (const char* form : {"cpu.avx2_fused", "cpu.avx2_unfused"}) {
     const KernelInfo* k = builtin_catalog().find(form, "attention");
     ASSERT_TRUE(k) << form;
@@ -214,6 +221,7 @@ TEST(AttentionKernels, RolesAndTheTrafficEachRecords) {
     EXPECT_EQ(k->role,
               std::string(form) == "cpu.avx2_fused" ? KernelRole::fused : KernelRole::unfused);
   }
+#endif
   EXPECT_EQ(unfused->role, KernelRole::unfused);
   EXPECT_TRUE(fused->threaded && unfused->threaded);
   EXPECT_EQ(builtin_catalog().create("cpu.fused", "attention")->work(p), op_work(p));
@@ -228,7 +236,7 @@ TEST(AttentionKernels, ValidationCatchesAWrongAndAnUnwrittenOutput) {
 
 TEST(AttentionKernels, UnfusedRefusesScoresThatDoNotFitInMemory) {
   if (!ops::AttentionUnfused::available())
-    GTEST_SKIP() << "cpu.unfused runs the packed GEMM, which needs AVX-512 or AVX2 + FMA";
+    GTEST_SKIP() << "cpu.unfused runs the packed GEMM, which this CPU runs none of";
   auto unfused = builtin_catalog().create("cpu.unfused", "attention");
   auto fused = builtin_catalog().create("cpu.fused", "attention");
   // 8 * 2^40 scores of 4 bytes, twice (64 TiB), and the scaled Q (2 GiB).

@@ -35,9 +35,7 @@ TEST(Bandwidth, EveryWidthIsTimedAndTheBestIsTheCeiling) {
 // per stream, so a loop that stopped early or skipped repeats would read as a higher rate.
 TEST(Bandwidth, EachWidthsLoopsDoEveryElementOnEveryRepeat) {
   for (StreamIsa isa : stream_isas(cpu_features())) {
-    const ceilings::StreamSweeps& sw = isa == StreamIsa::avx512 ? ceilings::stream_sweeps_avx512
-                                       : isa == StreamIsa::avx2 ? ceilings::stream_sweeps_avx2
-                                                                : ceilings::stream_sweeps_scalar;
+    const ceilings::StreamSweeps& sw = ceilings::sweeps_for(isa);
     constexpr std::int64_t n = 192;
     std::vector<double> a(n), b(n), c(n), d(n);
     for (std::int64_t i = 0; i < n; ++i) {

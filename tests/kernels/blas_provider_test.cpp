@@ -45,7 +45,11 @@ TEST(BlasProvider, MissingFileIsAnErrorNamingThePath) {
 
 TEST(BlasProvider, LibraryWithoutCblasNamesTheMissingSymbol) {
   // libm is on every glibc system and exports no CBLAS.
+#if defined(__x86_64__)
   const char* libm = "/lib/x86_64-linux-gnu/libm.so.6";
+#else
+  const char* libm = "/lib/aarch64-linux-gnu/libm.so.6";
+#endif
   if (!std::filesystem::exists(libm)) GTEST_SKIP() << libm << " not present";
   std::string msg = error_loading(spec_of("m", libm));
   EXPECT_NE(msg.find(libm), std::string::npos) << msg;
@@ -138,6 +142,9 @@ TEST(BlasProvider, Bf16AndInt8AreDeclaredOnlyWhereAProbeFoundTheirEntryPoints) {
 // MKL from PyPI where scripts/install-deps --mkl put it: found, run on GNU OpenMP (never a
 // second OpenMP runtime), with its bf16 and int8 GEMMs.
 TEST(BlasProvider, ProjectMklIsDiscoveredOnGnuOpenmpWithItsBf16AndInt8Gemms) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "MKL is built for x86-64 alone";
+#endif
   if (!std::filesystem::exists(kProjectMklPath))
     GTEST_SKIP() << "MKL is not installed: " << kProjectMklPath
                  << " missing; scripts/install-deps --mkl installs it";
@@ -172,6 +179,9 @@ TEST(BlasProvider, ProjectMklIsDiscoveredOnGnuOpenmpWithItsBf16AndInt8Gemms) {
 // MKL's bf16 and int8 GEMMs are placed under the matrix engine's roof where MKL says it
 // dispatches to AMX here (inferred, and the notes say so); its f32 under the vector units'.
 TEST(BlasProvider, MklsLowPrecisionGemmsArePlacedOnAmxWhereItDispatchesThere) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "MKL is built for x86-64 alone";
+#endif
   if (!std::filesystem::exists(kProjectMklPath))
     GTEST_SKIP() << "MKL is not installed: " << kProjectMklPath
                  << " missing; scripts/install-deps --mkl installs it";

@@ -69,15 +69,21 @@ TEST(GemmBiasActBf16, RunsTheBf16MicroKernelAcrossKcBlocks) {
   Operands ops = filled(p);
   fused->prepare(p, ops, 1);
   const auto notes = fused->notes();
+  const std::string blocking = notes.at("blocking");
+  const int kc = std::stoi(blocking.substr(blocking.find("kc=") + 3));
+  EXPECT_LT(kc, 2101) << blocking;
+#if defined(__x86_64__)
   // The matrix engine where this process may use its tiles, else the vector units.
   const bool amx = amx_support().reason_for("bf16").empty();
   EXPECT_EQ(notes.at("microkernel"), amx ? "gemm_bf16_amx_32x32" : "gemm_bf16_avx512_14x32");
   EXPECT_EQ(notes.at("isa"), amx ? "amx" : "avx512");
-  const std::string blocking = notes.at("blocking");
-  const int kc = std::stoi(blocking.substr(blocking.find("kc=") + 3));
-  EXPECT_LT(kc, 2101) << blocking;
   // Only the last kc block may end inside a group: a pair, or the AMX tile's 32 steps.
   EXPECT_EQ(kc % (amx ? 32 : 2), 0) << blocking;
+#else
+  EXPECT_EQ(notes.at("microkernel"), "gemm_bf16_bfmmla_8x12");
+  EXPECT_EQ(notes.at("isa"), "neon");
+  EXPECT_EQ(kc % 4, 0) << blocking;  // BFMMLA's four k steps
+#endif
 }
 
 TEST(GemmBiasActBf16, RefusedWithTheReasonWithoutAvx512Bf16) {
@@ -89,11 +95,18 @@ TEST(GemmBiasActBf16, RefusedWithTheReasonWithoutAvx512Bf16) {
     if (!kernel->supports(p, 1)) GTEST_SKIP() << kernel->supports(p, 1).reason;
     p.dtype = DType::bf16;
     const Support bf16 = kernel->supports(p, 1);
-    if (cpu.has_avx512() && cpu.avx512_bf16) {
+#if defined(__x86_64__)
+    const bool has_bf16 = cpu.has_avx512() && cpu.avx512_bf16;
+    const char* extension = "AVX512_BF16";
+#else
+    const bool has_bf16 = cpu.neon_bf16;
+    const char* extension = "HWCAP2_BF16";
+#endif
+    if (has_bf16) {
       EXPECT_TRUE(bf16) << bf16.reason;
     } else {
       EXPECT_FALSE(bf16);
-      EXPECT_NE(bf16.reason.find("AVX512_BF16"), std::string::npos) << bf16.reason;
+      EXPECT_NE(bf16.reason.find(extension), std::string::npos) << bf16.reason;
     }
   }
 }

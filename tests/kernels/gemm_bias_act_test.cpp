@@ -148,11 +148,18 @@ struct IsaCase {
   friend void PrintTo(const IsaCase& c, std::ostream* os) { *os << c.name; }
 };
 
+// Each architecture's own (the other's are not built).
 const IsaCase kIsas[] = {
+#if defined(__x86_64__)
     {"avx512", &packed::microkernel_f32_avx512, &packed::epilogue_passes_avx512,
      [] { return cpu_features().has_avx512(); }},
     {"avx2", &packed::microkernel_f32_avx2, &packed::epilogue_passes_avx2,
-     [] { return cpu_features().has_avx2_fma(); }}};
+     [] { return cpu_features().has_avx2_fma(); }}
+#else
+    {"neon", &packed::microkernel_f32_neon, &packed::epilogue_passes_neon,
+     [] { return cpu_features().neon; }}
+#endif
+};
 
 std::string isa_case_name(const ::testing::TestParamInfo<IsaCase>& info) {
   return info.param.name;

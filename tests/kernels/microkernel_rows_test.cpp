@@ -43,8 +43,9 @@ template <typename In, typename Out>
 int expect_rows_match_the_full_kernel(const packed::MicroKernel<In, Out>& uk) {
   std::mt19937 rng(31);
   const int MR = uk.mr, NR = uk.nr;
-  // A multiple of every group (bf16 pairs, int8 quads), and past the last 64 steps' C prefetch.
-  const std::int64_t kc = 132;
+  // A multiple of every k block (bf16 pairs and BFMMLA's fours, int8 quads and SMMLA's
+  // eights), and past the last 64 steps' C prefetch.
+  const std::int64_t kc = 136;
   const std::int64_t ldc = NR + 5;
   std::vector<In> a_store(static_cast<std::size_t>(kc * MR + 64));
   // B's panel and its tail (the i8 kernel's starting values; any will do here).
@@ -81,6 +82,8 @@ int expect_rows_match_the_full_kernel(const packed::MicroKernel<In, Out>& uk) {
 
 }  // namespace
 
+// Each architecture's micro-kernels: the other's are not built.
+#if defined(__x86_64__)
 TEST(MicroKernelRows, Avx2RowsEqualTheFullKernelsAndTouchNothingElse) {
   if (!cpu_features().has_avx2_fma()) GTEST_SKIP() << "this CPU lacks AVX2 and FMA";
   EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_f32_avx2()), 2 * 5);
@@ -104,5 +107,42 @@ TEST(MicroKernelRows, I8RowsEqualTheFullKernelAndTouchNothingElse) {
     GTEST_SKIP() << "the i8 micro-kernel needs AVX-512 with AVX512_VNNI, which this CPU lacks";
   EXPECT_EQ(expect_rows_match_the_full_kernel(packed::microkernel_i8_avx512()), 2 * 13);
 }
+#else
+// Every rows count of each kernel, with and without accumulation.
+template <typename In, typename Out>
+int rows_of(const packed::MicroKernel<In, Out>& uk) {
+  return 2 * (uk.mr - 1);
+}
+
+TEST(MicroKernelRows, NeonRowsEqualTheFullKernelsAndTouchNothingElse) {
+  if (!cpu_features().neon) GTEST_SKIP() << "this CPU lacks Advanced SIMD (HWCAP_ASIMD)";
+  const auto f32 = packed::microkernel_f32_neon();
+  const auto f64 = packed::microkernel_f64_neon();
+  EXPECT_EQ(expect_rows_match_the_full_kernel(f32), rows_of(f32));
+  EXPECT_EQ(expect_rows_match_the_full_kernel(f64), rows_of(f64));
+}
+
+// At the process's vector length: scripts/run-tests-arm64 runs it at 128 and 256 bits.
+TEST(MicroKernelRows, SveRowsEqualTheFullKernelsAndTouchNothingElse) {
+  if (!cpu_features().sve) GTEST_SKIP() << "this CPU lacks SVE (HWCAP_SVE)";
+  const auto f32 = packed::microkernel_f32_sve();
+  const auto f64 = packed::microkernel_f64_sve();
+  RecordProperty("sve_bits", cpu_features().sve_bits);
+  EXPECT_EQ(expect_rows_match_the_full_kernel(f32), rows_of(f32));
+  EXPECT_EQ(expect_rows_match_the_full_kernel(f64), rows_of(f64));
+}
+
+TEST(MicroKernelRows, BfmmlaRowsEqualTheFullKernelAndTouchNothingElse) {
+  if (!cpu_features().neon_bf16) GTEST_SKIP() << "this CPU lacks BF16 (HWCAP2_BF16)";
+  const auto uk = packed::microkernel_bf16_bfmmla();
+  EXPECT_EQ(expect_rows_match_the_full_kernel(uk), rows_of(uk));
+}
+
+TEST(MicroKernelRows, SmmlaRowsEqualTheFullKernelAndTouchNothingElse) {
+  if (!cpu_features().neon_i8mm) GTEST_SKIP() << "this CPU lacks I8MM (HWCAP2_I8MM)";
+  const auto uk = packed::microkernel_i8_smmla();
+  EXPECT_EQ(expect_rows_match_the_full_kernel(uk), rows_of(uk));
+}
+#endif
 
 }  // namespace ridgeline

@@ -128,6 +128,7 @@ TEST(RowwiseBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
 // The refusal, checked on the features a CPU without AVX512_BF16 (or without AVX-512)
 // reports; on such a CPU the kernels themselves refuse too, with the same line.
 TEST(RowwiseBf16, RefusedWithTheReasonWhereTheCpuLacksAvx512Bf16) {
+#if defined(__x86_64__)
   CpuFeatures full;
   full.avx512f = full.avx512dq = full.avx512bw = full.avx512vl = full.avx512_bf16 = true;
   EXPECT_EQ(ops::bf16_unsupported_reason(full), "");
@@ -139,6 +140,12 @@ TEST(RowwiseBf16, RefusedWithTheReasonWhereTheCpuLacksAvx512Bf16) {
   no_avx512.avx512bw = false;
   EXPECT_EQ(ops::bf16_unsupported_reason(no_avx512),
             "bf16 needs AVX-512 (F, DQ, BW, VL), which this CPU lacks");
+#else
+  // An AArch64 build has no bf16 row-wise units: refused whatever the CPU has.
+  CpuFeatures full;
+  full.neon = full.neon_bf16 = true;
+  EXPECT_NE(ops::bf16_unsupported_reason(full).find("not built for AArch64"), std::string::npos);
+#endif
 
   const std::string here = ops::bf16_unsupported_reason(cpu_features());
   for (const char* backend : {"cpu.fused", "cpu.unfused"})

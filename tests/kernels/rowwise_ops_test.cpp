@@ -118,8 +118,12 @@ TEST(RowwiseArguments, ScratchSizesAndBadInput) {
   softmax_fused(&x, &y, 0, 1, 1);  // nothing to do: y untouched
   EXPECT_EQ(y, 7.0f);
   const CpuFeatures& cpu = cpu_features();
+#if defined(__x86_64__)
   EXPECT_EQ(rowwise_fused_isa(),
             cpu.has_avx512() ? "avx512" : (cpu.has_avx2_fma() ? "avx2" : "scalar"));
+#else
+  EXPECT_EQ(rowwise_fused_isa(), cpu.neon ? "neon" : "scalar");
+#endif
 }
 
 // ---- fused and unfused, per ISA, against the references ----
@@ -285,6 +289,7 @@ TEST_P(RowwiseOps, EltwiseChainMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Rowwise, RowwiseOps,
                          ::testing::Values(Impl{Isa::avx512, true}, Impl{Isa::avx512, false},
                                            Impl{Isa::avx2, true}, Impl{Isa::avx2, false},
+                                           Impl{Isa::neon, true}, Impl{Isa::neon, false},
                                            Impl{Isa::scalar, true}, Impl{Isa::scalar, false}),
                          impl_name);
 
@@ -350,7 +355,7 @@ TEST(RowwiseExpBits, Avx512ScalefMatchesAvx2Multiply) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rowwise, RowwiseExp,
-                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::scalar),
+                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::neon, Isa::scalar),
                          [](const ::testing::TestParamInfo<Isa>& i) {
                            return std::string(to_string(i.param));
                          });

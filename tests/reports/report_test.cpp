@@ -104,6 +104,18 @@ TEST(HtmlReport, MachineSectionShowsTheMeasuredHierarchyBesideHwloc) {
   EXPECT_EQ(count(old, "Memory hierarchy"), 0u);
 }
 
+// A probe under qemu-user (the arm64 CI) says so beside the CPU, in both formats, escaped.
+TEST(Reports, SayTheMachineWasEmulated) {
+  ridgeline::Run run = read_run_file(RIDGELINE_FIXTURES "/run-smoke-f64-zen4-vm.json");
+  ASSERT_TRUE(run.context.machine);
+  MachineModel m = *run.context.machine;
+  m.emulated = "emulated: qemu-user <x86 host>";
+  const ReportInput in = make_report_input(std::move(run), "run.json", m, "x");
+  EXPECT_NE(html_report(in).find("emulated: qemu-user &lt;x86 host&gt;"), std::string::npos);
+  EXPECT_NE(markdown_report(in).find("emulated: qemu-user"), std::string::npos);
+  EXPECT_EQ(html_report(recorded()).find("emulated:"), std::string::npos);
+}
+
 TEST(HtmlReport, EscapesEveryStringFromTheRun) {
   std::string html = html_report(with_hostile_names());
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);

@@ -8,9 +8,7 @@ class LikwidDisabled : public Collector {
  public:
   std::string name() const override { return "likwid"; }
   Availability probe() override {
-    return {false,
-            "built without LIKWID: configure with -DRIDGELINE_WITH_LIKWID=ON (needs likwid.h and "
-            "liblikwid, Debian package likwid)"};
+    return {false, RIDGELINE_LIKWID_OFF_REASON};  // collectors/CMakeLists.txt says why
   }
   void start() override {}
   void stop() override {}

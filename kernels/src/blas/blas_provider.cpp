@@ -13,25 +13,38 @@ namespace {
 
 struct KnownLibrary {
   const char* name;
-  std::vector<const char*> paths;  // the first that exists is used
+  std::vector<std::string> paths;  // the first that exists is used
 };
 
+// Debian's multiarch directory of this build's architecture: an arm64 process (or one under
+// qemu-user on an amd64 host) loads arm64 libraries alone.
+#if defined(__x86_64__)
+constexpr const char* kMultiarch = "/usr/lib/x86_64-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* kMultiarch = "/usr/lib/aarch64-linux-gnu";
+#endif
+
+std::string in_multiarch(const char* file) {
+  return std::string(kMultiarch) + "/" + file;
+}
+
 // Where Debian/Ubuntu and Fedora put the CBLAS libraries we know. Each entry is one
-// implementation; the threading variant is picked by path order.
+// implementation; the threading variant is picked by path order. MKL is x86-64's alone.
 const std::vector<KnownLibrary>& known_libraries() {
   static const std::vector<KnownLibrary> known = {
-      {"openblas",
-       {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-        "/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0",
-        "/usr/lib/x86_64-linux-gnu/libopenblas.so.0", "/usr/lib64/libopenblas.so.0"}},
-      {"blis",
-       {"/usr/lib/x86_64-linux-gnu/blis-pthread/libblis.so.4",
-        "/usr/lib/x86_64-linux-gnu/blis-openmp/libblis.so.4",
-        "/usr/lib/x86_64-linux-gnu/libblis.so.4", "/usr/lib64/libblis.so.4"}},
-      {"refblas", {"/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", "/usr/lib64/libcblas.so.3"}},
-      {"mkl",
-       {kProjectMklPath, "/usr/lib/x86_64-linux-gnu/libmkl_rt.so",
-        "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
+    {"openblas",
+     {in_multiarch("openblas-pthread/libopenblas.so.0"),
+      in_multiarch("openblas-openmp/libopenblas.so.0"), in_multiarch("libopenblas.so.0"),
+      "/usr/lib64/libopenblas.so.0"}},
+    {"blis",
+     {in_multiarch("blis-pthread/libblis.so.4"), in_multiarch("blis-openmp/libblis.so.4"),
+      in_multiarch("libblis.so.4"), "/usr/lib64/libblis.so.4"}},
+    {"refblas", {in_multiarch("blas/libblas.so.3"), "/usr/lib64/libcblas.so.3"}},
+#if defined(__x86_64__)
+    {"mkl",
+     {kProjectMklPath, in_multiarch("libmkl_rt.so"),
+      "/opt/intel/oneapi/mkl/latest/lib/libmkl_rt.so.2"}},
+#endif
   };
   return known;
 }
@@ -58,7 +71,7 @@ std::string name_from_file(const std::filesystem::path& path) {
 std::vector<BlasLibrarySpec> discover_blas_libraries() {
   std::vector<BlasLibrarySpec> found;
   for (const auto& lib : known_libraries())
-    for (const char* path : lib.paths) {
+    for (const std::string& path : lib.paths) {
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
         found.push_back({lib.name, path, false, std::nullopt});

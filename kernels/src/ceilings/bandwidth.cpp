@@ -60,31 +60,47 @@ std::string to_string(StreamIsa isa) {
       return "avx2";
     case StreamIsa::avx512:
       return "avx512";
+    case StreamIsa::neon:
+      return "neon";
+    case StreamIsa::sve:
+      return "sve";
   }
   return "?";
 }
 
+// Each architecture's widths; the other architecture's are not built.
 std::vector<StreamIsa> stream_isas(const CpuFeatures& cpu) {
   std::vector<StreamIsa> isas{StreamIsa::scalar};
+#if defined(__x86_64__)
   if (cpu.avx2) isas.push_back(StreamIsa::avx2);
   if (cpu.avx512f && cpu.avx512vl) isas.push_back(StreamIsa::avx512);
+#elif defined(__aarch64__)
+  if (cpu.neon) isas.push_back(StreamIsa::neon);
+  if (cpu.sve && cpu.sve_bits > 0) isas.push_back(StreamIsa::sve);
+#endif
   return isas;
 }
 
-namespace {
-
-const ceilings::StreamSweeps& sweeps_for(StreamIsa isa) {
+const ceilings::StreamSweeps& ceilings::sweeps_for(StreamIsa isa) {
   switch (isa) {
+#if defined(__x86_64__)
     case StreamIsa::avx2:
-      return ceilings::stream_sweeps_avx2;
+      return stream_sweeps_avx2;
     case StreamIsa::avx512:
-      return ceilings::stream_sweeps_avx512;
+      return stream_sweeps_avx512;
+#elif defined(__aarch64__)
+    case StreamIsa::neon:
+      return stream_sweeps_neon;
+    case StreamIsa::sve:
+      return stream_sweeps_sve;
+#endif
+    case StreamIsa::scalar:
+      return stream_sweeps_scalar;
     default:
-      return ceilings::stream_sweeps_scalar;
+      throw std::invalid_argument("measure_bandwidth: the " + to_string(isa) +
+                                  " width is not built for this architecture");
   }
 }
-
-}  // namespace
 
 StreamArrays::StreamArrays(int threads, std::int64_t reserve_bytes)
     : threads_(std::max(1, threads)),
@@ -173,7 +189,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
     }
     return std::chrono::duration<double>(clock::now() - start).count();
   };
-  run(sweeps_for(isas.front()), 0);  // the pages first touched, outside any timing
+  run(ceilings::sweeps_for(isas.front()), 0);  // the pages first touched, outside any timing
   // Sweeps per timed run of each width, sized after the pages exist from a run long enough
   // (a millisecond) that the parallel region's start and end do not count; the widths share
   // the round's time.
@@ -181,10 +197,10 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
   std::vector<std::int64_t> sweeps;
   for (StreamIsa isa : isas) {
     std::int64_t probe_sweeps = 1;
-    double t = run(sweeps_for(isa), probe_sweeps);
+    double t = run(ceilings::sweeps_for(isa), probe_sweeps);
     while (t < 1e-3 && t < share) {
       probe_sweeps *= 4;
-      t = run(sweeps_for(isa), probe_sweeps);
+      t = run(ceilings::sweeps_for(isa), probe_sweeps);
     }
     sweeps.push_back(std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(share * static_cast<double>(probe_sweeps) / t))));
@@ -194,7 +210,7 @@ BandwidthMeasurement measure_bandwidth(StreamKernel kernel, std::int64_t working
   for (StreamIsa isa : isas) m.per_isa.emplace_back(isa, 0.0);
   for (int trial = 0; trial < trials; ++trial)
     for (std::size_t i = 0; i < isas.size(); ++i) {
-      const double t = run(sweeps_for(isas[i]), sweeps[i]);
+      const double t = run(ceilings::sweeps_for(isas[i]), sweeps[i]);
       const double bytes = static_cast<double>(n) * streams * 8 * static_cast<double>(sweeps[i]);
       m.per_isa[i].second = std::max(m.per_isa[i].second, bytes / t);
     }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "ridgeline/kernels/ceilings.hpp"
 
@@ -20,12 +21,17 @@ struct CoreDesign {
   int fma_bits;            // the width each executes in one pass (a wider op takes passes)
   int widest_bits;         // the widest vector the ISA has (a 512-bit op on 256-bit pipes
                            // issues at half rate)
-  bool fp16_fma = false;   // AVX512-FP16 on the same FMA pipes: twice the f32 lanes
+  bool fp16_fma = false;   // fp16 FMA on the same pipes at twice the f32 lanes (AVX512-FP16;
+                           // Arm's FMLA .8h)
   int amx_bf16_flops = 0;  // the AMX tile unit's bf16 FLOPs a cycle (int8: twice); 0: none
+  // Arm: fma_units and fma_bits are the FP/ASIMD pipes scalar FMADD and Advanced SIMD FMLA
+  // issue to; SVE's FMLA may issue to fewer, wider ones (Neoverse V1 fuses pairs).
+  int sve_units = 0;  // pipes an SVE FMLA issues to; 0: no SVE
+  int sve_bits = 0;   // the vector length they execute in one pass
 };
 
-// Rows cite their source; the FMA figures only (bf16 dot products and int8 VNNI rates are
-// not claimed for any design).
+// Rows cite their source; the FMA figures only (bf16 dot products and matrix multiplies, and
+// int8 VNNI, SDOT and SMMLA rates, are not claimed for any design).
 const CoreDesign kDesigns[] = {
     // AMD, "Software Optimization Guide for AMD Family 17h Models 30h and Greater" (56305):
     // Zen 2, two 256-bit FMA pipes.
@@ -53,13 +59,19 @@ const CoreDesign kDesigns[] = {
     {"Intel Sapphire Rapids", "GenuineIntel", 6, 0x8f, 0x8f, 2, 512, 512, true, 1024},
     {"Intel Emerald Rapids", "GenuineIntel", 6, 0xcf, 0xcf, 2, 512, 512, true, 1024},
     {"Intel Granite Rapids", "GenuineIntel", 6, 0xad, 0xae, 2, 512, 512, true, 1024},
-    // Arm, "Arm Neoverse N2 Software Optimization Guide": two 128-bit FP/ASIMD/SVE2 pipes.
-    {"Arm Neoverse N2", "ARM", 0, 0xd49, 0xd49, 2, 128, 128},
-    // Arm, "Arm Neoverse V1 Software Optimization Guide": two 256-bit SVE pipes (four 128-bit
-    // ASIMD).
-    {"Arm Neoverse V1", "ARM", 0, 0xd40, 0xd40, 2, 256, 256},
-    // Arm, "Arm Neoverse V2 Software Optimization Guide": four 128-bit FP/ASIMD/SVE2 pipes.
-    {"Arm Neoverse V2", "ARM", 0, 0xd4f, 0xd4f, 4, 128, 128},
+    // Arm, "Arm Neoverse N2 Software Optimization Guide": two 128-bit FP/ASIMD/SVE2 pipes
+    // (V0, V1); FMADD, ASIMD FMLA (all element sizes) and SVE FMLA issue to both; SVE is
+    // 128 bits wide.
+    {"Arm Neoverse N2", "ARM", 0, 0xd49, 0xd49, 2, 128, 128, true, 0, 2, 128},
+    // Arm, "Arm Neoverse V1 Software Optimization Guide": four 128-bit FP/ASIMD pipes
+    // (V0-V3), to which FMADD and ASIMD FMLA (all element sizes) issue; SVE FMLA issues to
+    // V0 and V1 only, at 256 bits (the same FLOPs a cycle). As LLVM's scheduling model
+    // AArch64SchedNeoverseV1.td, taken from that guide, has them.
+    {"Arm Neoverse V1", "ARM", 0, 0xd40, 0xd40, 4, 128, 128, true, 0, 2, 256},
+    // Arm, "Arm Neoverse V2 Software Optimization Guide": four 128-bit FP/ASIMD/SVE2 pipes
+    // (V0-V3); FMADD, ASIMD FMLA (all element sizes) and SVE FMLA issue to all four; SVE is
+    // 128 bits wide.
+    {"Arm Neoverse V2", "ARM", 0, 0xd4f, 0xd4f, 4, 128, 128, true, 0, 4, 128},
 };
 
 // A core a hypervisor reports under another family and model (the AMX VM says family 6 model
@@ -87,10 +99,42 @@ const CoreDesign* design_of(const CpuIdentity& cpu) {
   return nullptr;
 }
 
+// The fixed vector width of an x86 or Advanced SIMD class; 0 for scalar and SVE (whose width is
+// the process's, below) and for the dot-product and matrix classes.
 int vector_bits(const std::string& isa) {
   if (isa == "avx2") return 256;
   if (isa == "avx512") return 512;
+  if (isa == "neon" || isa == "neon_fp16") return 128;
   return 0;
+}
+
+bool arm_isa(const std::string& isa) {
+  return isa.rfind("neon", 0) == 0 || isa == "sve";
+}
+bool arm_design(const CoreDesign& d) {
+  return std::string_view(d.vendor) == "ARM";
+}
+
+double lane_bits_of(const std::string& dtype) {
+  if (dtype == "f64") return 64;
+  if (dtype == "f32") return 32;
+  if (dtype == "f16") return 16;
+  return 0;
+}
+
+// SVE's FMLA at the vector length the spec ran at: its FLOPs an instruction are 2 x lanes, so
+// the length is read back from them. Claimed only at the design's own SVE width: a process
+// that shortened its vector length (prctl) runs at a rate no guide gives.
+std::optional<double> sve_ops_per_cycle(const CoreDesign& d, const PeakSpec& spec, double lane_bits,
+                                        std::string& why) {
+  const double bits = spec.ops_per_instruction / 2 * lane_bits;
+  if (d.sve_units == 0 || bits != d.sve_bits) {
+    why = fmt::format("the issue rate of {} at {:g}-bit vectors on {} is not in the table{}",
+                      spec.name, bits, d.name,
+                      d.sve_units ? fmt::format(" (its SVE is {} bits wide)", d.sve_bits) : "");
+    return std::nullopt;
+  }
+  return 2.0 * d.sve_units * (d.sve_bits / lane_bits);
 }
 
 }  // namespace
@@ -104,20 +148,27 @@ std::optional<double> design_ops_per_cycle(const CpuIdentity& cpu, const PeakSpe
                                            std::string& why) {
   const CoreDesign* d = design_of(cpu);
   if (!d) {
-    why = fmt::format(
-        "{} family {:#x} model {:#x} is not in the design table "
-        "(kernels/src/ceilings/core_designs.cpp)",
-        cpu.vendor, cpu.family, cpu.model);
+    const std::string who =
+        cpu.implementer >= 0  // AArch64: the MIDR's implementer and part
+            ? fmt::format("{} part {:#x} (MIDR implementer {:#04x})", cpu.vendor, cpu.model,
+                          cpu.implementer)
+            : fmt::format("{} family {:#x} model {:#x}", cpu.vendor, cpu.family, cpu.model);
+    why = fmt::format("{} is not in the design table (kernels/src/ceilings/core_designs.cpp)", who);
     return std::nullopt;
   }
   if (spec.isa == "amx_bf16" && d->amx_bf16_flops > 0) return d->amx_bf16_flops;
   if (spec.isa == "amx_int8" && d->amx_bf16_flops > 0) return 2.0 * d->amx_bf16_flops;
   if (spec.isa == "avx512_fp16" && d->fp16_fma)  // 32 fp16 lanes an FMA, two FLOPs each
     return 2.0 * d->fma_units * (512 / 16) / std::max(1, 512 / d->fma_bits);
-  const double lane_bits = spec.dtype == "f64" ? 64 : spec.dtype == "f32" ? 32 : 0;
-  if (lane_bits > 0 && spec.isa == "scalar") return 2.0 * d->fma_units;  // one lane, FMA = 2
+  const double lane_bits = lane_bits_of(spec.dtype);
+  const bool fma_class = lane_bits > 0 && (spec.dtype != "f16" || d->fp16_fma);
+  // x86 classes on x86 designs, Arm's on Arm's.
+  const bool same_architecture = arm_isa(spec.isa) == arm_design(*d);
+  if (fma_class && spec.isa == "scalar") return 2.0 * d->fma_units;  // one lane, FMA = 2
+  if (fma_class && same_architecture && spec.isa == "sve")
+    return sve_ops_per_cycle(*d, spec, lane_bits, why);
   const int bits = vector_bits(spec.isa);
-  if (lane_bits > 0 && bits > 0 && bits <= d->widest_bits) {
+  if (fma_class && same_architecture && bits > 0 && bits <= d->widest_bits) {
     // Passes per instruction: a 512-bit FMA on 256-bit pipes takes two.
     const double passes = std::max(1, bits / d->fma_bits);
     return 2.0 * d->fma_units * (bits / lane_bits) / passes;

@@ -10,6 +10,7 @@
 
 namespace ridgeline {
 
+#if defined(__x86_64__)
 namespace {
 std::string always(const CpuFeatures&) {
   return "";  // an x86-64-v3 CPU, which main() checked
@@ -65,6 +66,60 @@ const std::vector<PeakSpec>& peak_specs() {
   };
   return specs;
 }
+
+#elif defined(__aarch64__)
+namespace {
+// Armv8-A has scalar FP and Advanced SIMD with FMA; Linux lists them as HWCAP_FP and
+// HWCAP_ASIMD, which an Armv8-A Linux always sets (checked all the same).
+std::string neon(const CpuFeatures& f) {
+  return f.neon ? "" : "no Advanced SIMD: HWCAP_ASIMD is clear";
+}
+std::string neon_fp16(const CpuFeatures& f) {
+  return f.neon_fp16 ? "" : "no fp16 arithmetic (FEAT_FP16): HWCAP_ASIMDHP is clear";
+}
+std::string neon_dot(const CpuFeatures& f) {
+  return f.neon_dot ? "" : "no int8 dot product (FEAT_DotProd): HWCAP_ASIMDDP is clear";
+}
+std::string neon_bf16(const CpuFeatures& f) {
+  return f.neon_bf16 ? "" : "no BF16 (FEAT_BF16): HWCAP2_BF16 is clear";
+}
+std::string neon_i8mm(const CpuFeatures& f) {
+  return f.neon_i8mm ? "" : "no int8 matrix multiply (FEAT_I8MM): HWCAP2_I8MM is clear";
+}
+std::string sve(const CpuFeatures& f) {
+  if (!f.sve) return "no SVE: HWCAP_SVE is clear";
+  return f.sve_bits > 0 ? "" : "HWCAP_SVE is set but prctl(PR_SVE_GET_VL) gave no vector length";
+}
+}  // namespace
+
+const std::vector<PeakSpec>& peak_specs() {
+  using namespace ceilings;
+  // ops_per_instruction: an FMA is 2 FLOPs per lane: FMADD 2, FMLA .2d 4, .4s 8, .8h 16.
+  // SDOT .4s: 16 int8 products (32 OPs); SMMLA: 2 x 8 by 8 x 2 (32 products, 64 OPs); BFDOT
+  // .4s: 8 bf16 products (16 FLOPs); BFMMLA: 2 x 4 by 4 x 2 (16 products, 32 FLOPs).
+  // SVE's FMLA has VL/64 f64 or VL/32 f32 lanes, VL being this process's vector length: read
+  // once here, as the loops run it (a process that changes its length with prctl afterwards
+  // would run them at another length than counted; Ridgeline never does).
+  const int vl = cpu_features().sve_bits;
+  static const std::vector<PeakSpec> specs{
+      {"f64.scalar.fma", "f64", "scalar", "FLOP/s", 2, &neon, &peak_f64_scalar_fma, kArmChains},
+      {"f32.scalar.fma", "f32", "scalar", "FLOP/s", 2, &neon, &peak_f32_scalar_fma, kArmChains},
+      {"f64.neon.fma", "f64", "neon", "FLOP/s", 4, &neon, &peak_f64_neon_fma, kArmChains},
+      {"f32.neon.fma", "f32", "neon", "FLOP/s", 8, &neon, &peak_f32_neon_fma, kArmChains},
+      {"f16.neon.fma", "f16", "neon_fp16", "FLOP/s", 16, &neon_fp16, &peak_f16_neon_fma,
+       kArmChains},
+      {"bf16.neon.bfdot", "bf16", "neon_bf16", "FLOP/s", 16, &neon_bf16, &peak_bf16_neon_bfdot,
+       kArmChains},
+      {"bf16.neon.bfmmla", "bf16", "neon_bf16", "FLOP/s", 32, &neon_bf16, &peak_bf16_neon_bfmmla,
+       kArmChains},
+      {"i8.neon.sdot", "i8", "neon_dot", "OP/s", 32, &neon_dot, &peak_i8_neon_sdot, kArmChains},
+      {"i8.neon.smmla", "i8", "neon_i8mm", "OP/s", 64, &neon_i8mm, &peak_i8_neon_smmla, kArmChains},
+      {"f64.sve.fma", "f64", "sve", "FLOP/s", 2.0 * vl / 64, &sve, &peak_f64_sve_fma, kArmChains},
+      {"f32.sve.fma", "f32", "sve", "FLOP/s", 2.0 * vl / 32, &sve, &peak_f32_sve_fma, kArmChains},
+  };
+  return specs;
+}
+#endif
 
 PeakMeasurement measure_peak(const PeakSpec& spec, int threads, double seconds, int trials) {
   using clock = std::chrono::steady_clock;

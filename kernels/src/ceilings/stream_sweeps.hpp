@@ -4,6 +4,8 @@
 // width over the same arrays.
 #include <cstdint>
 
+#include "ridgeline/kernels/ceilings.hpp"
+
 namespace ridgeline::ceilings {
 
 // Each runs `repeats` sweeps over n elements per array.
@@ -20,7 +22,17 @@ struct StreamSweeps {
 };
 
 extern const StreamSweeps stream_sweeps_scalar;  // no vectorisation at all
+#if defined(__x86_64__)
 extern const StreamSweeps stream_sweeps_avx2;    // 256-bit vectors (the baseline x86-64-v3)
 extern const StreamSweeps stream_sweeps_avx512;  // 512-bit vectors; only on AVX-512 CPUs
+#elif defined(__aarch64__)
+extern const StreamSweeps stream_sweeps_neon;  // 128-bit Advanced SIMD (the baseline Armv8-A)
+extern const StreamSweeps stream_sweeps_sve;   // SVE at this process's vector length; only
+                                               // where HWCAP has SVE
+#endif
+
+// The loops of `isa`; std::invalid_argument for the other architecture's widths, which are
+// not built (stream_isas() never lists them).
+const StreamSweeps& sweeps_for(StreamIsa isa);
 
 }  // namespace ridgeline::ceilings

@@ -196,6 +196,7 @@ MicroKernel<In, Out<In>> micro_kernel(const char* name,
                               &pack_b_tiles<In, Grouped>};
   uk.pack_a = &pack_a_tiles<In>;
   uk.k_block = kTileK<In>;
+  uk.tile_engine = true;
   uk.begin = &TilesOf::begin;
   uk.end = &TilesOf::end;
   return uk;

@@ -1,7 +1,4 @@
-#include <cpuid.h>
 #include <fmt/format.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -9,9 +6,17 @@
 
 #include "ridgeline/kernels/amx.hpp"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace ridgeline {
 
 namespace {
+
+#if defined(__x86_64__)
 
 // Linux's arch_prctl codes for dynamically enabled XSTATE (asm/prctl.h, 5.16 on) and the
 // tile data's XSAVE feature number.
@@ -93,6 +98,14 @@ AmxSupport check_amx() {
     s.reason = "the kernel granted the tile data but does not list it as permitted";
   return s;
 }
+#else
+// No CPUID, no tiles: every AMX ceiling and rung is absent with this reason.
+AmxSupport check_amx() {
+  AmxSupport s;
+  s.reason = "AMX is an x86 (Intel) feature; this is AArch64";
+  return s;
+}
+#endif
 
 }  // namespace
 

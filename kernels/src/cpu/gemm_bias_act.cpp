@@ -6,11 +6,12 @@
 //   cpu.unfused  the same packed GEMM writing C, then a bias pass and an activation pass
 //                through C, each OpenMP-parallel and running the epilogue's own vector code
 //                (microkernel.hpp: EpiloguePasses): an eager framework's three calls.
-// Both run the best ISA CPUID reports (AVX-512, else AVX2) and honour the thread count.
-// bf16 (A, B and bias; C in f32) runs the AMX micro-kernel (TDPBF16PS; the epilogue on the
-// 32 x 32 block it just stored) where the tiles are usable (amx_support()), else the bf16
-// vector micro-kernel (vdpbf16ps, f32 accumulation), over the same driver where the CPU has
-// AVX-512 and AVX512_BF16.
+// Both run the best ISA CPUID reports (AVX-512, else AVX2; NEON on AArch64) and honour the
+// thread count. bf16 (A, B and bias; C in f32) runs the AMX micro-kernel (TDPBF16PS; the
+// epilogue on the 32 x 32 block it just stored) where the tiles are usable (amx_support()),
+// else the bf16 vector micro-kernel (vdpbf16ps, f32 accumulation), over the same driver where
+// the CPU has AVX-512 and AVX512_BF16; on AArch64 the BFMMLA micro-kernel (bf16 pairs of
+// 2 x 4 by 4 x 2 into f32) where HWCAP2 has BF16.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,6 +41,13 @@ class GemmBiasActKernel : public Kernel {
  public:
   explicit GemmBiasActKernel(bool fused) : fused_(fused) {
     const CpuFeatures& cpu = cpu_features();
+    // This architecture's micro-kernels (kernels/CMakeLists.txt builds only its own), what
+    // the description says of them, and why a CPU cannot run f32 or bf16.
+#if defined(__x86_64__)
+    const char* isas =
+        "AVX-512 or AVX2 by CPUID (bf16: the AMX tiles where usable, else AVX512_BF16)";
+    isa_missing_ = "needs AVX-512 (F, DQ, BW, VL) or AVX2 and FMA, which this CPU lacks";
+    bf16_missing_ = "bf16 needs AVX-512 and AVX512_BF16 (vdpbf16ps), which this CPU lacks";
     if (cpu.has_avx512()) {
       isa_ = "avx512";
       f32_.uk = packed::microkernel_f32_avx512();
@@ -54,29 +62,41 @@ class GemmBiasActKernel : public Kernel {
       f32_.uk = packed::microkernel_f32_avx2();
       f32_.passes = packed::epilogue_passes_avx2();
     }
+#elif defined(__aarch64__)
+    const char* isas = "NEON (bf16: BFMMLA where HWCAP2 has BF16)";
+    isa_missing_ = "needs Advanced SIMD (NEON), which this CPU lacks";
+    bf16_missing_ = "bf16 needs BF16 (BFMMLA; HWCAP2_BF16), which this CPU lacks";
+    if (cpu.neon) {
+      isa_ = "neon";
+      f32_.uk = packed::microkernel_f32_neon();
+      f32_.passes = packed::epilogue_passes_neon();
+      bf16_available_ = cpu.neon_bf16;
+      bf16_.uk = packed::microkernel_bf16_bfmmla();
+      bf16_.passes = packed::epilogue_passes_bf16_neon();
+    }
+#endif
     info_ = {"gemm_bias_act",
              fused ? "cpu.fused" : "cpu.unfused",
              Device::cpu,
              {DType::f32, DType::bf16},
              true,
-             fused ? "packed GEMM, bias and activation applied to the register tile in the "
-                     "micro-kernel's store, AVX-512 or AVX2 by CPUID (bf16: the AMX tiles where "
-                     "usable, else AVX512_BF16)"
+             fused ? fmt::format("packed GEMM, bias and activation applied to the register tile "
+                                 "in the micro-kernel's store, {}",
+                                 isas)
                    : "packed GEMM writing C, then a bias pass and an activation pass through "
                      "C (OpenMP, vectorised)",
              fused ? KernelRole::fused : KernelRole::unfused,
              "cpu"};
   }
 
-  const KernelInfo& info() const override { return info_; }
+  const KernelInfo& info() const override {
+    return info_;
+  }
 
   Support supports(const Problem& problem, int threads) const override {
-    if (!isa_)
-      return Support::no(info_.id() +
-                         " needs AVX-512 (F, DQ, BW, VL) or AVX2 and FMA, which this CPU lacks");
+    if (!isa_) return Support::no(info_.id() + " " + isa_missing_);
     if (problem.op == info_.op && problem.dtype == DType::bf16 && !bf16_available_)
-      return Support::no(info_.id() +
-                         ": bf16 needs AVX-512 and AVX512_BF16 (vdpbf16ps), which this CPU lacks");
+      return Support::no(info_.id() + ": " + bf16_missing_);
     return check_gemm_support(info_, problem, threads);
   }
 
@@ -97,7 +117,9 @@ class GemmBiasActKernel : public Kernel {
       run_path(f32_);
   }
 
-  PassClock* pass_clock() override { return fused_ ? nullptr : &passes_; }
+  PassClock* pass_clock() override {
+    return fused_ ? nullptr : &passes_;
+  }
   ComputeUnit compute_unit(const Problem& problem) const override {
     return problem.dtype == DType::bf16 && bf16_amx_ ? ComputeUnit::matrix : ComputeUnit::vector;
   }
@@ -165,7 +187,9 @@ class GemmBiasActKernel : public Kernel {
 
   bool fused_;
   PassClock passes_;           // unfused: lapped by the GEMM, the bias and the activation pass
-  const char* isa_ = nullptr;  // nullptr: this CPU has neither AVX-512 nor AVX2
+  const char* isa_ = nullptr;  // nullptr: this CPU has none of the micro-kernels' ISAs
+  const char* isa_missing_ = "";
+  const char* bf16_missing_ = "";
   bool bf16_available_ = false;
   bool bf16_amx_ = false;  // bf16's products on the AMX tiles
   KernelInfo info_;

@@ -3,6 +3,7 @@
 // TDPBF16PS, int8 into i32 on TDPBSSD, 32 x 32 blocks of C in four accumulator tiles. The same
 // rung on the tile model (AmxTiles::model) runs anywhere, slowly: the conformance tests check
 // the micro-kernel's packing, tiling and tails through it; the catalog lists the hardware one.
+// AArch64 builds have the model only: there the hardware rung refuses every problem.
 #include <fmt/format.h>
 
 #include "packed_gemm.hpp"
@@ -16,12 +17,42 @@ namespace {
 using packed::MicroKernel;
 using packed::PackedGemm;
 
+// The micro-kernels on the instructions (amx_microkernel.cpp, built for x86-64 only), and why
+// none can run here where they are not built ("" where they are).
+#if defined(__x86_64__)
+constexpr const char* kAmxNotBuilt = "";
+MicroKernel<std::uint16_t, float> amx_bf16_hardware() {
+  return packed::microkernel_bf16_amx();
+}
+MicroKernel<std::int8_t, std::int32_t> amx_i8_hardware() {
+  return packed::microkernel_i8_amx();
+}
+#elif defined(__aarch64__)
+constexpr const char* kAmxNotBuilt =
+    "AMX is Intel's x86-64 matrix engine; this is an AArch64 build";
+// Their names and tiles only, for the description; supports() refuses before they could run.
+template <typename In, typename Out>
+MicroKernel<In, Out> amx_kernel_named(const char* name) {
+  MicroKernel<In, Out> uk{};
+  uk.name = name;
+  uk.mr = packed::amx_gemm_mr;
+  uk.nr = packed::amx_gemm_nr;
+  return uk;
+}
+MicroKernel<std::uint16_t, float> amx_bf16_hardware() {
+  return amx_kernel_named<std::uint16_t, float>("gemm_bf16_amx_32x32");
+}
+MicroKernel<std::int8_t, std::int32_t> amx_i8_hardware() {
+  return amx_kernel_named<std::int8_t, std::int32_t>("gemm_i8_amx_32x32");
+}
+#endif
+
 class PackedAmxGemmKernel : public Kernel {
  public:
   PackedAmxGemmKernel(bool threaded, AmxTiles tiles) : tiles_(tiles) {
     const bool model = tiles == AmxTiles::model;
-    ukbf16_ = model ? packed::microkernel_bf16_amx_model() : packed::microkernel_bf16_amx();
-    uki8_ = model ? packed::microkernel_i8_amx_model() : packed::microkernel_i8_amx();
+    ukbf16_ = model ? packed::microkernel_bf16_amx_model() : amx_bf16_hardware();
+    uki8_ = model ? packed::microkernel_i8_amx_model() : amx_i8_hardware();
     info_ = {"gemm",
              fmt::format("cpu.packed_amx{}{}", model ? "_model" : "", threaded ? "_omp" : ""),
              Device::cpu,
@@ -37,6 +68,8 @@ class PackedAmxGemmKernel : public Kernel {
   const KernelInfo& info() const override { return info_; }
 
   Support supports(const Problem& problem, int threads) const override {
+    if (tiles_ == AmxTiles::hardware && *kAmxNotBuilt != '\0')
+      return Support::no(info_.id() + ": " + kAmxNotBuilt);
     if (tiles_ == AmxTiles::hardware && problem.op == info_.op &&
         (problem.dtype == DType::bf16 || problem.dtype == DType::i8)) {
       const std::string why =

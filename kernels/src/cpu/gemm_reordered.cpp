@@ -1,6 +1,6 @@
 // Rung 2: loops reordered to i-k-j, so the inner loop streams a row of B and a row of C
 // with unit stride and the compiler vectorises it. Built for AVX-512 and AVX2 with
-// target_clones; the loader picks the clone the CPU runs.
+// target_clones, the loader picking the clone the CPU runs; for NEON on AArch64.
 #include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 #include "simple_gemm_kernel.hpp"
@@ -9,8 +9,12 @@ namespace ridgeline {
 
 namespace cpu {
 std::string autovectorised_isa_note() {
+#if defined(__x86_64__)
   return cpu_features().has_avx512() ? "x86-64-v4 (AVX-512, compiler-vectorised)"
                                      : "x86-64-v3 (AVX2, compiler-vectorised)";
+#else
+  return "armv8-a (NEON, compiler-vectorised)";
+#endif
 }
 }  // namespace cpu
 
@@ -28,12 +32,10 @@ template <typename T>
   }
 }
 
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void gemm_reordered_f32(
-    const cpu::GemmArgs<float>& g) {
+RIDGELINE_AUTOVECTORISED_CLONES void gemm_reordered_f32(const cpu::GemmArgs<float>& g) {
   gemm_ikj(g);
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void gemm_reordered_f64(
-    const cpu::GemmArgs<double>& g) {
+RIDGELINE_AUTOVECTORISED_CLONES void gemm_reordered_f64(const cpu::GemmArgs<double>& g) {
   gemm_ikj(g);
 }
 }  // namespace

@@ -50,12 +50,10 @@ template <typename T>
   }
 }
 
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void gemm_tiled_f32(
-    const cpu::GemmArgs<float>& g) {
+RIDGELINE_AUTOVECTORISED_CLONES void gemm_tiled_f32(const cpu::GemmArgs<float>& g) {
   gemm_tiled(g);
 }
-[[gnu::target_clones("arch=x86-64-v4", "default")]] void gemm_tiled_f64(
-    const cpu::GemmArgs<double>& g) {
+RIDGELINE_AUTOVECTORISED_CLONES void gemm_tiled_f64(const cpu::GemmArgs<double>& g) {
   gemm_tiled(g);
 }
 }  // namespace

@@ -88,6 +88,10 @@ struct MicroKernel {
   // the driver spaces B's panels by that much more. A multiple of 64 bytes: panels stay
   // aligned.
   int b_tail = 0;
+  // A tile engine's kernel (AMX): blocked with derive_tile_blocking (packed_gemm.hpp), its
+  // panels kept nearer than the vector kernels' are. Not BFMMLA's or SMMLA's, whose longer
+  // k blocks are still vector registers.
+  bool tile_engine = false;
 };
 
 MicroKernel<float> microkernel_f32_avx512();
@@ -110,6 +114,16 @@ MicroKernel<std::uint16_t, float> microkernel_bf16_amx();
 MicroKernel<std::int8_t, std::int32_t> microkernel_i8_amx();
 MicroKernel<std::uint16_t, float> microkernel_bf16_amx_model();
 MicroKernel<std::int8_t, std::int32_t> microkernel_i8_amx_model();
+// AArch64. NEON is the baseline: 8 x 12 f32 (with the epilogue), 6 x 8 f64.
+MicroKernel<float> microkernel_f32_neon();
+MicroKernel<double> microkernel_f64_neon();
+// SVE, vector-length agnostic (one build, any vector length); needs HWCAP_SVE: the caller checks.
+MicroKernel<float> microkernel_f32_sve();
+MicroKernel<double> microkernel_f64_sve();
+// Needs HWCAP2_BF16 (BFMMLA); the caller checks.
+MicroKernel<std::uint16_t, float> microkernel_bf16_bfmmla();
+// Needs HWCAP2_I8MM (SMMLA); the caller checks.
+MicroKernel<std::int8_t, std::int32_t> microkernel_i8_smmla();
 
 // The epilogue's bias and activation as separate passes through memory, for the unfused
 // gemm_bias_act (the same vector code as the epilogue, so a fused/unfused comparison
@@ -126,5 +140,7 @@ struct EpiloguePasses {
 EpiloguePasses<float> epilogue_passes_avx512();
 EpiloguePasses<float> epilogue_passes_avx2();
 EpiloguePasses<std::uint16_t> epilogue_passes_bf16_avx512();  // needs AVX512_BF16 too
+EpiloguePasses<std::uint16_t> epilogue_passes_bf16_neon();    // plain NEON; beside BFMMLA
+EpiloguePasses<float> epilogue_passes_neon();
 
 }  // namespace ridgeline::packed

@@ -6,9 +6,9 @@
 // own T), and its epilogue variant and passes, whose activations need ops::activate's traits
 // too (mul, max, min, round, pow2, zero_where_less, div; ../ops/activation_simd.hpp). The
 // i8 kernel's traits (microkernel_avx512_vnni.cpp) have no epilogue. Included only by the
-// ISA-specific translation units; the anonymous namespace gives each its own copy.
-#include <immintrin.h>
-
+// ISA-specific translation units; the anonymous namespace gives each its own copy. Prefetches
+// are GCC's builtin, which both architectures' units compile (PREFETCHT0 / PRFM PLDL1KEEP at
+// locality 3, PREFETCHT1 / PRFM PLDL2KEEP at 2).
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -50,7 +50,7 @@ template <typename S, int MR, int NV, int AS>
       static_cast<int>((NR * K * sizeof(typename S::In) + kLineBytes - 1) / kLineBytes);
   const char* ahead = reinterpret_cast<const char*>(b + 8 * NR * K);
 #pragma GCC unroll 8
-  for (int l = 0; l < kStepLines; ++l) _mm_prefetch(ahead + l * kLineBytes, _MM_HINT_T0);
+  for (int l = 0; l < kStepLines; ++l) __builtin_prefetch(ahead + l * kLineBytes, 0, 3);
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i) {
     typename S::VIn av = S::broadcast_in(a + i * K);
@@ -71,7 +71,7 @@ template <typename S, int MR, int NV, int AS>
   std::int64_t p = 0;
   for (; p + kNextEvery <= kc; p += kNextEvery) {
     if (next) {
-      _mm_prefetch(next, _MM_HINT_T1);
+      __builtin_prefetch(next, 0, 2);
       next += kLineBytes;
     }
     for (std::int64_t s = 0; s < kNextEvery; s += K) step<S, MR, NV, AS>(a, b, acc);
@@ -79,7 +79,7 @@ template <typename S, int MR, int NV, int AS>
   for (; p < kc; p += K) step<S, MR, NV, AS>(a, b, acc);
 }
 
-// The accumulators' start for the zmm column v of a B panel whose packed entries end at
+// The accumulators' start for the vector column v of a B panel whose packed entries end at
 // `tail`: zero, or S::start's (the i8 kernel's sign correction, in the panel's tail).
 template <typename S>
 [[gnu::always_inline]] inline typename S::V start(const typename S::In* tail, int v) {
@@ -115,8 +115,8 @@ template <typename S, int MR, int NV, int AS = MR>
     const char* row = reinterpret_cast<const char*>(c + i * ldc);
 #pragma GCC unroll 8
     for (int off = 0; off < kRowBytes; off += static_cast<int>(kLineBytes))
-      _mm_prefetch(row + off, _MM_HINT_T0);
-    _mm_prefetch(row + kRowBytes - 1, _MM_HINT_T0);
+      __builtin_prefetch(row + off, 0, 3);
+    __builtin_prefetch(row + kRowBytes - 1, 0, 3);
   }
   steps<S, MR, NV, AS>(kc - head, a, b, acc, next);
 }

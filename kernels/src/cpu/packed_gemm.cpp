@@ -96,6 +96,8 @@ void wait_until(const std::atomic<std::int64_t>& a, std::int64_t value) {
     if (spins < 4096) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      __asm__ __volatile__("yield");  // the spin-wait hint
 #endif
     } else {
       std::this_thread::yield();

@@ -37,12 +37,11 @@ struct Epilogue {
   ops::Activation act;
 };
 
-// The blocking for `uk`: a matrix engine's kernel (its k blocks longer than the vector
-// kernels' groups) keeps its panels nearer than the vector kernels do (packed_blocking.hpp).
+// The blocking for `uk`: a tile engine's kernel keeps its panels nearer than the vector
+// kernels do (packed_blocking.hpp).
 template <typename In, typename Out>
 Blocking blocking_for(const MicroKernel<In, Out>& uk, const CacheSizes& caches) {
-  if (uk.k_block > kGroup<In>)
-    return derive_tile_blocking(caches, uk.mr, uk.nr, sizeof(In), uk.k_block);
+  if (uk.tile_engine) return derive_tile_blocking(caches, uk.mr, uk.nr, sizeof(In), uk.k_block);
   return derive_blocking(caches, uk.mr, uk.nr, sizeof(In));
 }
 

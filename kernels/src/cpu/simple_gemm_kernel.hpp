@@ -80,4 +80,13 @@ class SimpleGemmKernel : public Kernel {
 // Which target_clones variant the loader picked for this CPU.
 std::string autovectorised_isa_note();
 
+// The compiler-vectorised rungs: on x86-64 an AVX-512 clone beside the baseline's, the loader
+// picking the one the CPU runs; on AArch64 the baseline's (NEON) alone (GCC 12 has no
+// target_clones there).
+#if defined(__x86_64__)
+#define RIDGELINE_AUTOVECTORISED_CLONES [[gnu::target_clones("arch=x86-64-v4", "default")]]
+#else
+#define RIDGELINE_AUTOVECTORISED_CLONES
+#endif
+
 }  // namespace ridgeline::cpu

@@ -14,6 +14,13 @@ namespace {
 // fill half with padding.
 template <typename T>
 packed::MicroKernel<T> microkernel_for(std::int64_t n) {
+#if defined(__aarch64__)
+  (void)n;
+  if constexpr (std::is_same_v<T, float>)
+    return packed::microkernel_f32_neon();
+  else
+    return packed::microkernel_f64_neon();
+#else
   const bool avx512 = cpu_features().has_avx512();
   if constexpr (std::is_same_v<T, float>) {
     if (!avx512) return packed::microkernel_f32_avx2();
@@ -24,6 +31,7 @@ packed::MicroKernel<T> microkernel_for(std::int64_t n) {
     const auto narrow = packed::microkernel_f64_avx512_narrow();
     return n <= narrow.nr ? narrow : packed::microkernel_f64_avx512();
   }
+#endif
 }
 
 }  // namespace
@@ -31,8 +39,12 @@ packed::MicroKernel<T> microkernel_for(std::int64_t n) {
 Support einsum_gemm_support(const KernelInfo& info, const Problem& problem, int threads) {
   if (Support s = check_common_support(info, problem, threads); !s) return s;
   const CpuFeatures& cpu = cpu_features();
+#if defined(__aarch64__)
+  if (!cpu.neon) return Support::no("the packed GEMM needs NEON, which this CPU lacks");
+#else
   if (!cpu.has_avx512() && !cpu.has_avx2_fma())
     return Support::no("the packed GEMM needs AVX2 and FMA (or AVX-512), which this CPU lacks");
+#endif
   return gemm_lowering_support(einsum_spec(problem));
 }
 

@@ -1,6 +1,5 @@
 #include "einsum_permute.hpp"
 
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -62,7 +61,7 @@ PermuteOptions permute_options(std::int64_t footprint_bytes) {
   // Streaming stores skip the read for ownership a cached store pays (a third of a copy's
   // DRAM traffic) but leave nothing in cache: worth it where the data would not stay there
   // from one call to the next anyway.
-  o.stream = footprint_bytes > cache_sizes().l3;
+  o.stream = permute::kStreamingStores && footprint_bytes > cache_sizes().l3;
   return o;
 }
 
@@ -108,8 +107,8 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
         const auto* src = reinterpret_cast<const char*>(in + at.in);
         auto* dst = reinterpret_cast<char*>(out + at.out);
         const std::int64_t rows = std::min(L, ext[v] - at.y_tile * L);
-        permute::transpose_runs_avx2(src, is[v] * E, dst, os[u] * E, ext[u], rows,
-                                     static_cast<int>(run_bytes));
+        permute::transpose_runs_baseline(src, is[v] * E, dst, os[u] * E, ext[u], rows,
+                                         static_cast<int>(run_bytes));
       }
       return;
     }
@@ -137,7 +136,7 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
         for (std::int64_t i = 0; i < inner.extent; ++i)
           permute::copy_run(in + at.in + i * inner.in, out + at.out + i * inner.out, run, stream);
       }
-      if (stream) _mm_sfence();  // the streamed lines visible before the barrier
+      if (stream) permute::fence_streamed();  // the streamed lines visible before the barrier
     }
     return;
   }
@@ -164,9 +163,9 @@ void einsum_permute(const EinsumSpec& s, const std::string& from, const T* in,
       if (opt.avx512)
         permute::transpose_tile_avx512(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
       else
-        permute::transpose_tile_avx2(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
+        permute::transpose_tile_baseline(in + at.in, sy, out + at.out, sx, w, h, opt.stream);
     }
-    if (opt.stream) _mm_sfence();
+    if (opt.stream) permute::fence_streamed();
   }
 }
 

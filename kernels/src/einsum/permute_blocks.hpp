@@ -2,12 +2,18 @@
 // The inner loops of the permute (einsum_permute.cpp), one translation unit per instruction
 // set: a tile of a 2-d transpose and a run copied whole, each with regular or streaming
 // (non-temporal) stores. The caller picks the tile's shape for the ISA (permute_tiling) and
-// whether to stream; these only move the bytes.
+// whether to stream; these only move the bytes. The build's baseline ISA has a tile and a
+// run transpose of its own (the _baseline names): AVX2 on x86-64 (permute_blocks_avx2.cpp),
+// NEON on AArch64 (permute_blocks_neon.cpp, cached stores only); AVX-512 is x86's alone.
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include <cstdint>
 
 namespace ridgeline::permute {
+
+#if defined(__x86_64__)
 
 // out[i * so + j] = in[i + j * si] for i < ex, j < ey: the input's stride-1 index i becomes
 // the output's row.
@@ -63,5 +69,46 @@ inline void copy_run(const T* in, T* out, std::int64_t n, bool stream) {
 #pragma omp simd
   for (std::int64_t m = k; m < n; ++m) out[m] = in[m];
 }
+
+// The baseline's blocks, and the fence after streamed stores.
+template <typename T>
+inline void transpose_tile_baseline(const T* in, std::int64_t si, T* out, std::int64_t so,
+                                    std::int64_t ex, std::int64_t ey, bool stream) {
+  transpose_tile_avx2(in, si, out, so, ex, ey, stream);
+}
+inline void transpose_runs_baseline(const char* in, std::int64_t si, char* out, std::int64_t so,
+                                    std::int64_t eu, std::int64_t ev, int run_bytes) {
+  transpose_runs_avx2(in, si, out, so, eu, ev, run_bytes);
+}
+inline void fence_streamed() {
+  _mm_sfence();
+}
+// Whether streaming stores are used at all (x86's non-temporal stores).
+inline constexpr bool kStreamingStores = true;
+
+#else  // AArch64
+
+void transpose_tile_baseline(const float* in, std::int64_t si, float* out, std::int64_t so,
+                             std::int64_t ex, std::int64_t ey, bool stream);
+void transpose_tile_baseline(const double* in, std::int64_t si, double* out, std::int64_t so,
+                             std::int64_t ex, std::int64_t ey, bool stream);
+void transpose_runs_baseline(const char* in, std::int64_t si, char* out, std::int64_t so,
+                             std::int64_t eu, std::int64_t ev, int run_bytes);
+constexpr bool avx2_tile_staged(bool) {
+  return false;
+}
+template <typename T>
+inline void copy_run(const T* in, T* out, std::int64_t n, bool) {
+#pragma omp simd
+  for (std::int64_t m = 0; m < n; ++m) out[m] = in[m];
+}
+inline void fence_streamed() {}
+inline constexpr bool kStreamingStores = false;
+// Never called: PermuteOptions::avx512 is false on AArch64 (no such CPU feature there).
+template <typename T>
+inline void transpose_tile_avx512(const T*, std::int64_t, T*, std::int64_t, std::int64_t,
+                                  std::int64_t, bool) {}
+
+#endif
 
 }  // namespace ridgeline::permute

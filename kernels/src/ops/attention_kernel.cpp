@@ -3,14 +3,16 @@
 // refused where they would not fit in the memory available. f32, and bf16 (bf16 in memory,
 // f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16. cpu.avx2_fused and
 // cpu.avx2_unfused are the same with AVX2 forced (f32), so that an AVX-512 machine measures
-// the code an AVX2-only CPU (Zen 3) runs. cpu.fused's bf16 runs both matmuls on the AMX tiles
-// where they are usable, unless RIDGELINE_ATTENTION_NO_AMX=1 (a tuning switch: the vector path).
+// the code an AVX2-only CPU (Zen 3) runs (x86-64 builds only; on AArch64 cpu.fused and
+// cpu.unfused take NEON). cpu.fused's bf16 runs both matmuls on the AMX tiles where they are
+// usable, unless RIDGELINE_ATTENTION_NO_AMX=1 (a tuning switch: the vector path).
 #include "attention_kernel.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "attention_ops.hpp"
 #include "attention_unfused.hpp"
@@ -28,11 +30,26 @@ ops::AttentionShape shape_of(const Problem& p) {
   return {d.batch * d.heads, d.seq, d.head_dim, d.causal};
 }
 
+// This architecture's part: the bf16 fused attention on the AMX tiles (attention_amx.cpp), and
+// the ISA the cpu.avx2_* kernels force (what an AVX2-only CPU runs). x86-64 builds only: on
+// AArch64 there are no tiles, and cpu.fused / cpu.unfused take its one vector ISA.
+#if defined(__x86_64__)
+const ops::detail::AttentionAmx* attention_amx_tiles() {
+  return &ops::detail::attention_amx_hardware;
+}
+constexpr std::optional<ops::Isa> kForcedIsa = ops::Isa::avx2;
+#elif defined(__aarch64__)
+const ops::detail::AttentionAmx* attention_amx_tiles() {
+  return nullptr;
+}
+constexpr std::optional<ops::Isa> kForcedIsa = std::nullopt;
+#endif
+
 // The bf16 fused attention on the AMX tiles: where they are usable and not switched off.
 bool attention_on_amx() {
   const char* off = std::getenv("RIDGELINE_ATTENTION_NO_AMX");
   if (off && *off && std::strcmp(off, "0") != 0) return false;
-  return amx_support().reason_for("bf16").empty();
+  return attention_amx_tiles() && amx_support().reason_for("bf16").empty();
 }
 
 // T: float or std::uint16_t (bf16 bits); a buffer of the other dtype throws.
@@ -81,9 +98,9 @@ class FusedAttention : public Kernel {
     threads_ = threads;
     // Not with a forced ISA: those measure what a CPU without the tiles runs.
     amx_ = bf16_ && !forced_ && attention_on_amx();
-    const std::size_t floats =
-        amx_ ? ops::detail::attention_amx_hardware.scratch(shape_of(problem), threads)
-             : ops::attention_fused_scratch(isa_, shape_of(problem), threads);
+    const std::size_t floats = amx_
+                                   ? attention_amx_tiles()->scratch(shape_of(problem), threads)
+                                   : ops::attention_fused_scratch(isa_, shape_of(problem), threads);
     if (scratch_.size() != floats) scratch_ = OperandBuffer(DType::f32, floats);
     scratch_ptr_ = scratch_.as<float>().data();
   }
@@ -94,7 +111,7 @@ class FusedAttention : public Kernel {
   }
   void run() override {
     if (amx_)
-      ops::detail::attention_amx_hardware.run(bf16_args_, scratch_ptr_, threads_);
+      attention_amx_tiles()->run(bf16_args_, scratch_ptr_, threads_);
     else if (bf16_)
       ops::attention_fused_isa(isa_, bf16_args_, scratch_ptr_, threads_);
     else
@@ -202,8 +219,10 @@ class UnfusedAttention : public Kernel {
 void add_attention_kernels(KernelCatalog& catalog) {
   catalog.add([] { return std::make_unique<FusedAttention>(); });
   catalog.add([] { return std::make_unique<UnfusedAttention>(); });
-  catalog.add([] { return std::make_unique<FusedAttention>(ops::Isa::avx2); });
-  catalog.add([] { return std::make_unique<UnfusedAttention>(ops::Isa::avx2); });
+  if (kForcedIsa) {
+    catalog.add([] { return std::make_unique<FusedAttention>(kForcedIsa); });
+    catalog.add([] { return std::make_unique<UnfusedAttention>(kForcedIsa); });
+  }
 }
 
 }  // namespace ridgeline

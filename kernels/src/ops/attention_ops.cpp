@@ -11,19 +11,35 @@ namespace ridgeline::ops {
 
 namespace {
 
+// isa's unit in this build (kernels/CMakeLists.txt builds only this architecture's, the same
+// ISAs as the row-wise ops'); nullptr where it is not built here.
+const detail::AttentionFused* attention_unit(Isa isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case Isa::avx512:
+      return &detail::attention_avx512;
+    case Isa::avx2:
+      return &detail::attention_avx2;
+#elif defined(__aarch64__)
+    case Isa::neon:
+      return &detail::attention_neon;
+#endif
+    case Isa::scalar:
+      return &detail::attention_scalar;
+    default:
+      return nullptr;
+  }
+}
+
 const detail::AttentionFused& table(Isa isa) {
+  const detail::AttentionFused* t = attention_unit(isa);
+  if (!t)
+    throw std::invalid_argument(std::string("the fused attention has no ") + to_string(isa) +
+                                " implementation in this build");
   if (!isa_available(isa))
     throw std::invalid_argument(std::string("this CPU does not run the ") + to_string(isa) +
-                                " implementation (CPUID)");
-  switch (isa) {
-    case Isa::avx512:
-      return detail::attention_avx512;
-    case Isa::avx2:
-      return detail::attention_avx2;
-    case Isa::scalar:
-      break;
-  }
-  return detail::attention_scalar;
+                                " implementation");
+  return *t;
 }
 
 void check(const AttentionShape& s, int threads) {

@@ -52,7 +52,8 @@ void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch,
 std::string attention_fused_bf16_unsupported(Isa isa);
 
 namespace detail {
-// What each ISA unit exports (attention_avx512.cpp, attention_avx2.cpp, attention_scalar.cpp).
+// What each ISA unit exports (attention_avx512.cpp, attention_avx2.cpp, attention_scalar.cpp;
+// on AArch64 attention_neon.cpp and attention_scalar.cpp).
 struct AttentionFused {
   std::size_t (*scratch)(const AttentionShape& shape, int threads);
   void (*run)(const AttentionArgs& args, float* scratch, int threads);
@@ -61,6 +62,7 @@ struct AttentionFused {
   void (*run_bf16)(const AttentionArgsBf16& args, float* scratch, int threads);  // or nullptr
 };
 extern const AttentionFused attention_avx512, attention_avx2, attention_scalar;
+extern const AttentionFused attention_neon;
 
 // The unfused chain's bf16 passes (attention_avx512.cpp; AVX512_BF16), OpenMP over blocks:
 // y = bf16(x * scale) for the scaled Q, and y = bf16(x) for the GEMMs' f32 output.
@@ -71,8 +73,9 @@ struct AttentionBf16Passes {
 extern const AttentionBf16Passes attention_bf16_passes_avx512;
 
 // The bf16 fused attention with both matmuls on the AMX tiles (attention_amx_body.hpp): on
-// the instructions (call only where amx_support().reason_for("bf16") is empty) and on the
-// tile model (any CPU; slow, for the tests). Sizes checked as attention_fused_isa does.
+// the instructions (call only where amx_support().reason_for("bf16") is empty; built for
+// x86-64 only) and on the tile model (any CPU; slow, for the tests). Sizes checked as
+// attention_fused_isa does.
 struct AttentionAmx {
   std::size_t (*scratch)(const AttentionShape& shape, int threads);  // floats
   void (*run)(const AttentionArgsBf16& args, float* scratch, int threads);

@@ -36,6 +36,43 @@ void mask(T* s, std::int64_t rows, std::int64_t n, T minus_inf, int threads) {
 
 constexpr std::uint16_t kBf16MinusInf = 0xFF80;
 
+// This architecture's packed micro-kernels (kernels/CMakeLists.txt builds only its own): the
+// f32 one for an ISA, the widest this CPU runs, and the bf16 parts (x86-64: AVX512_BF16; none
+// on AArch64 yet, where bf16_unsupported() refuses first).
+#if defined(__x86_64__)
+bool runs_gemm() {
+  return cpu_features().has_avx512() || cpu_features().has_avx2_fma();
+}
+Isa widest() {
+  return cpu_features().has_avx512() ? Isa::avx512 : Isa::avx2;
+}
+packed::MicroKernel<float> f32_microkernel(Isa isa) {
+  return isa == Isa::avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
+}
+packed::MicroKernel<std::uint16_t, float> bf16_microkernel() {
+  return packed::microkernel_bf16_avx512();
+}
+const detail::AttentionBf16Passes& bf16_passes() {
+  return detail::attention_bf16_passes_avx512;
+}
+#elif defined(__aarch64__)
+bool runs_gemm() {
+  return cpu_features().neon;
+}
+Isa widest() {
+  return Isa::neon;
+}
+packed::MicroKernel<float> f32_microkernel(Isa) {
+  return packed::microkernel_f32_neon();
+}
+packed::MicroKernel<std::uint16_t, float> bf16_microkernel() {
+  throw std::logic_error("no bf16 micro-kernel is built for AArch64");
+}
+const detail::AttentionBf16Passes& bf16_passes() {
+  throw std::logic_error("no bf16 passes are built for AArch64");
+}
+#endif
+
 }  // namespace
 
 std::optional<std::size_t> AttentionUnfused::buffer_bytes(const AttentionShape& s, DType dtype) {
@@ -57,7 +94,7 @@ std::optional<std::size_t> AttentionUnfused::buffer_bytes(const AttentionShape& 
 }
 
 bool AttentionUnfused::available() {
-  return cpu_features().has_avx512() || cpu_features().has_avx2_fma();
+  return runs_gemm();
 }
 
 std::string AttentionUnfused::bf16_unsupported() {
@@ -67,11 +104,11 @@ std::string AttentionUnfused::bf16_unsupported() {
 void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int threads,
                                std::optional<Isa> forced) {
   if (!available())
-    throw std::runtime_error("the packed GEMM needs AVX-512 or AVX2 + FMA, which this CPU lacks");
+    throw std::runtime_error("this CPU runs none of the packed GEMM's micro-kernels");
   if (forced && (*forced == Isa::scalar || !isa_available(*forced)))
     throw std::runtime_error(
         fmt::format("the packed GEMM has no {} micro-kernel on this CPU", to_string(*forced)));
-  isa_ = forced.value_or(cpu_features().has_avx512() ? Isa::avx512 : Isa::avx2);
+  isa_ = forced.value_or(widest());
   const bool bf16 = dtype == DType::bf16;
   if (bf16)
     if (const std::string why = bf16_unsupported(); !why.empty()) throw std::runtime_error(why);
@@ -100,10 +137,10 @@ void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int thr
                uk, blocking, threads);
   };
   if (bf16) {
-    uk_bf16_ = packed::microkernel_bf16_avx512();
+    uk_bf16_ = bf16_microkernel();
     prepare_pair(qk_bf16_, pv_bf16_, uk_bf16_, sizeof(std::uint16_t));
   } else {
-    uk_ = isa_ == Isa::avx512 ? packed::microkernel_f32_avx512() : packed::microkernel_f32_avx2();
+    uk_ = f32_microkernel(isa_);
     prepare_pair(qk_, pv_, uk_, sizeof(float));
   }
 }
@@ -138,7 +175,7 @@ void AttentionUnfused::run(const AttentionArgs& a) {
 
 void AttentionUnfused::run(const AttentionArgsBf16& a) {
   const std::int64_t n = shape_.seq, d = shape_.head_dim, rows = shape_.heads * n;
-  const detail::AttentionBf16Passes& passes = detail::attention_bf16_passes_avx512;
+  const detail::AttentionBf16Passes& passes = bf16_passes();
   std::uint16_t* qs = q_scaled_.as<std::uint16_t>().data();
   std::uint16_t* s = scores_.as<std::uint16_t>().data();
   std::uint16_t* p = probs_.as<std::uint16_t>().data();

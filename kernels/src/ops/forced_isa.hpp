@@ -32,7 +32,11 @@ inline std::vector<DType> forced_dtypes(std::optional<Isa> forced) {
 // "avx2 forced", or "avx512 by CPUID".
 inline std::string isa_said(std::optional<Isa> forced) {
   return forced ? fmt::format("{} forced", to_string(*forced))
+#if defined(__x86_64__)
                 : fmt::format("{} by CPUID", to_string(best_isa()));
+#else
+                : fmt::format("{} by HWCAP", to_string(best_isa()));
+#endif
 }
 
 // Refused where the CPU does not run the forced ISA.

@@ -317,7 +317,10 @@ bool stream_rows(std::int64_t rows, std::int64_t cols) {
 template <typename S>
 void softmax_rows(const float* x, float* y, float*, std::int64_t rows, std::int64_t cols,
                   int threads) {
-  constexpr Isa kIsa = S::kLanes == 16 ? Isa::avx512 : S::kLanes == 8 ? Isa::avx2 : Isa::scalar;
+  constexpr Isa kIsa = S::kLanes == 16  ? Isa::avx512
+                       : S::kLanes == 8 ? Isa::avx2
+                       : S::kLanes == 4 ? Isa::neon
+                                        : Isa::scalar;
   const bool stream = stream_rows<float>(rows, cols) && softmax_streams_y(kIsa);
   fused_rows<S>(x, y, rows, cols, 1, stream, stream, threads,
                 [&](std::int64_t r, std::int64_t, float* work, Ahead ahead) {

@@ -1,9 +1,9 @@
 // The CPU kernels of the memory-bound ops (softmax, layernorm, rmsnorm, eltwise_chain):
-// backend cpu.fused (one pass, AVX-512 or AVX2 by CPUID) and cpu.unfused (one parallel,
-// vectorised pass through memory per step, as an eager framework runs it); cpu.avx2_fused and
-// cpu.avx2_unfused the same with AVX2 forced. Both honour
-// the thread count. f32 everywhere; bf16 (bf16 in memory, f32 arithmetic) where the CPU has
-// AVX-512 and AVX512_BF16.
+// backend cpu.fused (one pass, AVX-512 or AVX2 by CPUID; NEON on AArch64) and cpu.unfused (one
+// parallel, vectorised pass through memory per step, as an eager framework runs it);
+// cpu.avx2_fused and cpu.avx2_unfused the same with AVX2 forced (x86-64 builds only). Both
+// honour the thread count. f32 everywhere; bf16 (bf16 in memory, f32 arithmetic) where the CPU
+// has AVX-512 and AVX512_BF16.
 #include "rowwise_kernel.hpp"
 
 #include <fmt/format.h>
@@ -207,8 +207,12 @@ void add_rowwise_kernels(KernelCatalog& catalog) {
   for (RowwiseOpName op : kRowwiseOps)
     for (bool fused : {true, false}) {
       catalog.add([op, fused] { return std::make_unique<RowwiseKernel>(op, fused); });
+#if defined(__x86_64__)
+      // AVX2 forced: what an AVX2-only x86 CPU runs. AArch64 has one vector ISA built (NEON),
+      // which cpu.fused and cpu.unfused take.
       catalog.add(
           [op, fused] { return std::make_unique<RowwiseKernel>(op, fused, ops::Isa::avx2); });
+#endif
     }
 }
 

@@ -2,7 +2,9 @@
 // What each ISA-specific translation unit exports: one table of fused and one of unfused
 // implementations, over f32 (every ISA) or bf16 (AVX-512 with AVX512_BF16 only; raw bits,
 // std::uint16_t). The public entries in rowwise_ops.cpp check arguments and the CPU, then
-// call through these. Shapes are already validated (rows, cols, n >= 1; 1 <= L <= 32).
+// call through these. Shapes are already validated (rows, cols, n >= 1; 1 <= L <= 32). Each
+// architecture builds its own units: x86-64 the avx512 and avx2 ones, AArch64 the neon ones;
+// scalar both.
 #include <cstdint>
 
 namespace ridgeline::ops::detail {
@@ -23,9 +25,11 @@ using RowwiseKernelsBf16 = RowwiseTable<std::uint16_t>;
 extern const RowwiseKernels fused_avx512, fused_avx2, fused_scalar;
 extern const RowwiseKernels unfused_avx512, unfused_avx2, unfused_scalar;
 extern const RowwiseKernelsBf16 fused_avx512_bf16, unfused_avx512_bf16;
+extern const RowwiseKernels fused_neon, unfused_neon;
 
 void exp_avx512(const float* x, float* y, std::int64_t n);
 void exp_avx2(const float* x, float* y, std::int64_t n);
 void exp_scalar(const float* x, float* y, std::int64_t n);
+void exp_neon(const float* x, float* y, std::int64_t n);
 
 }  // namespace ridgeline::ops::detail

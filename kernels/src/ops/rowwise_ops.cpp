@@ -16,19 +16,76 @@ namespace ridgeline::ops {
 
 namespace {
 
-const detail::RowwiseKernels& table(Isa isa, bool fused) {
-  if (!isa_available(isa))
+// This architecture's vector units, widest first (kernels/CMakeLists.txt builds only its own
+// architecture's), and its bf16 forms; the one-lane scalar unit is built everywhere. The only
+// place that names an ISA's tables: the entries below go through rowwise_unit().
+struct RowwiseUnit {
+  Isa isa;
+  const detail::RowwiseKernels& fused;
+  const detail::RowwiseKernels& unfused;
+  void (*exp)(const float* x, float* y, std::int64_t n);
+  bool (*runs)(const CpuFeatures& cpu);
+};
+#if defined(__x86_64__)
+constexpr const char* kRowwiseArchitecture = "x86-64";
+constexpr const char* kRowwiseFeatureSource = "CPUID";
+constexpr RowwiseUnit kRowwiseUnits[] = {
+    {Isa::avx512, detail::fused_avx512, detail::unfused_avx512, &detail::exp_avx512,
+     [](const CpuFeatures& cpu) { return cpu.has_avx512(); }},
+    {Isa::avx2, detail::fused_avx2, detail::unfused_avx2, &detail::exp_avx2,
+     [](const CpuFeatures& cpu) { return cpu.has_avx2_fma(); }},
+};
+// bf16: the AVX-512 unit's forms (AVX512_BF16).
+const detail::RowwiseKernelsBf16* const kBf16Fused = &detail::fused_avx512_bf16;
+const detail::RowwiseKernelsBf16* const kBf16Unfused = &detail::unfused_avx512_bf16;
+std::string bf16_missing_here(const CpuFeatures& cpu) {
+  if (!cpu.has_avx512()) return "bf16 needs AVX-512 (F, DQ, BW, VL), which this CPU lacks";
+  if (!cpu.avx512_bf16) return "bf16 needs AVX512_BF16 (vcvtneps2bf16), which this CPU lacks";
+  return {};
+}
+#elif defined(__aarch64__)
+constexpr const char* kRowwiseArchitecture = "AArch64";
+constexpr const char* kRowwiseFeatureSource = "HWCAP";
+constexpr RowwiseUnit kRowwiseUnits[] = {
+    {Isa::neon, detail::fused_neon, detail::unfused_neon, &detail::exp_neon,
+     [](const CpuFeatures& cpu) { return cpu.neon; }},
+};
+// No bf16 forms yet (they would narrow with BFCVTN, HWCAP2_BF16); the fused attention's bf16
+// says the same through bf16_unsupported_reason.
+const detail::RowwiseKernelsBf16* const kBf16Fused = nullptr;
+const detail::RowwiseKernelsBf16* const kBf16Unfused = nullptr;
+std::string bf16_missing_here(const CpuFeatures&) {
+  return "the bf16 row-wise ops and attention are not built for AArch64 yet";
+}
+#else
+#error "the row-wise ops have units for x86-64 and AArch64 only"
+#endif
+constexpr RowwiseUnit kRowwiseScalar = {Isa::scalar, detail::fused_scalar, detail::unfused_scalar,
+                                        &detail::exp_scalar,
+                                        [](const CpuFeatures&) { return true; }};
+
+// isa's unit in this build; nullptr where it is not built here.
+const RowwiseUnit* rowwise_unit(Isa isa) {
+  for (const RowwiseUnit& u : kRowwiseUnits)
+    if (u.isa == isa) return &u;
+  return isa == Isa::scalar ? &kRowwiseScalar : nullptr;
+}
+
+// isa's unit, or why it cannot run here.
+const RowwiseUnit& runnable_unit(Isa isa) {
+  const RowwiseUnit* u = rowwise_unit(isa);
+  if (!u)
+    throw std::invalid_argument(std::string("the ") + to_string(isa) +
+                                " implementation is not built for " + kRowwiseArchitecture);
+  if (!u->runs(cpu_features()))
     throw std::invalid_argument(std::string("this CPU does not run the ") + to_string(isa) +
-                                " implementation (CPUID)");
-  switch (isa) {
-    case Isa::avx512:
-      return fused ? detail::fused_avx512 : detail::unfused_avx512;
-    case Isa::avx2:
-      return fused ? detail::fused_avx2 : detail::unfused_avx2;
-    case Isa::scalar:
-      break;
-  }
-  return fused ? detail::fused_scalar : detail::unfused_scalar;
+                                " implementation (" + kRowwiseFeatureSource + ")");
+  return *u;
+}
+
+const detail::RowwiseKernels& table(Isa isa, bool fused) {
+  const RowwiseUnit& u = runnable_unit(isa);
+  return fused ? u.fused : u.unfused;
 }
 
 // True when there is work to do; throws on sizes no call can mean.
@@ -51,7 +108,7 @@ bool check_chain(std::int64_t n, int L, int threads) {
 const detail::RowwiseKernelsBf16& bf16_table(bool fused) {
   if (const std::string why = bf16_unsupported_reason(cpu_features()); !why.empty())
     throw std::invalid_argument(why);
-  return fused ? detail::fused_avx512_bf16 : detail::unfused_avx512_bf16;
+  return *(fused ? kBf16Fused : kBf16Unfused);
 }
 
 std::size_t scratch(std::int64_t rows, std::int64_t cols, std::int64_t vectors) {
@@ -89,27 +146,25 @@ const char* to_string(Isa isa) {
       return "avx512";
     case Isa::avx2:
       return "avx2";
+    case Isa::neon:
+      return "neon";
+    case Isa::sve:
+      return "sve";
     case Isa::scalar:
       break;
   }
   return "scalar";
 }
 
+// Built for this architecture, and the CPU runs it.
 bool isa_available(Isa isa) {
-  switch (isa) {
-    case Isa::avx512:
-      return cpu_features().has_avx512();
-    case Isa::avx2:
-      return cpu_features().has_avx2_fma();
-    case Isa::scalar:
-      break;
-  }
-  return true;
+  const RowwiseUnit* u = rowwise_unit(isa);
+  return u && u->runs(cpu_features());
 }
 
 Isa best_isa() {
-  if (isa_available(Isa::avx512)) return Isa::avx512;
-  if (isa_available(Isa::avx2)) return Isa::avx2;
+  for (const RowwiseUnit& u : kRowwiseUnits)
+    if (u.runs(cpu_features())) return u.isa;
   return Isa::scalar;
 }
 
@@ -170,16 +225,8 @@ void eltwise_chain_unfused_isa(Isa isa, const float* x, float* y, std::int64_t n
 }
 
 void exp_isa(Isa isa, const float* x, float* y, std::int64_t n) {
-  table(isa, true);  // checks the CPU
-  if (!check(1, n, 1)) return;
-  switch (isa) {
-    case Isa::avx512:
-      return detail::exp_avx512(x, y, n);
-    case Isa::avx2:
-      return detail::exp_avx2(x, y, n);
-    case Isa::scalar:
-      return detail::exp_scalar(x, y, n);
-  }
+  const RowwiseUnit& u = runnable_unit(isa);
+  if (check(1, n, 1)) u.exp(x, y, n);
 }
 
 // The un-suffixed entries: the best ISA this CPU runs.
@@ -215,9 +262,7 @@ void eltwise_chain_unfused(const float* x, float* y, std::int64_t n, int L, int 
 }
 
 std::string bf16_unsupported_reason(const CpuFeatures& cpu) {
-  if (!cpu.has_avx512()) return "bf16 needs AVX-512 (F, DQ, BW, VL), which this CPU lacks";
-  if (!cpu.avx512_bf16) return "bf16 needs AVX512_BF16 (vcvtneps2bf16), which this CPU lacks";
-  return {};
+  return bf16_missing_here(cpu);
 }
 
 void softmax_fused(const std::uint16_t* x, std::uint16_t* y, std::int64_t rows, std::int64_t cols,

@@ -31,7 +31,7 @@ namespace ridgeline::ops {
 enum class Isa { scalar, avx2, avx512, neon, sve };
 
 const char* to_string(Isa isa);
-bool isa_available(Isa isa);      // CPUID says this machine runs it
+bool isa_available(Isa isa);      // built for this architecture, and the CPU runs it
 Isa best_isa();                   // what the un-suffixed *_fused / *_unfused entries use
 std::string rowwise_fused_isa();  // to_string(best_isa()), for a kernel's notes
 

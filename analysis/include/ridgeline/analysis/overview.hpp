@@ -31,9 +31,10 @@ struct OverviewRoof {
 };
 
 struct OverviewMachine {
-  bool known = false;  // a machine model placed the run
-  std::string cpu;     // "Intel(R) Xeon(R) Processor, family 6 model 207 (0xcf), 2 cores"
-  std::string clock;   // "2.10 GHz measured"
+  bool known = false;    // a machine model placed the run
+  std::string cpu;       // "Intel(R) Xeon(R) Processor, family 6 model 207 (0xcf), 2 cores"
+  std::string clock;     // "2.10 GHz measured"
+  std::string emulated;  // MachineModel::emulated: "" on the hardware itself
   std::vector<std::string> gpus;
   std::vector<OverviewRoof> compute, memory;
   std::string absent;  // why there are no roofs ("no machine model: ...")

@@ -192,6 +192,9 @@ struct MachineModel {
   std::vector<std::string> isa;
   double measured_clock_hz = 0;
   std::string clock_method;
+  // "" where the probe ran on the hardware itself; else how it found itself emulated (an
+  // AArch64 build under qemu-user): every figure in this model is then the emulator's.
+  std::string emulated;
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
   std::uint64_t memory_bytes = 0;
   std::string byte_convention;  // how memory ceilings count bytes

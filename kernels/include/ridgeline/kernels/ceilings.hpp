@@ -30,11 +30,13 @@ struct CpuIdentity {
 };
 CpuIdentity cpu_identity();
 // The same from /proc/cpuinfo's or lscpu's text (the vendor, family, model and flags of the
-// first CPU): for the recordings of other machines.
+// first CPU; on Arm its MIDR fields, or lscpu's vendor and part names): for the recordings of
+// other machines.
 CpuIdentity cpu_identity_from_text(const std::string& text);
 
-// Core clock of one thread: a chain of dependent integer adds (one cycle each on every
-// x86 core of the last decade) timed with the steady clock; the fastest of `trials`.
+// Core clock of one thread: a chain of dependent integer register adds (one cycle each on
+// every x86 core of the last decade and every Neoverse core) timed with the steady clock; the
+// fastest of `trials`.
 double measure_clock_hz(int trials = 9);
 
 // An instruction class whose peak throughput the probe measures.

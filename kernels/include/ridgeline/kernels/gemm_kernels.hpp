@@ -10,7 +10,8 @@ namespace ridgeline {
 std::unique_ptr<Kernel> make_naive_gemm();
 std::unique_ptr<Kernel> make_reordered_gemm();
 std::unique_ptr<Kernel> make_tiled_gemm();
-enum class PackedIsa { avx2, avx512 };
+// avx2 and avx512 are built for x86-64, neon for AArch64; the other architecture's refuse.
+enum class PackedIsa { avx2, avx512, neon, sve };
 std::unique_ptr<Kernel> make_packed_gemm(PackedIsa isa, bool threaded);
 // The packed rung on Intel AMX (bf16 into f32, int8 into i32): on the instructions (in the
 // catalog; unsupported, with the CPUID or kernel's reason, where the tiles are not usable),

@@ -1,0 +1,62 @@
+// Peak chains for SVE (HWCAP_SVE): predicated FMLA on whole vectors, at this process's vector
+// length (VL bits: VL/64 f64 lanes, VL/32 f32 lanes; peak.cpp counts the FLOPs from the same
+// length). Built with +sve; called only where HWCAP has it. Written in assembly: SVE's vector
+// types are sizeless, so the chains cannot be an array as in peak_body.hpp; z0-z19 accumulate
+// (acc += z30 x z31, small products, as in peak_neon.cpp).
+#include "peak_kernels.hpp"
+
+namespace ridgeline::ceilings {
+
+static_assert(kArmChains == 20, "the .irp lists below name z0-z19");
+
+double peak_f64_sve_fma(std::int64_t iterations) {
+  if (iterations <= 0) return 0;
+  const double m = 1e-3, a = 1e-3;
+  double first = 0;
+  asm volatile(
+      "ptrue p0.d\n\t"
+      "mov z30.d, %d[m]\n\t"
+      "mov z31.d, %d[a]\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"
+      "fmov z\\r\\().d, #1.0\n\t"
+      ".endr\n"
+      "1:\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"
+      "fmla z\\r\\().d, p0/m, z30.d, z31.d\n\t"
+      ".endr\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "b.ne 1b\n\t"
+      "fmov %d[first], d0"
+      : [n] "+r"(iterations), [first] "=w"(first)
+      : [m] "w"(m), [a] "w"(a)
+      : "cc", "p0", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
+        "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v30", "v31");
+  return first;
+}
+
+double peak_f32_sve_fma(std::int64_t iterations) {
+  if (iterations <= 0) return 0;
+  const float m = 1e-3f, a = 1e-3f;
+  float first = 0;
+  asm volatile(
+      "ptrue p0.s\n\t"
+      "mov z30.s, %s[m]\n\t"
+      "mov z31.s, %s[a]\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"
+      "fmov z\\r\\().s, #1.0\n\t"
+      ".endr\n"
+      "1:\n\t"
+      ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"
+      "fmla z\\r\\().s, p0/m, z30.s, z31.s\n\t"
+      ".endr\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "b.ne 1b\n\t"
+      "fmov %s[first], s0"
+      : [n] "+r"(iterations), [first] "=w"(first)
+      : [m] "w"(m), [a] "w"(a)
+      : "cc", "p0", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
+        "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v30", "v31");
+  return first;
+}
+
+}  // namespace ridgeline::ceilings

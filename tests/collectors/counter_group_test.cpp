@@ -137,6 +137,8 @@ TEST(GroupCpu, NamesVendorFamilyAndModelInHex) {
   EXPECT_EQ(counter_group_cpu("AuthenticAMD", 0x1a, 0x2), "AuthenticAMD family 1Ah model 02h");
   EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x1a, 0x2), "generic");
   EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x19, 0x11), "zen4");
+  // AArch64: family 0, the model is MIDR_EL1's part number.
+  EXPECT_EQ(counter_group_cpu("ARM", 0, 0xd4f), "ARM part 0xd4f");
 }
 
 TEST_F(GroupFiles, EvaluationUsesReadingsTimeAndIterationsAndNamesWhatIsMissing) {
@@ -169,6 +171,14 @@ TEST(CounterGroupArch, CpuIdsMapToTheirDirectories) {
   EXPECT_EQ(counter_group_arch("GenuineIntel", 6, 0x6a), "icx");
   EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x17, 0x31), "generic");
   EXPECT_EQ(counter_group_arch("GenuineIntel", 6, 0x8f), "generic");
+  // AArch64 (CpuIdentity: vendor "ARM" for implementer 0x41, family 0, model = part).
+  EXPECT_EQ(counter_group_arch("ARM", 0, 0xd0c), "neoverse_n1");  // Graviton2, Altra
+  EXPECT_EQ(counter_group_arch("ARM", 0, 0xd40), "neoverse_v1");  // Graviton3
+  EXPECT_EQ(counter_group_arch("ARM", 0, 0xd49), "neoverse_n2");  // Cobalt 100
+  EXPECT_EQ(counter_group_arch("ARM", 0, 0xd4f), "neoverse_v2");  // Graviton4, Grace, Axion
+  EXPECT_EQ(counter_group_arch("ARM", 0, 0xd8e), "generic");      // Neoverse N3: no table
+  EXPECT_EQ(counter_group_arch("Ampere", 0, 0xac3), "generic");   // AmpereOne
+  EXPECT_EQ(counter_group_arch("Fujitsu", 0, 0x001), "generic");  // A64FX
 }
 
 }  // namespace

@@ -14,10 +14,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Built without LIKWID (AArch64: Debian has no arm64 package), the collector says so alone.
+bool built_without_likwid(const Availability& a) {
+  return a.reason.rfind("built without LIKWID", 0) == 0;
+}
+
 TEST(Likwid, NotRequestedTouchesNothing) {
   auto c = make_likwid_collector({});
   const Availability a = c->probe();
   EXPECT_FALSE(a.available);
+  if (built_without_likwid(a)) GTEST_SKIP() << a.reason;
   EXPECT_NE(a.reason.find("not requested"), std::string::npos) << a.reason;
 }
 
@@ -31,6 +37,7 @@ TEST(Likwid, AGroupCountsOrLikwidsOwnErrorIsTheReason) {
     return;
   }
   EXPECT_NE(a.reason.find("LIKWID"), std::string::npos) << a.reason;
+  if (built_without_likwid(a)) GTEST_SKIP() << a.reason;
   EXPECT_NE(a.reason.find("FLOPS_DP"), std::string::npos) << a.reason;
   c->start();  // an unavailable collector is inert
   c->stop();

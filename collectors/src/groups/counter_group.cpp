@@ -51,6 +51,8 @@ fs::path counter_groups_dir() {
 }
 
 std::string counter_group_cpu(const std::string& vendor, int family, int model) {
+  // AArch64 has no family; its model is MIDR_EL1's part number, spelt as Arm's TRMs do.
+  if (family == 0) return fmt::format("{} part {:#05x}", vendor, model);
   return fmt::format("{} family {:X}h model {:02X}h", vendor, family, model);
 }
 
@@ -64,6 +66,23 @@ std::string counter_group_arch(const std::string& vendor, int family, int model)
   }
   if (vendor == "GenuineIntel" && family == 6 && (model == 0x6a || model == 0x6c))
     return "icx";  // Ice Lake server
+  if (vendor == "ARM") {
+    // Arm Ltd. cores (MIDR_EL1 implementer 0x41) by part number, MIDR_EL1.PartNum in each
+    // core's Technical Reference Manual. Licensees' own cores (Ampere One, Fujitsu A64FX)
+    // have their own implementer and stay generic.
+    switch (model) {
+      case 0xd0c:
+        return "neoverse_n1";  // Graviton2, Ampere Altra
+      case 0xd40:
+        return "neoverse_v1";  // Graviton3
+      case 0xd49:
+        return "neoverse_n2";  // Azure Cobalt 100
+      case 0xd4f:
+        return "neoverse_v2";  // Graviton4, NVIDIA Grace, Google Axion
+      default:
+        break;
+    }
+  }
   return "generic";
 }
 

@@ -43,10 +43,11 @@ struct CounterGroup {
 // share/ridgeline/groups, else the source tree's collectors/groups.
 std::filesystem::path counter_groups_dir();
 
-// The group directory for a CPU (CPUID vendor, display family and model): "zen3", "zen4",
-// "icx"; "generic" when there is none for it.
+// The group directory for a CPU (CPUID vendor, display family and model; on Arm "ARM", 0 and
+// the MIDR part number): "zen3", "zen4", "icx", "neoverse_n1", "neoverse_n2", "neoverse_v1",
+// "neoverse_v2"; "generic" when there is none for it.
 std::string counter_group_arch(const std::string& vendor, int family, int model);
-// The same CPU in words for messages: "AuthenticAMD family 1Ah model 02h".
+// The same CPU in words for messages: "AuthenticAMD family 1Ah model 02h", "ARM part 0xd4f".
 std::string counter_group_cpu(const std::string& vendor, int family, int model);
 
 // Reads <dir>/<arch>/<name>.txt, else <dir>/generic/<name>.txt, resolving INHERITS the same

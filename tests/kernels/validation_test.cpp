@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../support/op_cases.hpp"
+#include "reference/wide_real.hpp"
 #include "ridgeline/core/op.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
 #include "ridgeline/kernels/patterns.hpp"
@@ -14,7 +15,8 @@ namespace ridgeline {
 
 namespace {
 
-// Exact product in long double, rounded to the dtype: what a correct kernel writes.
+// The product in WideReal (long double on x86-64, a double-double elsewhere), rounded to the
+// dtype: what a correct kernel writes.
 template <typename T>
 void reference_into(const Problem& p, Operands& ops) {
   const Shape s = gemm_shape(p);
@@ -25,13 +27,13 @@ void reference_into(const Problem& p, Operands& ops) {
   const bool ta = transposes_a(gemm_layout(p)), tb = transposes_b(gemm_layout(p));
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.n; ++j) {
-      long double acc = 0;
+      WideReal acc = 0;
       for (std::int64_t q = 0; q < s.k; ++q) {
-        long double x = ta ? a[q * s.m + i] : a[i * s.k + q];
-        long double y = tb ? b[j * s.k + q] : b[q * s.n + j];
+        const WideReal x = static_cast<double>(ta ? a[q * s.m + i] : a[i * s.k + q]);
+        const WideReal y = static_cast<double>(tb ? b[j * s.k + q] : b[q * s.n + j]);
         acc += x * y;
       }
-      c[i * s.n + j] = static_cast<T>(acc);
+      c[i * s.n + j] = static_cast<T>(static_cast<long double>(acc));
     }
 }
 
@@ -107,6 +109,21 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, LowPrecisionValidation,
                          [](const auto& param_info) {
                            return std::string(to_string(param_info.param));
                          });
+
+// The double-double that the f64 references sum in where long double is software (AArch64).
+TEST(WideReal, ADoubleDoubleKeepsWhatADoubleRoundsAway) {
+  const double tiny = std::ldexp(1.0, -70);
+  DoubleDouble sum = 1.0;
+  sum += tiny;
+  sum += -1.0;
+  EXPECT_EQ(static_cast<double>(sum), tiny);  // a double sum is 0
+  const DoubleDouble x = 1.0 + std::ldexp(1.0, -40);
+  const DoubleDouble square = x * x;  // 1 + 2^-39 + 2^-80, exact
+  EXPECT_EQ(square.hi, 1.0 + std::ldexp(1.0, -39));
+  EXPECT_EQ(square.lo, std::ldexp(1.0, -80));
+  EXPECT_EQ(scale_of(square * DoubleDouble(-1.0)), square.hi);
+  EXPECT_EQ(static_cast<long double>(square), static_cast<long double>(square.hi) + square.lo);
+}
 
 TEST(Patterns, LowPrecisionPatternsStayInRangeAndPoisonIsNotANumber) {
   OperandBuffer i8(DType::i8, 4096);

@@ -9,6 +9,7 @@
 #include "../einsum/einsum_strides.hpp"
 #include "ridgeline/core/op.hpp"
 #include "verdict.hpp"
+#include "wide_real.hpp"
 
 namespace ridgeline {
 
@@ -56,14 +57,16 @@ Validation check(const Problem& p, Operands& operands, std::uint64_t seed) {
   for (std::int64_t o : picked) {
     std::int64_t a0 = 0, b0 = 0;
     output_offsets(st, o, a0, b0);
-    long double sum = 0, scale = 0;
+    WideReal sum = 0;
+    ScaleOf<WideReal> scale = 0;
     for_each_run(
         st, a0, b0, at,
         [&](std::int64_t ia, std::int64_t ib, std::int64_t n, std::int64_t sa, std::int64_t sb) {
           for (std::int64_t j = 0; j < n; ++j) {
-            const long double term = static_cast<long double>(a[ia + j * sa]) * b[ib + j * sb];
+            const WideReal term =
+                WideReal(static_cast<double>(a[ia + j * sa])) * static_cast<double>(b[ib + j * sb]);
             sum += term;
-            scale += std::fabs(term);
+            scale += scale_of(term);
           }
         });
     if (!std::isfinite(c[o])) {
@@ -71,7 +74,8 @@ Validation check(const Problem& p, Operands& operands, std::uint64_t seed) {
                   "");
       return v;
     }
-    const double err = static_cast<double>(std::fabs(c[o] - sum) / std::max(scale, 1e-30L));
+    const double err = static_cast<double>(std::fabs(c[o] - static_cast<long double>(sum)) /
+                                           std::max<long double>(scale, 1e-30L));
     if (err > worst) {
       worst = err;
       worst_at = o;

@@ -15,6 +15,7 @@
 #include "ridgeline/core/ops/gemm.hpp"
 #include "rowwise_validation.hpp"
 #include "verdict.hpp"
+#include "wide_real.hpp"
 
 namespace ridgeline {
 
@@ -26,11 +27,12 @@ namespace {
 template <typename In, typename Out, typename Decode>
 class GemmChecker {
  public:
-  // Sums in long double where the inputs are f64 (the reference must be more accurate than
+  // Sums in WideReal where the inputs are f64 (the reference must be more accurate than
   // the kernel's own f64); in double for the narrower ones, whose products are exact in
   // double (at most 48 significant bits) and whose sums of k of them are off by at most
   // k 2^-53 of the scale, far under their tolerances: vector code, not the x87's.
-  using Acc = std::conditional_t<std::is_same_v<In, double>, long double, double>;
+  using Acc = std::conditional_t<std::is_same_v<In, double>, WideReal, double>;
+  using Scale = ScaleOf<Acc>;
 
   GemmChecker(const Problem& p, const GemmOperands& ops, Decode decode)
       : m_(gemm_shape(p).m),
@@ -55,13 +57,14 @@ class GemmChecker {
 
   // Records the entry's error relative to sum |a||b|; false if C holds a non-number there.
   bool check_entry(std::int64_t i, std::int64_t j) {
-    Acc ref = 0, mag = 0;
+    Acc ref = 0;
+    Scale mag = 0;
     for (std::int64_t p = 0; p < k_; ++p) {
       Acc x = a(i, p) * b(p, j);
       ref += x;
-      mag += std::fabs(x);
+      mag += scale_of(x);
     }
-    return record(c(i, j), ref, mag, fmt::format("C[{},{}]", i, j));
+    return record(c(i, j), static_cast<long double>(ref), mag, fmt::format("C[{},{}]", i, j));
   }
 
   // Row i whole, B read along its rows (entry by entry, each of B's loads was k apart and
@@ -73,19 +76,22 @@ class GemmChecker {
         if (!check_entry(i, j)) return false;
       return true;
     }
-    std::vector<Acc> ref(static_cast<std::size_t>(n_), 0), mag(ref.size(), 0);
+    std::vector<Acc> ref(static_cast<std::size_t>(n_), 0);
+    std::vector<Scale> mag(ref.size(), 0);
     for (std::int64_t p = 0; p < k_; ++p) {
       const Acc ai = a(i, p);
       const In* bp = b_ + p * ldb_;
       for (std::size_t j = 0; j < ref.size(); ++j) {
         const Acc x = ai * static_cast<Acc>(decode_(bp[j]));
         ref[j] += x;
-        mag[j] += std::fabs(x);
+        mag[j] += scale_of(x);
       }
     }
     for (std::int64_t j = 0; j < n_; ++j) {
       const auto at = static_cast<std::size_t>(j);
-      if (!record(c(i, j), ref[at], mag[at], fmt::format("C[{},{}]", i, j))) return false;
+      if (!record(c(i, j), static_cast<long double>(ref[at]), mag[at],
+                  fmt::format("C[{},{}]", i, j)))
+        return false;
     }
     return true;
   }
@@ -95,13 +101,15 @@ class GemmChecker {
     std::vector<Acc> column(static_cast<std::size_t>(k_));
     for (std::int64_t p = 0; p < k_; ++p) column[static_cast<std::size_t>(p)] = b(p, j);
     for (std::int64_t i = 0; i < m_; ++i) {
-      Acc ref = 0, mag = 0;
+      Acc ref = 0;
+      Scale mag = 0;
       for (std::int64_t p = 0; p < k_; ++p) {
         const Acc x = a(i, p) * column[static_cast<std::size_t>(p)];
         ref += x;
-        mag += std::fabs(x);
+        mag += scale_of(x);
       }
-      if (!record(c(i, j), ref, mag, fmt::format("C[{},{}]", i, j))) return false;
+      if (!record(c(i, j), static_cast<long double>(ref), mag, fmt::format("C[{},{}]", i, j)))
+        return false;
     }
     return true;
   }
@@ -109,27 +117,32 @@ class GemmChecker {
   // One Freivalds projection: compares C x with A (B x) for a random x.
   bool check_projection(std::mt19937_64& rng) {
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
-    std::vector<Acc> x(n_), bx(k_, 0), bx_mag(k_, 0);
+    std::vector<Acc> x(n_), bx(k_, 0);
+    std::vector<Scale> bx_mag(k_, 0);
     for (auto& v : x) v = dist(rng);
     for (std::int64_t p = 0; p < k_; ++p) {
-      Acc sum = 0, mag = 0;  // in registers: x may alias bx for the compiler
+      Acc sum = 0;  // in registers: x may alias bx for the compiler
+      Scale mag = 0;
       for (std::int64_t j = 0; j < n_; ++j) {
         Acc t = b(p, j) * x[j];
         sum += t;
-        mag += std::fabs(t);
+        mag += scale_of(t);
       }
       bx[p] = sum;
       bx_mag[p] = mag;
     }
     for (std::int64_t i = 0; i < m_; ++i) {
-      Acc ref = 0, mag = 0, cx = 0;
+      Acc ref = 0, cx = 0;
+      Scale mag = 0;
       for (std::int64_t p = 0; p < k_; ++p) {
         Acc ai = a(i, p);
         ref += ai * bx[p];
-        mag += std::fabs(ai) * bx_mag[p];
+        mag += scale_of(ai) * bx_mag[p];
       }
       for (std::int64_t j = 0; j < n_; ++j) cx += static_cast<Acc>(c(i, j)) * x[j];
-      if (!record_value(cx, ref, mag, fmt::format("row {} of C x (Freivalds)", i))) return false;
+      if (!record_value(static_cast<long double>(cx), static_cast<long double>(ref), mag,
+                        fmt::format("row {} of C x (Freivalds)", i)))
+        return false;
     }
     return true;
   }
@@ -137,7 +150,7 @@ class GemmChecker {
   bool all_finite() {
     for (std::int64_t i = 0; i < m_; ++i)
       for (std::int64_t j = 0; j < n_; ++j)
-        if (!std::isfinite(static_cast<long double>(c(i, j)))) {
+        if (!std::isfinite(static_cast<double>(c(i, j)))) {
           failure_ = fmt::format("C[{},{}] is {} (never written, or overflow)", i, j,
                                  static_cast<double>(c(i, j)));
           return false;
@@ -153,7 +166,7 @@ class GemmChecker {
 
  private:
   bool record(Out value, long double ref, long double mag, const std::string& where) {
-    if (!std::isfinite(static_cast<long double>(value))) {
+    if (!std::isfinite(static_cast<double>(value))) {
       failure_ =
           fmt::format("{} is {} (never written, or overflow)", where, static_cast<double>(value));
       return false;
@@ -223,20 +236,20 @@ Validation validate_gemm(const Problem& problem, const GemmOperands& operands, s
   switch (problem.dtype) {
     case DType::f64:
       return validate_typed<double, double>(problem, operands, seed,
-                                            [](double x) -> long double { return x; });
+                                            [](double x) -> double { return x; });
     case DType::f32:
     case DType::tf32:
       return validate_typed<float, float>(problem, operands, seed,
-                                          [](float x) -> long double { return x; });
+                                          [](float x) -> double { return x; });
     case DType::bf16:
       return validate_typed<std::uint16_t, float>(
-          problem, operands, seed, [](std::uint16_t x) -> long double { return from_bf16(x); });
+          problem, operands, seed, [](std::uint16_t x) -> double { return from_bf16(x); });
     case DType::f16:
       return validate_typed<std::uint16_t, float>(
-          problem, operands, seed, [](std::uint16_t x) -> long double { return from_f16(x); });
+          problem, operands, seed, [](std::uint16_t x) -> double { return from_f16(x); });
     case DType::i8:
-      return validate_typed<std::int8_t, std::int32_t>(
-          problem, operands, seed, [](std::int8_t x) -> long double { return x; });
+      return validate_typed<std::int8_t, std::int32_t>(problem, operands, seed,
+                                                       [](std::int8_t x) -> double { return x; });
     case DType::i32:
       break;
   }

@@ -20,6 +20,9 @@ const PeakSpec& spec(const std::string& name) {
   throw std::runtime_error("no spec " + name);
 }
 
+// The x86 instruction classes' rows: their specs are in an x86-64 build's table only (the Arm
+// rows' are checked in arm_identity_test.cpp, with specs of their own).
+#if defined(__x86_64__)
 double per_cycle(const CpuIdentity& cpu, const std::string& name) {
   std::string why;
   const auto v = design_ops_per_cycle(cpu, spec(name), why);
@@ -27,9 +30,6 @@ double per_cycle(const CpuIdentity& cpu, const std::string& name) {
   return v.value_or(-1);
 }
 
-// The x86 instruction classes' rows: their specs are in an x86-64 build's table only (the Arm
-// rows' are checked in arm_identity_test.cpp, with specs of their own).
-#if defined(__x86_64__)
 TEST(CoreDesigns, FmaFlopsPerCycleFromTheVendorGuides) {
   const CpuIdentity zen4{"AuthenticAMD", 0x19, 0x11}, zen5{"AuthenticAMD", 0x1a, 0x02},
       zen3{"AuthenticAMD", 0x19, 0x01}, spr{"GenuineIntel", 6, 0x8f}, gnr{"GenuineIntel", 6, 0xad},

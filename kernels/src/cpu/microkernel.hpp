@@ -38,6 +38,25 @@ namespace ridgeline::packed {
 inline constexpr std::int64_t kNextEvery = 16;
 inline constexpr std::int64_t kLineBytes = 64;
 
+// The tile of C a micro-kernel stores is requested into L1 while its last kPrefetchC k steps
+// run: C's rows lie ldc apart, and fetched only by the store they stall it once per kc steps.
+// Every line a row touches: each 64-byte line's start and the row's last byte (a row need
+// not start on a line). Always inlined into each ISA's micro-kernel, which is what keeps a
+// copy compiled for one ISA from serving another.
+inline constexpr std::int64_t kPrefetchC = 64;
+template <typename T>
+[[gnu::always_inline]] inline void prefetch_c_tile(const T* c, std::int64_t ldc, int rows,
+                                                   std::int64_t row_bytes) {
+#pragma GCC unroll 32
+  for (int i = 0; i < rows; ++i) {
+    const char* row = reinterpret_cast<const char*>(c + i * ldc);
+#pragma GCC unroll 8
+    for (std::int64_t off = 0; off < row_bytes; off += kLineBytes)
+      __builtin_prefetch(row + off, 0, 3);
+    __builtin_prefetch(row + row_bytes - 1, 0, 3);
+  }
+}
+
 // k steps per packed group: pairs for bf16 (std::uint16_t bits), quads for int8 (the VNNI
 // order vpdpbusd and TDPBSSD take), else 1.
 template <typename In>

@@ -89,16 +89,14 @@ template <typename S>
     return S::set1(0);
 }
 
-// acc := A_panel * B_panel (kc is a multiple of kK). The tile of C it is stored to is
-// fetched while the last kPrefetchC steps run: C rows lie a leading dimension apart, and
-// fetched only by the store they stall it once per kc steps.
+// acc := A_panel * B_panel (kc is a multiple of kK), the tile of C it is stored to fetched
+// while the last kPrefetchC steps run (microkernel.hpp).
 template <typename S, int MR, int NV, int AS = MR>
 [[gnu::always_inline]] inline void multiply(std::int64_t kc, const typename S::In* __restrict a,
                                             const typename S::In* __restrict b,
                                             const void* next_line, typename S::V (&acc)[MR][NV],
                                             const typename S::T* c, std::int64_t ldc) {
   static_assert(S::kK == kGroup<typename S::In>, "the driver packs kGroup<In> k steps together");
-  constexpr std::int64_t kPrefetchC = 64;
   constexpr int NR = NV * S::kLanes;
 #pragma GCC unroll 32
   for (int i = 0; i < MR; ++i)
@@ -107,17 +105,7 @@ template <typename S, int MR, int NV, int AS = MR>
   const std::int64_t head = kc > kPrefetchC ? kc - kPrefetchC : 0;
   const char* next = static_cast<const char*>(next_line);
   steps<S, MR, NV, AS>(head, a, b, acc, next);
-  // Every line a row of the tile touches: a line's start each 64 bytes, and its last byte
-  // (a row need not start on a line).
-  constexpr int kRowBytes = NR * static_cast<int>(sizeof(typename S::T));
-#pragma GCC unroll 32
-  for (int i = 0; i < MR; ++i) {
-    const char* row = reinterpret_cast<const char*>(c + i * ldc);
-#pragma GCC unroll 8
-    for (int off = 0; off < kRowBytes; off += static_cast<int>(kLineBytes))
-      __builtin_prefetch(row + off, 0, 3);
-    __builtin_prefetch(row + kRowBytes - 1, 0, 3);
-  }
+  prefetch_c_tile(c, ldc, MR, NR * static_cast<std::int64_t>(sizeof(typename S::T)));
   steps<S, MR, NV, AS>(kc - head, a, b, acc, next);
 }
 

@@ -96,9 +96,7 @@ void tile(std::int64_t kc, const typename S::In* __restrict a, const typename S:
   for (int r = 0; r < P; ++r)
 #pragma GCC unroll 6
     for (int j = 0; j < kColPairs; ++j) acc[r][j] = S::zero();
-  // The tile of C is fetched while the last kPrefetchC steps run (microkernel_body.hpp: C's
-  // rows lie ldc apart, and fetched only by the store they stall it).
-  constexpr std::int64_t kPrefetchC = 64;
+  // The tile of C is fetched while the last kPrefetchC steps run (microkernel.hpp).
   const std::int64_t c_at = kc > kPrefetchC ? kc - kPrefetchC : 0;
   const char* next_line = reinterpret_cast<const char*>(next);
   for (std::int64_t p = 0; p < kc; p += kNextEvery) {
@@ -109,12 +107,7 @@ void tile(std::int64_t kc, const typename S::In* __restrict a, const typename S:
       next_line += kLineBytes;
     }
     if (p <= c_at && c_at < p + kNextEvery)
-      for (int i = 0; i < R; ++i) {
-        const char* row = reinterpret_cast<const char*>(c + i * ldc);
-        constexpr int kRowBytes = kNR * static_cast<int>(sizeof(typename S::Out));
-        __builtin_prefetch(row);
-        __builtin_prefetch(row + kRowBytes - 1);
-      }
+      prefetch_c_tile(c, ldc, R, kNR * static_cast<std::int64_t>(sizeof(typename S::Out)));
     for (std::int64_t s = 0; s < steps; s += K) {
       typename S::VIn av[P];
 #pragma GCC unroll 4

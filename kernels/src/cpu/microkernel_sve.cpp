@@ -128,9 +128,7 @@ void tile(std::int64_t kc, const T* __restrict a, const T* __restrict b, const T
                      c##i##_3 = c##i##_0;
   RIDGELINE_SVE_ROWS(RIDGELINE_ZERO)
 #undef RIDGELINE_ZERO
-  // The tile of C is fetched while the last kPrefetchC steps run (microkernel_body.hpp: C's
-  // rows lie ldc apart, and fetched only by the store they stall it).
-  constexpr std::int64_t kPrefetchC = 64;
+  // The tile of C is fetched while the last kPrefetchC steps run (microkernel.hpp).
   const std::int64_t c_at = kc > kPrefetchC ? kc - kPrefetchC : 0;
   const char* next_line = reinterpret_cast<const char*>(next);
   for (std::int64_t p = 0; p < kc; p += kNextEvery) {
@@ -141,12 +139,7 @@ void tile(std::int64_t kc, const T* __restrict a, const T* __restrict b, const T
       next_line += kLineBytes;
     }
     if (p <= c_at && c_at < p + kNextEvery)
-      for (int i = 0; i < R; ++i) {
-        const char* row = reinterpret_cast<const char*>(c + i * ldc);
-        const std::int64_t bytes = nr * static_cast<std::int64_t>(sizeof(T));
-        for (std::int64_t off = 0; off < bytes; off += kLineBytes) __builtin_prefetch(row + off);
-        __builtin_prefetch(row + bytes - 1);
-      }
+      prefetch_c_tile(c, ldc, R, nr * static_cast<std::int64_t>(sizeof(T)));
 #pragma GCC unroll 2
     for (std::int64_t s = 0; s < steps; ++s) {
       const V b0 = S::load(b), b1 = S::load(b + vl), b2 = S::load(b + 2 * vl),

@@ -141,10 +141,12 @@ TEST(RowwiseBf16, RefusedWithTheReasonWhereTheCpuLacksAvx512Bf16) {
   EXPECT_EQ(ops::bf16_unsupported_reason(no_avx512),
             "bf16 needs AVX-512 (F, DQ, BW, VL), which this CPU lacks");
 #else
-  // An AArch64 build has no bf16 row-wise units: refused whatever the CPU has.
+  // AArch64: the NEON unit's bf16 forms, baseline NEON alone (no FEAT_BF16 needed).
   CpuFeatures full;
-  full.neon = full.neon_bf16 = true;
-  EXPECT_NE(ops::bf16_unsupported_reason(full).find("not built for AArch64"), std::string::npos);
+  full.neon = true;
+  EXPECT_EQ(ops::bf16_unsupported_reason(full), "");
+  EXPECT_EQ(ops::bf16_unsupported_reason(CpuFeatures{}),
+            "bf16 needs Advanced SIMD (NEON), which this CPU lacks");
 #endif
 
   const std::string here = ops::bf16_unsupported_reason(cpu_features());

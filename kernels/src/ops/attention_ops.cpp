@@ -72,6 +72,10 @@ void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int
 }
 
 std::string attention_fused_bf16_unsupported(Isa isa) {
+#if defined(__aarch64__)
+  (void)isa;
+  return "the fused attention's bf16 is not built for AArch64 yet";
+#endif
   if (std::string why = bf16_unsupported_reason(cpu_features()); !why.empty()) return why;
   if (isa != Isa::avx512)
     return std::string("the fused attention has bf16 only in its avx512 implementation, not ") +

@@ -98,7 +98,12 @@ bool AttentionUnfused::available() {
 }
 
 std::string AttentionUnfused::bf16_unsupported() {
+#if defined(__aarch64__)
+  return "the unfused attention's bf16 is not built for AArch64 yet (its passes and BFMMLA "
+         "GEMMs)";
+#else
   return bf16_unsupported_reason(cpu_features());
+#endif
 }
 
 void AttentionUnfused::prepare(const AttentionShape& shape, DType dtype, int threads,

@@ -5,6 +5,11 @@
 // namespace gives each unit its own copy. bf16 is stored as its 16 raw bits (std::uint16_t),
 // as OperandBuffer holds it. Narrowing rounds to nearest even (vcvtneps2bf16), the rounding
 // core/dtype's to_bf16 uses, so a kernel and its reference round alike.
+// GCC 12's false "may be used uninitialized" on its _mm512_undefined_* placeholders (GCC bug
+// 105593), as in simd_avx512.hpp.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstdint>
@@ -58,6 +63,29 @@ inline void narrow_bf16_row(const float* src, std::uint16_t* dst, std::int64_t n
                      _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << rest) - 1u), src + i));
   }
 }
+
+// The conversions as the row-wise bf16 body takes them (rowwise_bf16_body.hpp).
+struct Bf16x16 {
+  using V = __m512;
+  static V widen(const std::uint16_t* p) { return widen_bf16(p); }
+  static V widen_tail(const std::uint16_t* p, int count) { return widen_bf16_tail(p, count); }
+  // The first `count` lanes widened, the others `fill`.
+  static V load_tail(const std::uint16_t* p, int count, float fill) {
+    return _mm512_mask_mov_ps(_mm512_set1_ps(fill), static_cast<__mmask16>((1u << count) - 1u),
+                              widen_bf16_tail(p, count));
+  }
+  static void narrow(std::uint16_t* p, V v) { narrow_bf16(p, v); }
+  static void narrow_tail(std::uint16_t* p, int count, V v) { narrow_bf16_tail(p, count, v); }
+  static void stream(std::uint16_t* p, V v) { stream_bf16(p, v); }
+  static void widen_row(const std::uint16_t* src, float* dst, std::int64_t n) {
+    widen_bf16_row(src, dst, n);
+  }
+  static void narrow_row(const float* src, std::uint16_t* dst, std::int64_t n) {
+    narrow_bf16_row(src, dst, n);
+  }
+  static float get(const std::uint16_t* p) { return _mm512_cvtss_f32(widen_bf16_tail(p, 1)); }
+  static void put(std::uint16_t* p, float v) { narrow_bf16_tail(p, 1, _mm512_set1_ps(v)); }
+};
 
 }  // namespace
 }  // namespace ridgeline::ops

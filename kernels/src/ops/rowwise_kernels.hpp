@@ -26,6 +26,7 @@ extern const RowwiseKernels fused_avx512, fused_avx2, fused_scalar;
 extern const RowwiseKernels unfused_avx512, unfused_avx2, unfused_scalar;
 extern const RowwiseKernelsBf16 fused_avx512_bf16, unfused_avx512_bf16;
 extern const RowwiseKernels fused_neon, unfused_neon;
+extern const RowwiseKernelsBf16 fused_neon_bf16, unfused_neon_bf16;
 
 void exp_avx512(const float* x, float* y, std::int64_t n);
 void exp_avx2(const float* x, float* y, std::int64_t n);

@@ -50,12 +50,12 @@ constexpr RowwiseUnit kRowwiseUnits[] = {
     {Isa::neon, detail::fused_neon, detail::unfused_neon, &detail::exp_neon,
      [](const CpuFeatures& cpu) { return cpu.neon; }},
 };
-// No bf16 forms yet (they would narrow with BFCVTN, HWCAP2_BF16); the fused attention's bf16
-// says the same through bf16_unsupported_reason.
-const detail::RowwiseKernelsBf16* const kBf16Fused = nullptr;
-const detail::RowwiseKernelsBf16* const kBf16Unfused = nullptr;
-std::string bf16_missing_here(const CpuFeatures&) {
-  return "the bf16 row-wise ops and attention are not built for AArch64 yet";
+// bf16: the NEON unit's forms, whose conversions are baseline NEON (bf16_neon.hpp).
+const detail::RowwiseKernelsBf16* const kBf16Fused = &detail::fused_neon_bf16;
+const detail::RowwiseKernelsBf16* const kBf16Unfused = &detail::unfused_neon_bf16;
+std::string bf16_missing_here(const CpuFeatures& cpu) {
+  if (!cpu.neon) return "bf16 needs Advanced SIMD (NEON), which this CPU lacks";
+  return {};
 }
 #else
 #error "the row-wise ops have units for x86-64 and AArch64 only"

@@ -75,12 +75,13 @@ std::string attention_fused_bf16_unsupported(Isa isa) {
 #if defined(__aarch64__)
   (void)isa;
   return "the fused attention's bf16 is not built for AArch64 yet";
-#endif
+#else
   if (std::string why = bf16_unsupported_reason(cpu_features()); !why.empty()) return why;
   if (isa != Isa::avx512)
     return std::string("the fused attention has bf16 only in its avx512 implementation, not ") +
            to_string(isa);
   return {};
+#endif
 }
 
 void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch, int threads) {

@@ -19,10 +19,9 @@ struct Bf16x4 {
   // count in [1, 3]; the lanes from count on hold 0.
   static V widen_tail(const std::uint16_t* p, int count) { return load_tail(p, count, 0.0f); }
   static V load_tail(const std::uint16_t* p, int count, float fill) {
-    std::uint16_t lanes[4];
-    vst1_u16(lanes, narrowed(vdupq_n_f32(fill)));
-    for (int i = 0; i < count; ++i) lanes[i] = p[i];
-    return widened(vld1_u16(lanes));
+    float lanes[4] = {fill, fill, fill, fill};
+    for (int i = 0; i < count; ++i) lanes[i] = vgetq_lane_f32(widened(vld1_dup_u16(p + i)), 0);
+    return vld1q_f32(lanes);
   }
   static void narrow(std::uint16_t* p, V v) { vst1_u16(p, narrowed(v)); }
   static void narrow_tail(std::uint16_t* p, int count, V v) {

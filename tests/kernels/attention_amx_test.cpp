@@ -11,6 +11,7 @@
 
 #include "attention_test_support.hpp"
 #include "ops/attention_ops.hpp"
+#include "ops/rowwise_ops.hpp"
 #include "ridgeline/core/ops/attention.hpp"
 #include "ridgeline/kernels/amx.hpp"
 
@@ -83,20 +84,22 @@ TEST(AttentionAmx, TheInstructionsPassTheReferenceOnAwkwardShapes) {
 }
 
 // cpu.fused runs bf16 on the tiles where they are usable and names the path in its notes; the
-// switch (a tuning aid) brings back the vector path; f32 never takes the tiles.
+// switch (a tuning aid) brings back the vector path (the widest: AVX-512; NEON on AArch64,
+// where there are no tiles); f32 never takes the tiles.
 TEST(AttentionAmx, CpuFusedNamesThePathItRan) {
   const Problem bf16 = make("heads=1,seq=40,head_dim=64", DType::bf16);
   auto kernel = test::builtin_catalog().create("cpu.fused", "attention");
   ASSERT_TRUE(kernel);
   if (!kernel->supports(bf16, 1)) GTEST_SKIP() << kernel->supports(bf16, 1).reason;
   const bool tiles = amx_support().reason_for("bf16").empty();
+  const std::string vector_isa = ops::to_string(ops::best_isa());
   Operands ops = filled(bf16);
   kernel->prepare(bf16, ops, 1);
-  EXPECT_EQ(kernel->notes().at("isa"), tiles ? "amx" : "avx512");
+  EXPECT_EQ(kernel->notes().at("isa"), tiles ? "amx" : vector_isa);
   ::setenv("RIDGELINE_ATTENTION_NO_AMX", "1", 1);
   kernel->prepare(bf16, ops, 1);
   ::unsetenv("RIDGELINE_ATTENTION_NO_AMX");
-  EXPECT_EQ(kernel->notes().at("isa"), "avx512");
+  EXPECT_EQ(kernel->notes().at("isa"), vector_isa);
   kernel->run();
   EXPECT_EQ(validate(bf16, ops, 1).disposition, Disposition::passed);
   const Problem f32 = make("heads=1,seq=40,head_dim=64");

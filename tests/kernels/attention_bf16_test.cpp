@@ -1,7 +1,7 @@
 // The attention op in bf16 (cpu.fused, cpu.unfused, vendor.onednn): bf16 in memory, f32
-// arithmetic, on CPUs with AVX-512 and AVX512_BF16; against the double reference on the
-// bf16 inputs the kernels read (validate()), the fused kernel bit for bit against its f32
-// form on widened inputs, the refusals, and the byte model.
+// arithmetic, on CPUs with AVX-512 and AVX512_BF16 and on AArch64; against the double reference on
+// the bf16 inputs the kernels read (validate()), the fused kernel bit for bit against its f32 form
+// on widened inputs, the refusals, and the byte model.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -31,14 +31,21 @@ using ops::Isa;
 using ops::onednn_unavailable_reason;  // REQUIRE_ONEDNN calls it unqualified
 using test::builtin_catalog;
 
-// Why the bf16 attention cannot run here: the row-wise bf16 reason on x86-64; on AArch64,
-// where the row-wise ops have bf16 forms, the attention's own.
-std::string bf16_missing() {
-#if defined(__x86_64__)
-  return ops::bf16_unsupported_reason(cpu_features());
+// The fused implementation with bf16 in this build: the widest vector one.
+#if defined(__aarch64__)
+constexpr Isa kBf16Isa = Isa::neon;
 #else
-  return ops::attention_fused_bf16_unsupported(Isa::neon);
+constexpr Isa kBf16Isa = Isa::avx512;
 #endif
+
+// Why the fused bf16 attention cannot run here (x86-64: the row-wise bf16 reason; AArch64:
+// none, its conversions are baseline NEON), and why the unfused one cannot (AArch64: its
+// GEMMs need BFMMLA).
+std::string fused_missing() {
+  return ops::attention_fused_bf16_unsupported(kBf16Isa);
+}
+std::string unfused_missing() {
+  return ops::AttentionUnfused::bf16_unsupported();
 }
 
 template <typename T>
@@ -85,10 +92,13 @@ double check_on_awkward_shapes(const std::string& backend) {
 // reach is well inside it. Fused on the vector units rounds once, O (half a bf16 ulp, at most
 // 2^-8 of |O|, and |O| is at most its magnitude); on the AMX tiles it rounds P too
 // (attention_amx_test.cpp); the unfused chains round Qs, S and P.
+// On AArch64 the unfused GEMMs are BFMMLA's, whose sums round to odd (an ulp of f32 per step,
+// far below the bf16 roundings of S and P).
 TEST(AttentionBf16, FusedAndUnfusedPassTheReferenceOnAwkwardShapes) {
-  if (const std::string why = bf16_missing(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = fused_missing(); !why.empty()) GTEST_SKIP() << why;
   const bool tiles = amx_support().reason_for("bf16").empty();
   EXPECT_LE(check_on_awkward_shapes("cpu.fused"), tiles ? 0x1p-7 : 0x1p-8 + 1e-5);
+  if (const std::string why = unfused_missing(); !why.empty()) GTEST_SKIP() << why;
   EXPECT_LE(check_on_awkward_shapes("cpu.unfused"), 0x1p-6);
 }
 
@@ -112,7 +122,7 @@ TEST(AttentionBf16, TheVendorPassesTheReferenceOnAwkwardShapes) {
 // The bf16 fused kernel is the f32 one on the widened inputs, its output rounded to nearest
 // even: the same bits as core's to_bf16 of the f32 kernel's result.
 TEST(AttentionBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
-  if (const std::string why = bf16_missing(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = fused_missing(); !why.empty()) GTEST_SKIP() << why;
   for (const char* params : kShapes)
     for (int threads : {1, 2}) {
       const Problem pb = make(params, DType::bf16), pf = make(params);
@@ -123,9 +133,9 @@ TEST(AttentionBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
         for (std::size_t i = 0; i < bits.size(); ++i) wide[i] = from_bf16(bits[i]);
       }
       const ops::AttentionShape shape = args<float>(pf, f32).shape;
-      std::vector<float> scratch(ops::attention_fused_scratch(Isa::avx512, shape, threads));
-      ops::attention_fused_isa(Isa::avx512, args<float>(pf, f32), scratch.data(), threads);
-      ops::attention_fused_isa(Isa::avx512, args<std::uint16_t>(pb, bf), scratch.data(), threads);
+      std::vector<float> scratch(ops::attention_fused_scratch(kBf16Isa, shape, threads));
+      ops::attention_fused_isa(kBf16Isa, args<float>(pf, f32), scratch.data(), threads);
+      ops::attention_fused_isa(kBf16Isa, args<std::uint16_t>(pb, bf), scratch.data(), threads);
       const auto got = bf.at("O").as<std::uint16_t>();
       const auto want = f32.at("O").as<float>();
       for (std::size_t i = 0; i < got.size(); ++i)
@@ -134,34 +144,45 @@ TEST(AttentionBf16, FusedIsTheF32KernelOnWidenedDataRoundedToNearestEven) {
     }
 }
 
-TEST(AttentionBf16, OnlyTheAvx512FusedFormRunsIt) {
-  if (const std::string why = bf16_missing(); !why.empty()) GTEST_SKIP() << why;
-  EXPECT_EQ(ops::attention_fused_bf16_unsupported(Isa::avx512), "");
+TEST(AttentionBf16, OnlyTheWidestFusedFormRunsIt) {
+  if (const std::string why = fused_missing(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_EQ(ops::attention_fused_bf16_unsupported(kBf16Isa), "");
   const Problem p = make("heads=1,seq=8,head_dim=8", DType::bf16);
   Operands ops = filled(p);
-  std::vector<float> scratch(ops::attention_fused_scratch(Isa::avx512, {1, 8, 8, false}, 1));
-  for (Isa isa : {Isa::avx2, Isa::scalar}) {
+  std::vector<float> scratch(ops::attention_fused_scratch(kBf16Isa, {1, 8, 8, false}, 1));
+#if defined(__aarch64__)
+  const Isa others[] = {Isa::scalar};
+#else
+  const Isa others[] = {Isa::avx2, Isa::scalar};
+#endif
+  for (Isa isa : others) {
     const std::string why = ops::attention_fused_bf16_unsupported(isa);
-    EXPECT_NE(why.find("only in its avx512 implementation"), std::string::npos) << why;
+    EXPECT_NE(why.find(std::string("only in its ") + ops::to_string(kBf16Isa) + " implementation"),
+              std::string::npos)
+        << why;
     EXPECT_THROW(ops::attention_fused_isa(isa, args<std::uint16_t>(p, ops), scratch.data(), 1),
                  std::invalid_argument);
   }
 }
 
-TEST(AttentionBf16, RefusedWithTheReasonWhereTheCpuLacksAvx512Bf16) {
-  const std::string why = bf16_missing();
-  if (why.empty())
-    GTEST_SKIP() << "this CPU has AVX-512 and AVX512_BF16: the bf16 kernels run here";
+// x86-64: both forms need AVX-512 and AVX512_BF16. AArch64: the fused form runs on every CPU
+// and the unfused one needs BF16 (a Neoverse N1 or Cortex-A76 lacks it).
+TEST(AttentionBf16, RefusedWithTheReasonWhereTheCpuLacksItsInstructions) {
+  const std::string why = unfused_missing();
+  if (why.empty()) GTEST_SKIP() << "this CPU has the bf16 instructions: the bf16 kernels run here";
   const Problem p = make("heads=2,seq=64,head_dim=32", DType::bf16);
+#if defined(__x86_64__)
   for (const char* backend : {"cpu.fused", "cpu.unfused"}) {
+    const std::string wanted = "bf16 needs AVX-512";
+#else
+  EXPECT_TRUE(builtin_catalog().create("cpu.fused", "attention")->supports(p, 1));
+  for (const char* backend : {"cpu.unfused"}) {
+    const std::string wanted = "need BF16 (BFMMLA; HWCAP2_BF16)";
+#endif
     auto kernel = builtin_catalog().create(backend, "attention");
     const Support s = kernel->supports(p, 1);
     EXPECT_FALSE(s) << backend;
-#if defined(__x86_64__)
-    EXPECT_NE(s.reason.find("bf16 needs AVX-512"), std::string::npos) << s.reason;
-#else
-    EXPECT_NE(s.reason.find("not built for AArch64"), std::string::npos) << s.reason;
-#endif
+    EXPECT_NE(s.reason.find(wanted), std::string::npos) << s.reason;
     EXPECT_EQ(s.reason.find('\n'), std::string::npos) << s.reason;
   }
 }
@@ -194,7 +215,7 @@ TEST(AttentionBf16, TheByteModelIsHalfTheF32One) {
 }
 
 TEST(AttentionBf16, ValidationCatchesAWrongAndAnUnwrittenOutput) {
-  if (const std::string why = bf16_missing(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = fused_missing(); !why.empty()) GTEST_SKIP() << why;
   expect_validation_catches_a_wrong_and_an_unwritten_output(DType::bf16, [](Operands& ops) {
     // One output of the last row off by 0.25 (its magnitude is about 1: far past the tolerance).
     std::uint16_t& o = ops.at("O").as<std::uint16_t>()[2 * 33 * 20 - 7];

@@ -14,19 +14,21 @@
 // namespace: one copy per ISA).
 //
 // The element type of Q, K, V and O is an IO policy's T: F32IO reads and writes the operands
-// in place; a bf16 policy (attention_avx512.cpp) widens on the way in and narrows on the way
-// out, the tile math being the same f32: the K and V packs widen element by element (once
-// per head and chunk), a block's query rows are widened into O^T's scratch before they are
-// transposed into Q^T, and its output rows are gathered into Q^T's scratch (no longer
-// needed) and narrowed in one contiguous run.
+// in place; Bf16IO (bf16_io.hpp, over the unit's bf16 conversions) widens on the way in and
+// narrows on the way out, the tile math being the same f32: the K and V packs widen element
+// by element (once per head and chunk), a block's query rows are widened into O^T's scratch
+// before they are transposed into Q^T, and its output rows are gathered into Q^T's scratch
+// (no longer needed) and narrowed in one contiguous run.
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "attention_ops.hpp"
+#include "bf16_io.hpp"
 #include "rowwise_simd.hpp"
 
 namespace ridgeline::ops {
@@ -267,11 +269,14 @@ struct Flash {
   }
 };
 
-// f32 only; the AVX-512 unit adds its bf16 entry.
-template <typename S, int R, int J, int C>
+// B: the ISA's bf16 conversions for a bf16 entry (the units that have one), or void for none.
+template <typename S, int R, int J, int C, typename B = void>
 constexpr detail::AttentionFused attention_table() {
   using F = Flash<S, R, J, C>;
-  return {&F::scratch, &F::template run<F32IO>, F::L, J, nullptr};
+  if constexpr (std::is_void_v<B>)
+    return {&F::scratch, &F::template run<F32IO>, F::L, J, nullptr};
+  else
+    return {&F::scratch, &F::template run<F32IO>, F::L, J, &F::template run<Bf16IO<B>>};
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The attention kernels as the catalog sees them (docs/attention.md): cpu.fused runs the
 // flash-style tiles, cpu.unfused the eager chain, which materialises the scores and is
 // refused where they would not fit in the memory available. f32, and bf16 (bf16 in memory,
-// f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16. cpu.avx2_fused and
+// f32 arithmetic) where the CPU has AVX-512 and AVX512_BF16, or on AArch64 (the unfused
+// chain's GEMMs on BFMMLA, so FEAT_BF16). cpu.avx2_fused and
 // cpu.avx2_unfused are the same with AVX2 forced (f32), so that an AVX-512 machine measures
 // the code an AVX2-only CPU (Zen 3) runs (x86-64 builds only; on AArch64 cpu.fused and
 // cpu.unfused take NEON). cpu.fused's bf16 runs both matmuls on the AMX tiles where they are
@@ -159,7 +160,7 @@ class UnfusedAttention : public Kernel {
     if (Support s = check_common_support(info_, problem, threads); !s) return s;
     if (Support s = ops::forced_support(forced_); !s) return s;
     if (!ops::AttentionUnfused::available())
-      return Support::no(info_.id() + " runs the packed GEMM, which needs AVX-512 or AVX2 + FMA");
+      return Support::no(info_.id() + " runs the packed GEMM, whose micro-kernels this CPU lacks");
     if (problem.dtype == DType::bf16)
       if (std::string why = ops::AttentionUnfused::bf16_unsupported(); !why.empty())
         return Support::no(std::move(why));

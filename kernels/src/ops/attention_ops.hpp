@@ -45,8 +45,9 @@ std::string attention_fused_tile(Isa isa);
 // an ISA the CPU lacks.
 void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int threads);
 // bf16 in memory (Q, K, V, O), f32 arithmetic, O rounded to nearest even; the scratch is
-// the same floats. Only the AVX-512 implementation has it, and it needs AVX512_BF16
-// (vcvtneps2bf16): elsewhere this throws std::invalid_argument with the reason.
+// the same floats. Only the widest vector implementation has it: AVX-512, where it needs
+// AVX512_BF16 (vcvtneps2bf16), and NEON (every AArch64 CPU); elsewhere this throws
+// std::invalid_argument with the reason.
 void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch, int threads);
 // Why attention_fused_isa cannot run bf16 for `isa` on this CPU; empty where it can.
 std::string attention_fused_bf16_unsupported(Isa isa);
@@ -64,13 +65,15 @@ struct AttentionFused {
 extern const AttentionFused attention_avx512, attention_avx2, attention_scalar;
 extern const AttentionFused attention_neon;
 
-// The unfused chain's bf16 passes (attention_avx512.cpp; AVX512_BF16), OpenMP over blocks:
-// y = bf16(x * scale) for the scaled Q, and y = bf16(x) for the GEMMs' f32 output.
+// The unfused chain's bf16 passes (attention_bf16_passes.hpp; in attention_avx512.cpp, which
+// needs AVX512_BF16, and attention_neon.cpp), OpenMP over blocks: y = bf16(x * scale) for the
+// scaled Q, and y = bf16(x) for the GEMMs' f32 output.
 struct AttentionBf16Passes {
   void (*scale)(const std::uint16_t* x, std::uint16_t* y, std::int64_t n, float scale, int threads);
   void (*narrow)(const float* x, std::uint16_t* y, std::int64_t n, int threads);
 };
 extern const AttentionBf16Passes attention_bf16_passes_avx512;
+extern const AttentionBf16Passes attention_bf16_passes_neon;
 
 // The bf16 fused attention with both matmuls on the AMX tiles (attention_amx_body.hpp): on
 // the instructions (call only where amx_support().reason_for("bf16") is empty; built for

@@ -37,8 +37,9 @@ void mask(T* s, std::int64_t rows, std::int64_t n, T minus_inf, int threads) {
 constexpr std::uint16_t kBf16MinusInf = 0xFF80;
 
 // This architecture's packed micro-kernels (kernels/CMakeLists.txt builds only its own): the
-// f32 one for an ISA, the widest this CPU runs, and the bf16 parts (x86-64: AVX512_BF16; none
-// on AArch64 yet, where bf16_unsupported() refuses first).
+// f32 one for an ISA, the widest this CPU runs, and the bf16 parts (x86-64: vdpbf16ps and
+// AVX512_BF16's passes; AArch64: BFMMLA and NEON's passes), which bf16_unsupported() checks
+// first.
 #if defined(__x86_64__)
 bool runs_gemm() {
   return cpu_features().has_avx512() || cpu_features().has_avx2_fma();
@@ -66,10 +67,10 @@ packed::MicroKernel<float> f32_microkernel(Isa) {
   return packed::microkernel_f32_neon();
 }
 packed::MicroKernel<std::uint16_t, float> bf16_microkernel() {
-  throw std::logic_error("no bf16 micro-kernel is built for AArch64");
+  return packed::microkernel_bf16_bfmmla();
 }
 const detail::AttentionBf16Passes& bf16_passes() {
-  throw std::logic_error("no bf16 passes are built for AArch64");
+  return detail::attention_bf16_passes_neon;
 }
 #endif
 
@@ -99,8 +100,11 @@ bool AttentionUnfused::available() {
 
 std::string AttentionUnfused::bf16_unsupported() {
 #if defined(__aarch64__)
-  return "the unfused attention's bf16 is not built for AArch64 yet (its passes and BFMMLA "
-         "GEMMs)";
+  // The passes are baseline NEON; the GEMMs are BFMMLA's.
+  return cpu_features().neon_bf16
+             ? ""
+             : "the unfused attention's bf16 GEMMs need BF16 (BFMMLA; HWCAP2_BF16), which this "
+               "CPU lacks";
 #else
   return bf16_unsupported_reason(cpu_features());
 #endif

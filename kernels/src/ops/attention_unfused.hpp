@@ -12,7 +12,8 @@
 // in an f32 staging buffer (seq x seq for S, seq x head_dim for O) that a pass narrows into
 // the bf16 tensor. A framework's bf16 matmul narrows in its store instead; the staging adds
 // a round trip of one head's f32 scores (16 MiB at seq 2048) through the caches. bf16 needs
-// AVX-512 and AVX512_BF16.
+// AVX-512 and AVX512_BF16 on x86-64; on AArch64 the GEMMs are BFMMLA's (FEAT_BF16), which
+// round to odd and flush denormals (microkernel_neon_bf16.cpp), and the passes plain NEON.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -25,7 +26,7 @@ namespace ridgeline::ops {
 
 class AttentionUnfused {
  public:
-  // Whether this CPU runs a packed micro-kernel (AVX-512, or AVX2 + FMA).
+  // Whether this CPU runs a packed micro-kernel (AVX-512 or AVX2 + FMA; NEON).
   static bool available();
   // Why this CPU cannot run the bf16 chain; empty where it can.
   static std::string bf16_unsupported();

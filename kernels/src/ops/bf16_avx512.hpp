@@ -83,7 +83,6 @@ struct Bf16x16 {
   static void narrow_row(const float* src, std::uint16_t* dst, std::int64_t n) {
     narrow_bf16_row(src, dst, n);
   }
-  static float get(const std::uint16_t* p) { return _mm512_cvtss_f32(widen_bf16_tail(p, 1)); }
   static void put(std::uint16_t* p, float v) { narrow_bf16_tail(p, 1, _mm512_set1_ps(v)); }
 };
 

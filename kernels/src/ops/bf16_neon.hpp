@@ -8,6 +8,7 @@
 // nothing past `count` is touched.
 #include <arm_neon.h>
 
+#include <bit>
 #include <cstdint>
 
 namespace ridgeline::ops {
@@ -20,7 +21,7 @@ struct Bf16x4 {
   static V widen_tail(const std::uint16_t* p, int count) { return load_tail(p, count, 0.0f); }
   static V load_tail(const std::uint16_t* p, int count, float fill) {
     float lanes[4] = {fill, fill, fill, fill};
-    for (int i = 0; i < count; ++i) lanes[i] = vgetq_lane_f32(widened(vld1_dup_u16(p + i)), 0);
+    for (int i = 0; i < count; ++i) lanes[i] = std::bit_cast<float>(std::uint32_t{p[i]} << 16);
     return vld1q_f32(lanes);
   }
   static void narrow(std::uint16_t* p, V v) { vst1_u16(p, narrowed(v)); }
@@ -34,14 +35,13 @@ struct Bf16x4 {
   static void widen_row(const std::uint16_t* src, float* dst, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) vst1q_f32(dst + i, widen(src + i));
-    for (; i < n; ++i) dst[i] = get(src + i);
+    for (; i < n; ++i) dst[i] = std::bit_cast<float>(std::uint32_t{src[i]} << 16);
   }
   static void narrow_row(const float* src, std::uint16_t* dst, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) narrow(dst + i, vld1q_f32(src + i));
     for (; i < n; ++i) put(dst + i, src[i]);
   }
-  static float get(const std::uint16_t* p) { return vgetq_lane_f32(widen_tail(p, 1), 0); }
   static void put(std::uint16_t* p, float v) { *p = vget_lane_u16(narrowed(vdupq_n_f32(v)), 0); }
 
  private:

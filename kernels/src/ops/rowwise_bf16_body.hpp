@@ -7,29 +7,20 @@
 //   fused    the f32 row functions and driver over Bf16Elems: each sweep widens x in
 //            registers, the last rounds into y (softmax's exp values stay in a per-thread f32
 //            row): x read once, y written once (streamed past the cache), as in f32;
-//   unfused  the f32 passes over Bf16IO: each pass widens tiles of 256 elements on the stack
-//            and narrows its results, so every intermediate goes through memory as bf16;
+//   unfused  the f32 passes over Bf16IO (bf16_io.hpp): each pass widens tiles of 256 elements
+//            on the stack and narrows its results, so every intermediate goes through memory
+//            as bf16;
 //   chain    each register is widened on load and narrowed on store.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "bf16_io.hpp"
 #include "rowwise_fused_body.hpp"
 #include "rowwise_unfused_body.hpp"
 
 namespace ridgeline::ops {
 namespace {
-
-template <typename B>
-struct Bf16IO {
-  using T = std::uint16_t;
-  static constexpr bool kDirect = false;
-  static constexpr std::int64_t kTile = 256;
-  static void widen(const T* src, float* dst, std::int64_t n) { B::widen_row(src, dst, n); }
-  static void narrow(const float* src, T* dst, std::int64_t n) { B::narrow_row(src, dst, n); }
-  static float get(const T* p) { return B::get(p); }
-  static void put(T* p, float v) { B::put(p, v); }
-};
 
 // bf16 rows for the fused row functions: widened in registers on load, rounded to nearest
 // even on store. Tail lanes past `count` hold `fill`, as F32Elems' do.

@@ -1,8 +1,8 @@
 #pragma once
 // The memory-bound ops of the fusion suite on f32 (and bf16, at the end) row-major data
 // (rows x cols, contiguous, row stride cols), each in three forms:
-//   *_reference  textbook scalar code accumulating in long double, output in double: the
-//                yardstick the other two are validated against;
+//   *_reference  textbook scalar code accumulating in MathReal (long double on x86-64),
+//                output in double: the yardstick the other two are validated against;
 //   *_unfused    what an eager framework does: one OpenMP-parallel, vectorised pass through
 //                memory per elementary step, every intermediate written to a full-size
 //                scratch buffer the caller provides (*_unfused_scratch floats);

@@ -1,5 +1,6 @@
-// The references: textbook formulas, one element at a time, sums in long double, results in
-// double. Slow and obviously right; the fused and unfused code is checked against them.
+// The references: textbook formulas, one element at a time, sums in MathReal (long double
+// on x86-64, double where long double is software quad: wide_real.hpp), results in double. Slow and
+// obviously right; the fused and unfused code is checked against them.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../reference/wide_real.hpp"
 #include "rowwise_ops.hpp"
 
 namespace ridgeline::ops {
@@ -23,12 +25,12 @@ void softmax_reference(const float* x, double* y, std::int64_t rows, std::int64_
   check_rows(rows, cols);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
-    long double mx = -std::numeric_limits<long double>::infinity();
-    for (std::int64_t c = 0; c < cols; ++c) mx = std::max<long double>(mx, xr[c]);
-    long double sum = 0;
-    for (std::int64_t c = 0; c < cols; ++c) sum += std::exp(static_cast<long double>(xr[c]) - mx);
+    MathReal mx = -std::numeric_limits<MathReal>::infinity();
+    for (std::int64_t c = 0; c < cols; ++c) mx = std::max<MathReal>(mx, xr[c]);
+    MathReal sum = 0;
+    for (std::int64_t c = 0; c < cols; ++c) sum += std::exp(static_cast<MathReal>(xr[c]) - mx);
     for (std::int64_t c = 0; c < cols; ++c)
-      y[r * cols + c] = static_cast<double>(std::exp(static_cast<long double>(xr[c]) - mx) / sum);
+      y[r * cols + c] = static_cast<double>(std::exp(static_cast<MathReal>(xr[c]) - mx) / sum);
   }
 }
 
@@ -37,13 +39,13 @@ void layernorm_reference(const float* x, const float* gamma, const float* beta, 
   check_rows(rows, cols);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
-    long double mean = 0;
+    MathReal mean = 0;
     for (std::int64_t c = 0; c < cols; ++c) mean += xr[c];
     mean /= cols;
-    long double var = 0;
+    MathReal var = 0;
     for (std::int64_t c = 0; c < cols; ++c) var += (xr[c] - mean) * (xr[c] - mean);
     var /= cols;
-    const long double rstd = 1 / std::sqrt(var + eps);
+    const MathReal rstd = 1 / std::sqrt(var + eps);
     for (std::int64_t c = 0; c < cols; ++c)
       y[r * cols + c] = static_cast<double>((xr[c] - mean) * rstd * gamma[c] + beta[c]);
   }
@@ -54,10 +56,10 @@ void rmsnorm_reference(const float* x, const float* gamma, double* y, std::int64
   check_rows(rows, cols);
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* xr = x + r * cols;
-    long double ms = 0;
-    for (std::int64_t c = 0; c < cols; ++c) ms += static_cast<long double>(xr[c]) * xr[c];
+    MathReal ms = 0;
+    for (std::int64_t c = 0; c < cols; ++c) ms += static_cast<MathReal>(xr[c]) * xr[c];
     ms /= cols;
-    const long double rstd = 1 / std::sqrt(ms + eps);
+    const MathReal rstd = 1 / std::sqrt(ms + eps);
     for (std::int64_t c = 0; c < cols; ++c)
       y[r * cols + c] = static_cast<double>(xr[c] * rstd * gamma[c]);
   }
@@ -70,13 +72,13 @@ void eltwise_chain_reference(const float* x, double* y, std::int64_t n, int L) {
     throw std::invalid_argument("eltwise_chain length L must be in 1..32, got " +
                                 std::to_string(L));
   for (std::int64_t i = 0; i < n; ++i) {
-    long double v = x[i];
+    MathReal v = x[i];
     for (int op = 0; op < L; ++op) switch (op % 4) {
         case 0:
           v = v * kChainScale0 + kChainShift0;
           break;
         case 1:
-          v = std::max<long double>(v, 0);
+          v = std::max<MathReal>(v, 0);
           break;
         case 2:
           v = v * kChainScale2;

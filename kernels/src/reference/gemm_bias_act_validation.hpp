@@ -1,18 +1,19 @@
 #pragma once
-// gemm_bias_act's reference (dot products in double, the activation in long double), and the
-// check of a kernel's C against it.
+// gemm_bias_act's reference (dot products in double, the activation in MathReal: long double
+// on x86-64, wide_real.hpp), and the check of a kernel's C against it.
 #include <cstdint>
 #include <vector>
 
 #include "../ops/activation.hpp"
 #include "ridgeline/core/case_result.hpp"
 #include "ridgeline/kernels/operand_buffer.hpp"
+#include "wide_real.hpp"
 
 namespace ridgeline {
 
 // The textbook activation: relu max(x, 0); gelu_tanh 0.5 x (1 + tanh(sqrt(2/pi) (x +
-// 0.044715 x^3))), in long double.
-long double activation_reference(ops::Activation act, long double x);
+// 0.044715 x^3))), in MathReal.
+MathReal activation_reference(ops::Activation act, MathReal x);
 
 // A m x k, B k x n (row-major, f32; bf16 inputs are widened first, exactly), bias of n
 // entries.
@@ -27,8 +28,8 @@ struct GemmBiasActInputs {
 // One entry of C: value = act(z), z = sum_p a[i][p] b[p][j] + bias[j], and
 // the scale its error is measured against, sum_p |a[i][p] b[p][j]| + |bias[j]|.
 struct ReferenceEntry {
-  long double value;
-  long double scale;
+  MathReal value;
+  MathReal scale;
 };
 
 // Entries [j0, j1) of row i of C (out is resized to j1 - j0).

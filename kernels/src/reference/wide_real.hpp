@@ -58,6 +58,14 @@ inline double scale_of(double x) {
 
 using WideReal =
     std::conditional_t<std::numeric_limits<long double>::digits == 64, long double, DoubleDouble>;
+
+// MathReal: the scalar of the references that call the math library (exp, sqrt, tanh) on f32
+// or bf16 data (the row-wise ops, gemm_bias_act's activation), where no double-double
+// exists. long double where it is the x87's; elsewhere double, whose 53 bits are still 29
+// past the f32 kernels' 24: libgcc's quad exp made the row-wise references four fifths of
+// their tests' time under qemu (the bf16 awkward shapes 32 s, 6.5 s in double).
+using MathReal =
+    std::conditional_t<std::numeric_limits<long double>::digits == 64, long double, double>;
 template <typename Real>
 using ScaleOf = decltype(scale_of(Real{}));
 

@@ -105,10 +105,16 @@ class ProbeReportProfile(unittest.TestCase):
             self.assertEqual(r.returncode, 1)
             return
         self.assertIn("checked against likwid-bench", r.stdout)
-        # One row per thread count: likwid-bench's load test of the same width.
+        # One row per thread count that has an L1 ceiling: likwid-bench's load test of the same
+        # width. A thread count whose read sweep showed no L1 plateau (a machine busy beside
+        # the probe: ctest runs two tests at once here) has no ceiling, and the probe says so.
         rows = [l for l in r.stdout.splitlines() if " load" in l]
-        self.assertEqual(len(rows), len({1, self.machine["cpu"]["cores"]}), r.stdout)
         self.assertTrue(all(l.strip().startswith("L1   read") for l in rows), rows)
+        counts = {int(l.split()[2]) for l in rows}
+        for threads in {1, self.machine["cpu"]["cores"]} - counts:
+            plural = "s" if threads > 1 else ""
+            self.assertIn(f"L1 on {threads} thread{plural}: no plateau in the read sweep", r.stderr)
+        self.assertEqual(len(rows), len(counts), rows)
         self.assertTrue(("within ±5%" in r.stdout) == (r.returncode == 0), r.stdout)
         self.assertIn("not cached", r.stderr)
         bad = ridgeline("probe", "--check", "--no-check")

@@ -99,6 +99,8 @@ CpuFeatures read_features() {
   f.neon_i8mm = hwcap2 & HWCAP2_I8MM;
   f.sve = hwcap & HWCAP_SVE;
   f.sve2 = hwcap2 & HWCAP2_SVE2;
+  f.sve_bf16 = hwcap2 & HWCAP2_SVEBF16;
+  f.sve_i8mm = hwcap2 & HWCAP2_SVEI8MM;
   f.sve_bits = f.sve ? sve_vector_bits() : 0;
   return f;
 }
@@ -127,7 +129,9 @@ std::vector<std::string> CpuFeatures::isa_list() const {
                                                 {neon_bf16, "bf16"},
                                                 {neon_i8mm, "i8mm"},
                                                 {sve, "sve"},
-                                                {sve2, "sve2"}};
+                                                {sve2, "sve2"},
+                                                {sve_bf16, "svebf16"},
+                                                {sve_i8mm, "svei8mm"}};
   for (auto [on, name] : flags)
     if (on) list.emplace_back(name);
   // The vector length too: the SVE peaks and sweeps depend on it, and a process may run at

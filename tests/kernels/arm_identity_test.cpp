@@ -76,7 +76,14 @@ std::vector<PeakSpec> arm_specs(int vl) {
           {"i8.neon.sdot", "i8", "neon_dot", "OP/s", 32, nullptr, nullptr, 20},
           {"i8.neon.smmla", "i8", "neon_i8mm", "OP/s", 64, nullptr, nullptr, 20},
           {"f64.sve.fma", "f64", "sve", "FLOP/s", 2.0 * vl / 64, nullptr, nullptr, 20},
-          {"f32.sve.fma", "f32", "sve", "FLOP/s", 2.0 * vl / 32, nullptr, nullptr, 20}};
+          {"f32.sve.fma", "f32", "sve", "FLOP/s", 2.0 * vl / 32, nullptr, nullptr, 20},
+          {"f16.sve.fma", "f16", "sve", "FLOP/s", 2.0 * vl / 16, nullptr, nullptr, 20},
+          // BFDOT: VL/32 lanes of two bf16 products; BFMMLA: 16 products per 128-bit segment.
+          {"bf16.sve.bfdot", "bf16", "sve_bf16", "FLOP/s", vl / 8.0, nullptr, nullptr, 20},
+          {"bf16.sve.bfmmla", "bf16", "sve_bf16", "FLOP/s", vl / 4.0, nullptr, nullptr, 20},
+          // SDOT: VL/32 lanes of four int8 products; SMMLA: 32 products per 128-bit segment.
+          {"i8.sve.sdot", "i8", "sve", "OP/s", vl / 4.0, nullptr, nullptr, 20},
+          {"i8.sve.smmla", "i8", "sve_i8mm", "OP/s", vl / 2.0, nullptr, nullptr, 20}};
 }
 
 double per_cycle(const CpuIdentity& cpu, const std::string& name, int vl = 128) {
@@ -112,8 +119,11 @@ TEST(ArmIdentity, FmaFlopsPerCycleOfEachNeoverseDesign) {
   }
   EXPECT_EQ(per_cycle(v1, "f64.sve.fma", 256), 16);
   EXPECT_EQ(per_cycle(v1, "f32.sve.fma", 256), 32);
+  EXPECT_EQ(per_cycle(v1, "f16.sve.fma", 256), 64);  // as NEON's FMLA .8h on four pipes
   EXPECT_EQ(per_cycle(v2, "f64.sve.fma", 128), 16);
   EXPECT_EQ(per_cycle(v2, "f32.sve.fma", 128), 32);
+  EXPECT_EQ(per_cycle(v2, "f16.sve.fma", 128), 64);
+  EXPECT_EQ(per_cycle(n2, "f16.sve.fma", 128), 32);
 }
 
 // SVE is claimed only at the design's own vector length; the dot-product and matrix classes,
@@ -134,10 +144,10 @@ TEST(ArmIdentity, WhatNoGuideGivesIsNotClaimed) {
   why.clear();
   EXPECT_FALSE(design_ops_per_cycle(v2, spec(at256, "f32.sve.fma"), why));
   EXPECT_NE(why.find("(its SVE is 128 bits wide)"), std::string::npos) << why;
-  for (const char* name :
-       {"bf16.neon.bfdot", "bf16.neon.bfmmla", "i8.neon.sdot", "i8.neon.smmla"}) {
+  for (const char* name : {"bf16.neon.bfdot", "bf16.neon.bfmmla", "i8.neon.sdot", "i8.neon.smmla",
+                           "bf16.sve.bfdot", "bf16.sve.bfmmla", "i8.sve.sdot", "i8.sve.smmla"}) {
     why.clear();
-    EXPECT_FALSE(design_ops_per_cycle(v1, spec(at128, name), why)) << name;
+    EXPECT_FALSE(design_ops_per_cycle(v1, spec(at256, name), why)) << name;
     EXPECT_NE(why.find("is not in the table"), std::string::npos) << why;
   }
   // Neither architecture's vector classes on the other's designs.
@@ -197,6 +207,8 @@ TEST(ArmPeak, EverySpecRunsOrSaysWhichHwcapIsMissing) {
   for (const PeakSpec& s : peak_specs()) {
     const std::string why = s.absent(f);
     const bool has = s.isa == "sve"         ? f.sve
+                     : s.isa == "sve_bf16"  ? f.sve && f.sve_bf16
+                     : s.isa == "sve_i8mm"  ? f.sve && f.sve_i8mm
                      : s.isa == "neon_fp16" ? f.neon_fp16
                      : s.isa == "neon_dot"  ? f.neon_dot
                      : s.isa == "neon_bf16" ? f.neon_bf16

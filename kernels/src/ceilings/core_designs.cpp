@@ -109,7 +109,7 @@ int vector_bits(const std::string& isa) {
 }
 
 bool arm_isa(const std::string& isa) {
-  return isa.rfind("neon", 0) == 0 || isa == "sve";
+  return isa.rfind("neon", 0) == 0 || isa.rfind("sve", 0) == 0;
 }
 bool arm_design(const CoreDesign& d) {
   return std::string_view(d.vendor) == "ARM";

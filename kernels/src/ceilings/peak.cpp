@@ -90,6 +90,15 @@ std::string sve(const CpuFeatures& f) {
   if (!f.sve) return "no SVE: HWCAP_SVE is clear";
   return f.sve_bits > 0 ? "" : "HWCAP_SVE is set but prctl(PR_SVE_GET_VL) gave no vector length";
 }
+std::string sve_bf16(const CpuFeatures& f) {
+  if (std::string why = sve(f); !why.empty()) return why;
+  return f.sve_bf16 ? "" : "no SVE BF16 (FEAT_BF16 with SVE): HWCAP2_SVEBF16 is clear";
+}
+std::string sve_i8mm(const CpuFeatures& f) {
+  if (std::string why = sve(f); !why.empty()) return why;
+  return f.sve_i8mm ? ""
+                    : "no SVE int8 matrix multiply (FEAT_I8MM with SVE): HWCAP2_SVEI8MM is clear";
+}
 }  // namespace
 
 const std::vector<PeakSpec>& peak_specs() {
@@ -97,9 +106,11 @@ const std::vector<PeakSpec>& peak_specs() {
   // ops_per_instruction: an FMA is 2 FLOPs per lane: FMADD 2, FMLA .2d 4, .4s 8, .8h 16.
   // SDOT .4s: 16 int8 products (32 OPs); SMMLA: 2 x 8 by 8 x 2 (32 products, 64 OPs); BFDOT
   // .4s: 8 bf16 products (16 FLOPs); BFMMLA: 2 x 4 by 4 x 2 (16 products, 32 FLOPs).
-  // SVE's FMLA has VL/64 f64 or VL/32 f32 lanes, VL being this process's vector length: read
-  // once here, as the loops run it (a process that changes its length with prctl afterwards
-  // would run them at another length than counted; Ridgeline never does).
+  // SVE's FMLA has VL/64 f64, VL/32 f32 or VL/16 f16 lanes, VL being this process's vector
+  // length: read once here, as the loops run it (a process that changes its length with prctl
+  // afterwards would run them at another length than counted; Ridgeline never does). Its
+  // SDOT and BFDOT have VL/32 lanes (8 OPs, 4 FLOPs each), and BFMMLA and SMMLA do NEON's
+  // work once per 128-bit segment (VL/128 times 32 FLOPs, 64 OPs).
   const int vl = cpu_features().sve_bits;
   static const std::vector<PeakSpec> specs{
       {"f64.scalar.fma", "f64", "scalar", "FLOP/s", 2, &neon, &peak_f64_scalar_fma, kArmChains},
@@ -116,6 +127,14 @@ const std::vector<PeakSpec>& peak_specs() {
       {"i8.neon.smmla", "i8", "neon_i8mm", "OP/s", 64, &neon_i8mm, &peak_i8_neon_smmla, kArmChains},
       {"f64.sve.fma", "f64", "sve", "FLOP/s", 2.0 * vl / 64, &sve, &peak_f64_sve_fma, kArmChains},
       {"f32.sve.fma", "f32", "sve", "FLOP/s", 2.0 * vl / 32, &sve, &peak_f32_sve_fma, kArmChains},
+      {"f16.sve.fma", "f16", "sve", "FLOP/s", 2.0 * vl / 16, &sve, &peak_f16_sve_fma, kArmChains},
+      {"bf16.sve.bfdot", "bf16", "sve_bf16", "FLOP/s", 4.0 * vl / 32, &sve_bf16,
+       &peak_bf16_sve_bfdot, kArmChains},
+      {"bf16.sve.bfmmla", "bf16", "sve_bf16", "FLOP/s", 32.0 * vl / 128, &sve_bf16,
+       &peak_bf16_sve_bfmmla, kArmChains},
+      {"i8.sve.sdot", "i8", "sve", "OP/s", 8.0 * vl / 32, &sve, &peak_i8_sve_sdot, kArmChains},
+      {"i8.sve.smmla", "i8", "sve_i8mm", "OP/s", 64.0 * vl / 128, &sve_i8mm, &peak_i8_sve_smmla,
+       kArmChains},
   };
   return specs;
 }

@@ -37,6 +37,11 @@ double peak_bf16_neon_bfmmla(std::int64_t iterations);  // BFMMLA .4s
 double peak_i8_neon_smmla(std::int64_t iterations);     // SMMLA .4s (peak_neon_i8mm.cpp)
 double peak_f64_sve_fma(std::int64_t iterations);       // FMLA z.d (peak_sve.cpp)
 double peak_f32_sve_fma(std::int64_t iterations);       // FMLA z.s
+double peak_f16_sve_fma(std::int64_t iterations);       // FMLA z.h
+double peak_i8_sve_sdot(std::int64_t iterations);       // SDOT z.s
+double peak_bf16_sve_bfdot(std::int64_t iterations);    // BFDOT z.s (peak_sve_bf16.cpp)
+double peak_bf16_sve_bfmmla(std::int64_t iterations);   // BFMMLA z.s
+double peak_i8_sve_smmla(std::int64_t iterations);      // SMMLA z.s (peak_sve_i8mm.cpp)
 #endif
 
 }  // namespace ridgeline::ceilings

@@ -1,58 +1,57 @@
-// Peak chains for SVE (HWCAP_SVE): predicated FMLA on whole vectors, at this process's vector
-// length (VL bits: VL/64 f64 lanes, VL/32 f32 lanes; peak.cpp counts the FLOPs from the same
-// length). Built with +sve; called only where HWCAP has it. Written in assembly: SVE's vector
-// types are sizeless, so the chains cannot be an array as in peak_body.hpp; z0-z19 accumulate
-// (acc += z30 x z31, small products, as in peak_neon.cpp).
-#include "peak_kernels.hpp"
+// Peak chains for base SVE (HWCAP_SVE), at this process's vector length (VL bits; peak.cpp
+// counts the operations from the same length): predicated FMLA on whole vectors in f64, f32
+// and f16 (VL/64, VL/32, VL/16 lanes; SVE's FMLA .h needs no FEAT_FP16), acc += z30 x z31
+// with small products, as in peak_neon.cpp; and SDOT .s, .b: VL/32 lanes, each adding four
+// int8 products. Built with +sve; called only where HWCAP has it. The chains' text is
+// peak_sve_chains.hpp's.
+#include "peak_sve_chains.hpp"
 
 namespace ridgeline::ceilings {
 
-static_assert(kArmChains == 20, "the .irp lists below name z0-z19");
+// The FMLA chains at element size S ("d", "s", "h"): accumulators from 1.0, operands m and a.
+#define RIDGELINE_SVE_FMLA(S, SETUP_OPERANDS, FIRST)                                     \
+  RIDGELINE_SVE_CHAINS("ptrue p0." S "\n\t" SETUP_OPERANDS, "fmov z\\r\\()." S ", #1.0", \
+                       "fmla z\\r\\()." S ", p0/m, z30." S ", z31." S, FIRST)
 
-// The chains' text at element size S ("d": f64, "s": f32), the same instructions at either.
-// clang-format off
-#define RIDGELINE_SVE_FMLA_CHAINS(S)                                   \
-  "ptrue p0." S "\n\t"                                                 \
-  "mov z30." S ", %" S "[m]\n\t"                                       \
-  "mov z31." S ", %" S "[a]\n\t"                                       \
-  ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"       \
-  "fmov z\\r\\()." S ", #1.0\n\t"                                      \
-  ".endr\n"                                                            \
-  "1:\n\t"                                                             \
-  ".irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19\n\t"       \
-  "fmla z\\r\\()." S ", p0/m, z30." S ", z31." S "\n\t"                \
-  ".endr\n\t"                                                          \
-  "subs %[n], %[n], #1\n\t"                                            \
-  "b.ne 1b\n\t"                                                        \
-  "fmov %" S "[first], " S "0"
-// clang-format on
-#define RIDGELINE_SVE_CHAIN_OPERANDS                                                             \
-  : [n] "+r"(iterations), [first] "=w"(first)                                                 \
-  : [m] "w"(m), [a] "w"(a)                                                                    \
-  : "cc", "p0", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", \
-    "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v30", "v31"
-
-namespace {
-
-template <typename F>
-double fma_chains(std::int64_t iterations) {
+double peak_f64_sve_fma(std::int64_t iterations) {
   if (iterations <= 0) return 0;
-  const F m = F(1e-3), a = F(1e-3);
-  F first = 0;
-  if constexpr (sizeof(F) == 8)
-    asm volatile(RIDGELINE_SVE_FMLA_CHAINS("d") RIDGELINE_SVE_CHAIN_OPERANDS);
-  else
-    asm volatile(RIDGELINE_SVE_FMLA_CHAINS("s") RIDGELINE_SVE_CHAIN_OPERANDS);
+  const double m = 1e-3, a = 1e-3;
+  double first = 0;
+  asm volatile(RIDGELINE_SVE_FMLA("d", "mov z30.d, %d[m]\n\tmov z31.d, %d[a]", "fmov %d[first], d0")
+                   RIDGELINE_SVE_CHAIN_OPERANDS);
   return first;
 }
 
-}  // namespace
-
-double peak_f64_sve_fma(std::int64_t iterations) {
-  return fma_chains<double>(iterations);
-}
 double peak_f32_sve_fma(std::int64_t iterations) {
-  return fma_chains<float>(iterations);
+  if (iterations <= 0) return 0;
+  const float m = 1e-3f, a = 1e-3f;
+  float first = 0;
+  asm volatile(RIDGELINE_SVE_FMLA("s", "mov z30.s, %s[m]\n\tmov z31.s, %s[a]", "fmov %s[first], s0")
+                   RIDGELINE_SVE_CHAIN_OPERANDS);
+  return first;
+}
+
+// fp16 operands of 1/8 (products of 2^-6, normal): the sums stop growing where 2^-6 is below
+// half an ulp (near 2^5), far from fp16's range.
+double peak_f16_sve_fma(std::int64_t iterations) {
+  if (iterations <= 0) return 0;
+  const float m = 0, a = 0;
+  float first = 0;
+  asm volatile(RIDGELINE_SVE_FMLA("h", "fmov z30.h, #0.125\n\tfmov z31.h, #0.125",
+                                  "fcvt %s[first], h0") RIDGELINE_SVE_CHAIN_OPERANDS);
+  return first;
+}
+
+// int8 operands of 1: each lane grows by 4 an instruction, wrapping in i32 after 2^29
+// iterations, which no run reaches and which would not slow it.
+double peak_i8_sve_sdot(std::int64_t iterations) {
+  if (iterations <= 0) return 0;
+  const float m = 0, a = 0;
+  float first = 0;
+  asm volatile(RIDGELINE_SVE_CHAINS("mov z30.b, #1\n\tmov z31.b, #1", "mov z\\r\\().s, #1",
+                                    "sdot z\\r\\().s, z30.b, z31.b", "fmov %s[first], s0")
+                   RIDGELINE_SVE_CHAIN_OPERANDS);
+  return first;
 }
 
 }  // namespace ridgeline::ceilings

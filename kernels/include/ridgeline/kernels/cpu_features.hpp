@@ -30,10 +30,12 @@ struct CpuFeatures {
   bool neon = false;       // HWCAP_ASIMD
   bool neon_fp16 = false;  // HWCAP_ASIMDHP: fp16 arithmetic (FMLA .8h)
   bool neon_dot = false;   // HWCAP_ASIMDDP: SDOT/UDOT
-  bool neon_bf16 = false;  // HWCAP2_BF16: BFDOT, BFMMLA (and SVE's forms where sve)
-  bool neon_i8mm = false;  // HWCAP2_I8MM: SMMLA (and SVE's where sve)
+  bool neon_bf16 = false;  // HWCAP2_BF16: BFDOT, BFMMLA
+  bool neon_i8mm = false;  // HWCAP2_I8MM: SMMLA
   bool sve = false;        // HWCAP_SVE
   bool sve2 = false;       // HWCAP2_SVE2
+  bool sve_bf16 = false;   // HWCAP2_SVEBF16: SVE's BFDOT, BFMMLA
+  bool sve_i8mm = false;   // HWCAP2_SVEI8MM: SVE's SMMLA
   int sve_bits = 0;        // this process's SVE vector length in bits; 0 without SVE
   std::vector<std::string> isa_list() const;
   bool has_avx512() const { return avx512f && avx512dq && avx512bw && avx512vl; }

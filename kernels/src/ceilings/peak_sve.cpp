@@ -13,45 +13,23 @@ namespace ridgeline::ceilings {
   RIDGELINE_SVE_CHAINS("ptrue p0." S "\n\t" SETUP_OPERANDS, "fmov z\\r\\()." S ", #1.0", \
                        "fmla z\\r\\()." S ", p0/m, z30." S ", z31." S, FIRST)
 
-double peak_f64_sve_fma(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const double m = 1e-3, a = 1e-3;
-  double first = 0;
-  asm volatile(RIDGELINE_SVE_FMLA("d", "mov z30.d, %d[m]\n\tmov z31.d, %d[a]", "fmov %d[first], d0")
-                   RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
-
-double peak_f32_sve_fma(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 1e-3f, a = 1e-3f;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_FMLA("s", "mov z30.s, %s[m]\n\tmov z31.s, %s[a]", "fmov %s[first], s0")
-                   RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
+RIDGELINE_SVE_PEAK(peak_f64_sve_fma, double, 1e-3,
+                   RIDGELINE_SVE_FMLA("d", "mov z30.d, %d[m]\n\tmov z31.d, %d[a]",
+                                      "fmov %d[first], d0"))
+RIDGELINE_SVE_PEAK(peak_f32_sve_fma, float, 1e-3f,
+                   RIDGELINE_SVE_FMLA("s", "mov z30.s, %s[m]\n\tmov z31.s, %s[a]",
+                                      "fmov %s[first], s0"))
 
 // fp16 operands of 1/8 (products of 2^-6, normal): the sums stop growing where 2^-6 is below
 // half an ulp (near 2^5), far from fp16's range.
-double peak_f16_sve_fma(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 0, a = 0;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_FMLA("h", "fmov z30.h, #0.125\n\tfmov z31.h, #0.125",
-                                  "fcvt %s[first], h0") RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
+RIDGELINE_SVE_PEAK(peak_f16_sve_fma, float, 0,
+                   RIDGELINE_SVE_FMLA("h", "fmov z30.h, #0.125\n\tfmov z31.h, #0.125",
+                                      "fcvt %s[first], h0"))
 
 // int8 operands of 1: each lane grows by 4 an instruction, wrapping in i32 after 2^29
 // iterations, which no run reaches and which would not slow it.
-double peak_i8_sve_sdot(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 0, a = 0;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_CHAINS("mov z30.b, #1\n\tmov z31.b, #1", "mov z\\r\\().s, #1",
-                                    "sdot z\\r\\().s, z30.b, z31.b", "fmov %s[first], s0")
-                   RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
+RIDGELINE_SVE_PEAK(peak_i8_sve_sdot, float, 0,
+                   RIDGELINE_SVE_CHAINS("mov z30.b, #1\n\tmov z31.b, #1", "mov z\\r\\().s, #1",
+                                        "sdot z\\r\\().s, z30.b, z31.b", "fmov %s[first], s0"))
 
 }  // namespace ridgeline::ceilings

@@ -14,20 +14,7 @@ namespace ridgeline::ceilings {
                        "fmov z\\r\\().s, #1.0", INSTRUCTION " z\\r\\().s, z30.h, z31.h", \
                        "fmov %s[first], s0")
 
-double peak_bf16_sve_bfdot(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 0, a = 0;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_BF16("bfdot") RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
-
-double peak_bf16_sve_bfmmla(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 0, a = 0;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_BF16("bfmmla") RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
+RIDGELINE_SVE_PEAK(peak_bf16_sve_bfdot, float, 0, RIDGELINE_SVE_BF16("bfdot"))
+RIDGELINE_SVE_PEAK(peak_bf16_sve_bfmmla, float, 0, RIDGELINE_SVE_BF16("bfmmla"))
 
 }  // namespace ridgeline::ceilings

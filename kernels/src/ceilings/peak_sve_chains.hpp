@@ -32,3 +32,14 @@ static_assert(ridgeline::ceilings::kArmChains == 20, "the .irp lists below name 
   : [m] "w"(m), [a] "w"(a)                                                                    \
   : "cc", "p0", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", \
     "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v30", "v31"
+
+// A chain function: `double NAME(std::int64_t iterations)` running TEXT (RIDGELINE_SVE_CHAINS)
+// with inputs m = a = M of type T, returning the checksum, of type T.
+#define RIDGELINE_SVE_PEAK(NAME, T, M, TEXT)         \
+  double NAME(std::int64_t iterations) {             \
+    if (iterations <= 0) return 0;                   \
+    const T m = M, a = M;                            \
+    T first = 0;                                     \
+    asm volatile(TEXT RIDGELINE_SVE_CHAIN_OPERANDS); \
+    return first;                                    \
+  }

@@ -8,14 +8,8 @@ namespace ridgeline::ceilings {
 
 // int8 operands of 1: each lane grows by 8 an instruction, wrapping in i32 after 2^28
 // iterations, which no run reaches and which would not slow it.
-double peak_i8_sve_smmla(std::int64_t iterations) {
-  if (iterations <= 0) return 0;
-  const float m = 0, a = 0;
-  float first = 0;
-  asm volatile(RIDGELINE_SVE_CHAINS("mov z30.b, #1\n\tmov z31.b, #1", "mov z\\r\\().s, #1",
-                                    "smmla z\\r\\().s, z30.b, z31.b", "fmov %s[first], s0")
-                   RIDGELINE_SVE_CHAIN_OPERANDS);
-  return first;
-}
+RIDGELINE_SVE_PEAK(peak_i8_sve_smmla, float, 0,
+                   RIDGELINE_SVE_CHAINS("mov z30.b, #1\n\tmov z31.b, #1", "mov z\\r\\().s, #1",
+                                        "smmla z\\r\\().s, z30.b, z31.b", "fmov %s[first], s0"))
 
 }  // namespace ridgeline::ceilings

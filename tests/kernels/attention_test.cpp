@@ -136,7 +136,8 @@ TEST_P(AttentionFusedIsa, AgreesWithTheReferenceAndStaysInItsScratch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Attention, AttentionFusedIsa,
-                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::neon, Isa::scalar),
+                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::sve, Isa::neon,
+                                           Isa::scalar),
                          isa_name);
 
 TEST(AttentionFused, RefusesWhatItCannotRun) {

@@ -122,7 +122,9 @@ TEST(RowwiseArguments, ScratchSizesAndBadInput) {
   EXPECT_EQ(rowwise_fused_isa(),
             cpu.has_avx512() ? "avx512" : (cpu.has_avx2_fma() ? "avx2" : "scalar"));
 #else
-  EXPECT_EQ(rowwise_fused_isa(), cpu.neon ? "neon" : "scalar");
+  // SVE's unit runs at a 256-bit vector length only.
+  EXPECT_EQ(rowwise_fused_isa(),
+            cpu.sve && cpu.sve_bits == 256 ? "sve" : (cpu.neon ? "neon" : "scalar"));
 #endif
 }
 
@@ -290,6 +292,7 @@ INSTANTIATE_TEST_SUITE_P(Rowwise, RowwiseOps,
                          ::testing::Values(Impl{Isa::avx512, true}, Impl{Isa::avx512, false},
                                            Impl{Isa::avx2, true}, Impl{Isa::avx2, false},
                                            Impl{Isa::neon, true}, Impl{Isa::neon, false},
+                                           Impl{Isa::sve, true}, Impl{Isa::sve, false},
                                            Impl{Isa::scalar, true}, Impl{Isa::scalar, false}),
                          impl_name);
 
@@ -355,7 +358,8 @@ TEST(RowwiseExpBits, Avx512ScalefMatchesAvx2Multiply) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rowwise, RowwiseExp,
-                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::neon, Isa::scalar),
+                         ::testing::Values(Isa::avx512, Isa::avx2, Isa::sve, Isa::neon,
+                                           Isa::scalar),
                          [](const ::testing::TestParamInfo<Isa>& i) {
                            return std::string(to_string(i.param));
                          });

@@ -24,7 +24,7 @@ using namespace testing_support;
 // or mixed row by row (cols = 1000: every other row is aligned).
 TEST(RowwiseStreaming, StreamedNormsAndSoftmaxAreBitForBitThePlainOnes) {
   int isas = 0;
-  for (Isa isa : {Isa::avx512, Isa::avx2, Isa::neon, Isa::scalar}) {
+  for (Isa isa : {Isa::avx512, Isa::avx2, Isa::sve, Isa::neon, Isa::scalar}) {
     if (!isa_available(isa)) continue;
     ++isas;
     for (std::int64_t rows : kRows)

@@ -23,6 +23,8 @@ const detail::AttentionFused* attention_unit(Isa isa) {
     case Isa::avx2:
       return &detail::attention_avx2;
 #elif defined(__aarch64__)
+    case Isa::sve:
+      return &detail::attention_sve256;
     case Isa::neon:
       return &detail::attention_neon;
 #endif
@@ -74,16 +76,13 @@ void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int
 }
 
 std::string attention_fused_bf16_unsupported(Isa isa) {
-  // The unit with a bf16 entry in this build (attention_avx512.cpp, attention_neon.cpp).
-#if defined(__aarch64__)
-  constexpr Isa kBf16Isa = Isa::neon;
-#else
-  constexpr Isa kBf16Isa = Isa::avx512;
-#endif
   if (std::string why = bf16_unsupported_reason(cpu_features()); !why.empty()) return why;
-  if (isa != kBf16Isa)
-    return fmt::format("the fused attention has bf16 only in its {} implementation, not {}",
-                       to_string(kBf16Isa), to_string(isa));
+  // The widest vector units have a bf16 entry (attention_avx512.cpp; attention_neon.cpp and
+  // attention_sve256.cpp), the others none.
+  const detail::AttentionFused* t = attention_unit(isa);
+  if (!t || !t->run_bf16)
+    return fmt::format("the fused attention has no bf16 form in its {} implementation",
+                       to_string(isa));
   return {};
 }
 

@@ -45,8 +45,8 @@ std::string attention_fused_tile(Isa isa);
 // an ISA the CPU lacks.
 void attention_fused_isa(Isa isa, const AttentionArgs& args, float* scratch, int threads);
 // bf16 in memory (Q, K, V, O), f32 arithmetic, O rounded to nearest even; the scratch is
-// the same floats. Only the widest vector implementation has it: AVX-512, where it needs
-// AVX512_BF16 (vcvtneps2bf16), and NEON (every AArch64 CPU); elsewhere this throws
+// the same floats. Only the widest vector implementations have it: AVX-512, where it needs
+// AVX512_BF16 (vcvtneps2bf16), and NEON and SVE (every AArch64 CPU); elsewhere this throws
 // std::invalid_argument with the reason.
 void attention_fused_isa(Isa isa, const AttentionArgsBf16& args, float* scratch, int threads);
 // Why attention_fused_isa cannot run bf16 for `isa` on this CPU; empty where it can.
@@ -54,7 +54,7 @@ std::string attention_fused_bf16_unsupported(Isa isa);
 
 namespace detail {
 // What each ISA unit exports (attention_avx512.cpp, attention_avx2.cpp, attention_scalar.cpp;
-// on AArch64 attention_neon.cpp and attention_scalar.cpp).
+// on AArch64 attention_sve256.cpp, attention_neon.cpp and attention_scalar.cpp).
 struct AttentionFused {
   std::size_t (*scratch)(const AttentionShape& shape, int threads);
   void (*run)(const AttentionArgs& args, float* scratch, int threads);
@@ -63,7 +63,7 @@ struct AttentionFused {
   void (*run_bf16)(const AttentionArgsBf16& args, float* scratch, int threads);  // or nullptr
 };
 extern const AttentionFused attention_avx512, attention_avx2, attention_scalar;
-extern const AttentionFused attention_neon;
+extern const AttentionFused attention_neon, attention_sve256;
 
 // The unfused chain's bf16 passes (attention_bf16_passes.hpp; in attention_avx512.cpp, which
 // needs AVX512_BF16, and attention_neon.cpp), OpenMP over blocks: y = bf16(x * scale) for the

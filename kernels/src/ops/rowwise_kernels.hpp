@@ -27,10 +27,12 @@ extern const RowwiseKernels unfused_avx512, unfused_avx2, unfused_scalar;
 extern const RowwiseKernelsBf16 fused_avx512_bf16, unfused_avx512_bf16;
 extern const RowwiseKernels fused_neon, unfused_neon;
 extern const RowwiseKernelsBf16 fused_neon_bf16, unfused_neon_bf16;
+extern const RowwiseKernels fused_sve256, unfused_sve256;
 
 void exp_avx512(const float* x, float* y, std::int64_t n);
 void exp_avx2(const float* x, float* y, std::int64_t n);
 void exp_scalar(const float* x, float* y, std::int64_t n);
 void exp_neon(const float* x, float* y, std::int64_t n);
+void exp_sve256(const float* x, float* y, std::int64_t n);
 
 }  // namespace ridgeline::ops::detail

@@ -45,8 +45,12 @@ std::string bf16_missing_here(const CpuFeatures& cpu) {
 }
 #elif defined(__aarch64__)
 constexpr const char* kRowwiseArchitecture = "AArch64";
-constexpr const char* kRowwiseFeatureSource = "HWCAP";
+constexpr const char* kRowwiseFeatureSource = "HWCAP; sve: and a 256-bit vector length";
+// SVE's unit is built for 256-bit vectors (simd_sve256.hpp): at 128 bits (Neoverse N2, V2) it
+// would be NEON's width, so NEON serves there.
 constexpr RowwiseUnit kRowwiseUnits[] = {
+    {Isa::sve, detail::fused_sve256, detail::unfused_sve256, &detail::exp_sve256,
+     [](const CpuFeatures& cpu) { return cpu.sve && cpu.sve_bits == 256; }},
     {Isa::neon, detail::fused_neon, detail::unfused_neon, &detail::exp_neon,
      [](const CpuFeatures& cpu) { return cpu.neon; }},
 };

@@ -12,6 +12,11 @@
 namespace ridgeline::ops {
 namespace {
 
+// A bf16's value: its bits are the top half of an f32's.
+inline float widened_bf16(std::uint16_t bits) {
+  return std::bit_cast<float>(std::uint32_t{bits} << 16);
+}
+
 template <typename B>
 struct Bf16IO {
   using T = std::uint16_t;
@@ -19,7 +24,7 @@ struct Bf16IO {
   static constexpr std::int64_t kTile = 256;
   static void widen(const T* src, float* dst, std::int64_t n) { B::widen_row(src, dst, n); }
   static void narrow(const float* src, T* dst, std::int64_t n) { B::narrow_row(src, dst, n); }
-  static float get(const T* p) { return std::bit_cast<float>(std::uint32_t{*p} << 16); }
+  static float get(const T* p) { return widened_bf16(*p); }
   static void put(T* p, float v) { B::put(p, v); }
 };
 

@@ -8,8 +8,9 @@
 // nothing past `count` is touched.
 #include <arm_neon.h>
 
-#include <bit>
 #include <cstdint>
+
+#include "bf16_io.hpp"
 
 namespace ridgeline::ops {
 namespace {
@@ -21,7 +22,7 @@ struct Bf16x4 {
   static V widen_tail(const std::uint16_t* p, int count) { return load_tail(p, count, 0.0f); }
   static V load_tail(const std::uint16_t* p, int count, float fill) {
     float lanes[4] = {fill, fill, fill, fill};
-    for (int i = 0; i < count; ++i) lanes[i] = std::bit_cast<float>(std::uint32_t{p[i]} << 16);
+    for (int i = 0; i < count; ++i) lanes[i] = widened_bf16(p[i]);
     return vld1q_f32(lanes);
   }
   static void narrow(std::uint16_t* p, V v) { vst1_u16(p, narrowed(v)); }
@@ -35,7 +36,7 @@ struct Bf16x4 {
   static void widen_row(const std::uint16_t* src, float* dst, std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) vst1q_f32(dst + i, widen(src + i));
-    for (; i < n; ++i) dst[i] = std::bit_cast<float>(std::uint32_t{src[i]} << 16);
+    for (; i < n; ++i) dst[i] = widened_bf16(src[i]);
   }
   static void narrow_row(const float* src, std::uint16_t* dst, std::int64_t n) {
     std::int64_t i = 0;

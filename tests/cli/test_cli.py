@@ -10,10 +10,10 @@ import tempfile
 import time
 import unittest
 
-from cli_support import ENV, RIDGELINE, remove_cache, ridgeline
+from cli_support import ENV, LIBDIR, PACKED_BACKEND, RIDGELINE, remove_cache, ridgeline
 
-LIBM = "/lib/x86_64-linux-gnu/libm.so.6"
-REFBLAS = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+LIBM = LIBDIR + "/libm.so.6"
+REFBLAS = LIBDIR + "/blas/libblas.so.3"
 
 
 def tearDownModule():
@@ -226,7 +226,7 @@ class ListCommand(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = json.loads(r.stdout)
         backends = {k["backend"] for k in doc["kernels"]}
-        for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", "cpu.packed_avx2", "cpu.eigen"):
+        for b in ("cpu.naive", "cpu.reordered", "cpu.tiled", PACKED_BACKEND, "cpu.eigen"):
             self.assertIn(b, backends)
         self.assertEqual({s["name"] for s in doc["suites"]},
                          {"smoke", "default", "ladder", "blas", "fusion", "gpu", "gpu-fusion", "gpu-patterns",

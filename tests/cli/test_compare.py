@@ -9,7 +9,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from cli_support import ridgeline, remove_cache
+from cli_support import PACKED_BACKEND, ridgeline, remove_cache
 
 
 def tearDownModule():
@@ -31,7 +31,7 @@ class Compare(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="compare-", dir=os.getcwd())
         cls.base = os.path.join(cls.dir, "base.json")
-        r = ridgeline("run", "--no-isolation", "--backend", "cpu.packed_avx2,cpu.tiled", "--shape", "96",
+        r = ridgeline("run", "--no-isolation", "--backend", PACKED_BACKEND + ",cpu.tiled", "--shape", "96",
                       "--dtype", "f32", "--repetitions", "8", "--min-time", "0.01", "-o", cls.base)
         if r.returncode != 0:
             raise RuntimeError(r.stderr)
@@ -95,7 +95,7 @@ class Compare(unittest.TestCase):
         self.assertAlmostEqual(float(props["ratio"]), 1.3, places=5)
         self.assertEqual((props["base_repetitions"], props["new_repetitions"]), ("8", "8"))
         self.assertLess(float(props["p_holm"]), 0.05)
-        self.assertIsNone(cases["cpu.packed_avx2"].find("failure"))
+        self.assertIsNone(cases[PACKED_BACKEND].find("failure"))
         self.assertIn("REGRESSION", r.stdout)
         self.assertIn("gate (--fail-on regression): FAILED", r.stdout)
         with open(out) as f:
@@ -103,7 +103,7 @@ class Compare(unittest.TestCase):
         self.assertEqual(cases["cpu.tiled"]["verdict"], "regression")
         self.assertAlmostEqual(cases["cpu.tiled"]["ratio"], 1.3, places=6)
         self.assertTrue(cases["cpu.tiled"]["fails"])
-        self.assertEqual(cases["cpu.packed_avx2"]["verdict"], "same")
+        self.assertEqual(cases[PACKED_BACKEND]["verdict"], "same")
         # The mirror is an improvement: it never fails the default gate, it does under change.
         r = ridgeline("compare", slow, self.base)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -140,8 +140,8 @@ class Compare(unittest.TestCase):
     def test_calibrate_writes_thresholds_that_compare_uses(self):
         # Three "runs of the same code": the base and two copies 0.5% and 1% apart. The copies'
         # intervals reach about 1% from 1, so each case's threshold is 1.25 x its noise floor.
-        copies = [self.base, self.write("aa2.json", slowed(slowed(self.doc, 1.005, "cpu.tiled"), 1.005, "cpu.packed_avx2")),
-                  self.write("aa3.json", slowed(slowed(self.doc, 1.01, "cpu.tiled"), 1.01, "cpu.packed_avx2"))]
+        copies = [self.base, self.write("aa2.json", slowed(slowed(self.doc, 1.005, "cpu.tiled"), 1.005, PACKED_BACKEND)),
+                  self.write("aa3.json", slowed(slowed(self.doc, 1.01, "cpu.tiled"), 1.01, PACKED_BACKEND))]
         thresholds = os.path.join(self.dir, "thresholds.json")
         r = ridgeline("compare", "--calibrate", *copies, "-o", thresholds)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -152,7 +152,7 @@ class Compare(unittest.TestCase):
         self.assertEqual(doc["ridgeline_thresholds"], 1)
         self.assertEqual(doc["default_threshold"], 0.05)
         by_backend = {c["key"]["backend"]: c for c in doc["cases"]}
-        self.assertEqual(set(by_backend), {"cpu.tiled", "cpu.packed_avx2"})
+        self.assertEqual(set(by_backend), {"cpu.tiled", PACKED_BACKEND})
         for c in doc["cases"]:
             self.assertEqual(c["runs"], 3)
             self.assertAlmostEqual(c["threshold"], max(1.25 * c["noise_floor"], 0.01))

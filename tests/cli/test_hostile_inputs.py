@@ -20,7 +20,7 @@ import resource
 import subprocess
 import unittest
 
-from cli_support import ENV, FIXTURES, RIDGELINE, remove_cache
+from cli_support import ENV, FIXTURES, LIBDIR, RIDGELINE, remove_cache
 from hostile_folder import ONE_CASE, RUN_FIXTURE, Folder
 
 
@@ -229,7 +229,7 @@ class TerminalEscapes(Folder):
             self.assertNotIn(raw, text)
 
     def library(self):
-        src = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3"
+        src = LIBDIR + "/blas/libblas.so.3"
         if not os.path.exists(src):
             self.skipTest(f"{src} is not installed (Debian's libblas3)")
         lib = self.path(self.HOSTILE + ".so")

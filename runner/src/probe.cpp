@@ -22,7 +22,7 @@
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
-#include "ridgeline/kernels/emulation.hpp"
+#include "ridgeline/core/emulation.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/isolation.hpp"
 #include "ridgeline/runner/plan.hpp"

@@ -139,6 +139,7 @@ TEST(GroupCpu, NamesVendorFamilyAndModelInHex) {
   EXPECT_EQ(counter_group_arch("AuthenticAMD", 0x19, 0x11), "zen4");
   // AArch64: family 0, the model is MIDR_EL1's part number.
   EXPECT_EQ(counter_group_cpu("ARM", 0, 0xd4f), "ARM part 0xd4f");
+  EXPECT_EQ(counter_group_cpu("0x00", 0, 0x51), "implementer 0x00 part 0x051");  // qemu's max
 }
 
 TEST_F(GroupFiles, EvaluationUsesReadingsTimeAndIterationsAndNamesWhatIsMissing) {

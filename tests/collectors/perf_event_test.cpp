@@ -58,10 +58,16 @@ TEST(PerfEvent, UnknownAndUnavailableEventsSayWhy) {
   EXPECT_FALSE(a.available);
   EXPECT_NE(a.reason.find("unknown perf event 'frobs'"), std::string::npos);
   PerfEventSpec cycles = *find_perf_event("cycles");
-  EXPECT_NE(explain_perf_error(ENOENT, cycles)
+  EXPECT_NE(explain_perf_error(ENOENT, cycles, "")
                 .find("perf_event_open for cycles returned ENOENT: no hardware PMU"),
             std::string::npos);
-  EXPECT_NE(explain_perf_error(EACCES, cycles).find("kernel.perf_event_paranoid = "),
+  EXPECT_NE(explain_perf_error(EACCES, cycles, "").find("kernel.perf_event_paranoid = "),
+            std::string::npos);
+  // ENOSYS: the kernel's lack, or under qemu-user the emulator's.
+  EXPECT_NE(explain_perf_error(ENOSYS, cycles, "").find("kernel was built without perf events"),
+            std::string::npos);
+  EXPECT_NE(explain_perf_error(ENOSYS, cycles, "emulated: ...")
+                .find("(qemu-user) does not implement perf_event_open"),
             std::string::npos);
 }
 

@@ -9,7 +9,7 @@
 
 #include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
-#include "ridgeline/kernels/emulation.hpp"
+#include "ridgeline/core/emulation.hpp"
 
 namespace ridgeline {
 namespace {

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "ridgeline/analysis/noise.hpp"
-#include "ridgeline/kernels/emulation.hpp"
+#include "ridgeline/core/emulation.hpp"
 
 namespace ridgeline {
 namespace {

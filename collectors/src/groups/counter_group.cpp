@@ -51,8 +51,11 @@ fs::path counter_groups_dir() {
 }
 
 std::string counter_group_cpu(const std::string& vendor, int family, int model) {
-  // AArch64 has no family; its model is MIDR_EL1's part number, spelt as Arm's TRMs do.
-  if (family == 0) return fmt::format("{} part {:#05x}", vendor, model);
+  // AArch64 has no family; its model is MIDR_EL1's part number, spelt as Arm's TRMs do. An
+  // implementer without a name (its code, "0x00") is said to be one.
+  if (family == 0)
+    return fmt::format("{}{} part {:#05x}", vendor.rfind("0x", 0) == 0 ? "implementer " : "",
+                       vendor, model);
   return fmt::format("{} family {:X}h model {:02X}h", vendor, family, model);
 }
 

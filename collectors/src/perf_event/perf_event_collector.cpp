@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "ridgeline/collectors/perf_event.hpp"
+#include "ridgeline/core/emulation.hpp"
 
 namespace ridgeline {
 
@@ -51,7 +52,7 @@ std::string paranoid_level() {
 }
 }  // namespace
 
-std::string explain_perf_error(int err, const PerfEventSpec& e) {
+std::string explain_perf_error(int err, const PerfEventSpec& e, const std::string& emulated) {
   const std::string call =
       fmt::format("perf_event_open for {} returned {}", e.name,
                   strerrorname_np(err) ? strerrorname_np(err) : std::to_string(err).c_str());
@@ -70,6 +71,10 @@ std::string explain_perf_error(int err, const PerfEventSpec& e) {
                         "CAP_PERFMON)",
                         paranoid_level());
     case ENOSYS:
+      if (!emulated.empty())
+        return call +
+               ": the user-mode emulator that runs this build (qemu-user) does not implement "
+               "perf_event_open; on the machine itself the kernel's perf events count";
       return call + ": the kernel was built without perf events";
     case EMFILE:
       return call + ": too many open files";
@@ -138,7 +143,7 @@ void PerfEventCollector::open_counter(const std::string& item) {
       const int err = errno;
       for (int open_fd : c.fds) ::close(open_fd);
       status_.push_back({item, false,
-                         explain_perf_error(err, spec) +
+                         explain_perf_error(err, spec, emulation_reason()) +
                              (group ? fmt::format(" (in group {})", item) : std::string())});
       return;
     }

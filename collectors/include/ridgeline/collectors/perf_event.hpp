@@ -34,8 +34,9 @@ struct PerfReading {
 // by enabled/running; `scaled` says so. A counter that never ran gives nullopt.
 std::optional<double> scale_multiplexed(const PerfReading& reading, bool& scaled);
 
-// What a perf_event_open errno means for this event, in words a user can act on.
-std::string explain_perf_error(int err, const PerfEventSpec& event);
+// What a perf_event_open errno means for this event, in words a user can act on. `emulated`
+// is emulation_reason(): under qemu-user ENOSYS is the emulator's, not the kernel's.
+std::string explain_perf_error(int err, const PerfEventSpec& event, const std::string& emulated);
 
 // Reads a group opened with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING:
 // { nr, time_enabled, time_running, value[nr] }. One enabled/running pair for all members:

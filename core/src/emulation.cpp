@@ -1,4 +1,4 @@
-#include "ridgeline/kernels/emulation.hpp"
+#include "ridgeline/core/emulation.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // Whether a process is emulated, from /proc/cpuinfo: recorded x86 texts (what qemu-user shows
 // an AArch64 build on these hosts) and the running process.
-#include "ridgeline/kernels/emulation.hpp"
+#include "ridgeline/core/emulation.hpp"
 
 #include <gtest/gtest.h>
 

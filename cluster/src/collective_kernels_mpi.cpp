@@ -10,7 +10,6 @@
 #include "ridgeline/cluster/collective_kernels.hpp"
 #include "ridgeline/cluster/rank_world.hpp"
 #include "ridgeline/core/ops/gemm.hpp"
-#include "ridgeline/kernels/cpu_features.hpp"
 #include "ridgeline/kernels/gemm_kernels.hpp"
 #include "ridgeline/kernels/pass_clock.hpp"
 
@@ -116,11 +115,13 @@ class TpGemm final : public Kernel {
   Support supports(const Problem& problem, int threads) const override {
     const std::int64_t m = problem.params.dim("m"), n = problem.params.dim("n");
     if (Support s = job_support(info_, world_, problem, threads, m * n); !s) return s;
-    if (!isa()) return Support::no("the packed GEMM needs AVX2 and FMA, which this CPU lacks");
-    return make_packed_gemm(*isa(), threads > 1)->supports(shard(problem), threads);
+    const std::optional<PackedIsa> isa = best_packed_isa();
+    if (!isa)
+      return Support::no("no packed GEMM runs on this CPU (it needs AVX2 and FMA, or NEON)");
+    return make_packed_gemm(*isa, threads > 1)->supports(shard(problem), threads);
   }
   void prepare(const Problem& problem, Operands& operands, int threads) override {
-    gemm_ = make_packed_gemm(*isa(), threads > 1);
+    gemm_ = make_packed_gemm(*best_packed_isa(), threads > 1);
     gemm_->prepare(shard(problem), operands, threads);  // A, B and C are the shard's operands
     c_ = operands.at("C").raw();
     count_ = static_cast<int>(problem.params.dim("m") * problem.params.dim("n"));
@@ -156,11 +157,6 @@ class TpGemm final : public Kernel {
   }
 
  private:
-  static std::optional<PackedIsa> isa() {
-    if (cpu_features().has_avx512()) return PackedIsa::avx512;
-    if (cpu_features().has_avx2_fma()) return PackedIsa::avx2;
-    return std::nullopt;
-  }
   static Problem shard(const Problem& p) {
     const std::int64_t ranks = p.params.dim("ranks");
     return gemm_problem({p.params.dim("m"), p.params.dim("n"), p.params.dim("k") / ranks, 1},

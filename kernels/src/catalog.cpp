@@ -55,16 +55,22 @@ KernelCatalog KernelCatalog::with_builtin_kernels(const std::vector<BlasLibraryS
   return c;
 }
 
-std::optional<std::string> best_packed_backend(bool threaded) {
+std::optional<PackedIsa> best_packed_isa() {
   const CpuFeatures& cpu = cpu_features();
-  std::string suffix = threaded ? "_omp" : "";
 #if defined(__x86_64__)
-  if (cpu.has_avx512()) return "cpu.packed_avx512" + suffix;
-  if (cpu.has_avx2_fma()) return "cpu.packed_avx2" + suffix;
+  if (cpu.has_avx512()) return PackedIsa::avx512;
+  if (cpu.has_avx2_fma()) return PackedIsa::avx2;
 #elif defined(__aarch64__)
-  if (cpu.neon) return "cpu.packed_neon" + suffix;
+  if (cpu.neon) return PackedIsa::neon;
 #endif
+  (void)cpu;
   return std::nullopt;
+}
+
+std::optional<std::string> best_packed_backend(bool threaded) {
+  const std::optional<PackedIsa> isa = best_packed_isa();
+  if (!isa) return std::nullopt;
+  return make_packed_gemm(*isa, threaded)->info().backend;
 }
 
 }  // namespace ridgeline

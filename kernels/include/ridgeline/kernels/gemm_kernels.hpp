@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "ridgeline/kernels/blas_provider.hpp"
 #include "ridgeline/kernels/kernel.hpp"
@@ -13,6 +14,10 @@ std::unique_ptr<Kernel> make_tiled_gemm();
 // avx2 and avx512 are built for x86-64, neon for AArch64; the other architecture's refuse.
 enum class PackedIsa { avx2, avx512, neon, sve };
 std::unique_ptr<Kernel> make_packed_gemm(PackedIsa isa, bool threaded);
+// The packed rung this CPU runs best, by the ladder's order rather than a timing: AVX-512, else
+// AVX2 with FMA on x86-64; NEON on AArch64 (whether SVE's tile beats it on a V1 is to be
+// measured there). nullopt where none runs. catalog.hpp's best_packed_backend names it.
+std::optional<PackedIsa> best_packed_isa();
 // The packed rung on Intel AMX (bf16 into f32, int8 into i32): on the instructions (in the
 // catalog; unsupported, with the CPUID or kernel's reason, where the tiles are not usable),
 // or on the tile model, which runs on any CPU for the conformance tests (not in the catalog).

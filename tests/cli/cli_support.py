@@ -5,13 +5,11 @@ apart from the user's, and removed when the module ends (call remove_cache from
 tearDownModule).
 """
 import os
-import platform
 import time
 import re
 import shutil
 import signal
 import subprocess
-import sysconfig
 import tempfile
 import unittest
 from itertools import count
@@ -21,18 +19,6 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtu
 CACHE = tempfile.mkdtemp(prefix="ridgeline-test-cache-")
 ENV = {**os.environ, "NO_COLOR": "1", "XDG_CACHE_HOME": CACHE}
 _jobs = count()
-
-# What the tests name of this machine's architecture: the CLI they run is this Python's
-# architecture's build (the cross-built arm64 tree runs no CLI test).
-LIBDIR = "/usr/lib/" + sysconfig.get_config_var("MULTIARCH")  # Debian's multiarch folder
-if platform.machine() == "aarch64":
-    VECTOR_ISA = "neon"  # the compute ceilings every CPU of the architecture has
-    PACKED_BACKEND = "cpu.packed_neon"  # a packed rung every CPU of it runs
-    MEMORY_ISAS = ("scalar", "neon", "sve")  # the widths a bandwidth ceiling may name
-else:
-    VECTOR_ISA = "avx2"
-    PACKED_BACKEND = "cpu.packed_avx2"
-    MEMORY_ISAS = ("scalar", "avx2", "avx512")
 
 
 def remove_cache():

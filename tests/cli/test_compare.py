@@ -9,7 +9,8 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-from cli_support import PACKED_BACKEND, ridgeline, remove_cache
+from arch_facts import PACKED_BACKEND
+from cli_support import ridgeline, remove_cache
 
 
 def tearDownModule():

@@ -20,7 +20,8 @@ import resource
 import subprocess
 import unittest
 
-from cli_support import ENV, FIXTURES, LIBDIR, RIDGELINE, remove_cache
+from arch_facts import LIBDIR
+from cli_support import ENV, FIXTURES, RIDGELINE, remove_cache
 from hostile_folder import ONE_CASE, RUN_FIXTURE, Folder
 
 

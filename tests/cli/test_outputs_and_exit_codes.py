@@ -15,6 +15,8 @@ import threading
 import time
 import unittest
 
+from arch_facts import EMULATED
+
 RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
 WRONG_CBLAS = os.environ.get("WRONG_CBLAS", "")
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")

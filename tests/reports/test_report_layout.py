@@ -36,9 +36,17 @@ import sys
 import tempfile
 import unittest
 
+from arch_facts import EMULATED
+
 RIDGELINE = os.environ.get("RIDGELINE", "ridgeline")
 FIXTURES = os.environ.get("RIDGELINE_FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Under qemu-user (an arm64 build on an x86 host: scripts/arm64-chroot) Chromium's child
+# processes do not start ("GPU process launch failed: error_code=1002") and no page is drawn;
+# the page is the same on every architecture, and is checked in Chromium on x86-64.
+NO_CHROMIUM = ("Debian's chromium is not installed (scripts/install-deps installs it)" if not CHROMIUM
+               else "Chromium draws no page under qemu-user (its child processes do not start)" if EMULATED
+               else "")
 # A 1400x1000 headless window lays out 1400 px wide (innerWidth, checked); its innerHeight is
 # 857 (the window's frame) while a --screenshot of it is 1000 px high: FOLD is that first screen.
 WIDTH, FOLD = 1400, 1000
@@ -166,7 +174,7 @@ def measure(run, machine, workdir):
     return json.loads(html.unescape(m.group(1)))
 
 
-@unittest.skipUnless(CHROMIUM, "Debian's chromium is not installed (scripts/install-deps installs it)")
+@unittest.skipIf(NO_CHROMIUM, NO_CHROMIUM)
 class ReportLayoutAt1400(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

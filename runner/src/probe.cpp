@@ -14,6 +14,7 @@
 
 #include "empty_kernel.hpp"
 #include "probe_memory.hpp"
+#include "ridgeline/core/emulation.hpp"
 #include "ridgeline/core/error.hpp"
 #include "ridgeline/core/json_file.hpp"
 #include "ridgeline/core/output_file.hpp"
@@ -22,7 +23,6 @@
 #include "ridgeline/kernels/ceilings.hpp"
 #include "ridgeline/kernels/core_pinning.hpp"
 #include "ridgeline/kernels/cpu_features.hpp"
-#include "ridgeline/core/emulation.hpp"
 #include "ridgeline/kernels/gpu.hpp"
 #include "ridgeline/runner/isolation.hpp"
 #include "ridgeline/runner/plan.hpp"

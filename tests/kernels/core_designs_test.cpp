@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
+#include "ridgeline/core/emulation.hpp"
 #include "ridgeline/kernels/amx.hpp"
 #include "ridgeline/kernels/ceilings.hpp"
-#include "ridgeline/core/emulation.hpp"
 
 namespace ridgeline {
 namespace {

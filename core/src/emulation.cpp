@@ -25,10 +25,15 @@ std::string emulation_from_cpuinfo(std::string_view arch, std::string_view cpuin
 
 std::string emulation_reason() {
 #if defined(__aarch64__)
-  std::ifstream in("/proc/cpuinfo");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return emulation_from_cpuinfo("aarch64", text.str());
+  // A fact of the process: /proc/cpuinfo is read once, however many callers ask (the probe,
+  // and the perf collector for each event it cannot open).
+  static const std::string reason = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return emulation_from_cpuinfo("aarch64", text.str());
+  }();
+  return reason;
 #else
   return "";
 #endif
